@@ -1,0 +1,84 @@
+/* The histogram: samples aggregated into entries keyed by the sort keys,
+ * with decay or zeroing between refreshes.  No allocation per sample once
+ * an entry exists. */
+#ifndef PROFTOP_HIST_H
+#define PROFTOP_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct dso;
+struct symbol;
+
+enum sort_key {
+	SORT_COMM,
+	SORT_PID,
+	SORT_TID,
+	SORT_CPU,
+	SORT_DSO,
+	SORT_SYM,
+	SORT__MAX,
+};
+
+struct sort_spec {
+	enum sort_key keys[SORT__MAX]; /* in the order given, no repeats */
+	size_t n;
+};
+
+/* Parse "dso,sym", "comm,pid", ...  Returns 0, or -EINVAL with *bad set to a
+ * static message naming the offending key. */
+int sort_spec_parse(const char *s, struct sort_spec *out, const char **bad);
+bool sort_spec_has(const struct sort_spec *spec, enum sort_key key);
+const char *sort_key_name(enum sort_key key);
+
+/* One sample as the hist sees it: resolved, with its thread's comm. */
+struct hist_sample {
+	const char *comm;            /* interned; NULL if unknown */
+	uint32_t pid, tid, cpu;
+	struct dso *dso;             /* NULL: no map */
+	const struct symbol *sym;    /* NULL: [unknown] */
+	bool kernel;
+	uint64_t period;
+};
+
+struct hist_entry {
+	/* key fields: only those in the sort spec are set, the others 0/NULL */
+	const char *comm;
+	uint32_t pid, tid, cpu;
+	struct dso *dso;
+	const struct symbol *sym;
+	/* not keys: */
+	bool kernel;
+	const char *only_comm;       /* the comm of every sample so far, NULL if mixed */
+	uint32_t only_pid;           /* likewise; valid when !mixed_pid */
+	bool mixed_pid;
+	uint64_t period;             /* sum of periods (decayed) */
+	uint64_t samples;            /* number of samples (decayed) */
+};
+
+enum hist_mode {
+	HIST_DECAY,       /* x 7/8 at each refresh, like perf top */
+	HIST_ZERO,        /* cleared at each refresh (-z) */
+	HIST_ACCUMULATE,  /* never forgets (--accumulate) */
+};
+
+struct hist;
+
+struct hist *hist_new(const struct sort_spec *spec);
+void hist_free(struct hist *h);
+
+void hist_add(struct hist *h, const struct hist_sample *s);
+
+/* Apply the mode after a refresh: decay (dropping entries that reach 0
+ * period), zero, or nothing. */
+void hist_age(struct hist *h, enum hist_mode mode);
+
+size_t hist_count(const struct hist *h);
+/* Entries in no particular order; valid until the next hist_add/hist_age. */
+const struct hist_entry *hist_entry_at(const struct hist *h, size_t i);
+uint64_t hist_total_period(const struct hist *h);
+uint64_t hist_total_samples(const struct hist *h);
+const struct sort_spec *hist_sort_spec(const struct hist *h);
+
+#endif

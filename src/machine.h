@@ -1,0 +1,87 @@
+/* Machine state: processes and threads, their memory maps, and the DSOs the
+ * maps point to.  Fed by side-band records (MMAP2, COMM, FORK, EXIT) and, at
+ * start, by /proc; answers "what is at this ip in this thread". */
+#ifndef PROFTOP_MACHINE_H
+#define PROFTOP_MACHINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "record.h"
+
+struct machine;
+struct dso;
+struct symbol;
+
+enum dso_kind {
+	DSO_USER,     /* an ELF file */
+	DSO_KERNEL,   /* [kernel.kallsyms] */
+	DSO_MODULE,   /* [ext4] */
+	DSO_VDSO,     /* [vdso] */
+	DSO_ANON,     /* //anon, [heap], memfd, JIT: no symbols */
+};
+
+/* What an address resolves to.  Pointers stay valid while the machine lives
+ * (DSOs and their symbols are never freed before machine_free). */
+struct resolved {
+	struct dso *dso;             /* NULL when no map contains the address */
+	const struct symbol *sym;    /* NULL: [unknown] (under dso, if any) */
+	uint64_t addr;               /* address in the DSO's symbol space */
+	bool kernel;                 /* kernel or module address */
+};
+
+struct machine_stats {
+	uint64_t threads, processes, dsos, maps;
+	uint64_t unknown_thread;     /* samples whose thread was never seen */
+	uint64_t unmapped;           /* addresses outside every map */
+};
+
+struct machine *machine_new(void);
+void machine_free(struct machine *m);
+
+/* Load kernel and module symbols from /proc.  Returns 0 or -errno; sets
+ * *restricted when kptr_restrict hides the addresses. */
+int machine_load_kernel(struct machine *m, bool *restricted);
+
+/* Synthesize existing processes from /proc (comm, threads, exec maps):
+ * all of them when npids == 0, else those pids and their threads.
+ * Processes that vanish while being read are skipped.  Returns the number
+ * of processes read, or -errno when /proc itself cannot be read. */
+int machine_synthesize(struct machine *m, const pid_t *pids, size_t npids);
+
+/* Side-band events from the record stream. */
+void machine_mmap(struct machine *m, const struct mmap_event *ev);
+void machine_comm(struct machine *m, const struct comm_event *ev);
+void machine_fork(struct machine *m, const struct task_event *ev);
+void machine_exit(struct machine *m, const struct task_event *ev);
+
+/* Free threads and processes that exited before the previous call: samples
+ * of an exited thread can still arrive from other CPUs' rings for a while.
+ * Call at each refresh. */
+void machine_gc(struct machine *m);
+
+/* Resolve ip (cpumode from the sample's misc) in thread pid/tid.  Return
+ * addresses from callchains should be passed as ip - 1 by the caller. */
+void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
+		     uint16_t cpumode, uint64_t ip, struct resolved *out);
+
+/* The thread's command name, interned (see intern()); "[unknown]" or ":PID"
+ * style names are never returned: NULL when the thread is unknown. */
+const char *machine_comm_of(struct machine *m, uint32_t pid, uint32_t tid);
+
+const struct machine_stats *machine_get_stats(const struct machine *m);
+
+/* The DSO for path (a file, or a bracketed name like "[vdso]"), created on
+ * first use.  One object per path and identity; symbols load lazily on the
+ * first machine_resolve that needs them. */
+struct dso *machine_dso_get(struct machine *m, const char *path, enum dso_kind kind);
+
+/* DSO accessors. */
+const char *dso_short_name(const struct dso *d); /* "libc.so.6", "[kernel.kallsyms]" */
+const char *dso_path(const struct dso *d);       /* full path, or the short name */
+enum dso_kind dso_kind(const struct dso *d);
+bool dso_is_kernel(const struct dso *d);
+
+#endif

@@ -1,0 +1,45 @@
+/* Reading an ELF file with libelf: its type, PT_LOAD segments, build ID and
+ * function symbols (.symtab, else .dynsym). */
+#ifndef PROFTOP_ELFSYMS_H
+#define PROFTOP_ELFSYMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct symtab;
+
+struct elf_segment {          /* one PT_LOAD */
+	uint64_t vaddr, offset, filesz, memsz;
+	uint32_t flags;           /* PF_X | PF_W | PF_R */
+};
+
+#define ELF_BUILD_ID_MAX 20
+
+struct elf_image {
+	int type;                 /* ET_EXEC, ET_DYN, ... */
+	int machine;              /* EM_X86_64, EM_ALPHA, ... */
+	uint8_t build_id[ELF_BUILD_ID_MAX];
+	size_t build_id_size;     /* 0 when the file has no NT_GNU_BUILD_ID */
+	struct elf_segment *segs;
+	size_t nsegs;
+	struct symtab *symtab;    /* never NULL after a successful load (may be empty) */
+	bool from_dynsym;         /* names came from .dynsym only */
+};
+
+/* Load everything above from path.  Returns 0, or -errno (-ENOEXEC when the
+ * file is not a usable ELF). */
+int elf_image_load(const char *path, struct elf_image *out);
+void elf_image_release(struct elf_image *img);
+
+/* Map a file offset (ip - map_start + map_pgoff) to an ELF virtual address
+ * through the PT_LOAD that contains it (the executable one if several do).
+ * Returns 0, or -ENOENT when no segment contains the offset. */
+int elf_image_offset_to_vaddr(const struct elf_image *img, uint64_t offset,
+			      uint64_t *vaddr);
+
+/* Only the build ID (cheap: no symbols).  Returns its size (0 if none) or
+ * -errno. */
+int elf_read_build_id(const char *path, uint8_t id[ELF_BUILD_ID_MAX]);
+
+#endif

@@ -1,0 +1,40 @@
+/* Kernel symbols from /proc/kallsyms, module ranges from /proc/modules. */
+#ifndef PROFTOP_KALLSYMS_H
+#define PROFTOP_KALLSYMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct symtab;
+
+struct kernel_module {
+	char *name;               /* "ext4", or "bpf" for [bpf] symbols */
+	uint64_t start, end;      /* text range: from /proc/modules when listed
+				     there, else from its symbols */
+	struct symtab *symtab;    /* absolute addresses */
+};
+
+struct kernel_syms {
+	struct symtab *kernel;    /* [kernel.kallsyms]: absolute addresses */
+	uint64_t start, end;      /* kernel text range (_stext.._etext, else
+				     the range of its text symbols) */
+	struct kernel_module *modules; /* sorted by start, non-overlapping */
+	size_t nmodules;
+	bool restricted;          /* every address read as 0: kptr_restrict */
+};
+
+/* Parse kallsyms text (and, if modules is not NULL, /proc/modules text).
+ * Keeps text symbols (t, T, w, W).  Returns 0 or -errno. */
+int kallsyms_parse(FILE *kallsyms, FILE *modules, struct kernel_syms *out);
+/* The same from /proc; a missing /proc/modules is not an error. */
+int kallsyms_load(struct kernel_syms *out);
+void kallsyms_release(struct kernel_syms *ks);
+
+/* Find where a kernel address lives: sets *module to the module containing
+ * it (or NULL for the kernel image) and returns its symbol, or NULL. */
+const struct symbol *kallsyms_lookup(const struct kernel_syms *ks, uint64_t addr,
+				     const struct kernel_module **module);
+
+#endif

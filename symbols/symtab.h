@@ -1,0 +1,47 @@
+/* A symbol table: function symbols of one DSO (or of the kernel), sorted by
+ * address for binary search.  Built by the ELF loader or the kallsyms parser. */
+#ifndef PROFTOP_SYMTAB_H
+#define PROFTOP_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct symbol {
+	uint64_t start;   /* in the table's address space (ELF vaddr, or kernel address) */
+	uint64_t end;     /* exclusive */
+	const char *name; /* owned by the table */
+};
+
+/* How good a name is when several symbols share a start address: the
+ * higher wins (sized > zero-sized, global > weak > local, fewer leading
+ * underscores, then the longer name). */
+enum symtab_bind {
+	SYMTAB_LOCAL = 0,
+	SYMTAB_WEAK = 1,
+	SYMTAB_GLOBAL = 2,
+};
+
+struct symtab;
+
+struct symtab *symtab_new(void);
+void symtab_free(struct symtab *st);
+
+/* Add a symbol.  The name is copied.  A size of 0 means unknown: the symbol
+ * then ends at the next symbol's start, but never beyond max_end (pass the
+ * end of its section, or UINT64_MAX). */
+void symtab_add(struct symtab *st, uint64_t start, uint64_t size,
+		enum symtab_bind bind, const char *name, uint64_t max_end);
+
+/* Sort, collapse aliases to one name, give sizeless symbols their end.
+ * Must be called once after the last symtab_add and before any lookup. */
+void symtab_finish(struct symtab *st);
+
+/* The symbol containing addr, or NULL: never the nearest preceding symbol
+ * when addr lies past that symbol's end. */
+const struct symbol *symtab_lookup(const struct symtab *st, uint64_t addr);
+
+size_t symtab_count(const struct symtab *st);
+/* The i-th symbol in address order (i < symtab_count). */
+const struct symbol *symtab_get(const struct symtab *st, size_t i);
+
+#endif

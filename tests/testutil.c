@@ -1,0 +1,51 @@
+/* Helpers shared by the unit tests. */
+#include "config.h"
+
+#include "testutil.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util.h"
+
+int testutil_run(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed;
+}
+
+char *testutil_tmpdir(const char *name)
+{
+	char *dir;
+
+	mkdir("tests/tmp", 0755);
+	dir = xasprintf("tests/tmp/%s.%d", name, (int)getpid());
+	testutil_sh("rm -rf '%s' && mkdir -p '%s'", dir, dir);
+	return dir;
+}
+
+int testutil_sh(const char *fmt, ...)
+{
+	struct strbuf sb;
+	va_list ap;
+	int st;
+
+	strbuf_init(&sb);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	st = system(sb.buf);
+	strbuf_release(&sb);
+	if (st == -1 || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
