@@ -1,0 +1,619 @@
+/* The engine loop: drains the rings on poll wake-ups, feeds the machine and
+ * the hist, and publishes a snapshot at each refresh deadline. */
+#include "config.h"
+
+#include "engine.h"
+
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "event.h"
+#include "hist.h"
+#include "live.h"
+#include "machine.h"
+#include "options.h"
+#include "record.h"
+#include "util.h"
+#include "view.h"
+
+struct engine {
+	const struct options *opts;
+	struct live *live;
+	struct machine *machine;
+	struct hist *hist;
+	char target[128];
+	char event_note[160];
+	uint64_t sample_freq;        /* after -F max and clamping */
+
+	/* counters since start */
+	uint64_t samples;
+	uint64_t lost;
+	uint64_t throttled;
+	uint64_t bad_records;
+	uint64_t samples_at_refresh;
+
+	/* -p targets still alive */
+	pid_t *targets;
+	size_t ntargets, alive_targets;
+
+	/* -- COMMAND */
+	pid_t child;
+	int go_fd;                   /* write end: releases the child into exec */
+	int exec_err_fd;             /* read end: errno if exec failed */
+	int child_status;
+	bool child_done;
+
+	double start;
+};
+
+static volatile sig_atomic_t got_stop_signal;
+static volatile sig_atomic_t got_sigchld;
+
+static void on_stop_signal(int sig)
+{
+	got_stop_signal = sig;
+}
+
+static void on_sigchld(int sig)
+{
+	got_sigchld = 1;
+}
+
+static bool proc_exists(pid_t pid)
+{
+	char path[32];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	return stat(path, &st) == 0;
+}
+
+/* The threads of process pid from /proc/PID/task, appended to *tids. */
+static int list_threads(pid_t pid, pid_t **tids, size_t *n, size_t *cap)
+{
+	char path[64];
+	struct dirent **ents;
+	int nents, i;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	nents = scandir(path, &ents, NULL, NULL);
+	if (nents < 0)
+		return -errno;
+	for (i = 0; i < nents; i++) {
+		long tid = strtol(ents[i]->d_name, NULL, 10);
+
+		if (tid > 0) {
+			*tids = xgrow(*tids, cap, *n + 1, sizeof(**tids));
+			(*tids)[(*n)++] = (pid_t)tid;
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return 0;
+}
+
+/* Tgid of a thread, from /proc/TID/status; 0 if unknown. */
+static pid_t thread_tgid(pid_t tid)
+{
+	char path[64], *buf, *p;
+	pid_t tgid = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	if (read_file(path, 1 << 16, &buf, NULL))
+		return 0;
+	p = strstr(buf, "\nTgid:");
+	if (p)
+		tgid = (pid_t)strtol(p + 6, NULL, 10);
+	free(buf);
+	return tgid;
+}
+
+static void format_idlist(char *buf, size_t size, const char *what, const pid_t *ids, size_t n)
+{
+	size_t len = (size_t)snprintf(buf, size, "%s ", what), i;
+
+	for (i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%d", i ? "," : "", (int)ids[i]);
+}
+
+/* Fork the command, stopped on a pipe until the events are open. */
+static int start_command(struct engine *e, char **argv)
+{
+	int go[2], err[2];
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
+		msg_error("cannot create a pipe: %s", strerror(errno));
+		return 1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		msg_error("cannot fork: %s", strerror(errno));
+		return 1;
+	}
+	if (pid == 0) {
+		char c;
+		int e_no;
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		close(go[1]);
+		close(err[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		e_no = errno;
+		if (write(err[1], &e_no, sizeof(e_no)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(err[1]);
+	e->child = pid;
+	e->go_fd = go[1];
+	e->exec_err_fd = err[0];
+	return 0;
+}
+
+/* Let the child exec; returns 0, or 127 after a message if exec failed. */
+static int release_command(struct engine *e, char **argv)
+{
+	int e_no;
+	ssize_t n;
+
+	if (write(e->go_fd, "x", 1) != 1) {
+		msg_error("cannot start '%s': %s", argv[0], strerror(errno));
+		return 1;
+	}
+	close(e->go_fd);
+	e->go_fd = -1;
+	/* Closed on a successful exec (O_CLOEXEC); an errno otherwise. */
+	do
+		n = read(e->exec_err_fd, &e_no, sizeof(e_no));
+	while (n < 0 && errno == EINTR);
+	close(e->exec_err_fd);
+	e->exec_err_fd = -1;
+	if (n == (ssize_t)sizeof(e_no)) {
+		msg_error("cannot run '%s': %s", argv[0], strerror(e_no));
+		waitpid(e->child, NULL, 0);
+		e->child = 0;
+		return 127;
+	}
+	return 0;
+}
+
+static int check_cpus(const struct options *o)
+{
+	int *online;
+	size_t n, i, j;
+	int err = live_online_cpus(&online, &n);
+
+	if (err) {
+		msg_error("cannot read /sys/devices/system/cpu/online: %s", strerror(-err));
+		return 1;
+	}
+	for (i = 0; i < o->ncpus; i++) {
+		for (j = 0; j < n && online[j] != o->cpus[i]; j++)
+			;
+		if (j == n) {
+			msg_error("CPU %d is not online (online CPUs: %d-%d)", o->cpus[i],
+				  n ? online[0] : 0, n ? online[n - 1] : 0);
+			free(online);
+			return 2;
+		}
+	}
+	free(online);
+	return 0;
+}
+
+static void describe_target(struct engine *e, const struct options *o)
+{
+	if (o->command)
+		snprintf(e->target, sizeof(e->target), "command %s", o->command[0]);
+	else if (o->npids)
+		format_idlist(e->target, sizeof(e->target), o->npids > 1 ? "pids" : "pid", o->pids,
+			      o->npids);
+	else if (o->ntids)
+		format_idlist(e->target, sizeof(e->target), o->ntids > 1 ? "tids" : "tid", o->tids,
+			      o->ntids);
+	else
+		snprintf(e->target, sizeof(e->target), "system-wide");
+	if (o->cpus) {
+		size_t len = strlen(e->target);
+
+		snprintf(e->target + len, sizeof(e->target) - len, ", %zu CPU%s", o->ncpus,
+			 o->ncpus > 1 ? "s" : "");
+	}
+}
+
+int engine_start(const struct options *o, struct engine **out)
+{
+	struct engine *e = xcalloc(1, sizeof(*e));
+	struct live_config cfg = { 0 };
+	pid_t *tids = NULL, *procs = NULL;
+	size_t ntids = 0, cap = 0, nprocs = 0, i;
+	char why[512];
+	bool restricted = false;
+	int status = 0, err;
+
+	e->opts = o;
+	e->go_fd = e->exec_err_fd = -1;
+	e->start = now_monotonic();
+	describe_target(e, o);
+
+	if (event_parse(o->event ? o->event : "cycles", &cfg.event)) {
+		msg_error("unknown event '%s': use cycles, instructions, cpu-clock, task-clock, "
+			  "another name from proftop --help, or rNNNN for a raw event",
+			  o->event);
+		status = 2;
+		goto fail;
+	}
+	cfg.event_is_default = !o->event || strcmp(o->event, "cycles") == 0;
+	if (o->cpus && (status = check_cpus(o)) != 0)
+		goto fail;
+
+	cfg.sampling.freq = o->freq;
+	if (o->freq) {
+		uint64_t max = event_max_sample_rate();
+
+		e->sample_freq = o->freq_max ? max : o->sample_freq;
+		if (e->sample_freq > max) {
+			msg_notice("-F %llu is above kernel.perf_event_max_sample_rate: using %llu Hz",
+				   (unsigned long long)e->sample_freq, (unsigned long long)max);
+			e->sample_freq = max;
+		}
+		cfg.sampling.freq_or_period = e->sample_freq;
+	} else {
+		cfg.sampling.freq_or_period = o->sample_period;
+	}
+	cfg.sampling.tracking = true;
+	cfg.cpus = o->cpus;
+	cfg.ncpus = o->ncpus;
+	cfg.mmap_pages = o->mmap_pages;
+
+	for (i = 0; i < o->npids; i++) {
+		if (!proc_exists(o->pids[i])) {
+			msg_error("no such process: %d", (int)o->pids[i]);
+			status = 2;
+			goto fail;
+		}
+		if (list_threads(o->pids[i], &tids, &ntids, &cap)) {
+			msg_error("cannot list the threads of process %d", (int)o->pids[i]);
+			status = 2;
+			goto fail;
+		}
+	}
+	if (o->npids) {
+		procs = xmalloc(o->npids * sizeof(*procs));
+		memcpy(procs, o->pids, o->npids * sizeof(*procs));
+		nprocs = o->npids;
+		e->targets = xmalloc(o->npids * sizeof(*e->targets));
+		memcpy(e->targets, o->pids, o->npids * sizeof(*e->targets));
+		e->ntargets = e->alive_targets = o->npids;
+		cfg.sampling.inherit = true;
+	}
+	for (i = 0; i < o->ntids; i++) {
+		pid_t tgid = thread_tgid(o->tids[i]);
+
+		if (!tgid) {
+			msg_error("no such thread: %d", (int)o->tids[i]);
+			status = 2;
+			goto fail;
+		}
+		tids = xgrow(tids, &cap, ntids + 1, sizeof(*tids));
+		tids[ntids++] = o->tids[i];
+		procs = xrealloc(procs, (nprocs + 1) * sizeof(*procs));
+		procs[nprocs++] = tgid;
+	}
+	if (o->command) {
+		if ((status = start_command(e, o->command)) != 0)
+			goto fail;
+		tids = xgrow(tids, &cap, ntids + 1, sizeof(*tids));
+		tids[ntids++] = e->child;
+		cfg.sampling.inherit = true;
+		cfg.sampling.enable_on_exec = true;
+	}
+	cfg.tids = o->system_wide ? NULL : tids;
+	cfg.ntids = ntids;
+
+	err = live_open(&cfg, &e->live, why, sizeof(why));
+	if (err) {
+		msg_error("cannot sample %s with %s: %s", e->target, cfg.event.name, why);
+		status = err == -ESRCH ? 2 : 1;
+		goto fail;
+	}
+	snprintf(e->event_note, sizeof(e->event_note), "%s", live_get_info(e->live)->note);
+	if (e->event_note[0])
+		msg_notice("%s", e->event_note);
+	if (live_get_info(e->live)->restriction[0])
+		msg_notice("%s", live_get_info(e->live)->restriction);
+
+	e->machine = machine_new();
+	e->hist = hist_new(&o->sort);
+	if (!live_get_info(e->live)->exclude_kernel) {
+		err = machine_load_kernel(e->machine, &restricted);
+		if (restricted)
+			msg_notice("kernel addresses are hidden (kernel.kptr_restrict): kernel samples "
+				   "show as [unknown]; run as root or `sysctl kernel.kptr_restrict=0`");
+		else if (err)
+			msg_notice("cannot read /proc/kallsyms (%s): kernel samples show as [unknown]",
+				   strerror(-err));
+	}
+	/* After opening the events: what maps later comes as MMAP2 records. */
+	if (o->system_wide)
+		machine_synthesize(e->machine, NULL, 0);
+	else if (nprocs)
+		machine_synthesize(e->machine, procs, nprocs);
+
+	if (o->command && (status = release_command(e, o->command)) != 0)
+		goto fail;
+	free(tids);
+	free(procs);
+	*out = e;
+	return 0;
+fail:
+	free(tids);
+	free(procs);
+	engine_free(e);
+	return status;
+}
+
+static bool is_target(const struct engine *e, uint32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < e->ntargets; i++)
+		if ((uint32_t)e->targets[i] == pid)
+			return true;
+	return false;
+}
+
+static void engine_sample(struct engine *e, const struct sample *s)
+{
+	struct hist_sample hs;
+	struct resolved r;
+
+	e->samples++;
+	machine_resolve(e->machine, s->sid.pid, s->sid.tid, s->cpumode, s->ip, &r);
+	hs.comm = machine_comm_of(e->machine, s->sid.pid, s->sid.tid);
+	if (!hs.comm && s->sid.pid == 0)
+		hs.comm = intern("swapper");
+	hs.pid = s->sid.pid;
+	hs.tid = s->sid.tid;
+	hs.cpu = s->sid.cpu;
+	hs.dso = r.dso;
+	hs.sym = r.sym;
+	hs.kernel = r.kernel;
+	hs.period = s->period;
+	hist_add(e->hist, &hs);
+}
+
+void engine_process_record(struct engine *e, const struct perf_event_header *hdr,
+			   const struct perf_event_attr *attr)
+{
+	struct record rec;
+
+	if (record_decode(hdr, attr, &rec, NULL)) {
+		e->bad_records++;
+		return;
+	}
+	switch (rec.kind) {
+	case RECORD_SAMPLE:
+		engine_sample(e, &rec.u.sample);
+		break;
+	case RECORD_MMAP:
+		machine_mmap(e->machine, &rec.u.mmap);
+		break;
+	case RECORD_COMM:
+		machine_comm(e->machine, &rec.u.comm);
+		break;
+	case RECORD_FORK:
+		machine_fork(e->machine, &rec.u.task);
+		break;
+	case RECORD_EXIT:
+		machine_exit(e->machine, &rec.u.task);
+		if (rec.u.task.pid == rec.u.task.tid && is_target(e, rec.u.task.pid) &&
+		    e->alive_targets > 0)
+			e->alive_targets--;
+		break;
+	case RECORD_LOST:
+	case RECORD_LOST_SAMPLES:
+		e->lost += rec.u.lost.lost;
+		break;
+	case RECORD_THROTTLE:
+		e->throttled++;
+		break;
+	default:
+		break;
+	}
+}
+
+static void live_record(const struct perf_event_header *hdr, void *ctx)
+{
+	struct engine *e = ctx;
+
+	engine_process_record(e, hdr, live_attr(e->live));
+}
+
+static const char *mode_name(enum hist_mode m)
+{
+	switch (m) {
+	case HIST_ZERO:
+		return "zero";
+	case HIST_ACCUMULATE:
+		return "accumulate";
+	default:
+		return "decay";
+	}
+}
+
+static void engine_refresh(struct engine *e, double interval, engine_refresh_cb cb, void *ctx)
+{
+	const struct options *o = e->opts;
+	struct snapshot snap;
+
+	memset(&snap, 0, sizeof(snap));
+	snap.time = now_monotonic() - e->start;
+	snap.event = live_get_info(e->live)->event_name;
+	snap.event_note = e->event_note[0] ? e->event_note : NULL;
+	snap.freq = o->freq;
+	snap.sample_freq = e->sample_freq;
+	snap.sample_period = o->sample_period;
+	snap.target = e->target;
+	snap.total_samples = e->samples;
+	snap.lost = e->lost;
+	snap.throttled = e->throttled;
+	snap.samples_per_sec =
+		interval > 0 ? (double)(e->samples - e->samples_at_refresh) / interval : 0;
+	snap.mode = mode_name(o->mode);
+	view_build(e->hist, &o->view, &snap);
+	cb(&snap, ctx);
+	snapshot_release(&snap);
+	e->samples_at_refresh = e->samples;
+	hist_age(e->hist, o->mode);
+	machine_gc(e->machine);
+}
+
+static void reap_child(struct engine *e)
+{
+	int st;
+
+	if (!e->child || e->child_done)
+		return;
+	if (waitpid(e->child, &st, WNOHANG) == e->child) {
+		e->child_done = true;
+		e->child_status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	}
+}
+
+int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
+{
+	const struct options *o = e->opts;
+	size_t npfd = live_nr_pollfds(e->live), i;
+	struct pollfd *pfd = xcalloc(npfd, sizeof(*pfd));
+	struct sigaction sa;
+	sigset_t block, orig;
+	double last = now_monotonic(), next = last + o->delay;
+	long refreshes = 0;
+	bool printed_since_data = false, ended = false;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_sigchld;
+	sigaction(SIGCHLD, &sa, NULL);
+	/* Signals are delivered only inside ppoll: no lost wake-up. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+	live_fill_pollfds(e->live, pfd);
+
+	while (!got_stop_signal) {
+		double now = now_monotonic(), wait = next - now;
+		struct timespec ts;
+
+		if (wait < 0)
+			wait = 0;
+		ts.tv_sec = (time_t)wait;
+		ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
+		if (ppoll(pfd, npfd, &ts, &orig) < 0 && errno != EINTR) {
+			msg_error("poll failed: %s", strerror(errno));
+			break;
+		}
+		/* A per-task ring whose tasks are all gone reports POLLHUP forever. */
+		for (i = 0; i < npfd; i++)
+			if (pfd[i].revents & (POLLHUP | POLLERR))
+				pfd[i].fd = -1;
+		if (live_read(e->live, live_record, e) > 0)
+			printed_since_data = false;
+		if (got_sigchld) {
+			got_sigchld = 0;
+			reap_child(e);
+		}
+		if (e->child_done || (e->ntargets && e->alive_targets == 0))
+			ended = true;
+		now = now_monotonic();
+		if (now >= next || ended) {
+			if (!ended || !printed_since_data || refreshes == 0) {
+				engine_refresh(e, now - last, cb, ctx);
+				printed_since_data = true;
+				refreshes++;
+			}
+			last = now;
+			while (next <= now)
+				next += o->delay;
+			if (o->iterations && refreshes >= o->iterations)
+				break;
+		}
+		if (ended)
+			break;
+	}
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	free(pfd);
+	if (e->ntargets && e->alive_targets == 0)
+		msg_notice("%s exited", e->target);
+	if (e->child && !e->child_done) {
+		/* Interrupted or -n reached before the command ended: we started
+		 * it, so we stop it (SIGTERM, then SIGKILL after 2 s). */
+		kill(e->child, SIGTERM);
+		for (i = 0; i < 200 && !e->child_done; i++) {
+			reap_child(e);
+			if (!e->child_done)
+				usleep(10000);
+		}
+		if (!e->child_done) {
+			int st;
+
+			kill(e->child, SIGKILL);
+			if (waitpid(e->child, &st, 0) == e->child) {
+				e->child_done = true;
+				e->child_status = 128 + SIGKILL;
+			}
+		}
+	}
+	if (e->child_done)
+		return e->child_status;
+	return 0;
+}
+
+void engine_free(struct engine *e)
+{
+	if (!e)
+		return;
+	if (e->go_fd >= 0)
+		close(e->go_fd);
+	if (e->exec_err_fd >= 0)
+		close(e->exec_err_fd);
+	if (e->child && !e->child_done) {
+		kill(e->child, SIGKILL);
+		waitpid(e->child, NULL, 0);
+	}
+	live_close(e->live);
+	if (e->hist)
+		hist_free(e->hist);
+	if (e->machine)
+		machine_free(e->machine);
+	free(e->targets);
+	free(e);
+}

@@ -1,0 +1,56 @@
+/* Events: names to perf_event_attr, the attr the engine samples with, and
+ * the one place that calls perf_event_open(2). */
+#ifndef PROFTOP_EVENT_H
+#define PROFTOP_EVENT_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct event_spec {
+	uint32_t type;          /* PERF_TYPE_HARDWARE, _SOFTWARE, _RAW */
+	uint64_t config;
+	char name[64];          /* canonical name: "cycles", "r01c2" */
+};
+
+/* Parse an event name: "cycles", "cpu-clock", "r1c2"...  Returns 0 or
+ * -EINVAL. */
+int event_parse(const char *name, struct event_spec *out);
+
+struct event_sampling {
+	bool freq;
+	uint64_t freq_or_period;
+	bool exclude_kernel;    /* user space only (unprivileged) */
+	bool tracking;          /* mmap2/comm/task side-band on this fd */
+	bool enable_on_exec;    /* command mode: start at exec */
+	bool inherit;           /* follow children and new threads */
+};
+
+/* Fill attr for sampling the event: IP, TID, TIME, CPU, PERIOD and
+ * IDENTIFIER, sample_id_all, disabled until enabled. */
+void event_attr_init(struct perf_event_attr *attr, const struct event_spec *ev,
+		     const struct event_sampling *s);
+
+/* perf_event_open(2).  Returns the fd or -errno. */
+int event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+	       unsigned long flags);
+
+/* True when err from event_open means "this event does not exist here"
+ * (no PMU, unsupported): the cycles -> cpu-clock fallback applies. */
+bool event_error_unsupported(int err);
+
+/* A sentence that names the cause of a perf_event_open failure and the fix,
+ * for the user (static or into buf). */
+const char *event_explain_error(int err, bool system_wide, char *buf, size_t size);
+
+/* Whether this process may sample kernel code: root or CAP_PERFMON /
+ * CAP_SYS_ADMIN, or perf_event_paranoid <= 1. */
+bool event_may_profile_kernel(void);
+
+/* kernel.perf_event_paranoid, or 2 when unreadable. */
+int event_paranoid(void);
+/* kernel.perf_event_max_sample_rate, or 100000 when unreadable. */
+uint64_t event_max_sample_rate(void);
+
+#endif

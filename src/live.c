@@ -1,0 +1,227 @@
+/* The live source: opens the events, maps the rings, drains them. */
+#include "config.h"
+
+#include "live.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "options.h"
+#include "ring.h"
+#include "util.h"
+
+struct live {
+	struct perf_event_attr attr;
+	struct live_info info;
+	int *fds;            /* every fd opened; the first per CPU owns the ring */
+	size_t nfds, cap_fds;
+	int *ring_fds;       /* per CPU */
+	struct ring **rings; /* per CPU */
+	size_t nrings;
+};
+
+int live_online_cpus(int **cpus, size_t *n)
+{
+	char *buf;
+	const char *why;
+	int err = read_file("/sys/devices/system/cpu/online", 4096, &buf, NULL);
+
+	if (err)
+		return err;
+	buf[strcspn(buf, "\n")] = '\0';
+	err = options_parse_cpulist(buf, cpus, n, &why);
+	free(buf);
+	return err;
+}
+
+static void live_add_fd(struct live *l, int fd)
+{
+	l->fds = xgrow(l->fds, &l->cap_fds, l->nfds + 1, sizeof(*l->fds));
+	l->fds[l->nfds++] = fd;
+}
+
+/* Open the event for one (pid, cpu); the CPU's first fd gets the ring, the
+ * others are redirected into it. */
+static int live_open_one(struct live *l, pid_t pid, size_t cpu_idx, int cpu, size_t pages)
+{
+	int fd = event_open(&l->attr, pid, cpu, -1, 0);
+
+	if (fd < 0)
+		return fd;
+	live_add_fd(l, fd);
+	if (l->ring_fds[cpu_idx] < 0) {
+		l->rings[cpu_idx] = ring_mmap(fd, pages);
+		if (!l->rings[cpu_idx])
+			return -errno;
+		l->ring_fds[cpu_idx] = fd;
+	} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, l->ring_fds[cpu_idx]) < 0) {
+		return -errno;
+	}
+	return 0;
+}
+
+static void live_close_fds(struct live *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nrings; i++) {
+		if (l->rings[i])
+			ring_free(l->rings[i]);
+		l->rings[i] = NULL;
+		l->ring_fds[i] = -1;
+	}
+	for (i = 0; i < l->nfds; i++)
+		close(l->fds[i]);
+	l->nfds = 0;
+}
+
+static int live_open_all(struct live *l, const struct live_config *cfg, const int *cpus,
+			 size_t ncpus)
+{
+	size_t c, t;
+	int err;
+
+	for (c = 0; c < ncpus; c++) {
+		if (!cfg->tids) {
+			err = live_open_one(l, -1, c, cpus[c], cfg->mmap_pages);
+			if (err)
+				return err;
+			continue;
+		}
+		for (t = 0; t < cfg->ntids; t++) {
+			err = live_open_one(l, cfg->tids[t], c, cpus[c], cfg->mmap_pages);
+			/* A thread that exited since it was listed is not an error. */
+			if (err == -ESRCH && cfg->ntids > 1)
+				continue;
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+int live_open(const struct live_config *cfg, struct live **out, char *why, size_t why_size)
+{
+	struct live *l = xcalloc(1, sizeof(*l));
+	struct event_spec ev = cfg->event;
+	struct event_sampling s = cfg->sampling;
+	int *cpus = NULL;
+	const char *msg;
+	size_t ncpus, i;
+	int err;
+
+	if (cfg->cpus) {
+		cpus = xmalloc(cfg->ncpus * sizeof(*cpus));
+		memcpy(cpus, cfg->cpus, cfg->ncpus * sizeof(*cpus));
+		ncpus = cfg->ncpus;
+	} else if ((err = live_online_cpus(&cpus, &ncpus)) != 0) {
+		snprintf(why, why_size, "cannot read the online CPUs: %s", strerror(-err));
+		free(l);
+		return err;
+	}
+	l->nrings = ncpus;
+	l->ring_fds = xmalloc(ncpus * sizeof(*l->ring_fds));
+	l->rings = xcalloc(ncpus, sizeof(*l->rings));
+	for (i = 0; i < ncpus; i++)
+		l->ring_fds[i] = -1;
+
+	if (!s.exclude_kernel && !event_may_profile_kernel()) {
+		/* Unprivileged under paranoid 2: the user's own code only. */
+		s.exclude_kernel = true;
+		snprintf(l->info.restriction, sizeof(l->info.restriction),
+			 "perf_event_paranoid is %d: sampling user space only", event_paranoid());
+	}
+	for (;;) {
+		event_attr_init(&l->attr, &ev, &s);
+		err = live_open_all(l, cfg, cpus, ncpus);
+		if (!err)
+			break;
+		live_close_fds(l);
+		if (cfg->event_is_default && ev.type == PERF_TYPE_HARDWARE &&
+		    event_error_unsupported(err)) {
+			/* No hardware PMU (a VM): a timer-based event still works. */
+			event_parse("cpu-clock", &ev);
+			snprintf(l->info.note, sizeof(l->info.note),
+				 "cycles not supported: using cpu-clock");
+			continue;
+		}
+		msg = event_explain_error(err, !cfg->tids, why, why_size);
+		if (msg != why)
+			snprintf(why, why_size, "%s", msg);
+		free(cpus);
+		live_close(l);
+		return err;
+	}
+	snprintf(l->info.event_name, sizeof(l->info.event_name), "%s", ev.name);
+	l->info.exclude_kernel = s.exclude_kernel;
+	l->info.nr_cpus = ncpus;
+	l->info.nr_fds = l->nfds;
+	free(cpus);
+	if (!s.enable_on_exec) {
+		for (i = 0; i < l->nfds; i++)
+			ioctl(l->fds[i], PERF_EVENT_IOC_ENABLE, 0);
+	}
+	*out = l;
+	return 0;
+}
+
+void live_close(struct live *l)
+{
+	if (!l)
+		return;
+	live_close_fds(l);
+	free(l->fds);
+	free(l->ring_fds);
+	free(l->rings);
+	free(l);
+}
+
+const struct live_info *live_get_info(const struct live *l)
+{
+	return &l->info;
+}
+
+const struct perf_event_attr *live_attr(const struct live *l)
+{
+	return &l->attr;
+}
+
+size_t live_nr_pollfds(const struct live *l)
+{
+	return l->nrings;
+}
+
+void live_fill_pollfds(const struct live *l, struct pollfd *pfd)
+{
+	size_t i;
+
+	for (i = 0; i < l->nrings; i++) {
+		pfd[i].fd = l->ring_fds[i];
+		pfd[i].events = POLLIN;
+		pfd[i].revents = 0;
+	}
+}
+
+size_t live_read(struct live *l, live_record_cb cb, void *ctx)
+{
+	const struct perf_event_header *hdr;
+	size_t i, n = 0;
+
+	for (i = 0; i < l->nrings; i++) {
+		struct ring *r = l->rings[i];
+
+		if (!r)
+			continue;
+		ring_read_begin(r);
+		while ((hdr = ring_next(r)) != NULL) {
+			cb(hdr, ctx);
+			n++;
+		}
+		ring_read_end(r);
+	}
+	return n;
+}

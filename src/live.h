@@ -1,0 +1,58 @@
+/* The live source: perf events opened per (event, CPU) -- and per thread for
+ * -p/-t/command targets, redirected into the CPU's ring -- read with poll. */
+#ifndef PROFTOP_LIVE_H
+#define PROFTOP_LIVE_H
+
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "event.h"
+
+struct live;
+
+struct live_config {
+	struct event_spec event;      /* what to sample */
+	bool event_is_default;        /* cycles by default: may fall back */
+	struct event_sampling sampling;
+	const int *cpus;              /* NULL: all online CPUs */
+	size_t ncpus;
+	const pid_t *tids;            /* threads to follow; NULL: system-wide */
+	size_t ntids;
+	size_t mmap_pages;
+};
+
+struct live_info {
+	char event_name[64];          /* what is actually sampled */
+	char note[160];               /* event fallback notice, or "" */
+	char restriction[160];        /* "sampling user space only" notice, or "" */
+	bool exclude_kernel;          /* user space only */
+	size_t nr_cpus;
+	size_t nr_fds;
+};
+
+/* Open, mmap and (unless enable_on_exec) enable.  On failure prints nothing
+ * and returns -errno with a sentence in why (for the user). */
+int live_open(const struct live_config *cfg, struct live **out, char *why, size_t why_size);
+void live_close(struct live *l);
+const struct live_info *live_get_info(const struct live *l);
+/* The attr the records of every ring were produced with. */
+const struct perf_event_attr *live_attr(const struct live *l);
+
+/* Number of pollfds live_fill_pollfds writes. */
+size_t live_nr_pollfds(const struct live *l);
+void live_fill_pollfds(const struct live *l, struct pollfd *pfd);
+
+typedef void (*live_record_cb)(const struct perf_event_header *hdr, void *ctx);
+
+/* Drain every ring, calling cb for each record.  Returns the number of
+ * records read. */
+size_t live_read(struct live *l, live_record_cb cb, void *ctx);
+
+/* Online CPUs from /sys/devices/system/cpu/online (sorted).  0 or -errno. */
+int live_online_cpus(int **cpus, size_t *n);
+
+#endif

@@ -1,0 +1,929 @@
+/* Machine state: threads and processes in id-keyed hash tables, per-process
+ * sorted exec map lists, DSOs keyed by path, and the /proc synthesis of it all. */
+#include "config.h"
+
+#include "machine.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "elfsyms.h"
+#include "kallsyms.h"
+#include "procfs.h"
+#include "symtab.h"
+#include "util.h"
+
+enum dso_syms_state {
+	DSO_SYMS_NONE,      /* not tried yet */
+	DSO_SYMS_LOADED,    /* img is valid */
+	DSO_SYMS_FAILED,    /* tried and failed: do not retry on every sample */
+};
+
+struct dso {
+	char *path;               /* as reported, " (deleted)" marker included */
+	char *open_path;          /* the file to open: marker stripped */
+	char *short_name;         /* basename of path, marker kept */
+	enum dso_kind kind;
+	/* Identity for the coming build-ID keying; filled from the first map. */
+	uint8_t build_id[ELF_BUILD_ID_MAX];
+	uint8_t build_id_size;
+	uint32_t maj, min;
+	uint64_t ino;
+	enum dso_syms_state state;
+	struct elf_image img;
+};
+
+struct map {
+	uint64_t start, end, pgoff;
+	struct dso *dso;
+};
+
+struct process {
+	uint32_t pid;             /* first member: the id table's key */
+	const char *comm;         /* interned; NULL until known */
+	struct map *maps;         /* sorted by start, non-overlapping */
+	size_t nmaps, mapcap;
+	size_t nthreads;          /* threads pointing here; freed at zero */
+	bool in_table;            /* false once replaced by a reused pid */
+};
+
+enum thread_state {
+	THREAD_ALIVE,
+	THREAD_EXITED,            /* EXIT seen; still resolvable */
+	THREAD_EXITED_GC,         /* survived one gc; freed by the next */
+};
+
+struct thread {
+	uint32_t tid;             /* first member: the id table's key */
+	uint32_t pid;
+	const char *comm;         /* interned; NULL until known */
+	struct process *proc;     /* never NULL */
+	enum thread_state state;
+};
+
+/* Open addressing with linear probing over pointers to structs whose first
+ * member is their uint32_t id; deletion shifts back (no tombstones). */
+struct idtab {
+	void **slots;
+	size_t cap, count;        /* cap is a power of two (or 0) */
+};
+
+struct machine {
+	struct idtab threads, procs;
+	struct dso **dsos;        /* open addressing by path hash */
+	size_t dsocap, ndsos;
+	struct kernel_syms ks;
+	bool ks_loaded;
+	struct dso *kernel_dso;
+	struct dso **module_dsos; /* parallel to ks.modules */
+	void **gcbuf;             /* reusable scratch for machine_gc */
+	size_t gccap;
+	struct procfs procfs;     /* reusable /proc reader */
+	struct machine_stats stats;
+};
+
+/* ---- id tables ---- */
+
+static inline uint32_t idtab_key(const void *p)
+{
+	return *(const uint32_t *)p;
+}
+
+static inline size_t idtab_slot(uint32_t id, size_t cap)
+{
+	/* An odd multiplier is a bijection mod 2^k: sequential ids spread. */
+	return ((size_t)id * 2654435761u) & (cap - 1);
+}
+
+static void *idtab_find(const struct idtab *t, uint32_t id)
+{
+	size_t i;
+
+	if (!t->cap)
+		return NULL;
+	for (i = idtab_slot(id, t->cap); t->slots[i]; i = (i + 1) & (t->cap - 1))
+		if (idtab_key(t->slots[i]) == id)
+			return t->slots[i];
+	return NULL;
+}
+
+static void idtab_place(void **slots, size_t cap, void *p)
+{
+	size_t i = idtab_slot(idtab_key(p), cap);
+
+	while (slots[i])
+		i = (i + 1) & (cap - 1);
+	slots[i] = p;
+}
+
+/* p's id must not be in the table. */
+static void idtab_insert(struct idtab *t, void *p)
+{
+	if ((t->count + 1) * 2 > t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 64, i;
+		void **ns = xcalloc(ncap, sizeof(*ns));
+
+		for (i = 0; i < t->cap; i++)
+			if (t->slots[i])
+				idtab_place(ns, ncap, t->slots[i]);
+		free(t->slots);
+		t->slots = ns;
+		t->cap = ncap;
+	}
+	idtab_place(t->slots, t->cap, p);
+	t->count++;
+}
+
+/* Remove exactly the object p (not just any object with its id). */
+static void idtab_remove(struct idtab *t, const void *p)
+{
+	size_t mask = t->cap - 1, i, j;
+
+	if (!t->cap)
+		return;
+	for (i = idtab_slot(idtab_key(p), t->cap); t->slots[i] != p; i = (i + 1) & mask)
+		if (!t->slots[i])
+			return;
+	t->slots[i] = NULL;
+	t->count--;
+	/* Pull back later members of the probe run that would become unreachable. */
+	for (j = (i + 1) & mask; t->slots[j]; j = (j + 1) & mask) {
+		size_t k = idtab_slot(idtab_key(t->slots[j]), t->cap);
+		bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+
+		if (!stays) {
+			t->slots[i] = t->slots[j];
+			t->slots[j] = NULL;
+			i = j;
+		}
+	}
+}
+
+/* ---- DSOs ---- */
+
+static uint64_t hash_path(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* What a map's path says about the object behind it. */
+static enum dso_kind dso_kind_from_path(const char *path)
+{
+	if (!path[0] || strcmp(path, "//anon") == 0 || starts_with(path, "/memfd:") ||
+	    starts_with(path, "/anon_hugepage") || starts_with(path, "/dev/zero") ||
+	    starts_with(path, "/SYSV"))
+		return DSO_ANON;
+	if (strcmp(path, "[vdso]") == 0)
+		return DSO_VDSO;
+	if (strcmp(path, "[kernel.kallsyms]") == 0)
+		return DSO_KERNEL;
+	/* [heap], [stack], [stack:TID], [anon:name], [vsyscall], [uprobes]... */
+	if (path[0] == '[')
+		return DSO_ANON;
+	return DSO_USER;
+}
+
+static const char deleted_marker[] = " (deleted)";
+
+static struct dso *dso_new(const char *path, enum dso_kind kind)
+{
+	struct dso *d = xcalloc(1, sizeof(*d));
+	size_t len = strlen(path), mlen = sizeof(deleted_marker) - 1;
+	const char *base;
+
+	d->path = xstrdup(path);
+	/* A deleted file may still be there under its old name (a package
+	 * upgrade renames over it): try the path without the marker. */
+	if (len > mlen && strcmp(path + len - mlen, deleted_marker) == 0)
+		d->open_path = xstrndup(path, len - mlen);
+	else
+		d->open_path = xstrdup(path);
+	base = strrchr(d->open_path, '/');
+	/* Pseudo-paths ("[heap]", "//anon") are names, not files. */
+	if (path[0] == '[' || starts_with(path, "//") || !base)
+		d->short_name = xstrdup(path);
+	else
+		d->short_name = xstrdup(path + (base + 1 - d->open_path));
+	d->kind = kind;
+	/* Only ELF files have symbols to load. */
+	d->state = kind == DSO_USER ? DSO_SYMS_NONE : DSO_SYMS_FAILED;
+	return d;
+}
+
+static void dso_free(struct dso *d)
+{
+	if (d->state == DSO_SYMS_LOADED)
+		elf_image_release(&d->img);
+	free(d->path);
+	free(d->open_path);
+	free(d->short_name);
+	free(d);
+}
+
+static void dso_place(struct dso **slots, size_t cap, struct dso *d)
+{
+	size_t i = hash_path(d->path) & (cap - 1);
+
+	while (slots[i])
+		i = (i + 1) & (cap - 1);
+	slots[i] = d;
+}
+
+struct dso *machine_dso_get(struct machine *m, const char *path, enum dso_kind kind)
+{
+	struct dso *d;
+	size_t i;
+
+	if (!path[0])
+		path = "//anon";
+	if (m->dsocap) {
+		for (i = hash_path(path) & (m->dsocap - 1); m->dsos[i];
+		     i = (i + 1) & (m->dsocap - 1))
+			if (strcmp(m->dsos[i]->path, path) == 0)
+				return m->dsos[i];
+	}
+	if ((m->ndsos + 1) * 2 > m->dsocap) {
+		size_t ncap = m->dsocap ? m->dsocap * 2 : 256;
+		struct dso **ns = xcalloc(ncap, sizeof(*ns));
+
+		for (i = 0; i < m->dsocap; i++)
+			if (m->dsos[i])
+				dso_place(ns, ncap, m->dsos[i]);
+		free(m->dsos);
+		m->dsos = ns;
+		m->dsocap = ncap;
+	}
+	d = dso_new(path, kind);
+	dso_place(m->dsos, m->dsocap, d);
+	m->ndsos++;
+	m->stats.dsos = m->ndsos;
+	return d;
+}
+
+const char *dso_short_name(const struct dso *d)
+{
+	return d->short_name;
+}
+
+const char *dso_path(const struct dso *d)
+{
+	return d->path;
+}
+
+enum dso_kind dso_kind(const struct dso *d)
+{
+	return d->kind;
+}
+
+bool dso_is_kernel(const struct dso *d)
+{
+	return d->kind == DSO_KERNEL || d->kind == DSO_MODULE;
+}
+
+static void dso_load_symbols(struct dso *d)
+{
+	if (elf_image_load(d->open_path, &d->img) == 0) {
+		d->state = DSO_SYMS_LOADED;
+		if (!d->build_id_size && d->img.build_id_size) {
+			memcpy(d->build_id, d->img.build_id, d->img.build_id_size);
+			d->build_id_size = (uint8_t)d->img.build_id_size;
+		}
+	} else {
+		d->state = DSO_SYMS_FAILED;
+	}
+}
+
+/* ---- machine, processes, threads ---- */
+
+static struct thread *thread_get(struct machine *m, uint32_t pid, uint32_t tid);
+
+struct machine *machine_new(void)
+{
+	struct machine *m = xcalloc(1, sizeof(*m));
+	struct thread *idle;
+
+	/* The idle task (pid 0) never appears in /proc or in FORK records,
+	 * yet every CPU samples it. */
+	procfs_init(&m->procfs);
+	idle = thread_get(m, 0, 0);
+	idle->comm = idle->proc->comm = intern("swapper");
+	return m;
+}
+
+static void process_free(struct machine *m, struct process *p)
+{
+	if (p->in_table)
+		idtab_remove(&m->procs, p);
+	m->stats.maps -= p->nmaps;
+	free(p->maps);
+	free(p);
+	m->stats.processes = m->procs.count;
+}
+
+void machine_free(struct machine *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->threads.cap; i++) {
+		struct thread *t = m->threads.slots[i];
+
+		/* Processes are freed through their last thread only. */
+		if (t && --t->proc->nthreads == 0) {
+			free(t->proc->maps);
+			free(t->proc);
+		}
+		free(t);
+	}
+	free(m->threads.slots);
+	free(m->procs.slots);
+	for (i = 0; i < m->dsocap; i++)
+		if (m->dsos[i])
+			dso_free(m->dsos[i]);
+	free(m->dsos);
+	if (m->ks_loaded)
+		kallsyms_release(&m->ks);
+	free(m->module_dsos);
+	free(m->gcbuf);
+	procfs_release(&m->procfs);
+	free(m);
+}
+
+static struct process *process_new(struct machine *m, uint32_t pid)
+{
+	struct process *p = xcalloc(1, sizeof(*p));
+
+	p->pid = pid;
+	p->in_table = true;
+	idtab_insert(&m->procs, p);
+	m->stats.processes = m->procs.count;
+	return p;
+}
+
+/* Take p out of the pid table (its pid was reused) and retire its threads:
+ * they stay resolvable until gc, like exited ones. */
+static void process_detach(struct machine *m, struct process *p)
+{
+	size_t i;
+
+	idtab_remove(&m->procs, p);
+	p->in_table = false;
+	m->stats.processes = m->procs.count;
+	for (i = 0; i < m->threads.cap; i++) {
+		struct thread *t = m->threads.slots[i];
+
+		if (t && t->proc == p && t->state == THREAD_ALIVE)
+			t->state = THREAD_EXITED;
+	}
+}
+
+static void thread_free(struct machine *m, struct thread *t)
+{
+	idtab_remove(&m->threads, t);
+	m->stats.threads = m->threads.count;
+	if (--t->proc->nthreads == 0)
+		process_free(m, t->proc);
+	free(t);
+}
+
+/* A new thread tid in p, replacing any older thread with that tid. */
+static struct thread *thread_new(struct machine *m, struct process *p, uint32_t tid,
+				 const char *comm)
+{
+	struct thread *old = idtab_find(&m->threads, tid);
+	struct thread *t = xcalloc(1, sizeof(*t));
+
+	t->tid = tid;
+	t->pid = p->pid;
+	t->comm = comm;
+	t->proc = p;
+	p->nthreads++;
+	/* Free the old one only now: it may hold the last reference to p. */
+	if (old)
+		thread_free(m, old);
+	idtab_insert(&m->threads, t);
+	m->stats.threads = m->threads.count;
+	return t;
+}
+
+/* The live thread tid of process pid, created (with its process) if needed. */
+static struct thread *thread_get(struct machine *m, uint32_t pid, uint32_t tid)
+{
+	struct thread *t = idtab_find(&m->threads, tid);
+	struct process *p;
+
+	if (t && t->pid == pid && t->state == THREAD_ALIVE)
+		return t;
+	p = idtab_find(&m->procs, pid);
+	if (!p)
+		p = process_new(m, pid);
+	return thread_new(m, p, tid, p->comm);
+}
+
+/* ---- maps ---- */
+
+/* Index of the first map ending after addr. */
+static size_t maps_lower(const struct process *p, uint64_t addr)
+{
+	size_t lo = 0, hi = p->nmaps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static const struct map *maps_find(const struct process *p, uint64_t addr)
+{
+	size_t i = maps_lower(p, addr);
+
+	if (i < p->nmaps && p->maps[i].start <= addr)
+		return &p->maps[i];
+	return NULL;
+}
+
+/* Map [start, end) to dso (or only unmap the range when dso is NULL), the
+ * way mmap replaces what was there: overlapped maps keep their pieces
+ * outside the range. */
+static void maps_insert(struct machine *m, struct process *p, uint64_t start,
+			uint64_t end, uint64_t pgoff, struct dso *dso)
+{
+	size_t lo = maps_lower(p, start), hi = lo, nnew, i;
+	struct map left = { 0 }, right = { 0 };
+	bool has_left = false, has_right = false;
+
+	if (end <= start)
+		return;
+	while (hi < p->nmaps && p->maps[hi].start < end)
+		hi++;
+	if (lo < hi && p->maps[lo].start < start) {
+		left = p->maps[lo];
+		left.end = start;
+		has_left = true;
+	}
+	if (lo < hi && p->maps[hi - 1].end > end) {
+		right = p->maps[hi - 1];
+		right.pgoff += end - right.start;
+		right.start = end;
+		has_right = true;
+	}
+	nnew = has_left + (dso != NULL) + has_right;
+	p->maps = xgrow(p->maps, &p->mapcap, p->nmaps - (hi - lo) + nnew, sizeof(*p->maps));
+	memmove(&p->maps[lo + nnew], &p->maps[hi], (p->nmaps - hi) * sizeof(*p->maps));
+	m->stats.maps -= p->nmaps;
+	p->nmaps = p->nmaps - (hi - lo) + nnew;
+	m->stats.maps += p->nmaps;
+	i = lo;
+	if (has_left)
+		p->maps[i++] = left;
+	if (dso)
+		p->maps[i++] = (struct map){ start, end, pgoff, dso };
+	if (has_right)
+		p->maps[i++] = right;
+}
+
+static void maps_flush(struct machine *m, struct process *p)
+{
+	m->stats.maps -= p->nmaps;
+	p->nmaps = 0;
+}
+
+static void maps_copy(struct machine *m, struct process *dst, const struct process *src)
+{
+	maps_flush(m, dst);
+	dst->maps = xgrow(dst->maps, &dst->mapcap, src->nmaps, sizeof(*dst->maps));
+	memcpy(dst->maps, src->maps, src->nmaps * sizeof(*src->maps));
+	dst->nmaps = src->nmaps;
+	m->stats.maps += dst->nmaps;
+}
+
+/* ---- side-band events ---- */
+
+static void map_event(struct machine *m, struct process *p, const struct mmap_event *ev)
+{
+	struct dso *d = NULL;
+	/* MMAP records carry no prot (0 here) and are exec maps; an MMAP2
+	 * without PROT_EXEC (attr.mmap_data) still replaces what was there. */
+	bool exec = ev->prot == 0 || (ev->prot & PROT_EXEC);
+
+	if (exec) {
+		const char *path = ev->filename ? ev->filename : "";
+
+		d = machine_dso_get(m, path, dso_kind_from_path(path));
+		if (!d->ino && !d->build_id_size) {
+			d->maj = ev->maj;
+			d->min = ev->min;
+			d->ino = ev->ino;
+			if (ev->has_build_id && ev->build_id_size <= sizeof(d->build_id)) {
+				memcpy(d->build_id, ev->build_id, ev->build_id_size);
+				d->build_id_size = ev->build_id_size;
+			}
+		}
+	}
+	maps_insert(m, p, ev->start, ev->start + ev->len, ev->pgoff, d);
+}
+
+void machine_mmap(struct machine *m, const struct mmap_event *ev)
+{
+	/* pid -1: the kernel's own maps (perf.data); kernel addresses are
+	 * resolved through kallsyms instead. */
+	if (ev->pid == (uint32_t)-1)
+		return;
+	map_event(m, thread_get(m, ev->pid, ev->tid)->proc, ev);
+}
+
+void machine_comm(struct machine *m, const struct comm_event *ev)
+{
+	struct thread *t = thread_get(m, ev->pid, ev->tid);
+	const char *comm = intern(ev->comm ? ev->comm : "");
+
+	t->comm = comm;
+	if (ev->exec) {
+		/* The new image's MMAP2s follow. */
+		maps_flush(m, t->proc);
+		t->proc->comm = comm;
+	} else if (ev->tid == ev->pid || !t->proc->comm) {
+		t->proc->comm = comm;
+	}
+}
+
+void machine_fork(struct machine *m, const struct task_event *ev)
+{
+	struct thread *parent = idtab_find(&m->threads, ev->ptid);
+	struct process *pp = idtab_find(&m->procs, ev->ppid), *p;
+	const char *comm;
+
+	if (parent && parent->pid != ev->ppid)
+		parent = NULL;
+	if (!pp && parent)
+		pp = parent->proc;
+	comm = parent && parent->comm ? parent->comm : pp ? pp->comm : NULL;
+	if (ev->pid != ev->ppid) {
+		/* A new process; an existing one with that pid is a stale leftover. */
+		p = idtab_find(&m->procs, ev->pid);
+		if (p)
+			process_detach(m, p);
+		p = process_new(m, ev->pid);
+		p->comm = comm;
+		if (pp)
+			maps_copy(m, p, pp);
+	} else {
+		p = idtab_find(&m->procs, ev->pid);
+		if (!p)
+			p = process_new(m, ev->pid);
+		if (!p->comm)
+			p->comm = comm;
+	}
+	thread_new(m, p, ev->tid, comm);
+}
+
+void machine_exit(struct machine *m, const struct task_event *ev)
+{
+	struct thread *t = idtab_find(&m->threads, ev->tid);
+
+	if (t && t->state == THREAD_ALIVE)
+		t->state = THREAD_EXITED;
+}
+
+void machine_gc(struct machine *m)
+{
+	size_t i, n = 0;
+
+	/* Collect first: removal shifts slots and would upset the scan. */
+	for (i = 0; i < m->threads.cap; i++) {
+		struct thread *t = m->threads.slots[i];
+
+		if (!t || t->state == THREAD_ALIVE)
+			continue;
+		if (t->state == THREAD_EXITED) {
+			t->state = THREAD_EXITED_GC;
+			continue;
+		}
+		m->gcbuf = xgrow(m->gcbuf, &m->gccap, n + 1, sizeof(*m->gcbuf));
+		m->gcbuf[n++] = t;
+	}
+	for (i = 0; i < n; i++)
+		thread_free(m, m->gcbuf[i]);
+}
+
+/* ---- resolution ---- */
+
+static struct dso *kernel_dso(struct machine *m)
+{
+	if (!m->kernel_dso)
+		m->kernel_dso = machine_dso_get(m, "[kernel.kallsyms]", DSO_KERNEL);
+	return m->kernel_dso;
+}
+
+int machine_load_kernel(struct machine *m, bool *restricted)
+{
+	size_t i;
+	int err;
+
+	if (m->ks_loaded) {
+		kallsyms_release(&m->ks);
+		m->ks_loaded = false;
+	}
+	kernel_dso(m);
+	err = kallsyms_load(&m->ks);
+	if (err) {
+		memset(&m->ks, 0, sizeof(m->ks));
+		if (restricted)
+			*restricted = false;
+		return err;
+	}
+	m->ks_loaded = true;
+	free(m->module_dsos);
+	m->module_dsos = xcalloc(m->ks.nmodules ? m->ks.nmodules : 1, sizeof(*m->module_dsos));
+	for (i = 0; i < m->ks.nmodules; i++) {
+		char *name = xasprintf("[%s]", m->ks.modules[i].name);
+
+		m->module_dsos[i] = machine_dso_get(m, name, DSO_MODULE);
+		free(name);
+	}
+	if (restricted)
+		*restricted = m->ks.restricted;
+	return 0;
+}
+
+static void resolve_kernel(struct machine *m, uint64_t ip, struct resolved *out)
+{
+	const struct kernel_module *mod = NULL;
+
+	out->kernel = true;
+	out->addr = ip;
+	out->dso = kernel_dso(m);
+	if (!m->ks_loaded || m->ks.restricted)
+		return;
+	out->sym = kallsyms_lookup(&m->ks, ip, &mod);
+	if (mod)
+		out->dso = m->module_dsos[mod - m->ks.modules];
+}
+
+static void resolve_map(const struct map *map, uint64_t ip, struct resolved *out)
+{
+	struct dso *d = map->dso;
+	uint64_t file_off = ip - map->start + map->pgoff, vaddr;
+
+	out->dso = d;
+	switch (d->kind) {
+	case DSO_USER:
+		if (d->state == DSO_SYMS_NONE)
+			dso_load_symbols(d);
+		out->addr = file_off;
+		if (d->state == DSO_SYMS_LOADED &&
+		    elf_image_offset_to_vaddr(&d->img, file_off, &vaddr) == 0) {
+			out->addr = vaddr;
+			out->sym = symtab_lookup(d->img.symtab, vaddr);
+		}
+		break;
+	case DSO_VDSO:
+		/* pgoff means nothing for [vdso]. */
+		out->addr = ip - map->start;
+		break;
+	default:
+		/* Anonymous code (JIT): perf-PID.map uses absolute addresses. */
+		out->addr = ip;
+		break;
+	}
+}
+
+void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
+		     uint16_t cpumode, uint64_t ip, struct resolved *out)
+{
+	struct thread *t = idtab_find(&m->threads, tid);
+	struct process *p;
+	const struct map *map;
+
+	/* The sample's pid is authoritative: a thread filed under another
+	 * pid is a stale entry for a reused tid. */
+	if (t && t->pid != pid)
+		t = NULL;
+	p = t ? t->proc : idtab_find(&m->procs, pid);
+
+	memset(out, 0, sizeof(*out));
+	cpumode &= PERF_RECORD_MISC_CPUMODE_MASK;
+	if (!p)
+		m->stats.unknown_thread++;
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+		resolve_kernel(m, ip, out);
+		return;
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		/* No guest symbols: a guest kernel address is [unknown]. */
+		out->kernel = true;
+		out->addr = ip;
+		return;
+	case PERF_RECORD_MISC_GUEST_USER:
+	case PERF_RECORD_MISC_HYPERVISOR:
+		out->addr = ip;
+		return;
+	default:
+		break;
+	}
+	/* User or unknown mode: user maps first (some user code, like
+	 * [vsyscall], sits in the top half), then the kernel half. */
+	map = p ? maps_find(p, ip) : NULL;
+	if (map) {
+		resolve_map(map, ip, out);
+		return;
+	}
+	if (ip >> 63) {
+		resolve_kernel(m, ip, out);
+		return;
+	}
+	out->addr = ip;
+	if (p)
+		m->stats.unmapped++;
+}
+
+const char *machine_comm_of(struct machine *m, uint32_t pid, uint32_t tid)
+{
+	struct thread *t = idtab_find(&m->threads, tid);
+	struct process *p;
+
+	if (t)
+		return t->comm ? t->comm : t->proc->comm;
+	p = idtab_find(&m->procs, pid);
+	return p ? p->comm : NULL;
+}
+
+const struct machine_stats *machine_get_stats(const struct machine *m)
+{
+	return &m->stats;
+}
+
+/* ---- /proc synthesis ---- */
+
+/* Syscalls dominate synthesis, so: paths relative to one /proc fd, comm and
+ * thread count from a single read of stat, the task directory only for
+ * multi-threaded processes, exec maps through PROCMAP_QUERY where possible. */
+
+static bool parse_id(const char *s, uint32_t *id)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		v = v * 10 + (uint64_t)(*s - '0');
+		if (v > UINT32_MAX)
+			return false;
+	}
+	*id = (uint32_t)v;
+	return true;
+}
+
+struct synth_ctx {
+	struct machine *m;
+	struct process *p;
+};
+
+static void synth_map(void *arg, const struct procfs_map *pm)
+{
+	struct synth_ctx *ctx = arg;
+	struct mmap_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.pid = ev.tid = ctx->p->pid;
+	ev.start = pm->start;
+	ev.len = pm->end - pm->start;
+	ev.pgoff = pm->pgoff;
+	ev.maj = pm->maj;
+	ev.min = pm->min;
+	ev.ino = pm->ino;
+	ev.prot = PROT_READ | PROT_EXEC;
+	ev.filename = pm->path;
+	map_event(ctx->m, ctx->p, &ev);
+}
+
+/* The one-line comm file under dirfd, interned; NULL if unreadable. */
+static const char *read_comm(struct machine *m, int dirfd, const char *name)
+{
+	ssize_t n = procfs_read(&m->procfs, dirfd, name, true);
+
+	if (n <= 0)
+		return NULL;
+	if (m->procfs.buf[n - 1] == '\n')
+		m->procfs.buf[n - 1] = '\0';
+	return intern(m->procfs.buf);
+}
+
+static void synth_threads(struct machine *m, struct process *p, int procfd, const char *name)
+{
+	int tfd = openat(procfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir;
+	struct dirent *de;
+
+	if (tfd < 0)
+		return;
+	dir = fdopendir(tfd);
+	if (!dir) {
+		close(tfd);
+		return;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		struct thread *t;
+		uint32_t tid;
+		char comm_name[32];
+
+		if (!parse_id(de->d_name, &tid) || tid == p->pid)
+			continue;
+		t = idtab_find(&m->threads, tid);
+		if (!t || t->proc != p || t->state != THREAD_ALIVE)
+			t = thread_new(m, p, tid, p->comm);
+		snprintf(comm_name, sizeof(comm_name), "%u/comm", tid);
+		t->comm = read_comm(m, tfd, comm_name);
+		if (!t->comm)
+			t->comm = p->comm;
+	}
+	closedir(dir);
+}
+
+/* Returns 1 if pid was read, 0 if it vanished or is unreadable. */
+static int synth_process(struct machine *m, int procfd, uint32_t pid)
+{
+	char name[32];
+	const char *comm;
+	unsigned long nthreads;
+	struct synth_ctx ctx = { m, NULL };
+	struct thread *t;
+
+	snprintf(name, sizeof(name), "%u/stat", pid);
+	/* Missing: gone between readdir and here. */
+	if (procfs_read(&m->procfs, procfd, name, true) <= 0 ||
+	    !procfs_parse_stat(m->procfs.buf, &comm, &nthreads))
+		return 0;
+	comm = intern(comm);
+	t = thread_get(m, pid, pid);
+	ctx.p = t->proc;
+	ctx.p->comm = comm;
+	t->comm = comm;
+	/* Kernel threads have no maps; other users' need ptrace access. */
+	maps_flush(m, ctx.p);
+	snprintf(name, sizeof(name), "%u/maps", pid);
+	procfs_read_maps(&m->procfs, procfd, name, PROCFS_MAPS_AUTO, synth_map, &ctx);
+	if (nthreads != 1) {
+		snprintf(name, sizeof(name), "%u/task", pid);
+		synth_threads(m, ctx.p, procfd, name);
+	}
+	return 1;
+}
+
+int machine_synthesize(struct machine *m, const pid_t *pids, size_t npids)
+{
+	int procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), n = 0;
+	size_t i;
+
+	if (procfd < 0)
+		return -errno;
+	if (npids) {
+		for (i = 0; i < npids; i++)
+			n += synth_process(m, procfd, (uint32_t)pids[i]);
+	} else {
+		int fd = dup(procfd);
+		DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+		struct dirent *de;
+
+		if (!dir) {
+			int err = -errno;
+
+			if (fd >= 0)
+				close(fd);
+			close(procfd);
+			return err;
+		}
+		while ((de = readdir(dir)) != NULL) {
+			uint32_t pid;
+
+			if (parse_id(de->d_name, &pid))
+				n += synth_process(m, procfd, pid);
+		}
+		closedir(dir);
+	}
+	close(procfd);
+	return n;
+}

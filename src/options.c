@@ -1,0 +1,402 @@
+/* Command-line parsing: getopt_long into struct options, with one clear
+ * line per mistake. */
+#include "config.h"
+
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define DEFAULT_FREQ 4000
+#define DEFAULT_MMAP_PAGES 128
+
+enum {
+	OPT_JSON = 256,
+	OPT_ACCUMULATE,
+	OPT_PERCENT_LIMIT,
+};
+
+static const struct option long_options[] = {
+	{ "event", required_argument, NULL, 'e' },
+	{ "freq", required_argument, NULL, 'F' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "sort", required_argument, NULL, 's' },
+	{ "zero", no_argument, NULL, 'z' },
+	{ "accumulate", no_argument, NULL, OPT_ACCUMULATE },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "batch", no_argument, NULL, 'b' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "entries", required_argument, NULL, 'E' },
+	{ "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
+	{ "hide-kernel", no_argument, NULL, 'K' },
+	{ "hide-user", no_argument, NULL, 'U' },
+	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void options_usage(FILE *out)
+{
+	fputs("Usage: proftop [options]\n"
+	      "       proftop [options] -- command [args...]\n"
+	      "\n"
+	      "A live, top-like sampling profiler: the functions burning CPU, refreshed.\n"
+	      "\n"
+	      "Events:\n"
+	      "  -e, --event=EVENT        cycles (default), instructions, cache-references,\n"
+	      "                           cache-misses, branches, branch-misses, cpu-clock,\n"
+	      "                           task-clock, page-faults, context-switches,\n"
+	      "                           cpu-migrations, or rNNNN (raw, hex config);\n"
+	      "                           cycles falls back to cpu-clock where unsupported\n"
+	      "  -F, --freq=HZ            samples per second per CPU (default 4000; \"max\")\n"
+	      "  -c, --count=PERIOD       a sample every PERIOD events instead of -F\n"
+	      "  -m, --mmap-pages=N       ring buffer data pages per CPU (power of 2, default 128)\n"
+	      "Targets (default: system-wide):\n"
+	      "  -a, --all-cpus           system-wide\n"
+	      "  -C, --cpu=CPULIST        only these CPUs, e.g. 0-3,8\n"
+	      "  -p, --pid=PID[,PID...]   these processes, all their threads, also new ones\n"
+	      "  -t, --tid=TID[,TID...]   these threads only\n"
+	      "  -- COMMAND [ARGS]        run COMMAND, profile it, exit with its status\n"
+	      "Table:\n"
+	      "  -s, --sort=KEYS          keys among comm,pid,tid,cpu,dso,sym (default dso,sym)\n"
+	      "  -z, --zero               zero the table at each refresh instead of decaying it\n"
+	      "      --accumulate         never decay: the table covers the whole run\n"
+	      "  -E, --entries=N          show at most N rows\n"
+	      "      --percent-limit=P    hide rows below P percent\n"
+	      "  -K, --hide-kernel        hide kernel rows\n"
+	      "  -U, --hide-user          hide user-space rows\n"
+	      "Output:\n"
+	      "  -d, --delay=SECS         refresh interval (default 2)\n"
+	      "  -n, --iterations=N       stop after N refreshes\n"
+	      "  -b, --batch              print a text table at every refresh (like top -b)\n"
+	      "      --json               print one JSON object per refresh, one per line\n"
+	      "  -h, --help               show this help\n"
+	      "  -V, --version            show the version\n"
+	      "\n"
+	      "Exit status: 0 success, 1 runtime error (e.g. sampling refused), 2 usage\n"
+	      "error; with -- COMMAND, the command's exit status (128+N if killed by signal N).\n"
+	      "See proftop(1).\n",
+	      out);
+}
+
+static int usage_error(const char *fmt, ...) PRINTFLIKE(1, 2);
+
+static int usage_error(const char *fmt, ...)
+{
+	struct strbuf sb;
+	va_list ap;
+
+	strbuf_init(&sb);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	msg_error("%s (see proftop --help)", sb.buf);
+	strbuf_release(&sb);
+	return -EINVAL;
+}
+
+/* A decimal number in [min, max]; returns 0 or -EINVAL. */
+static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return CMP(*(const int *)a, *(const int *)b);
+}
+
+int options_parse_cpulist(const char *s, int **cpus, size_t *n, const char **why)
+{
+	int *list = NULL;
+	size_t cap = 0, cnt = 0, i, j;
+	const char *p = s;
+
+	if (!*s) {
+		*why = "empty CPU list";
+		return -EINVAL;
+	}
+	while (*p) {
+		char *end;
+		long lo, hi;
+
+		if (*p < '0' || *p > '9')
+			goto bad;
+		lo = strtol(p, &end, 10);
+		hi = lo;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (*p < '0' || *p > '9')
+				goto bad;
+			hi = strtol(p, &end, 10);
+			p = end;
+		}
+		if (lo > hi || hi >= 65536)
+			goto bad;
+		for (long c = lo; c <= hi; c++) {
+			list = xgrow(list, &cap, cnt + 1, sizeof(*list));
+			list[cnt++] = (int)c;
+		}
+		if (*p == ',') {
+			p++;
+			if (!*p)
+				goto bad;
+		} else if (*p) {
+			goto bad;
+		}
+	}
+	qsort(list, cnt, sizeof(*list), cmp_int);
+	for (i = j = 0; i < cnt; i++)
+		if (j == 0 || list[j - 1] != list[i])
+			list[j++] = list[i];
+	*cpus = list;
+	*n = j;
+	return 0;
+bad:
+	free(list);
+	*why = "expected CPU numbers and ranges like 0-3,8";
+	return -EINVAL;
+}
+
+int options_parse_idlist(const char *s, pid_t **ids, size_t *n, const char **why)
+{
+	pid_t *list = NULL;
+	size_t cap = 0, cnt = 0;
+	const char *p = s;
+
+	while (1) {
+		char *end;
+		long v;
+
+		if (*p < '0' || *p > '9')
+			goto bad;
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || v <= 0 || v > INT_MAX)
+			goto bad;
+		list = xgrow(list, &cap, cnt + 1, sizeof(*list));
+		list[cnt++] = (pid_t)v;
+		p = end;
+		if (*p == '\0')
+			break;
+		if (*p != ',')
+			goto bad;
+		p++;
+	}
+	*ids = list;
+	*n = cnt;
+	return 0;
+bad:
+	free(list);
+	*why = "expected positive numbers separated by commas";
+	return -EINVAL;
+}
+
+static void options_defaults(struct options *o, bool stdout_is_tty)
+{
+	const char *bad;
+
+	memset(o, 0, sizeof(*o));
+	o->freq = true;
+	o->sample_freq = DEFAULT_FREQ;
+	o->mode = HIST_DECAY;
+	o->delay = 2.0;
+	o->output = stdout_is_tty ? OUTPUT_SCREEN : OUTPUT_TEXT;
+	o->mmap_pages = DEFAULT_MMAP_PAGES;
+	sort_spec_parse("dso,sym", &o->sort, &bad);
+}
+
+int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
+		  enum options_result *res)
+{
+	bool explicit_all = false, have_freq = false, have_count = false;
+	bool zero = false, accumulate = false, batch = false, json = false;
+	const char *why;
+	uint64_t v;
+	int c;
+
+	options_defaults(o, stdout_is_tty);
+	*res = OPTIONS_OK;
+	optind = 1;
+	opterr = 0;
+	/* "+": stop at the first non-option, which starts the command. */
+	while ((c = getopt_long(argc, argv, "+:e:F:c:aC:p:t:s:zd:n:bE:KUm:hV", long_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if (!*optarg)
+				return usage_error("empty event name");
+			o->event = optarg;
+			break;
+		case 'F':
+			have_freq = true;
+			o->freq = true;
+			if (strcmp(optarg, "max") == 0) {
+				o->freq_max = true;
+				break;
+			}
+			o->freq_max = false;
+			if (parse_u64(optarg, 1, 10000000, &v))
+				return usage_error("-F wants a frequency in Hz (1 or more) or \"max\", "
+						   "not '%s'", optarg);
+			o->sample_freq = v;
+			break;
+		case 'c':
+			have_count = true;
+			o->freq = false;
+			if (parse_u64(optarg, 1, UINT64_MAX >> 1, &v))
+				return usage_error("-c wants a positive event count, not '%s'", optarg);
+			o->sample_period = v;
+			break;
+		case 'a':
+			explicit_all = true;
+			break;
+		case 'C':
+			free(o->cpus);
+			o->cpus = NULL;
+			if (options_parse_cpulist(optarg, &o->cpus, &o->ncpus, &why))
+				return usage_error("bad CPU list '%s': %s", optarg, why);
+			break;
+		case 'p':
+			free(o->pids);
+			o->pids = NULL;
+			if (options_parse_idlist(optarg, &o->pids, &o->npids, &why))
+				return usage_error("bad pid list '%s': %s", optarg, why);
+			break;
+		case 't':
+			free(o->tids);
+			o->tids = NULL;
+			if (options_parse_idlist(optarg, &o->tids, &o->ntids, &why))
+				return usage_error("bad tid list '%s': %s", optarg, why);
+			break;
+		case 's':
+			if (sort_spec_parse(optarg, &o->sort, &why))
+				return usage_error("bad sort keys '%s': %s", optarg, why);
+			break;
+		case 'z':
+			zero = true;
+			break;
+		case OPT_ACCUMULATE:
+			accumulate = true;
+			break;
+		case 'd': {
+			char *end;
+			double d;
+
+			errno = 0;
+			d = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !isfinite(d) || d < 0.1 || d > 86400)
+				return usage_error("-d wants a delay in seconds (0.1 or more), not '%s'",
+						   optarg);
+			o->delay = d;
+			break;
+		}
+		case 'n':
+			if (parse_u64(optarg, 1, LONG_MAX, &v))
+				return usage_error("-n wants a positive number of refreshes, not '%s'",
+						   optarg);
+			o->iterations = (long)v;
+			break;
+		case 'b':
+			batch = true;
+			break;
+		case OPT_JSON:
+			json = true;
+			break;
+		case 'E':
+			if (parse_u64(optarg, 1, SIZE_MAX, &v))
+				return usage_error("-E wants a positive number of rows, not '%s'", optarg);
+			o->view.max_rows = (size_t)v;
+			break;
+		case OPT_PERCENT_LIMIT: {
+			char *end;
+			double p;
+
+			errno = 0;
+			p = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !(p >= 0 && p <= 100))
+				return usage_error("--percent-limit wants a percentage from 0 to 100, "
+						   "not '%s'", optarg);
+			o->view.percent_limit = p;
+			break;
+		}
+		case 'K':
+			o->view.hide_kernel = true;
+			break;
+		case 'U':
+			o->view.hide_user = true;
+			break;
+		case 'm':
+			if (parse_u64(optarg, 1, 1u << 20, &v) || (v & (v - 1)))
+				return usage_error("-m wants a power of 2 number of pages, not '%s'",
+						   optarg);
+			o->mmap_pages = (size_t)v;
+			break;
+		case 'h':
+			options_usage(stdout);
+			*res = OPTIONS_EXIT;
+			return 0;
+		case 'V':
+			printf("proftop %s\n", PROFTOP_VERSION);
+			*res = OPTIONS_EXIT;
+			return 0;
+		case ':':
+			return usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			if (optopt && optopt < 256)
+				return usage_error("unknown option '-%c'", optopt);
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		o->command = &argv[optind];
+
+	if (have_freq && have_count)
+		return usage_error("-F and -c exclude each other: sample by frequency or by count");
+	if (zero && accumulate)
+		return usage_error("-z and --accumulate exclude each other");
+	if (o->view.hide_kernel && o->view.hide_user)
+		return usage_error("-K and -U together would hide every row");
+	if (!!o->npids + !!o->ntids + !!o->command + explicit_all > 1)
+		return usage_error("choose one target: -a, -p, -t or a command");
+	o->mode = zero ? HIST_ZERO : accumulate ? HIST_ACCUMULATE : HIST_DECAY;
+	/* --batch --json: JSON lines, the batch form of --json. */
+	if (batch)
+		o->output = OUTPUT_TEXT;
+	if (json)
+		o->output = OUTPUT_JSON;
+	o->system_wide = !o->npids && !o->ntids && !o->command;
+	return 0;
+}
+
+void options_release(struct options *o)
+{
+	free(o->cpus);
+	free(o->pids);
+	free(o->tids);
+	memset(o, 0, sizeof(*o));
+}

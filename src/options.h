@@ -1,0 +1,62 @@
+/* Command-line options: parsed into a struct options, checked, and turned
+ * into clear messages (exit status 2) when they are wrong. */
+#ifndef PROFTOP_OPTIONS_H
+#define PROFTOP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "hist.h"
+#include "view.h"
+
+enum output_mode {
+	OUTPUT_SCREEN,  /* redraw a text table in place (terminal) */
+	OUTPUT_TEXT,    /* --batch */
+	OUTPUT_JSON,    /* --json */
+};
+
+struct options {
+	const char *event;          /* -e; NULL = cycles, falling back to cpu-clock */
+	bool freq;                  /* -F (default) vs -c */
+	uint64_t sample_freq;       /* -F HZ */
+	bool freq_max;              /* -F max */
+	uint64_t sample_period;     /* -c */
+	bool system_wide;           /* -a, or no target */
+	int *cpus;                  /* -C, sorted, unique; NULL = all online */
+	size_t ncpus;
+	pid_t *pids;                /* -p */
+	size_t npids;
+	pid_t *tids;                /* -t */
+	size_t ntids;
+	char **command;             /* after --: NULL-terminated argv, or NULL */
+	struct sort_spec sort;      /* -s */
+	enum hist_mode mode;        /* -z, --accumulate */
+	double delay;               /* -d seconds */
+	long iterations;            /* -n; 0 = unlimited */
+	enum output_mode output;
+	struct view_opts view;      /* -E, --percent-limit, -K, -U */
+	size_t mmap_pages;          /* -m */
+};
+
+enum options_result {
+	OPTIONS_OK,
+	OPTIONS_EXIT,     /* --help or --version printed: exit 0 */
+};
+
+/* Parse argv.  On a usage error prints one clear line on stderr and returns
+ * -EINVAL (exit status 2).  stdout_is_tty chooses the default output. */
+int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
+		  enum options_result *res);
+void options_release(struct options *o);
+
+/* "0-3,8" -> sorted unique list.  Returns 0 or -EINVAL with *why set. */
+int options_parse_cpulist(const char *s, int **cpus, size_t *n, const char **why);
+/* "1,2,3" -> list of positive ids.  Returns 0 or -EINVAL. */
+int options_parse_idlist(const char *s, pid_t **ids, size_t *n, const char **why);
+
+void options_usage(FILE *out);
+
+#endif

@@ -1,0 +1,334 @@
+/* ELF files through libelf: type, PT_LOAD segments, GNU build ID and the
+ * function symbols of .symtab (else .dynsym), in ELF virtual addresses. */
+#include "config.h"
+
+#include "elfsyms.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symtab.h"
+#include "util.h"
+
+static pthread_once_t elf_once = PTHREAD_ONCE_INIT;
+static int elf_version_ok;
+
+static void elf_init_once(void)
+{
+	elf_version_ok = elf_version(EV_CURRENT) != EV_NONE;
+}
+
+/* Open path as an ELF file.  ELF_C_READ rather than ELF_C_READ_MMAP: a
+ * binary truncated in place would SIGBUS an mmap reader, and ELF_C_READ
+ * only pread()s the sections we ask for. */
+static int elf_image_open(const char *path, int *fdp, Elf **elfp)
+{
+	Elf *elf;
+	int fd;
+
+	pthread_once(&elf_once, elf_init_once);
+	if (!elf_version_ok)
+		return -ENOSYS;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf) {
+		close(fd);
+		return -ENOEXEC;
+	}
+	if (elf_kind(elf) != ELF_K_ELF) {
+		elf_end(elf);
+		close(fd);
+		return -ENOEXEC;
+	}
+	*fdp = fd;
+	*elfp = elf;
+	return 0;
+}
+
+static void elf_image_close(int fd, Elf *elf)
+{
+	elf_end(elf);
+	close(fd);
+}
+
+/* Scan one block of notes for NT_GNU_BUILD_ID; returns its size or 0. */
+static size_t elf_image_note_build_id(Elf_Data *data, uint8_t id[ELF_BUILD_ID_MAX])
+{
+	size_t off = 0, next, name_off, desc_off;
+	GElf_Nhdr nh;
+
+	if (!data)
+		return 0;
+	while (off < data->d_size &&
+	       (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    memcmp((const char *)data->d_buf + name_off, "GNU", 4) == 0 &&
+		    nh.n_descsz > 0) {
+			/* Longer IDs are cut to what MMAP2 records carry. */
+			size_t n = nh.n_descsz < ELF_BUILD_ID_MAX ? nh.n_descsz : ELF_BUILD_ID_MAX;
+
+			memcpy(id, (const char *)data->d_buf + desc_off, n);
+			return n;
+		}
+		off = next;
+	}
+	return 0;
+}
+
+/* The build ID from SHT_NOTE sections, or from PT_NOTE segments when the
+ * file has no section headers.  Returns its size, 0 when there is none. */
+static size_t elf_image_find_build_id(Elf *elf, uint8_t id[ELF_BUILD_ID_MAX])
+{
+	Elf_Scn *scn = NULL;
+	size_t shnum = 0, phnum = 0, i, n;
+	GElf_Shdr sh;
+	GElf_Phdr ph;
+
+	if (elf_getshdrnum(elf, &shnum) == 0 && shnum > 0) {
+		while ((scn = elf_nextscn(elf, scn)) != NULL) {
+			if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+				continue;
+			if ((n = elf_image_note_build_id(elf_getdata(scn, NULL), id)) > 0)
+				return n;
+		}
+		return 0;
+	}
+	if (elf_getphdrnum(elf, &phnum) != 0)
+		return 0;
+	for (i = 0; i < phnum; i++) {
+		Elf_Data *data;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE)
+			continue;
+		data = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz,
+					    ph.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
+		if ((n = elf_image_note_build_id(data, id)) > 0)
+			return n;
+	}
+	return 0;
+}
+
+static int elf_image_read_segments(Elf *elf, struct elf_image *img)
+{
+	size_t phnum, i, cap = 0;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &phnum) != 0)
+		return -ENOEXEC;
+	for (i = 0; i < phnum; i++) {
+		struct elf_segment *seg;
+
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			return -ENOEXEC;
+		if (ph.p_type != PT_LOAD)
+			continue;
+		img->segs = xgrow(img->segs, &cap, img->nsegs + 1, sizeof(*img->segs));
+		seg = &img->segs[img->nsegs++];
+		seg->vaddr = ph.p_vaddr;
+		seg->offset = ph.p_offset;
+		seg->filesz = ph.p_filesz;
+		seg->memsz = ph.p_memsz;
+		seg->flags = ph.p_flags;
+	}
+	return 0;
+}
+
+static enum symtab_bind elf_image_bind(unsigned char b)
+{
+	switch (b) {
+	case STB_GLOBAL:
+	case STB_GNU_UNIQUE:
+		return SYMTAB_GLOBAL;
+	case STB_WEAK:
+		return SYMTAB_WEAK;
+	default:
+		return SYMTAB_LOCAL;
+	}
+}
+
+/* What symbols need to know about the section they live in. */
+struct elf_image_sect {
+	uint64_t end;             /* sh_addr + sh_size */
+	bool exec;                /* SHF_EXECINSTR and SHF_ALLOC */
+};
+
+/* Add the functions of one symbol table section (SHT_SYMTAB or SHT_DYNSYM). */
+static int elf_image_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *symsh,
+				  int machine, struct symtab *st)
+{
+	struct elf_image_sect *sects;
+	Elf_Data *data, *xdata = NULL;
+	Elf_Scn *scn = NULL;
+	size_t shnum, nsyms, i;
+	size_t symndx = elf_ndxscn(symscn);
+	GElf_Shdr sh;
+
+	if (elf_getshdrnum(elf, &shnum) != 0)
+		return -ENOEXEC;
+	data = elf_getdata(symscn, NULL);
+	if (!data || symsh->sh_entsize == 0)
+		return -ENOEXEC;
+
+	sects = xcalloc(shnum ? shnum : 1, sizeof(*sects));
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		size_t ndx = elf_ndxscn(scn);
+
+		if (ndx >= shnum || !gelf_getshdr(scn, &sh))
+			continue;
+		sects[ndx].end = sh.sh_addr + sh.sh_size;
+		sects[ndx].exec = (sh.sh_flags & (SHF_EXECINSTR | SHF_ALLOC)) ==
+				  (SHF_EXECINSTR | SHF_ALLOC);
+		/* Section indices >= SHN_LORESERVE live in this table. */
+		if (sh.sh_type == SHT_SYMTAB_SHNDX && sh.sh_link == symndx)
+			xdata = elf_getdata(scn, NULL);
+	}
+
+	nsyms = data->d_size / symsh->sh_entsize;
+	for (i = 0; i < nsyms; i++) {
+		GElf_Sym sym;
+		Elf32_Word xndx = 0;
+		const char *name;
+		size_t shndx;
+		int type;
+
+		if (!gelf_getsymshndx(data, xdata, (int)i, &sym, &xndx))
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type != STT_FUNC && type != STT_GNU_IFUNC)
+			continue;
+		shndx = sym.st_shndx == SHN_XINDEX ? xndx : sym.st_shndx;
+		if (shndx == SHN_UNDEF || shndx == SHN_ABS || shndx == SHN_COMMON ||
+		    shndx >= shnum || !sects[shndx].exec)
+			continue;
+		name = elf_strptr(elf, symsh->sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		/* Thumb functions have bit 0 set in their value. */
+		if (machine == EM_ARM)
+			sym.st_value &= ~(GElf_Addr)1;
+		symtab_add(st, sym.st_value, sym.st_size, elf_image_bind(GELF_ST_BIND(sym.st_info)),
+			   name, sects[shndx].end);
+	}
+	free(sects);
+	return 0;
+}
+
+/* Pick .symtab if present (it is a superset), else .dynsym. */
+static int elf_image_load_symbols(Elf *elf, struct elf_image *img)
+{
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	GElf_Shdr sh, symsh, dynsh;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB && !symtab) {
+			symtab = scn;
+			symsh = sh;
+		} else if (sh.sh_type == SHT_DYNSYM && !dynsym) {
+			dynsym = scn;
+			dynsh = sh;
+		}
+	}
+	if (symtab)
+		return elf_image_read_symbols(elf, symtab, &symsh, img->machine, img->symtab);
+	if (dynsym) {
+		img->from_dynsym = true;
+		return elf_image_read_symbols(elf, dynsym, &dynsh, img->machine, img->symtab);
+	}
+	return 0;
+}
+
+int elf_image_load(const char *path, struct elf_image *out)
+{
+	GElf_Ehdr eh;
+	Elf *elf;
+	int fd, err;
+
+	memset(out, 0, sizeof(*out));
+	err = elf_image_open(path, &fd, &elf);
+	if (err)
+		return err;
+	if (!gelf_getehdr(elf, &eh)) {
+		err = -ENOEXEC;
+		goto out_close;
+	}
+	/* Relocatable objects (.ko, .o) have section-relative symbol values. */
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
+		err = -ENOEXEC;
+		goto out_close;
+	}
+	out->type = eh.e_type;
+	out->machine = eh.e_machine;
+	err = elf_image_read_segments(elf, out);
+	if (err)
+		goto out_segs;
+	out->build_id_size = elf_image_find_build_id(elf, out->build_id);
+	out->symtab = symtab_new();
+	err = elf_image_load_symbols(elf, out);
+	if (err)
+		goto out_symtab;
+	symtab_finish(out->symtab);
+	elf_image_close(fd, elf);
+	return 0;
+
+out_symtab:
+	symtab_free(out->symtab);
+out_segs:
+	free(out->segs);
+out_close:
+	elf_image_close(fd, elf);
+	memset(out, 0, sizeof(*out));
+	return err;
+}
+
+void elf_image_release(struct elf_image *img)
+{
+	if (!img)
+		return;
+	symtab_free(img->symtab);
+	free(img->segs);
+	memset(img, 0, sizeof(*img));
+}
+
+int elf_image_offset_to_vaddr(const struct elf_image *img, uint64_t offset,
+			      uint64_t *vaddr)
+{
+	const struct elf_segment *best = NULL;
+	size_t i;
+
+	for (i = 0; i < img->nsegs; i++) {
+		const struct elf_segment *seg = &img->segs[i];
+
+		if (offset < seg->offset || offset - seg->offset >= seg->filesz)
+			continue;
+		if (!best || (!(best->flags & PF_X) && (seg->flags & PF_X)))
+			best = seg;
+	}
+	if (!best)
+		return -ENOENT;
+	*vaddr = offset - best->offset + best->vaddr;
+	return 0;
+}
+
+int elf_read_build_id(const char *path, uint8_t id[ELF_BUILD_ID_MAX])
+{
+	Elf *elf;
+	int fd, err;
+	size_t n;
+
+	err = elf_image_open(path, &fd, &elf);
+	if (err)
+		return err;
+	n = elf_image_find_build_id(elf, id);
+	elf_image_close(fd, elf);
+	return (int)n;
+}

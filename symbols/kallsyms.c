@@ -1,0 +1,501 @@
+/* Kernel and module text symbols from /proc/kallsyms, module ranges from
+ * /proc/modules, grouped into one symbol table per kernel image or module. */
+#include "config.h"
+
+#include "kallsyms.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symtab.h"
+#include "util.h"
+
+/* kallsyms has no sizes: the last symbol of a group (or one whose group end
+ * is unknown) is given this much room. */
+#define KALLSYMS_TAIL 4096
+
+/* One module symbol, kept until the module ranges are known. */
+struct ks_raw {
+	uint64_t addr;
+	size_t name_off;          /* into ks_parse.names */
+	size_t group;             /* groups[group - 1] */
+	uint8_t bind;
+};
+
+/* A module name seen in kallsyms or /proc/modules. */
+struct ks_group {
+	char *name;
+	uint64_t start, end;      /* from /proc/modules, when listed */
+	bool listed;
+	size_t entry;             /* its index in the output modules (listed only) */
+};
+
+struct ks_parse {
+	struct symtab *kernel;    /* kernel symbols go straight in */
+	uint64_t klo, khi;        /* lowest and highest kernel text symbol */
+	struct ks_raw *raw;       /* module symbols */
+	size_t nraw, raw_cap;
+	struct strbuf names;
+	struct ks_group *groups;
+	size_t ngroups, groups_cap;
+	size_t last_group;        /* lines of one module come together */
+	size_t nlines;
+	bool any_nonzero;
+	/* Section markers of the kernel image; 0 when absent. */
+	uint64_t stext, text, etext, sinittext, einittext;
+};
+
+static uint64_t ks_tail(uint64_t addr)
+{
+	return addr > UINT64_MAX - KALLSYMS_TAIL ? UINT64_MAX : addr + KALLSYMS_TAIL;
+}
+
+static int ks_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Parse leading hex digits; returns the end, or NULL if none or too many. */
+static const char *ks_parse_hex(const char *p, uint64_t *val)
+{
+	uint64_t v = 0;
+	int n = 0, d;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	while ((d = ks_hexval(*p)) >= 0) {
+		if (++n > 16)
+			return NULL;
+		v = v << 4 | (uint64_t)d;
+		p++;
+	}
+	if (n == 0)
+		return NULL;
+	*val = v;
+	return p;
+}
+
+static size_t ks_group_find(struct ks_parse *ps, const char *name, size_t len, bool create)
+{
+	size_t i;
+
+	if (ps->last_group && strncmp(ps->groups[ps->last_group - 1].name, name, len) == 0 &&
+	    ps->groups[ps->last_group - 1].name[len] == '\0')
+		return ps->last_group;
+	for (i = 0; i < ps->ngroups; i++)
+		if (strncmp(ps->groups[i].name, name, len) == 0 && ps->groups[i].name[len] == '\0')
+			return ps->last_group = i + 1;
+	if (!create)
+		return 0;
+	ps->groups = xgrow(ps->groups, &ps->groups_cap, ps->ngroups + 1, sizeof(*ps->groups));
+	memset(&ps->groups[ps->ngroups], 0, sizeof(*ps->groups));
+	ps->groups[ps->ngroups].name = xstrndup(name, len);
+	ps->ngroups++;
+	return ps->last_group = ps->ngroups;
+}
+
+/* One /proc/modules line: "name size refcount deps state address [taint]". */
+static void ks_parse_module_line(struct ks_parse *ps, char *line)
+{
+	char *save = NULL, *tok[6];
+	unsigned long long size;
+	uint64_t addr;
+	struct ks_group *g;
+	char *end;
+	size_t i, gi;
+
+	for (i = 0; i < 6; i++) {
+		tok[i] = strtok_r(i ? NULL : line, " \t\n", &save);
+		if (!tok[i])
+			return;
+	}
+	errno = 0;
+	size = strtoull(tok[1], &end, 10);
+	if (errno || *end || size == 0)
+		return;
+	end = (char *)ks_parse_hex(tok[5], &addr);
+	if (!end || *end || addr == 0 || addr + size < addr)
+		return;
+	/* Two statements: the lookup may move ps->groups. */
+	gi = ks_group_find(ps, tok[0], strlen(tok[0]), true);
+	g = &ps->groups[gi - 1];
+	g->start = addr;
+	g->end = addr + size;
+	g->listed = true;
+}
+
+/* One kallsyms line: "ADDR TYPE NAME[\t[MODULE]]".  Malformed lines are
+ * skipped; text after the module is ignored.  The name is cut in place. */
+static void ks_parse_line(struct ks_parse *ps, char *line)
+{
+	const char *mod = NULL;
+	char *p, *name, *name_end;
+	size_t name_len, mod_len = 0;
+	enum symtab_bind bind;
+	struct ks_raw *r;
+	uint64_t addr;
+	char type;
+
+	p = (char *)ks_parse_hex(line, &addr);
+	if (!p || (*p != ' ' && *p != '\t'))
+		return;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	type = *p;
+	if (!type || (p[1] != ' ' && p[1] != '\t'))
+		return;
+	p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	name = p;
+	p += strcspn(p, " \t\r\n");
+	name_end = p;
+	name_len = (size_t)(name_end - name);
+	if (name_len == 0)
+		return;
+	ps->nlines++;
+	if (addr)
+		ps->any_nonzero = true;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '[') {
+		const char *close = strchr(p, ']');
+
+		if (!close)
+			return;
+		mod = p + 1;
+		mod_len = (size_t)(close - mod);
+		if (mod_len == 0)
+			return;
+	}
+
+	if (!mod) {
+		/* Markers may be of any type (_etext is 'T' or 'R' or 'D'). */
+#define KS_IS(s) (name_len == sizeof(s) - 1 && memcmp(name, s, name_len) == 0)
+		if (KS_IS("_stext"))
+			ps->stext = addr;
+		else if (KS_IS("_text"))
+			ps->text = addr;
+		else if (KS_IS("_sinittext"))
+			ps->sinittext = addr;
+		/* End markers: no function starts there, but the one before
+		 * ends there.  Added in file order, which keeps a sorted
+		 * kallsyms sorted for symtab_finish. */
+		else if (KS_IS("_etext") || KS_IS("_einittext")) {
+			if (KS_IS("_etext"))
+				ps->etext = addr;
+			else
+				ps->einittext = addr;
+			symtab_add(ps->kernel, addr, 0, SYMTAB_LOCAL, "", addr);
+			return;
+		}
+#undef KS_IS
+	}
+	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+		return;
+	/* ARM-style mapping symbols are not functions. */
+	if (name[0] == '$')
+		return;
+
+	bind = type == 'T' ? SYMTAB_GLOBAL : type == 't' ? SYMTAB_LOCAL : SYMTAB_WEAK;
+	*name_end = '\0';
+	if (!mod) {
+		/* Its end is bounded later by barriers (ks_kernel_barriers). */
+		symtab_add(ps->kernel, addr, 0, bind, name, UINT64_MAX);
+		if (addr < ps->klo)
+			ps->klo = addr;
+		if (addr > ps->khi)
+			ps->khi = addr;
+		return;
+	}
+	ps->raw = xgrow(ps->raw, &ps->raw_cap, ps->nraw + 1, sizeof(*ps->raw));
+	r = &ps->raw[ps->nraw++];
+	r->addr = addr;
+	r->name_off = ps->names.len;
+	r->group = ks_group_find(ps, mod, mod_len, true);
+	r->bind = (uint8_t)bind;
+	strbuf_add(&ps->names, name, name_len + 1);
+}
+
+static void ks_parse_release(struct ks_parse *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->ngroups; i++)
+		free(ps->groups[i].name);
+	free(ps->groups);
+	free(ps->raw);
+	strbuf_release(&ps->names);
+	symtab_free(ps->kernel);
+}
+
+/* The kernel image range.  Its symbols were added without a bound: an
+ * empty symbol (max_end == start) is invisible but still ends the one
+ * before it.  Such barriers at _etext and _einittext (added while parsing)
+ * and past the last symbol keep the last function of each part from
+ * running across data. */
+static void ks_kernel_barriers(struct ks_parse *ps, struct kernel_syms *out)
+{
+	uint64_t lo = ps->khi ? ps->klo : 0;
+
+	out->start = ps->stext ? ps->stext : ps->text ? ps->text : lo;
+	out->end = ps->etext > out->start ? ps->etext : ps->khi ? ks_tail(ps->khi) : 0;
+	if (ps->khi)
+		symtab_add(ps->kernel, ks_tail(ps->khi), 0, SYMTAB_LOCAL, "", ks_tail(ps->khi));
+}
+
+static int ks_raw_cmp(const void *pa, const void *pb)
+{
+	const struct ks_raw *a = pa, *b = pb;
+	int c = CMP(a->addr, b->addr);
+
+	return c ? c : CMP(a->group, b->group);
+}
+
+static int ks_module_cmp(const void *pa, const void *pb)
+{
+	const struct kernel_module *a = pa, *b = pb;
+
+	return CMP(a->start, b->start);
+}
+
+static struct kernel_module *ks_new_module(struct kernel_syms *out, size_t *cap,
+					   const char *name, uint64_t start, uint64_t end)
+{
+	struct kernel_module *m;
+
+	out->modules = xgrow(out->modules, cap, out->nmodules + 1, sizeof(*out->modules));
+	m = &out->modules[out->nmodules++];
+	m->name = xstrdup(name);
+	m->start = start;
+	m->end = end;
+	m->symtab = symtab_new();
+	return m;
+}
+
+/* Modules: listed ones get their /proc/modules range; symbols of unlisted
+ * groups ([bpf], or everything when /proc/modules is missing) form runs
+ * ("clusters") that stop at any other module, so ranges never overlap. */
+static void ks_build_modules(struct ks_parse *ps, struct kernel_syms *out)
+{
+	struct ks_raw *mraw;
+	size_t *listed, nlisted = 0, nm = 0, cap = 0, i, j;
+	size_t *entry;            /* per mraw: module index, or SIZE_MAX */
+	size_t first_cluster;
+
+	/* Listed modules, sorted; a range running into the next module is
+	 * cut (newer kernels count data allocated elsewhere in the size). */
+	listed = xmalloc((ps->ngroups + 1) * sizeof(*listed));
+	for (i = 0; i < ps->ngroups; i++)
+		if (ps->groups[i].listed)
+			listed[nlisted++] = i;
+	for (i = 1; i < nlisted; i++) {
+		size_t k = listed[i];
+
+		for (j = i; j > 0 && ps->groups[listed[j - 1]].start > ps->groups[k].start; j--)
+			listed[j] = listed[j - 1];
+		listed[j] = k;
+	}
+	for (i = 0; i < nlisted; i++) {
+		struct ks_group *g = &ps->groups[listed[i]];
+
+		if (i + 1 < nlisted && g->end > ps->groups[listed[i + 1]].start)
+			g->end = ps->groups[listed[i + 1]].start;
+		g->entry = out->nmodules;
+		ks_new_module(out, &cap, g->name, g->start, g->end);
+	}
+	first_cluster = out->nmodules;
+
+	mraw = ps->raw;
+	nm = ps->nraw;
+	qsort(mraw, nm, sizeof(*mraw), ks_raw_cmp);
+	entry = xmalloc((nm + 1) * sizeof(*entry));
+
+	/* Pass 1: which module each symbol goes to. */
+	j = 0;                    /* first listed module starting above addr */
+	for (i = 0; i < nm; i++) {
+		const struct ks_raw *r = &mraw[i];
+		const struct ks_group *g = &ps->groups[r->group - 1];
+		uint64_t boundary;
+		struct kernel_module *cur;
+
+		entry[i] = SIZE_MAX;
+		while (j < nlisted && ps->groups[listed[j]].start <= r->addr)
+			j++;
+		if (g->listed && r->addr >= g->start && r->addr < g->end) {
+			entry[i] = g->entry;
+			continue;
+		}
+		/* Inside another listed module: it cannot belong there. */
+		if (j > 0 && r->addr < ps->groups[listed[j - 1]].end)
+			continue;
+		boundary = j < nlisted ? ps->groups[listed[j]].start : UINT64_MAX;
+		cur = out->nmodules > first_cluster ? &out->modules[out->nmodules - 1] : NULL;
+		if (cur && i > 0 && entry[i - 1] == out->nmodules - 1 &&
+		    strcmp(cur->name, g->name) == 0 && cur->end == boundary) {
+			entry[i] = out->nmodules - 1;
+			continue;
+		}
+		/* Two groups claiming one address: the first one keeps it. */
+		if (cur && cur->end == boundary && i > 0 && mraw[i - 1].addr == r->addr)
+			continue;
+		/* end holds the boundary until pass 2 computes the real end. */
+		ks_new_module(out, &cap, g->name, r->addr, boundary);
+		entry[i] = out->nmodules - 1;
+	}
+
+	/* A cluster ends at the next module start, and not far past its
+	 * last symbol. */
+	for (i = nm; i-- > 0;) {
+		struct kernel_module *m;
+		uint64_t end;
+
+		if (entry[i] == SIZE_MAX || entry[i] < first_cluster)
+			continue;
+		m = &out->modules[entry[i]];
+		if (i + 1 < nm && entry[i + 1] == entry[i])
+			continue;         /* not its last symbol */
+		end = ks_tail(mraw[i].addr);
+		if (end > m->end)
+			end = m->end;
+		if (entry[i] + 1 < out->nmodules && end > out->modules[entry[i] + 1].start)
+			end = out->modules[entry[i] + 1].start;
+		m->end = end;
+	}
+
+	/* Pass 2: the symbols, each bounded by its module's end. */
+	for (i = 0; i < nm; i++) {
+		struct kernel_module *m;
+
+		if (entry[i] == SIZE_MAX)
+			continue;
+		m = &out->modules[entry[i]];
+		symtab_add(m->symtab, mraw[i].addr, 0, mraw[i].bind,
+			   ps->names.buf + mraw[i].name_off, m->end);
+	}
+	for (i = 0; i < out->nmodules; i++)
+		symtab_finish(out->modules[i].symtab);
+	qsort(out->modules, out->nmodules, sizeof(*out->modules), ks_module_cmp);
+
+	free(entry);
+	free(listed);
+}
+
+int kallsyms_parse(FILE *kallsyms, FILE *modules, struct kernel_syms *out)
+{
+	struct ks_parse ps;
+	char *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	memset(out, 0, sizeof(*out));
+	memset(&ps, 0, sizeof(ps));
+	strbuf_init(&ps.names);
+	ps.kernel = symtab_new();
+	ps.klo = UINT64_MAX;
+
+	/* Modules first: kallsyms symbols are then placed by range. */
+	if (modules) {
+		while (getline(&line, &cap, modules) > 0)
+			ks_parse_module_line(&ps, line);
+		if (ferror(modules))
+			err = -EIO;
+	}
+	ps.last_group = 0;
+	/* One pass, line by line: a 5 MB copy of the file costs more in
+	 * page faults than the parsing itself. */
+	while (!err && getline(&line, &cap, kallsyms) > 0)
+		ks_parse_line(&ps, line);
+	if (!err && ferror(kallsyms))
+		err = -EIO;
+	free(line);
+	if (err) {
+		ks_parse_release(&ps);
+		return err;
+	}
+
+	if (ps.nlines > 0 && !ps.any_nonzero) {
+		/* kptr_restrict: every symbol would sit at 0. */
+		out->restricted = true;
+		symtab_free(ps.kernel);
+		ps.kernel = symtab_new();
+	} else {
+		ks_kernel_barriers(&ps, out);
+		ks_build_modules(&ps, out);
+	}
+	symtab_finish(ps.kernel);
+	out->kernel = ps.kernel;
+	ps.kernel = NULL;
+	ks_parse_release(&ps);
+	return 0;
+}
+
+int kallsyms_load(struct kernel_syms *out)
+{
+	FILE *ks, *mods;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	ks = fopen("/proc/kallsyms", "re");
+	if (!ks)
+		return -errno;
+	/* Fewer, larger reads of a ~10 MB file. */
+	setvbuf(ks, NULL, _IOFBF, 1 << 16);
+	mods = fopen("/proc/modules", "re");  /* absent without module support */
+	err = kallsyms_parse(ks, mods, out);
+	if (mods)
+		fclose(mods);
+	fclose(ks);
+	return err;
+}
+
+void kallsyms_release(struct kernel_syms *ks)
+{
+	size_t i;
+
+	if (!ks)
+		return;
+	symtab_free(ks->kernel);
+	for (i = 0; i < ks->nmodules; i++) {
+		free(ks->modules[i].name);
+		symtab_free(ks->modules[i].symtab);
+	}
+	free(ks->modules);
+	memset(ks, 0, sizeof(*ks));
+}
+
+const struct symbol *kallsyms_lookup(const struct kernel_syms *ks, uint64_t addr,
+				     const struct kernel_module **module)
+{
+	size_t lo = 0, hi;
+
+	if (module)
+		*module = NULL;
+	if (!ks || !ks->kernel)
+		return NULL;
+	hi = ks->nmodules;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->modules[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && addr < ks->modules[lo - 1].end) {
+		if (module)
+			*module = &ks->modules[lo - 1];
+		return symtab_lookup(ks->modules[lo - 1].symtab, addr);
+	}
+	/* Not only [start, end): .init.text lies beyond _etext, and the
+	 * kernel's symbols carry their own bounds. */
+	return symtab_lookup(ks->kernel, addr);
+}

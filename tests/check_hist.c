@@ -1,0 +1,584 @@
+/* Unit tests for the hist: sort spec parsing, grouping per key set, totals,
+ * decay/zero/accumulate, growth to many entries, uniform comm/pid. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hist.h"
+#include "machine.h"
+#include "symtab.h"
+#include "testutil.h"
+#include "util.h"
+
+static struct sort_spec spec_of(const char *s)
+{
+	struct sort_spec spec;
+	const char *bad = NULL;
+
+	ck_assert_int_eq(sort_spec_parse(s, &spec, &bad), 0);
+	return spec;
+}
+
+static struct hist_sample sample(const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu,
+				 struct dso *dso, const struct symbol *sym, bool kernel,
+				 uint64_t period)
+{
+	struct hist_sample s = {
+		.comm = comm ? intern(comm) : NULL,
+		.pid = pid,
+		.tid = tid,
+		.cpu = cpu,
+		.dso = dso,
+		.sym = sym,
+		.kernel = kernel,
+		.period = period,
+	};
+
+	return s;
+}
+
+/* The entry with this sym (sym must be a key), or NULL. */
+static const struct hist_entry *find_sym(const struct hist *h, const struct symbol *sym,
+					 const char *comm)
+{
+	size_t i;
+
+	for (i = 0; i < hist_count(h); i++) {
+		const struct hist_entry *e = hist_entry_at(h, i);
+
+		if (e->sym == sym && (!comm || e->comm == intern(comm)))
+			return e;
+	}
+	return NULL;
+}
+
+START_TEST(test_spec_good)
+{
+	struct sort_spec spec;
+	const char *bad = NULL;
+
+	ck_assert_int_eq(sort_spec_parse("dso,sym", &spec, &bad), 0);
+	ck_assert_uint_eq(spec.n, 2);
+	ck_assert_int_eq(spec.keys[0], SORT_DSO);
+	ck_assert_int_eq(spec.keys[1], SORT_SYM);
+	ck_assert(sort_spec_has(&spec, SORT_SYM));
+	ck_assert(!sort_spec_has(&spec, SORT_COMM));
+
+	ck_assert_int_eq(sort_spec_parse("sym,cpu,tid,pid,comm,dso", &spec, &bad), 0);
+	ck_assert_uint_eq(spec.n, 6);
+	ck_assert_int_eq(spec.keys[0], SORT_SYM);
+	ck_assert_int_eq(spec.keys[1], SORT_CPU);
+	ck_assert_int_eq(spec.keys[5], SORT_DSO);
+
+	ck_assert_int_eq(sort_spec_parse(" comm , pid", &spec, &bad), 0);
+	ck_assert_uint_eq(spec.n, 2);
+	ck_assert_int_eq(spec.keys[0], SORT_COMM);
+	ck_assert_int_eq(spec.keys[1], SORT_PID);
+}
+END_TEST
+
+START_TEST(test_spec_names)
+{
+	ck_assert_str_eq(sort_key_name(SORT_COMM), "comm");
+	ck_assert_str_eq(sort_key_name(SORT_PID), "pid");
+	ck_assert_str_eq(sort_key_name(SORT_TID), "tid");
+	ck_assert_str_eq(sort_key_name(SORT_CPU), "cpu");
+	ck_assert_str_eq(sort_key_name(SORT_DSO), "dso");
+	ck_assert_str_eq(sort_key_name(SORT_SYM), "sym");
+}
+END_TEST
+
+static void check_bad(const char *s, const char *needle)
+{
+	struct sort_spec spec = { .keys = { SORT_CPU }, .n = 1 };
+	const char *bad = NULL;
+
+	ck_assert_int_eq(sort_spec_parse(s, &spec, &bad), -EINVAL);
+	ck_assert_ptr_nonnull(bad);
+	ck_assert_msg(strstr(bad, needle), "'%s': message '%s' lacks '%s'", s, bad, needle);
+	/* the output is left alone on error */
+	ck_assert_uint_eq(spec.n, 1);
+	ck_assert_int_eq(spec.keys[0], SORT_CPU);
+}
+
+START_TEST(test_spec_bad)
+{
+	check_bad("", "empty");
+	check_bad(",", "empty");
+	check_bad("dso,", "empty");
+	check_bad("dso,,sym", "empty");
+	check_bad("foo", "foo");
+	check_bad("dso,symbol", "symbol");
+	check_bad("DSO", "DSO");
+	check_bad("dso,sym,dso", "duplicate");
+	check_bad("pid, pid", "pid");
+	/* a NULL bad pointer is allowed */
+	{
+		struct sort_spec spec;
+
+		ck_assert_int_eq(sort_spec_parse("nope", &spec, NULL), -EINVAL);
+	}
+}
+END_TEST
+
+START_TEST(test_group_dso_sym)
+{
+	struct machine *m = machine_new();
+	struct dso *libc = machine_dso_get(m, "/usr/lib/libc.so.6", DSO_USER);
+	struct dso *app = machine_dso_get(m, "/usr/bin/app", DSO_USER);
+	struct symbol memcpy_sym = { 0x100, 0x200, "memcpy" };
+	struct symbol main_sym = { 0x300, 0x400, "main" };
+	struct sort_spec spec = spec_of("dso,sym");
+	struct hist *h = hist_new(&spec);
+	struct hist_sample s;
+	const struct hist_entry *e;
+
+	s = sample("a", 10, 11, 0, libc, &memcpy_sym, false, 100);
+	hist_add(h, &s);
+	s = sample("b", 20, 21, 1, libc, &memcpy_sym, false, 50);
+	hist_add(h, &s);
+	s = sample("a", 10, 11, 2, app, &main_sym, false, 7);
+	hist_add(h, &s);
+
+	ck_assert_uint_eq(hist_count(h), 2);
+	e = find_sym(h, &memcpy_sym, NULL);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_uint_eq(e->period, 150);
+	ck_assert_uint_eq(e->samples, 2);
+	ck_assert_ptr_eq(e->dso, libc);
+	/* fields that are not keys stay zero */
+	ck_assert_ptr_null(e->comm);
+	ck_assert_uint_eq(e->pid, 0);
+	ck_assert_uint_eq(e->tid, 0);
+	ck_assert_uint_eq(e->cpu, 0);
+	ck_assert_ptr_null(e->only_comm);
+	ck_assert(e->mixed_pid);
+
+	e = find_sym(h, &main_sym, NULL);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_uint_eq(e->period, 7);
+	ck_assert_str_eq(e->only_comm, "a");
+	ck_assert(!e->mixed_pid);
+	ck_assert_uint_eq(e->only_pid, 10);
+
+	ck_assert_uint_eq(hist_total_period(h), 157);
+	ck_assert_uint_eq(hist_total_samples(h), 3);
+	ck_assert_ptr_null(hist_entry_at(h, 2));
+	hist_free(h);
+	machine_free(m);
+}
+END_TEST
+
+START_TEST(test_group_comm_dso_sym)
+{
+	struct machine *m = machine_new();
+	struct dso *libc = machine_dso_get(m, "/usr/lib/libc.so.6", DSO_USER);
+	struct symbol memcpy_sym = { 0x100, 0x200, "memcpy" };
+	struct sort_spec spec = spec_of("comm,dso,sym");
+	struct hist *h = hist_new(&spec);
+	struct hist_sample s;
+	const struct hist_entry *e;
+
+	s = sample("a", 10, 11, 0, libc, &memcpy_sym, false, 100);
+	hist_add(h, &s);
+	s = sample("b", 20, 21, 1, libc, &memcpy_sym, false, 50);
+	hist_add(h, &s);
+	s = sample("a", 12, 13, 1, libc, &memcpy_sym, false, 1);
+	hist_add(h, &s);
+
+	ck_assert_uint_eq(hist_count(h), 2);
+	e = find_sym(h, &memcpy_sym, "a");
+	ck_assert_ptr_nonnull(e);
+	ck_assert_uint_eq(e->period, 101);
+	ck_assert_uint_eq(e->samples, 2);
+	ck_assert_str_eq(e->comm, "a");
+	ck_assert_str_eq(e->only_comm, "a");
+	ck_assert(e->mixed_pid);
+	e = find_sym(h, &memcpy_sym, "b");
+	ck_assert_ptr_nonnull(e);
+	ck_assert_uint_eq(e->period, 50);
+	ck_assert_uint_eq(hist_total_period(h), 151);
+	hist_free(h);
+	machine_free(m);
+}
+END_TEST
+
+/* pid,tid,cpu keys: each distinct triple is one entry, dso/sym ignored. */
+START_TEST(test_group_pid_tid_cpu)
+{
+	struct machine *m = machine_new();
+	struct dso *d1 = machine_dso_get(m, "/a", DSO_USER);
+	struct dso *d2 = machine_dso_get(m, "/b", DSO_USER);
+	struct symbol s1 = { 0, 1, "x" }, s2 = { 1, 2, "y" };
+	struct sort_spec spec = spec_of("pid,tid,cpu");
+	struct hist *h = hist_new(&spec);
+	struct hist_sample s;
+	size_t i;
+
+	s = sample("a", 1, 1, 0, d1, &s1, false, 1);
+	hist_add(h, &s);
+	s = sample("a", 1, 1, 0, d2, &s2, true, 1);
+	hist_add(h, &s);
+	s = sample("a", 1, 2, 0, d1, &s1, false, 1);
+	hist_add(h, &s);
+	s = sample("a", 1, 1, 3, d1, &s1, false, 1);
+	hist_add(h, &s);
+	s = sample("a", 2, 1, 0, d1, &s1, false, 1);
+	hist_add(h, &s);
+	ck_assert_uint_eq(hist_count(h), 4);
+	for (i = 0; i < hist_count(h); i++) {
+		const struct hist_entry *e = hist_entry_at(h, i);
+
+		ck_assert_ptr_null(e->dso);
+		ck_assert_ptr_null(e->sym);
+		if (e->pid == 1 && e->tid == 1 && e->cpu == 0) {
+			ck_assert_uint_eq(e->samples, 2);
+			/* kernel comes from the first sample */
+			ck_assert(!e->kernel);
+		} else {
+			ck_assert_uint_eq(e->samples, 1);
+		}
+	}
+	hist_free(h);
+	machine_free(m);
+}
+END_TEST
+
+/* An unknown dso or symbol (NULL) is a key value like any other. */
+START_TEST(test_group_null_keys)
+{
+	struct sort_spec spec = spec_of("dso,sym");
+	struct hist *h = hist_new(&spec);
+	struct hist_sample s;
+
+	s = sample(NULL, 1, 1, 0, NULL, NULL, true, 3);
+	hist_add(h, &s);
+	s = sample(NULL, 2, 2, 0, NULL, NULL, false, 4);
+	hist_add(h, &s);
+	ck_assert_uint_eq(hist_count(h), 1);
+	ck_assert_uint_eq(hist_entry_at(h, 0)->period, 7);
+	ck_assert(hist_entry_at(h, 0)->kernel);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_uniform_comm_pid)
+{
+	struct symbol sym = { 0, 1, "f" };
+	struct sort_spec spec = spec_of("sym");
+	struct hist *h = hist_new(&spec);
+	struct hist_sample s;
+	const struct hist_entry *e;
+
+	s = sample("worker", 42, 43, 0, NULL, &sym, false, 1);
+	hist_add(h, &s);
+	s = sample("worker", 42, 44, 1, NULL, &sym, false, 1);
+	hist_add(h, &s);
+	e = hist_entry_at(h, 0);
+	ck_assert_str_eq(e->only_comm, "worker");
+	ck_assert(!e->mixed_pid);
+	ck_assert_uint_eq(e->only_pid, 42);
+
+	s = sample("worker", 7, 7, 1, NULL, &sym, false, 1);
+	hist_add(h, &s);
+	e = hist_entry_at(h, 0);
+	ck_assert_str_eq(e->only_comm, "worker");
+	ck_assert(e->mixed_pid);
+
+	s = sample("other", 42, 42, 1, NULL, &sym, false, 1);
+	hist_add(h, &s);
+	e = hist_entry_at(h, 0);
+	ck_assert_ptr_null(e->only_comm);
+	/* once mixed, never uniform again */
+	s = sample("worker", 42, 42, 1, NULL, &sym, false, 1);
+	hist_add(h, &s);
+	e = hist_entry_at(h, 0);
+	ck_assert_ptr_null(e->only_comm);
+	ck_assert(e->mixed_pid);
+	hist_free(h);
+}
+END_TEST
+
+/* A NULL comm (unknown thread) then a known one is mixed, not uniform. */
+START_TEST(test_uniform_null_comm)
+{
+	struct symbol sym = { 0, 1, "f" };
+	struct sort_spec spec = spec_of("sym");
+	struct hist *h = hist_new(&spec);
+	struct hist_sample s;
+
+	s = sample(NULL, 1, 1, 0, NULL, &sym, false, 1);
+	hist_add(h, &s);
+	ck_assert_ptr_null(hist_entry_at(h, 0)->only_comm);
+	s = sample("late", 1, 1, 0, NULL, &sym, false, 1);
+	hist_add(h, &s);
+	ck_assert_ptr_null(hist_entry_at(h, 0)->only_comm);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_decay)
+{
+	struct symbol a = { 0, 1, "a" }, b = { 1, 2, "b" };
+	struct sort_spec spec = spec_of("sym");
+	struct hist *h = hist_new(&spec);
+	struct hist_sample s;
+	uint64_t pa = 1000, sa = 10, pb = 7, sb = 1;
+	const struct hist_entry *e;
+	int round, i;
+
+	for (i = 0; i < 10; i++) {
+		s = sample("x", 1, 1, 0, NULL, &a, false, 100);
+		hist_add(h, &s);
+	}
+	s = sample("x", 1, 1, 0, NULL, &b, false, 7);
+	hist_add(h, &s);
+
+	/* b: 7 6 5 4 3 2 1 0 -- gone after the 7th round */
+	for (round = 1; round <= 7; round++) {
+		hist_age(h, HIST_DECAY);
+		pa = pa * 7 / 8;
+		sa = sa * 7 / 8;
+		pb = pb * 7 / 8;
+		sb = sb * 7 / 8;
+		e = find_sym(h, &a, NULL);
+		ck_assert_ptr_nonnull(e);
+		ck_assert_uint_eq(e->period, pa);
+		ck_assert_uint_eq(e->samples, sa);
+		e = find_sym(h, &b, NULL);
+		if (round < 7) {
+			ck_assert_ptr_nonnull(e);
+			ck_assert_uint_eq(e->period, pb);
+			ck_assert_uint_eq(e->samples, sb);
+			ck_assert_uint_eq(hist_count(h), 2);
+		} else {
+			ck_assert_ptr_null(e);
+			ck_assert_uint_eq(hist_count(h), 1);
+		}
+		ck_assert_uint_eq(hist_total_period(h), pa + (round < 7 ? pb : 0));
+		ck_assert_uint_eq(hist_total_samples(h), sa + (round < 7 ? sb : 0));
+	}
+	ck_assert_uint_eq(pb, 0);
+	ck_assert_uint_eq(pa, 391); /* 1000 875 765 669 585 511 447 391 */
+
+	/* the removed key can come back as a fresh entry */
+	s = sample("y", 2, 2, 0, NULL, &b, true, 5);
+	hist_add(h, &s);
+	e = find_sym(h, &b, NULL);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_uint_eq(e->period, 5);
+	ck_assert_uint_eq(e->samples, 1);
+	ck_assert(e->kernel);
+	ck_assert_str_eq(e->only_comm, "y");
+	ck_assert_uint_eq(hist_total_period(h), pa + 5);
+
+	/* everything decays away eventually */
+	for (round = 0; round < 200 && hist_count(h); round++)
+		hist_age(h, HIST_DECAY);
+	ck_assert_uint_eq(hist_count(h), 0);
+	ck_assert_uint_eq(hist_total_period(h), 0);
+	ck_assert_uint_eq(hist_total_samples(h), 0);
+	hist_free(h);
+}
+END_TEST
+
+/* x * 7 / 8 must not overflow for periods near the top of uint64_t. */
+START_TEST(test_decay_large)
+{
+	struct symbol a = { 0, 1, "a" };
+	struct sort_spec spec = spec_of("sym");
+	struct hist *h = hist_new(&spec);
+	struct hist_sample s = sample("x", 1, 1, 0, NULL, &a, false, UINT64_MAX - 5);
+
+	hist_add(h, &s);
+	hist_age(h, HIST_DECAY);
+	/* floor((2^64 - 6) * 7 / 8) */
+	ck_assert_uint_eq(hist_entry_at(h, 0)->period, 16140901064495857658ULL);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_zero)
+{
+	struct symbol a = { 0, 1, "a" }, b = { 1, 2, "b" };
+	struct sort_spec spec = spec_of("sym");
+	struct hist *h = hist_new(&spec);
+	struct hist_sample s;
+
+	s = sample("x", 1, 1, 0, NULL, &a, false, 100);
+	hist_add(h, &s);
+	s = sample("x", 1, 1, 0, NULL, &b, false, 100);
+	hist_add(h, &s);
+	hist_age(h, HIST_ZERO);
+	ck_assert_uint_eq(hist_count(h), 0);
+	ck_assert_uint_eq(hist_total_period(h), 0);
+	ck_assert_uint_eq(hist_total_samples(h), 0);
+	ck_assert_ptr_null(hist_entry_at(h, 0));
+
+	s = sample("x", 1, 1, 0, NULL, &b, false, 3);
+	hist_add(h, &s);
+	hist_add(h, &s);
+	ck_assert_uint_eq(hist_count(h), 1);
+	ck_assert_uint_eq(hist_entry_at(h, 0)->period, 6);
+	ck_assert_uint_eq(hist_entry_at(h, 0)->samples, 2);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_accumulate)
+{
+	struct symbol a = { 0, 1, "a" };
+	struct sort_spec spec = spec_of("sym");
+	struct hist *h = hist_new(&spec);
+	struct hist_sample s = sample("x", 1, 1, 0, NULL, &a, false, 1);
+	int i;
+
+	hist_add(h, &s);
+	for (i = 0; i < 100; i++)
+		hist_age(h, HIST_ACCUMULATE);
+	ck_assert_uint_eq(hist_count(h), 1);
+	ck_assert_uint_eq(hist_entry_at(h, 0)->period, 1);
+	ck_assert_uint_eq(hist_total_period(h), 1);
+	ck_assert_uint_eq(hist_total_samples(h), 1);
+	hist_free(h);
+}
+END_TEST
+
+#define MANY 100000
+
+/* A deterministic permutation-ish order so entries are not added in key
+ * order (that would hide probing bugs). */
+static uint32_t many_key(uint32_t i)
+{
+	return (uint32_t)(((uint64_t)i * 2654435761u) % MANY);
+}
+
+START_TEST(test_many)
+{
+	struct sort_spec spec = spec_of("pid,tid");
+	struct hist *h = hist_new(&spec);
+	uint64_t *ref_period = xcalloc(MANY, sizeof(*ref_period));
+	uint64_t *ref_samples = xcalloc(MANY, sizeof(*ref_samples));
+	unsigned char *seen = xcalloc(MANY, 1);
+	uint64_t tot_period = 0, tot_samples = 0;
+	uint32_t i, round;
+	size_t j;
+
+	/* three passes, the later ones hitting existing entries after growth */
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < MANY; i++) {
+			uint32_t k = many_key(i);
+			struct hist_sample s;
+
+			if (round == 2 && k % 3)
+				continue;
+			s = sample("w", k, k ^ 0x5a5a, 0, NULL, NULL, false, 1 + k % 97);
+			hist_add(h, &s);
+			ref_period[k] += 1 + k % 97;
+			ref_samples[k]++;
+		}
+	}
+	ck_assert_uint_eq(hist_count(h), MANY);
+	for (j = 0; j < hist_count(h); j++) {
+		const struct hist_entry *e = hist_entry_at(h, j);
+
+		ck_assert_uint_lt(e->pid, MANY);
+		ck_assert_uint_eq(e->tid, e->pid ^ 0x5a5a);
+		ck_assert(!seen[e->pid]);
+		seen[e->pid] = 1;
+		ck_assert_uint_eq(e->period, ref_period[e->pid]);
+		ck_assert_uint_eq(e->samples, ref_samples[e->pid]);
+		tot_period += e->period;
+		tot_samples += e->samples;
+	}
+	ck_assert_uint_eq(hist_total_period(h), tot_period);
+	ck_assert_uint_eq(hist_total_samples(h), tot_samples);
+
+	/* decay until part of the table is gone, then check lookups still
+	 * land on the compacted entries */
+	for (round = 0; round < 30; round++)
+		hist_age(h, HIST_DECAY);
+	memset(seen, 0, MANY);
+	for (i = 0; i < MANY; i++) {
+		for (round = 0; round < 30; round++) {
+			ref_period[i] = ref_period[i] * 7 / 8;
+			ref_samples[i] = ref_samples[i] * 7 / 8;
+		}
+	}
+	tot_period = 0;
+	for (i = 0; i < MANY; i++)
+		if (ref_period[i])
+			tot_period++;
+	ck_assert_uint_gt(tot_period, 0);
+	ck_assert_uint_lt(tot_period, MANY);
+	ck_assert_uint_eq(hist_count(h), tot_period);
+	for (i = 0; i < MANY; i++) {
+		struct hist_sample s = sample("w", i, i ^ 0x5a5a, 0, NULL, NULL, false, 1);
+
+		hist_add(h, &s);
+		ref_period[i] += 1;
+		ref_samples[i] += 1;
+	}
+	ck_assert_uint_eq(hist_count(h), MANY);
+	tot_period = 0;
+	for (j = 0; j < hist_count(h); j++) {
+		const struct hist_entry *e = hist_entry_at(h, j);
+
+		ck_assert(!seen[e->pid]);
+		seen[e->pid] = 1;
+		ck_assert_uint_eq(e->period, ref_period[e->pid]);
+		ck_assert_uint_eq(e->samples, ref_samples[e->pid]);
+		tot_period += e->period;
+	}
+	ck_assert_uint_eq(hist_total_period(h), tot_period);
+	free(ref_period);
+	free(ref_samples);
+	free(seen);
+	hist_free(h);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("hist");
+	TCase *tc;
+
+	tc = tcase_create("sort_spec");
+	tcase_add_test(tc, test_spec_good);
+	tcase_add_test(tc, test_spec_names);
+	tcase_add_test(tc, test_spec_bad);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("grouping");
+	tcase_add_test(tc, test_group_dso_sym);
+	tcase_add_test(tc, test_group_comm_dso_sym);
+	tcase_add_test(tc, test_group_pid_tid_cpu);
+	tcase_add_test(tc, test_group_null_keys);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("uniform");
+	tcase_add_test(tc, test_uniform_comm_pid);
+	tcase_add_test(tc, test_uniform_null_comm);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("aging");
+	tcase_add_test(tc, test_decay);
+	tcase_add_test(tc, test_decay_large);
+	tcase_add_test(tc, test_zero);
+	tcase_add_test(tc, test_accumulate);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("many");
+	tcase_add_test(tc, test_many);
+	/* valgrind runs it unforked and slowly */
+	tcase_set_timeout(tc, 120);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return testutil_run(suite()) != 0;
+}

@@ -1,0 +1,396 @@
+/* Unit tests for symbols/kallsyms.c: fixed kallsyms and /proc/modules text
+ * through fmemopen, plus one check against the running kernel. */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kallsyms.h"
+#include "symtab.h"
+#include "testutil.h"
+#include "util.h"
+
+static const char base_kallsyms[] =
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81000000 T _text\n"
+	"ffffffff81000000 T startup_64\n"
+	"ffffffff81000100 t secondary_startup\n"
+	"ffffffff81000200 T do_syscall_64\n"
+	"ffffffff81000300 W weak_func\n"
+	"ffffffff81000600 T last_text\n"
+	"ffffffff81000680 T _etext\n"
+	"ffffffff82000000 D data_obj\n"
+	"ffffffff82000100 d data_local\n"
+	"ffffffff82000200 B bss_obj\n"
+	"ffffffff82000300 b bss_local\n"
+	"ffffffff82000400 R ro_obj\n"
+	"ffffffff82000500 r ro_local\n"
+	"ffffffffc0001000 t ext4_init\t[ext4]\n"
+	"ffffffffc0001100 T ext4_read\t[ext4]\n"
+	"ffffffffc0001200 d ext4_data\t[ext4]\n"
+	"ffffffffc0002000 t xfs_func\t[xfs]\n"
+	"ffffffffa0000000 t bpf_prog_abc_handler\t[bpf]\n"
+	"ffffffffa0000200 t bpf_prog_def_other\t[bpf]\n";
+
+static const char base_modules[] =
+	"ext4 8192 1 - Live 0xffffffffc0001000\n"
+	"xfs 4096 0 - Live 0xffffffffc0002000 (OE)\n";
+
+/* Parse text through fmemopen; modules may be NULL (no /proc/modules). */
+static void parse(const char *kallsyms, const char *modules, struct kernel_syms *ks)
+{
+	FILE *k = fmemopen((void *)kallsyms, strlen(kallsyms), "r");
+	FILE *m = modules ? fmemopen((void *)modules, strlen(modules), "r") : NULL;
+
+	ck_assert_ptr_nonnull(k);
+	ck_assert_int_eq(kallsyms_parse(k, m, ks), 0);
+	fclose(k);
+	if (m)
+		fclose(m);
+}
+
+/* The name found at addr ("" for none) and its module ("" for the kernel). */
+static void expect(const struct kernel_syms *ks, uint64_t addr, const char *name,
+		   const char *module)
+{
+	const struct kernel_module *mod = (const void *)1;
+	const struct symbol *s = kallsyms_lookup(ks, addr, &mod);
+
+	ck_assert_msg(*name ? s && strcmp(s->name, name) == 0 : s == NULL,
+		      "%#llx: got %s, want %s", (unsigned long long)addr,
+		      s ? s->name : "(none)", *name ? name : "(none)");
+	ck_assert_msg(*module ? mod && strcmp(mod->name, module) == 0 : mod == NULL,
+		      "%#llx: module %s, want %s", (unsigned long long)addr,
+		      mod ? mod->name : "(kernel)", *module ? module : "(kernel)");
+}
+
+static bool table_has(const struct symtab *st, const char *name)
+{
+	for (size_t i = 0; i < symtab_count(st); i++)
+		if (strcmp(symtab_get(st, i)->name, name) == 0)
+			return true;
+	return false;
+}
+
+/* Modules sorted by start and not overlapping, as the header promises. */
+static void check_module_order(const struct kernel_syms *ks)
+{
+	for (size_t i = 0; i < ks->nmodules; i++) {
+		ck_assert_uint_lt(ks->modules[i].start, ks->modules[i].end);
+		if (i > 0)
+			ck_assert_uint_le(ks->modules[i - 1].end, ks->modules[i].start);
+	}
+}
+
+START_TEST(test_kernel_symbols)
+{
+	struct kernel_syms ks;
+
+	parse(base_kallsyms, base_modules, &ks);
+	ck_assert(!ks.restricted);
+	ck_assert_uint_eq(ks.start, 0xffffffff81000000);
+	ck_assert_uint_eq(ks.end, 0xffffffff81000680);
+	ck_assert_uint_eq(symtab_count(ks.kernel), 5);
+	/* _stext and _text are aliases: the plain name wins. */
+	expect(&ks, 0xffffffff81000000, "startup_64", "");
+	expect(&ks, 0xffffffff810000ff, "startup_64", "");
+	expect(&ks, 0xffffffff81000100, "secondary_startup", "");
+	expect(&ks, 0xffffffff81000250, "do_syscall_64", "");
+	expect(&ks, 0xffffffff81000400, "weak_func", "");
+	expect(&ks, 0xffffffff8100067f, "last_text", "");
+	/* Past _etext: nothing, not last_text. */
+	expect(&ks, 0xffffffff81000680, "", "");
+	expect(&ks, 0xffffffff81001000, "", "");
+	expect(&ks, 0xffffffff80ffffff, "", "");
+	kallsyms_release(&ks);
+}
+END_TEST
+
+START_TEST(test_data_ignored)
+{
+	static const char *const data[] = {
+		"data_obj", "data_local", "bss_obj", "bss_local", "ro_obj", "ro_local",
+	};
+	struct kernel_syms ks;
+	size_t i;
+
+	parse(base_kallsyms, base_modules, &ks);
+	for (i = 0; i < ARRAY_SIZE(data); i++)
+		ck_assert(!table_has(ks.kernel, data[i]));
+	for (i = 0; i < ks.nmodules; i++)
+		ck_assert(!table_has(ks.modules[i].symtab, "ext4_data"));
+	expect(&ks, 0xffffffff82000000, "", "");
+	expect(&ks, 0xffffffff82000450, "", "");
+	/* ext4_data does not cut ext4_read short. */
+	expect(&ks, 0xffffffffc0001250, "ext4_read", "ext4");
+	kallsyms_release(&ks);
+}
+END_TEST
+
+START_TEST(test_modules)
+{
+	struct kernel_syms ks;
+
+	parse(base_kallsyms, base_modules, &ks);
+	ck_assert_uint_eq(ks.nmodules, 3);
+	check_module_order(&ks);
+	ck_assert_str_eq(ks.modules[0].name, "bpf");
+	ck_assert_str_eq(ks.modules[1].name, "ext4");
+	ck_assert_str_eq(ks.modules[2].name, "xfs");
+	/* ext4 is listed with 8192 bytes, but xfs starts after 4096. */
+	ck_assert_uint_eq(ks.modules[1].start, 0xffffffffc0001000);
+	ck_assert_uint_eq(ks.modules[1].end, 0xffffffffc0002000);
+	ck_assert_uint_eq(ks.modules[2].end, 0xffffffffc0003000);
+	expect(&ks, 0xffffffffc0001000, "ext4_init", "ext4");
+	expect(&ks, 0xffffffffc0001100, "ext4_read", "ext4");
+	expect(&ks, 0xffffffffc0001fff, "ext4_read", "ext4");
+	expect(&ks, 0xffffffffc0002000, "xfs_func", "xfs");
+	expect(&ks, 0xffffffffc0002fff, "xfs_func", "xfs");
+	/* Gaps: after the last module, before the first. */
+	expect(&ks, 0xffffffffc0003000, "", "");
+	expect(&ks, 0xffffffffc0000fff, "", "");
+	kallsyms_release(&ks);
+}
+END_TEST
+
+START_TEST(test_bpf)
+{
+	struct kernel_syms ks;
+
+	parse(base_kallsyms, base_modules, &ks);
+	expect(&ks, 0xffffffffa0000000, "bpf_prog_abc_handler", "bpf");
+	expect(&ks, 0xffffffffa00001ff, "bpf_prog_abc_handler", "bpf");
+	expect(&ks, 0xffffffffa0000200, "bpf_prog_def_other", "bpf");
+	/* The last one does not run on forever. */
+	expect(&ks, 0xffffffffa0000200 + 4096, "", "");
+	expect(&ks, 0xffffffffa0100000, "", "");
+	kallsyms_release(&ks);
+}
+END_TEST
+
+/* No /proc/modules: module ranges come from their symbols. */
+START_TEST(test_no_modules_file)
+{
+	struct kernel_syms ks;
+
+	parse(base_kallsyms, NULL, &ks);
+	ck_assert_uint_eq(ks.nmodules, 3);
+	check_module_order(&ks);
+	ck_assert_uint_eq(ks.modules[1].start, 0xffffffffc0001000);
+	expect(&ks, 0xffffffffc0001150, "ext4_read", "ext4");
+	/* ext4_read is cut at the next module's first symbol. */
+	expect(&ks, 0xffffffffc0001fff, "ext4_read", "ext4");
+	expect(&ks, 0xffffffffc0002000, "xfs_func", "xfs");
+	expect(&ks, 0xffffffffc0002fff, "xfs_func", "xfs");
+	expect(&ks, 0xffffffffc0003000, "", "");
+	kallsyms_release(&ks);
+}
+END_TEST
+
+/* BPF programs between and inside listed modules: the [bpf] group is split
+ * around them and never overlaps a module. */
+START_TEST(test_bpf_between_modules)
+{
+	static const char text[] =
+		"ffffffffc0001000 t ext4_init\t[ext4]\n"
+		"ffffffffc0002000 t bpf_prog_a\t[bpf]\n"
+		"ffffffffc0003000 t bpf_prog_b\t[bpf]\n"
+		"ffffffffc0004000 t xfs_func\t[xfs]\n"
+		"ffffffffc0004100 t bpf_prog_bogus\t[bpf]\n"
+		"ffffffffc0006000 t bpf_prog_c\t[bpf]\n"
+		"ffffffff81000000 T _stext\n";
+	static const char mods[] =
+		"ext4 2048 1 - Live 0xffffffffc0001000\n"
+		"xfs 4096 0 - Live 0xffffffffc0004000\n";
+	struct kernel_syms ks;
+
+	parse(text, mods, &ks);
+	check_module_order(&ks);
+	ck_assert_uint_eq(ks.nmodules, 4);
+	expect(&ks, 0xffffffffc00017ff, "ext4_init", "ext4");
+	expect(&ks, 0xffffffffc0001800, "", "");
+	expect(&ks, 0xffffffffc0002800, "bpf_prog_a", "bpf");
+	expect(&ks, 0xffffffffc0003fff, "bpf_prog_b", "bpf");
+	expect(&ks, 0xffffffffc0004100, "xfs_func", "xfs");
+	expect(&ks, 0xffffffffc0005000, "", "");
+	expect(&ks, 0xffffffffc0006010, "bpf_prog_c", "bpf");
+	expect(&ks, 0xffffffffc0007000, "", "");
+	kallsyms_release(&ks);
+}
+END_TEST
+
+START_TEST(test_restricted)
+{
+	static const char text[] =
+		"0000000000000000 T _stext\n"
+		"0000000000000000 T startup_64\n"
+		"0000000000000000 t helper\n"
+		"0000000000000000 t ext4_init\t[ext4]\n";
+	static const char mods[] = "ext4 8192 1 - Live 0x0000000000000000\n";
+	struct kernel_syms ks;
+
+	parse(text, mods, &ks);
+	ck_assert(ks.restricted);
+	ck_assert_ptr_nonnull(ks.kernel);
+	ck_assert_uint_eq(symtab_count(ks.kernel), 0);
+	ck_assert_uint_eq(ks.nmodules, 0);
+	expect(&ks, 0, "", "");
+	expect(&ks, 0x10, "", "");
+	kallsyms_release(&ks);
+}
+END_TEST
+
+START_TEST(test_not_restricted_by_one_zero)
+{
+	static const char text[] =
+		"0000000000000000 A fixed_percpu_data\n"
+		"ffffffff81000000 T startup_64\n";
+	struct kernel_syms ks;
+
+	parse(text, NULL, &ks);
+	ck_assert(!ks.restricted);
+	expect(&ks, 0xffffffff81000010, "startup_64", "");
+	kallsyms_release(&ks);
+}
+END_TEST
+
+START_TEST(test_malformed_lines)
+{
+	static const char text[] =
+		"\n"
+		"zzzz T bad_addr\n"
+		"ffffffff81000000\n"
+		"ffffffff81000000 T\n"
+		"ffffffff81000000 TT two_char_type\n"
+		"ffffffff81000000T glued\n"
+		"ffffffff810000000000 T too_long_addr\n"
+		"ffffffff81000000 t no_close\t[mod\n"
+		"ffffffff81000100 T good_one\n"
+		"ffffffffc0000200 t spaced_mod [spc]\n"
+		"ffffffffc0001300 t extra_text\t[xtra] trailing words\n"
+		"ffffffff81000400 T crlf_name\r\n"
+		"ffffffff81000500 T no_newline";
+	struct kernel_syms ks;
+
+	parse(text, NULL, &ks);
+	ck_assert_uint_eq(symtab_count(ks.kernel), 3);
+	expect(&ks, 0xffffffff81000100, "good_one", "");
+	expect(&ks, 0xffffffff81000400, "crlf_name", "");
+	expect(&ks, 0xffffffff81000500, "no_newline", "");
+	expect(&ks, 0xffffffffc0000200, "spaced_mod", "spc");
+	expect(&ks, 0xffffffffc0001300, "extra_text", "xtra");
+	ck_assert(!table_has(ks.kernel, "two_char_type"));
+	ck_assert(!table_has(ks.kernel, "glued"));
+	ck_assert(!table_has(ks.kernel, "no_close"));
+	kallsyms_release(&ks);
+}
+END_TEST
+
+START_TEST(test_empty)
+{
+	struct kernel_syms ks;
+
+	parse("", "", &ks);
+	ck_assert(!ks.restricted);
+	ck_assert_ptr_nonnull(ks.kernel);
+	ck_assert_uint_eq(symtab_count(ks.kernel), 0);
+	ck_assert_uint_eq(ks.nmodules, 0);
+	expect(&ks, 0xffffffff81000000, "", "");
+	kallsyms_release(&ks);
+}
+END_TEST
+
+/* The running kernel: a text symbol read from /proc/kallsyms resolves to
+ * itself (or an alias at the same address). */
+START_TEST(test_real_kallsyms)
+{
+	static const char *const wanted[] = { "schedule", "do_syscall_64", "vfs_read" };
+	struct kernel_syms ks;
+	const struct kernel_module *mod;
+	const struct symbol *s;
+	unsigned long long addr = 0;
+	char line[512], name[256], type;
+	const char *found = NULL;
+	FILE *f;
+	double t0;
+	int err;
+
+	t0 = now_monotonic();
+	err = kallsyms_load(&ks);
+	ck_assert_int_eq(err, 0);
+	fprintf(stderr, "kallsyms_load: %.1f ms, %zu kernel symbols, %zu modules\n",
+		(now_monotonic() - t0) * 1e3, symtab_count(ks.kernel), ks.nmodules);
+	if (ks.restricted) {
+		fprintf(stderr, "SKIP: test_real_kallsyms: /proc/kallsyms shows zero "
+			"addresses (kptr_restrict)\n");
+		kallsyms_release(&ks);
+		return;
+	}
+	ck_assert_uint_gt(symtab_count(ks.kernel), 1000);
+	ck_assert_uint_lt(ks.start, ks.end);
+
+	f = fopen("/proc/kallsyms", "r");
+	ck_assert_ptr_nonnull(f);
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || strchr(line, '['))
+			continue;
+		for (size_t i = 0; i < ARRAY_SIZE(wanted); i++)
+			if (type == 'T' && strcmp(name, wanted[i]) == 0)
+				found = wanted[i];
+	}
+	fclose(f);
+	ck_assert_msg(found != NULL, "none of schedule/do_syscall_64/vfs_read in /proc/kallsyms");
+
+	s = kallsyms_lookup(&ks, addr, &mod);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_ptr_null(mod);
+	ck_assert_uint_eq(s->start, addr);
+	s = kallsyms_lookup(&ks, addr + 1, &mod);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(s->start, addr);
+	kallsyms_release(&ks);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("kallsyms");
+	TCase *tc;
+
+	tc = tcase_create("kernel");
+	tcase_add_test(tc, test_kernel_symbols);
+	tcase_add_test(tc, test_data_ignored);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("modules");
+	tcase_add_test(tc, test_modules);
+	tcase_add_test(tc, test_bpf);
+	tcase_add_test(tc, test_no_modules_file);
+	tcase_add_test(tc, test_bpf_between_modules);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("restricted");
+	tcase_add_test(tc, test_restricted);
+	tcase_add_test(tc, test_not_restricted_by_one_zero);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("parsing");
+	tcase_add_test(tc, test_malformed_lines);
+	tcase_add_test(tc, test_empty);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("live");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_real_kallsyms);
+	suite_add_tcase(s, tc);
+
+	return s;
+}
+
+int main(void)
+{
+	return testutil_run(suite()) != 0;
+}

@@ -1,0 +1,347 @@
+/* Unit tests: option parsing, lists, and their error messages. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "event.h"
+#include "options.h"
+#include "testutil.h"
+
+/* Parse a NULL-terminated list of arguments after "proftop". */
+static int parse(struct options *o, enum options_result *res, ...)
+{
+	static char *argv[32];
+	int argc = 0;
+	va_list ap;
+	char *a;
+
+	argv[argc++] = "proftop";
+	va_start(ap, res);
+	while ((a = va_arg(ap, char *)) != NULL)
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	return options_parse(o, argc, argv, false, res);
+}
+
+/* Parse with stderr captured into buf; returns the parse result. */
+static int parse_err(char *buf, size_t size, const char *a1, const char *a2)
+{
+	struct options o;
+	enum options_result res;
+	char *argv[] = { "proftop", (char *)a1, (char *)a2, NULL };
+	int argc = a2 ? 3 : 2;
+	FILE *f = tmpfile();
+	int saved = dup(2), rc;
+	size_t n;
+
+	fflush(stderr);
+	dup2(fileno(f), 2);
+	rc = options_parse(&o, argc, argv, false, &res);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(f);
+	n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	options_release(&o);
+	return rc;
+}
+
+START_TEST(test_defaults)
+{
+	struct options o;
+	enum options_result res;
+
+	ck_assert_int_eq(parse(&o, &res, NULL), 0);
+	ck_assert_int_eq(res, OPTIONS_OK);
+	ck_assert(o.system_wide);
+	ck_assert(o.freq);
+	ck_assert_uint_eq(o.sample_freq, 4000);
+	ck_assert(o.event == NULL);
+	ck_assert_int_eq(o.mode, HIST_DECAY);
+	ck_assert(o.delay == 2.0);
+	ck_assert_int_eq(o.output, OUTPUT_TEXT); /* stdout not a tty */
+	ck_assert_uint_eq(o.sort.n, 2);
+	ck_assert_int_eq(o.sort.keys[0], SORT_DSO);
+	ck_assert_int_eq(o.sort.keys[1], SORT_SYM);
+	ck_assert_uint_eq(o.mmap_pages, 128);
+	options_release(&o);
+}
+END_TEST
+
+START_TEST(test_all_options)
+{
+	struct options o;
+	enum options_result res;
+
+	ck_assert_int_eq(parse(&o, &res, "-e", "instructions", "-c", "10000", "-C", "0-1",
+			       "-p", "10,20", "-s", "comm,pid", "-z", "-d", "0.5", "-n", "3",
+			       "--json", "-E", "7", "--percent-limit", "1.5", "-K", "-m", "16",
+			       NULL),
+			 0);
+	ck_assert_str_eq(o.event, "instructions");
+	ck_assert(!o.freq);
+	ck_assert_uint_eq(o.sample_period, 10000);
+	ck_assert_uint_eq(o.ncpus, 2);
+	ck_assert_uint_eq(o.npids, 2);
+	ck_assert_int_eq(o.pids[1], 20);
+	ck_assert(!o.system_wide);
+	ck_assert_int_eq(o.sort.keys[0], SORT_COMM);
+	ck_assert_int_eq(o.sort.keys[1], SORT_PID);
+	ck_assert_int_eq(o.mode, HIST_ZERO);
+	ck_assert(o.delay == 0.5);
+	ck_assert_int_eq(o.iterations, 3);
+	ck_assert_int_eq(o.output, OUTPUT_JSON);
+	ck_assert_uint_eq(o.view.max_rows, 7);
+	ck_assert(o.view.percent_limit == 1.5);
+	ck_assert(o.view.hide_kernel);
+	ck_assert_uint_eq(o.mmap_pages, 16);
+	options_release(&o);
+
+	ck_assert_int_eq(parse(&o, &res, "--batch", "--json", NULL), 0);
+	ck_assert_int_eq(o.output, OUTPUT_JSON);
+	options_release(&o);
+
+	ck_assert_int_eq(parse(&o, &res, "--accumulate", "-b", "-F", "max", "-U", NULL), 0);
+	ck_assert_int_eq(o.mode, HIST_ACCUMULATE);
+	ck_assert_int_eq(o.output, OUTPUT_TEXT);
+	ck_assert(o.freq_max);
+	ck_assert(o.view.hide_user);
+	options_release(&o);
+}
+END_TEST
+
+START_TEST(test_command)
+{
+	struct options o;
+	enum options_result res;
+
+	ck_assert_int_eq(parse(&o, &res, "--json", "--", "./wl", "-x", "3", NULL), 0);
+	ck_assert_ptr_nonnull(o.command);
+	ck_assert_str_eq(o.command[0], "./wl");
+	ck_assert_str_eq(o.command[1], "-x");
+	ck_assert_ptr_null(o.command[3]);
+	ck_assert(!o.system_wide);
+	options_release(&o);
+
+	/* Without "--" the first non-option starts the command too. */
+	ck_assert_int_eq(parse(&o, &res, "-F", "99", "sleep", "1", NULL), 0);
+	ck_assert_str_eq(o.command[0], "sleep");
+	ck_assert_uint_eq(o.sample_freq, 99);
+	options_release(&o);
+}
+END_TEST
+
+START_TEST(test_cpulist)
+{
+	int *cpus;
+	size_t n;
+	const char *why;
+
+	ck_assert_int_eq(options_parse_cpulist("0-3,8", &cpus, &n, &why), 0);
+	ck_assert_uint_eq(n, 5);
+	ck_assert_int_eq(cpus[3], 3);
+	ck_assert_int_eq(cpus[4], 8);
+	free(cpus);
+	ck_assert_int_eq(options_parse_cpulist("8,1,1,0-1", &cpus, &n, &why), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_int_eq(cpus[0], 0);
+	ck_assert_int_eq(cpus[2], 8);
+	free(cpus);
+	ck_assert_int_eq(options_parse_cpulist("3-1", &cpus, &n, &why), -EINVAL);
+	ck_assert_int_eq(options_parse_cpulist("", &cpus, &n, &why), -EINVAL);
+	ck_assert_int_eq(options_parse_cpulist("1,", &cpus, &n, &why), -EINVAL);
+	ck_assert_int_eq(options_parse_cpulist("a", &cpus, &n, &why), -EINVAL);
+	ck_assert_int_eq(options_parse_cpulist("-1", &cpus, &n, &why), -EINVAL);
+	ck_assert_int_eq(options_parse_cpulist("1-", &cpus, &n, &why), -EINVAL);
+	ck_assert_int_eq(options_parse_cpulist("0-99999", &cpus, &n, &why), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_idlist)
+{
+	pid_t *ids;
+	size_t n;
+	const char *why;
+
+	ck_assert_int_eq(options_parse_idlist("12,34", &ids, &n, &why), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(ids[1], 34);
+	free(ids);
+	ck_assert_int_eq(options_parse_idlist("0", &ids, &n, &why), -EINVAL);
+	ck_assert_int_eq(options_parse_idlist("12,", &ids, &n, &why), -EINVAL);
+	ck_assert_int_eq(options_parse_idlist("x", &ids, &n, &why), -EINVAL);
+	ck_assert_int_eq(options_parse_idlist("99999999999", &ids, &n, &why), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+	static const struct {
+		const char *a1, *a2, *msg;
+	} cases[] = {
+		{ "--bogus", NULL, "unknown option '--bogus'" },
+		{ "-Q", NULL, "unknown option '-Q'" },
+		{ "-C", "2-1", "bad CPU list '2-1'" },
+		{ "-p", "x", "bad pid list 'x'" },
+		{ "-t", "0", "bad tid list '0'" },
+		{ "-s", "dso,foo", "bad sort keys 'dso,foo'" },
+		{ "-F", "0", "-F wants a frequency" },
+		{ "-F", "10k", "-F wants a frequency" },
+		{ "-c", "-5", "-c wants a positive event count" },
+		{ "-d", "0.01", "-d wants a delay" },
+		{ "-d", "nan", "-d wants a delay" },
+		{ "-n", "0", "-n wants a positive number" },
+		{ "-E", "x", "-E wants a positive number" },
+		{ "--percent-limit", "101", "--percent-limit wants a percentage" },
+		{ "-m", "6", "-m wants a power of 2" },
+		{ "-e", NULL, "option '-e' needs an argument" },
+		{ "-z", "--accumulate", "-z and --accumulate exclude each other" },
+		{ "-K", "-U", "-K and -U together" },
+		{ "-a", "-p1", "choose one target" },
+	};
+	char buf[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_msg(parse_err(buf, sizeof(buf), cases[i].a1, cases[i].a2) == -EINVAL,
+			      "case %zu (%s) accepted", i, cases[i].a1);
+		ck_assert_msg(strstr(buf, cases[i].msg) != NULL, "case %zu: got '%s', want '%s'", i,
+			      buf, cases[i].msg);
+		ck_assert_msg(strncmp(buf, "proftop: ", 9) == 0, "case %zu: no prefix: %s", i, buf);
+		ck_assert_msg(strchr(buf, '\n') == buf + strlen(buf) - 1, "case %zu: not one line: %s",
+			      i, buf);
+	}
+}
+END_TEST
+
+START_TEST(test_help_version)
+{
+	struct options o;
+	enum options_result res;
+	FILE *f = tmpfile();
+	int saved = dup(1);
+
+	fflush(stdout);
+	dup2(fileno(f), 1);
+	ck_assert_int_eq(parse(&o, &res, "--help", NULL), 0);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	ck_assert_int_eq(res, OPTIONS_EXIT);
+	ck_assert(ftell(f) > 500);
+	fclose(f);
+	options_release(&o);
+}
+END_TEST
+
+START_TEST(test_event_parse)
+{
+	struct event_spec ev;
+
+	ck_assert_int_eq(event_parse("cycles", &ev), 0);
+	ck_assert_int_eq(ev.type, PERF_TYPE_HARDWARE);
+	ck_assert_int_eq(ev.config, PERF_COUNT_HW_CPU_CYCLES);
+	ck_assert_int_eq(event_parse("cpu-clock", &ev), 0);
+	ck_assert_int_eq(ev.type, PERF_TYPE_SOFTWARE);
+	ck_assert_int_eq(ev.config, PERF_COUNT_SW_CPU_CLOCK);
+	ck_assert_int_eq(event_parse("task-clock", &ev), 0);
+	ck_assert_int_eq(ev.config, PERF_COUNT_SW_TASK_CLOCK);
+	ck_assert_int_eq(event_parse("instructions", &ev), 0);
+	ck_assert_int_eq(ev.config, PERF_COUNT_HW_INSTRUCTIONS);
+	ck_assert_int_eq(event_parse("r1C2", &ev), 0);
+	ck_assert_int_eq(ev.type, PERF_TYPE_RAW);
+	ck_assert_uint_eq(ev.config, 0x1c2);
+	ck_assert_str_eq(ev.name, "r1c2");
+	ck_assert_int_eq(event_parse("r0x10", &ev), 0);
+	ck_assert_uint_eq(ev.config, 0x10);
+	ck_assert_int_eq(event_parse("r", &ev), -EINVAL);
+	ck_assert_int_eq(event_parse("rxyz", &ev), -EINVAL);
+	ck_assert_int_eq(event_parse("r12345678901234567", &ev), -EINVAL);
+	ck_assert_int_eq(event_parse("bogus", &ev), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_event_attr)
+{
+	struct event_spec ev;
+	struct event_sampling s = { .freq = true, .freq_or_period = 4000, .tracking = true,
+				    .inherit = true, .enable_on_exec = true };
+	struct perf_event_attr a;
+
+	event_parse("cpu-clock", &ev);
+	event_attr_init(&a, &ev, &s);
+	ck_assert_int_eq(a.size, sizeof(a));
+	ck_assert(a.freq);
+	ck_assert_uint_eq(a.sample_freq, 4000);
+	ck_assert(a.sample_type & PERF_SAMPLE_IP);
+	ck_assert(a.sample_type & PERF_SAMPLE_TID);
+	ck_assert(a.sample_type & PERF_SAMPLE_PERIOD);
+	ck_assert(a.sample_type & PERF_SAMPLE_IDENTIFIER);
+	ck_assert(a.sample_id_all);
+	ck_assert(a.mmap2 && a.comm && a.comm_exec && a.task);
+	ck_assert(a.inherit && a.enable_on_exec && a.disabled);
+	ck_assert(!a.exclude_kernel);
+
+	s.freq = false;
+	s.freq_or_period = 12345;
+	s.tracking = false;
+	s.exclude_kernel = true;
+	event_attr_init(&a, &ev, &s);
+	ck_assert(!a.freq);
+	ck_assert_uint_eq(a.sample_period, 12345);
+	ck_assert(!a.mmap2 && !a.comm && !a.task);
+	ck_assert(a.exclude_kernel);
+}
+END_TEST
+
+START_TEST(test_explain)
+{
+	char buf[256];
+
+	ck_assert(strstr(event_explain_error(-EACCES, true, buf, sizeof(buf)), "paranoid"));
+	ck_assert(strstr(event_explain_error(-EMFILE, true, buf, sizeof(buf)), "ulimit -n"));
+	ck_assert(strstr(event_explain_error(-ENOENT, true, buf, sizeof(buf)), "not supported"));
+	ck_assert(event_error_unsupported(-ENOENT));
+	ck_assert(!event_error_unsupported(-EACCES));
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("options");
+	TCase *tc;
+
+	tc = tcase_create("parse");
+	tcase_add_test(tc, test_defaults);
+	tcase_add_test(tc, test_all_options);
+	tcase_add_test(tc, test_command);
+	tcase_add_test(tc, test_help_version);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("lists");
+	tcase_add_test(tc, test_cpulist);
+	tcase_add_test(tc, test_idlist);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("errors");
+	tcase_add_test(tc, test_errors);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("events");
+	tcase_add_test(tc, test_event_parse);
+	tcase_add_test(tc, test_event_attr);
+	tcase_add_test(tc, test_explain);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return testutil_run(suite()) != 0;
+}

@@ -1,0 +1,552 @@
+/* Unit tests for the batch renderers: the JSON line (parsed back with
+ * python3) and the text table. */
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hist.h"
+#include "machine.h"
+#include "output.h"
+#include "symtab.h"
+#include "testutil.h"
+#include "util.h"
+#include "view.h"
+
+typedef void (*render_fn)(FILE *, const struct snapshot *);
+
+/* Render into a malloc'd string. */
+static char *render(render_fn fn, const struct snapshot *snap)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	fn(f, snap);
+	fclose(f);
+	return buf;
+}
+
+static struct sort_spec spec_of(const char *s)
+{
+	struct sort_spec spec;
+	const char *bad;
+
+	ck_assert_int_eq(sort_spec_parse(s, &spec, &bad), 0);
+	return spec;
+}
+
+/* The header as the engine would fill it. */
+static struct snapshot header(void)
+{
+	struct snapshot snap = {
+		.time = 2.0,
+		.event = "cpu-clock",
+		.event_note = "cycles not supported: using cpu-clock",
+		.freq = true,
+		.sample_freq = 4000,
+		.target = "system-wide",
+		.total_samples = 15873,
+		.lost = 0,
+		.throttled = 0,
+		.samples_per_sec = 7936.4,
+		.mode = "decay",
+	};
+
+	return snap;
+}
+
+static struct snapshot_row rows_std[] = {
+	{ .self = 46.3,
+	  .samples = 7300,
+	  .period = 1825000000,
+	  .comm = "wl",
+	  .has_pid = true,
+	  .pid = 1234,
+	  .has_dso = true,
+	  .dso = "wl",
+	  .dso_path = "/tmp/wl",
+	  .has_sym = true,
+	  .symbol = "leaf_a" },
+	{ .self = 41.25,
+	  .samples = 6500,
+	  .period = 1625000000,
+	  .has_dso = true,
+	  .dso = "libc.so.6",
+	  .dso_path = "/usr/lib/libc.so.6",
+	  .has_sym = true,
+	  .symbol = "memcpy" },
+	{ .self = 12.45,
+	  .samples = 1960,
+	  .period = 490000000,
+	  .has_dso = true,
+	  .dso = "[kernel.kallsyms]",
+	  .dso_path = "[kernel.kallsyms]",
+	  .has_sym = true,
+	  .symbol = "native_safe_halt",
+	  .kernel = true },
+};
+
+static struct snapshot std_snapshot(void)
+{
+	struct snapshot snap = header();
+
+	snap.sort = spec_of("dso,sym");
+	snap.samples = 15760;
+	snap.period = 3940000000;
+	snap.kernel_period = 490000000;
+	snap.nr_entries = 3;
+	snap.nr_rows = ARRAY_SIZE(rows_std);
+	snap.rows = rows_std;
+	return snap;
+}
+
+/* Write text to a file and run a python3 check over it, given as the body
+ * of a script where `d` is the parsed JSON object.  Returns its status. */
+static int python_check(const char *json, const char *body)
+{
+	char *dir = testutil_tmpdir("check_output");
+	char *jpath = xasprintf("%s/line.json", dir);
+	char *ppath = xasprintf("%s/check.py", dir);
+	FILE *f;
+	int st;
+
+	f = fopen(jpath, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(json, f);
+	fclose(f);
+	f = fopen(ppath, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f,
+		"import json, sys\n"
+		"text = open(sys.argv[1]).read()\n"
+		"assert text.endswith('\\n') and text.count('\\n') == 1, 'one line'\n"
+		"d = json.loads(text)\n"
+		"%s\n",
+		body);
+	fclose(f);
+	st = testutil_sh("python3 '%s' '%s'", ppath, jpath);
+	testutil_sh("rm -rf '%s'", dir);
+	free(jpath);
+	free(ppath);
+	free(dir);
+	return st;
+}
+
+START_TEST(test_json_valid)
+{
+	struct snapshot snap = std_snapshot();
+	char *out = render(output_json, &snap);
+
+	ck_assert_int_eq(python_check(out, ""), 0);
+	free(out);
+}
+END_TEST
+
+START_TEST(test_json_keys)
+{
+	struct snapshot snap = std_snapshot();
+	char *out = render(output_json, &snap);
+	const char *p;
+
+	/* the contract scripts rely on, in this order */
+	ck_assert_int_eq(
+		python_check(
+			out,
+			"assert list(d) == ['time','event','event_note','sample_freq','target',"
+			"'samples','total_samples','lost','throttled','period','kernel_period',"
+			"'mode','sort','rows'], list(d)\n"
+			"assert d['time'] == 2.0 and d['event'] == 'cpu-clock'\n"
+			"assert d['event_note'] == 'cycles not supported: using cpu-clock'\n"
+			"assert d['sample_freq'] == 4000 and d['target'] == 'system-wide'\n"
+			"assert d['samples'] == 15760 and d['total_samples'] == 15873\n"
+			"assert d['lost'] == 0 and d['throttled'] == 0\n"
+			"assert d['period'] == 3940000000 and d['kernel_period'] == 490000000\n"
+			"assert d['mode'] == 'decay' and d['sort'] == ['dso','sym']\n"
+			"r = d['rows']\n"
+			"assert [x['symbol'] for x in r] == ['leaf_a','memcpy','native_safe_halt']\n"
+			"assert list(r[0]) == ['self','samples','period','comm','pid','dso','dso_path','symbol','kernel'], list(r[0])\n"
+			"assert list(r[1]) == ['self','samples','period','dso','dso_path','symbol','kernel'], list(r[1])\n"
+			"assert r[0]['self'] == 46.3 and r[0]['samples'] == 7300 and r[0]['pid'] == 1234\n"
+			"assert r[0]['comm'] == 'wl' and r[0]['dso_path'] == '/tmp/wl' and r[0]['kernel'] is False\n"
+			"assert r[1]['self'] == 41.25 and r[2]['kernel'] is True\n"),
+		0);
+
+	/* and by plain string search, as a shell script would */
+	ck_assert_ptr_nonnull(
+		strstr(out, "{\"time\":2.000,\"event\":\"cpu-clock\",\"event_note\":"));
+	ck_assert_ptr_nonnull(strstr(out, "\"sample_freq\":4000,\"target\":\"system-wide\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"sort\":[\"dso\",\"sym\"],\"rows\":[{\"self\":46.30,"));
+	ck_assert_ptr_nonnull(strstr(out, "\"symbol\":\"native_safe_halt\",\"kernel\":true}]}\n"));
+	ck_assert_ptr_null(strstr(out, "sample_period"));
+	ck_assert_ptr_null(strstr(out, "\"tid\""));
+	ck_assert_ptr_null(strstr(out, "\"cpu\""));
+	p = strchr(out, '\n');
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(p[1], '\0');
+	free(out);
+}
+END_TEST
+
+/* -c PERIOD and no note: sample_period instead of sample_freq, no note. */
+START_TEST(test_json_period)
+{
+	struct snapshot snap = std_snapshot();
+	char *out;
+
+	snap.freq = false;
+	snap.sample_period = 100000;
+	snap.event_note = NULL;
+	snap.event = "cycles";
+	snap.mode = "zero";
+	out = render(output_json, &snap);
+	ck_assert_int_eq(
+		python_check(out,
+			     "assert 'event_note' not in d and 'sample_freq' not in d\n"
+			     "assert d['sample_period'] == 100000 and d['mode'] == 'zero'\n"
+			     "assert list(d)[:4] == ['time','event','sample_period','target']\n"),
+		0);
+	ck_assert_ptr_nonnull(strstr(out, "\"event\":\"cycles\",\"sample_period\":100000,"));
+	free(out);
+}
+END_TEST
+
+START_TEST(test_json_empty)
+{
+	struct snapshot snap = header();
+	char *out;
+
+	snap.sort = spec_of("comm,pid,tid,cpu");
+	out = render(output_json, &snap);
+	ck_assert_int_eq(
+		python_check(out,
+			     "assert d['rows'] == [] and d['sort'] == ['comm','pid','tid','cpu']\n"
+			     "assert d['samples'] == 0 and d['period'] == 0\n"),
+		0);
+	ck_assert_ptr_nonnull(strstr(out, "\"rows\":[]}\n"));
+	free(out);
+}
+END_TEST
+
+/* Names come from the traced programs: quotes, backslashes and control
+ * characters must come out as valid JSON and decode to the same bytes. */
+START_TEST(test_json_escaping)
+{
+	struct snapshot_row row = {
+		.self = 100,
+		.samples = 1,
+		.period = 1,
+		.comm = "we\"ird\\ \n\t\x01",
+		.has_pid = true,
+		.pid = 1,
+		.has_tid = true,
+		.tid = 2,
+		.has_cpu = true,
+		.cpu = 3,
+		.has_dso = true,
+		.dso = "a\"b",
+		.dso_path = "/x/a\"b\x1f",
+		.has_sym = true,
+		.symbol = "operator\"\"_x<\x7f>",
+	};
+	struct snapshot snap = header();
+	char *out;
+
+	snap.sort = spec_of("comm,pid,tid,cpu,dso,sym");
+	snap.target = "command ./a \"b\"";
+	snap.rows = &row;
+	snap.nr_rows = 1;
+	snap.nr_entries = 1;
+	out = render(output_json, &snap);
+	ck_assert_int_eq(
+		python_check(
+			out,
+			"r = d['rows'][0]\n"
+			"assert r['comm'] == 'we\"ird\\\\ \\n\\t\\x01', repr(r['comm'])\n"
+			"assert r['dso'] == 'a\"b' and r['dso_path'] == '/x/a\"b\\x1f'\n"
+			"assert r['symbol'] == 'operator\"\"_x<\\x7f>', repr(r['symbol'])\n"
+			"assert d['target'] == 'command ./a \"b\"'\n"
+			"assert (r['pid'], r['tid'], r['cpu']) == (1, 2, 3)\n"
+			"assert list(r) == ['self','samples','period','comm','pid','tid','cpu','dso','dso_path','symbol','kernel']\n"),
+		0);
+	ck_assert_ptr_nonnull(strstr(out, "\"comm\":\"we\\\"ird\\\\ \\n\\t\\u0001\""));
+	free(out);
+}
+END_TEST
+
+/* The TUI sets LC_ALL from the environment; a decimal comma must not leak
+ * into JSON or the table.  Needs a comma locale: compiled on the fly. */
+START_TEST(test_json_locale)
+{
+	char *dir = testutil_tmpdir("check_output_locale");
+	struct snapshot snap = std_snapshot();
+	char *out, *old;
+
+	/* localedef may warn (non-zero) yet produce a usable locale */
+	testutil_sh("localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1", dir);
+	if (testutil_sh("test -e '%s/de_DE.UTF-8/LC_NUMERIC'", dir) != 0) {
+		fprintf(stderr, "SKIP: no de_DE locale could be built\n");
+		goto out;
+	}
+	setenv("LOCPATH", dir, 1);
+	old = setlocale(LC_NUMERIC, "de_DE.UTF-8");
+	if (!old) {
+		fprintf(stderr, "SKIP: de_DE.UTF-8 locale not usable\n");
+		unsetenv("LOCPATH");
+		goto out;
+	}
+	{
+		char probe[16];
+
+		snprintf(probe, sizeof(probe), "%.1f", 1.5);
+		ck_assert_str_eq(probe, "1,5");
+	}
+	out = render(output_json, &snap);
+	setlocale(LC_NUMERIC, "C");
+	unsetenv("LOCPATH");
+	ck_assert_int_eq(python_check(out, "assert d['rows'][0]['self'] == 46.3\n"), 0);
+	free(out);
+	setlocale(LC_NUMERIC, "de_DE.UTF-8");
+	out = render(output_text, &snap);
+	setlocale(LC_NUMERIC, "C");
+	ck_assert_ptr_nonnull(strstr(out, "46.30%"));
+	ck_assert_ptr_nonnull(strstr(out, "kernel: 12.4%"));
+	free(out);
+out:
+	testutil_sh("rm -rf '%s'", dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_text_header)
+{
+	struct snapshot snap = std_snapshot();
+	char *out = render(output_text, &snap);
+
+	static const char expect[] =
+		"proftop: 2.0s  event cpu-clock (cycles not supported: using cpu-clock)"
+		"  4000 Hz  system-wide\n"
+		"samples: 15873 (7936/s)  lost: 0  throttled: 0  kernel: 12.4%  mode: decay\n"
+		"\n";
+
+	ck_assert_msg(!strncmp(out, expect, strlen(expect)), "%s", out);
+	free(out);
+
+	snap.freq = false;
+	snap.sample_period = 250000;
+	snap.event_note = NULL;
+	snap.lost = 17;
+	snap.throttled = 2;
+	out = render(output_text, &snap);
+	ck_assert_ptr_nonnull(
+		strstr(out, "proftop: 2.0s  event cpu-clock  period 250000  system-wide\n"));
+	ck_assert_ptr_nonnull(strstr(out, "lost: 17  throttled: 2"));
+	free(out);
+}
+END_TEST
+
+START_TEST(test_text_rows)
+{
+	struct snapshot snap = std_snapshot();
+	char *out = render(output_text, &snap);
+	const char *hdr, *r1, *r2, *r3;
+	size_t len = strlen(out);
+
+	hdr = strstr(out, "Overhead  Samples  Shared Object      Symbol\n");
+	ck_assert_msg(hdr != NULL, "%s", out);
+	r1 = strstr(out, "  46.30%     7300  wl                 [.] leaf_a\n");
+	r2 = strstr(out, "  41.25%     6500  libc.so.6          [.] memcpy\n");
+	r3 = strstr(out, "  12.45%     1960  [kernel.kallsyms]  [k] native_safe_halt\n");
+	ck_assert_msg(r1 && r2 && r3, "%s", out);
+	ck_assert(hdr < r1 && r1 < r2 && r2 < r3);
+	/* each snapshot ends with a blank line */
+	ck_assert(len > 2 && out[len - 1] == '\n' && out[len - 2] == '\n');
+	ck_assert_ptr_null(strstr(out, " \n"));
+	free(out);
+}
+END_TEST
+
+/* Columns follow the sort keys, numbers right-aligned. */
+START_TEST(test_text_columns)
+{
+	struct snapshot_row rows[] = {
+		{ .self = 100.0 / 3,
+		  .samples = 12345,
+		  .period = 1,
+		  .comm = "postgres",
+		  .has_pid = true,
+		  .pid = 31337,
+		  .has_tid = true,
+		  .tid = 31340,
+		  .has_cpu = true,
+		  .cpu = 12 },
+		{ .self = 5,
+		  .samples = 7,
+		  .period = 1,
+		  .comm = NULL,
+		  .has_pid = true,
+		  .pid = 1,
+		  .has_tid = true,
+		  .tid = 1,
+		  .has_cpu = true,
+		  .cpu = 0 },
+	};
+	struct snapshot snap = header();
+	char *out;
+
+	snap.sort = spec_of("comm,pid,tid,cpu");
+	snap.rows = rows;
+	snap.nr_rows = 2;
+	snap.nr_entries = 2;
+	out = render(output_text, &snap);
+	ck_assert_msg(strstr(out, "\nOverhead  Samples  Command     Pid    Tid  Cpu\n"), "%s", out);
+	ck_assert_msg(strstr(out, "\n  33.33%    12345  postgres  31337  31340   12\n"), "%s", out);
+	ck_assert_msg(strstr(out, "\n   5.00%        7  -             1      1    0\n"), "%s", out);
+	free(out);
+}
+END_TEST
+
+START_TEST(test_text_empty)
+{
+	struct snapshot snap = header();
+	char *out;
+
+	snap.sort = spec_of("dso,sym");
+	out = render(output_text, &snap);
+	ck_assert_ptr_nonnull(strstr(out, "\n\nno samples yet\n\n"));
+	ck_assert_ptr_null(strstr(out, "Overhead"));
+	free(out);
+
+	/* entries exist but all are filtered: say that instead */
+	snap.nr_entries = 4;
+	out = render(output_text, &snap);
+	ck_assert_ptr_nonnull(strstr(out, "all 4 entries are filtered out"));
+	free(out);
+}
+END_TEST
+
+/* Long DSO names are cut in the middle; control characters never reach
+ * the terminal. */
+START_TEST(test_text_names)
+{
+	struct snapshot_row row = {
+		.self = 100,
+		.samples = 1,
+		.period = 1,
+		.has_dso = true,
+		.dso = "libverylongname-0123456789-abcdefghijklmnopqrstuvwxyz.so.1.2.3",
+		.dso_path = "/x",
+		.has_sym = true,
+		.symbol = "evil\nname\x1b[2J",
+	};
+	struct snapshot snap = header();
+	char *out;
+	const char *p, *nl;
+
+	snap.sort = spec_of("dso,sym");
+	snap.rows = &row;
+	snap.nr_rows = 1;
+	out = render(output_text, &snap);
+	p = strstr(out, "  libverylongname-");
+	ck_assert_msg(p != NULL, "%s", out);
+	p += 2;
+	nl = strstr(p, "  [.] ");
+	ck_assert_ptr_nonnull(nl);
+	ck_assert_int_eq(nl - p, 40);
+	ck_assert(!memcmp(p, "libverylongname-0123", 18));
+	ck_assert_ptr_nonnull(memmem(p, 40, "...", 3));
+	ck_assert(!memcmp(p + 40 - 6, ".1.2.3", 6));
+	ck_assert_ptr_nonnull(strstr(out, "[.] evil?name?[2J\n"));
+	ck_assert_ptr_null(strchr(out, '\x1b'));
+	free(out);
+}
+END_TEST
+
+/* From samples to text and JSON through the real hist and view. */
+START_TEST(test_pipeline)
+{
+	struct machine *m = machine_new();
+	struct dso *wl = machine_dso_get(m, "/tmp/wl", DSO_USER);
+	struct symbol a = { 0x10, 0x20, "leaf_a" }, b = { 0x20, 0x30, "leaf_b" };
+	struct sort_spec spec = spec_of("dso,sym");
+	struct hist *h = hist_new(&spec);
+	struct snapshot snap = header();
+	struct hist_sample s = {
+		.comm = intern("wl"), .pid = 42, .tid = 42, .dso = wl, .period = 250000
+	};
+	char *out;
+	int i;
+
+	for (i = 0; i < 30; i++) {
+		s.sym = i % 3 ? &a : &b;
+		hist_add(h, &s);
+	}
+	s.sym = NULL;
+	s.dso = NULL;
+	s.kernel = true;
+	hist_add(h, &s);
+	view_build(h, NULL, &snap);
+	out = render(output_json, &snap);
+	ck_assert_int_eq(
+		python_check(
+			out,
+			"r = d['rows']\n"
+			"assert [x['symbol'] for x in r] == ['leaf_a','leaf_b','[unknown]']\n"
+			"assert r[0]['samples'] == 20 and r[0]['comm'] == 'wl' and r[0]['pid'] == 42\n"
+			"assert r[0]['dso'] == 'wl' and r[0]['dso_path'] == '/tmp/wl'\n"
+			"assert r[2]['dso'] == '[unknown]' and r[2]['kernel'] is True\n"
+			"assert abs(sum(x['self'] for x in r) - 100) < 0.02\n"
+			"assert d['samples'] == 31 and d['period'] == 31 * 250000\n"),
+		0);
+	free(out);
+	out = render(output_text, &snap);
+	ck_assert_msg(strstr(out, "  64.52%       20  wl             [.] leaf_a\n"), "%s", out);
+	ck_assert_msg(strstr(out, "   3.23%        1  [unknown]      [k] [unknown]\n"), "%s", out);
+	free(out);
+	snapshot_release(&snap);
+	hist_free(h);
+	machine_free(m);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("output");
+	TCase *tc;
+
+	tc = tcase_create("json");
+	tcase_add_test(tc, test_json_valid);
+	tcase_add_test(tc, test_json_keys);
+	tcase_add_test(tc, test_json_period);
+	tcase_add_test(tc, test_json_empty);
+	tcase_add_test(tc, test_json_escaping);
+	tcase_set_timeout(tc, 30);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("locale");
+	tcase_add_test(tc, test_json_locale);
+	tcase_set_timeout(tc, 60);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("text");
+	tcase_add_test(tc, test_text_header);
+	tcase_add_test(tc, test_text_rows);
+	tcase_add_test(tc, test_text_columns);
+	tcase_add_test(tc, test_text_empty);
+	tcase_add_test(tc, test_text_names);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("pipeline");
+	tcase_add_test(tc, test_pipeline);
+	tcase_set_timeout(tc, 30);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return testutil_run(suite()) != 0;
+}

@@ -1,0 +1,455 @@
+/* Unit tests for view_build: percentages, filters, limits, the order of
+ * tied rows and the strings rows carry. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hist.h"
+#include "machine.h"
+#include "symtab.h"
+#include "testutil.h"
+#include "util.h"
+#include "view.h"
+
+/* A small world: two user DSOs, the kernel, and their functions. */
+static struct machine *machine;
+static struct dso *dso_app, *dso_libc, *dso_kernel;
+static const struct symbol sym_main = { 0x1000, 0x1100, "main" };
+static const struct symbol sym_work = { 0x1100, 0x1200, "work" };
+static const struct symbol sym_memcpy = { 0x2000, 0x2100, "memcpy" };
+static const struct symbol sym_sched = { 0x3000, 0x3100, "schedule" };
+
+static void setup(void)
+{
+	machine = machine_new();
+	dso_app = machine_dso_get(machine, "/usr/bin/app", DSO_USER);
+	dso_libc = machine_dso_get(machine, "/usr/lib/libc.so.6", DSO_USER);
+	dso_kernel = machine_dso_get(machine, "[kernel.kallsyms]", DSO_KERNEL);
+}
+
+static void teardown(void)
+{
+	machine_free(machine);
+	machine = NULL;
+}
+
+static struct hist *hist_of(const char *keys)
+{
+	struct sort_spec spec;
+	const char *bad;
+
+	ck_assert_int_eq(sort_spec_parse(keys, &spec, &bad), 0);
+	return hist_new(&spec);
+}
+
+static void add(struct hist *h, const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu,
+		struct dso *dso, const struct symbol *sym, bool kernel, uint64_t period,
+		unsigned times)
+{
+	struct hist_sample s = {
+		.comm = comm ? intern(comm) : NULL,
+		.pid = pid,
+		.tid = tid,
+		.cpu = cpu,
+		.dso = dso,
+		.sym = sym,
+		.kernel = kernel,
+		.period = period,
+	};
+
+	while (times--)
+		hist_add(h, &s);
+}
+
+/* app main 50%, app work 25%, libc memcpy 15%, kernel schedule 10% */
+static struct hist *standard_hist(const char *keys)
+{
+	struct hist *h = hist_of(keys);
+
+	add(h, "app", 100, 100, 0, dso_app, &sym_main, false, 1000, 50);
+	add(h, "app", 100, 101, 1, dso_app, &sym_work, false, 1000, 25);
+	add(h, "app", 100, 100, 0, dso_libc, &sym_memcpy, false, 1000, 15);
+	add(h, "app", 100, 100, 2, dso_kernel, &sym_sched, true, 1000, 10);
+	return h;
+}
+
+START_TEST(test_percent_sum)
+{
+	struct hist *h = standard_hist("dso,sym");
+	struct view_opts opts = { 0 };
+	struct snapshot snap = { 0 };
+	double sum = 0;
+	size_t i;
+
+	view_build(h, &opts, &snap);
+	ck_assert_uint_eq(snap.nr_rows, 4);
+	ck_assert_uint_eq(snap.nr_entries, 4);
+	ck_assert_uint_eq(snap.period, 100000);
+	ck_assert_uint_eq(snap.samples, 100);
+	ck_assert_uint_eq(snap.kernel_period, 10000);
+	ck_assert_uint_eq(snap.sort.n, 2);
+	for (i = 0; i < snap.nr_rows; i++)
+		sum += snap.rows[i].self;
+	ck_assert_double_eq_tol(sum, 100.0, 1e-9);
+	ck_assert_double_eq_tol(snap.rows[0].self, 50.0, 1e-9);
+	ck_assert_str_eq(snap.rows[0].symbol, "main");
+	ck_assert_str_eq(snap.rows[1].symbol, "work");
+	ck_assert_str_eq(snap.rows[2].symbol, "memcpy");
+	ck_assert_str_eq(snap.rows[3].symbol, "schedule");
+	ck_assert_double_eq_tol(snap.rows[3].self, 10.0, 1e-9);
+	ck_assert(snap.rows[3].kernel);
+	ck_assert(!snap.rows[0].kernel);
+	ck_assert_uint_eq(snap.rows[1].samples, 25);
+	ck_assert_uint_eq(snap.rows[1].period, 25000);
+	snapshot_release(&snap);
+	ck_assert_ptr_null(snap.rows);
+	ck_assert_uint_eq(snap.nr_rows, 0);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_empty)
+{
+	struct hist *h = hist_of("dso,sym");
+	struct snapshot snap = { 0 };
+
+	view_build(h, NULL, &snap);
+	ck_assert_uint_eq(snap.nr_rows, 0);
+	ck_assert_uint_eq(snap.nr_entries, 0);
+	ck_assert_uint_eq(snap.period, 0);
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
+/* The engine fills the header; view_build must leave it alone. */
+START_TEST(test_header_kept)
+{
+	struct hist *h = standard_hist("dso,sym");
+	struct snapshot snap = { .time = 2.5,
+				 .event = "cpu-clock",
+				 .freq = true,
+				 .sample_freq = 4000,
+				 .target = "system-wide",
+				 .total_samples = 1234,
+				 .lost = 3,
+				 .mode = "decay" };
+
+	view_build(h, NULL, &snap);
+	ck_assert_double_eq(snap.time, 2.5);
+	ck_assert_str_eq(snap.event, "cpu-clock");
+	ck_assert_str_eq(snap.target, "system-wide");
+	ck_assert_uint_eq(snap.total_samples, 1234);
+	ck_assert_uint_eq(snap.lost, 3);
+	ck_assert_str_eq(snap.mode, "decay");
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_hide_kernel)
+{
+	struct hist *h = standard_hist("dso,sym");
+	struct view_opts opts = { .hide_kernel = true };
+	struct snapshot snap = { 0 };
+	size_t i;
+
+	view_build(h, &opts, &snap);
+	ck_assert_uint_eq(snap.nr_rows, 3);
+	ck_assert_uint_eq(snap.nr_entries, 4);
+	for (i = 0; i < snap.nr_rows; i++)
+		ck_assert(!snap.rows[i].kernel);
+	/* absolute percentages: hiding does not inflate the others */
+	ck_assert_double_eq_tol(snap.rows[0].self, 50.0, 1e-9);
+	ck_assert_uint_eq(snap.kernel_period, 10000);
+	ck_assert_uint_eq(snap.period, 100000);
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_hide_user)
+{
+	struct hist *h = standard_hist("dso,sym");
+	struct view_opts opts = { .hide_user = true };
+	struct snapshot snap = { 0 };
+
+	view_build(h, &opts, &snap);
+	ck_assert_uint_eq(snap.nr_rows, 1);
+	ck_assert(snap.rows[0].kernel);
+	ck_assert_str_eq(snap.rows[0].symbol, "schedule");
+	ck_assert_str_eq(snap.rows[0].dso, "[kernel.kallsyms]");
+	ck_assert_double_eq_tol(snap.rows[0].self, 10.0, 1e-9);
+	snapshot_release(&snap);
+
+	opts.hide_kernel = true;
+	view_build(h, &opts, &snap);
+	ck_assert_uint_eq(snap.nr_rows, 0);
+	ck_assert_uint_eq(snap.nr_entries, 4);
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_percent_limit)
+{
+	struct hist *h = standard_hist("dso,sym");
+	struct view_opts opts = { .percent_limit = 15.0 };
+	struct snapshot snap = { 0 };
+
+	view_build(h, &opts, &snap);
+	/* 15% itself is not below the limit */
+	ck_assert_uint_eq(snap.nr_rows, 3);
+	ck_assert_str_eq(snap.rows[2].symbol, "memcpy");
+	snapshot_release(&snap);
+
+	opts.percent_limit = 15.01;
+	view_build(h, &opts, &snap);
+	ck_assert_uint_eq(snap.nr_rows, 2);
+	snapshot_release(&snap);
+
+	opts.percent_limit = 99;
+	view_build(h, &opts, &snap);
+	ck_assert_uint_eq(snap.nr_rows, 0);
+	ck_assert_uint_eq(snap.period, 100000);
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_max_rows)
+{
+	struct hist *h = standard_hist("dso,sym");
+	struct view_opts opts = { .max_rows = 2 };
+	struct snapshot snap = { 0 };
+
+	view_build(h, &opts, &snap);
+	ck_assert_uint_eq(snap.nr_rows, 2);
+	ck_assert_str_eq(snap.rows[0].symbol, "main");
+	ck_assert_str_eq(snap.rows[1].symbol, "work");
+	snapshot_release(&snap);
+
+	/* limits combine: the kernel row is hidden first */
+	opts.max_rows = 10;
+	opts.hide_user = true;
+	view_build(h, &opts, &snap);
+	ck_assert_uint_eq(snap.nr_rows, 1);
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
+/* Equal periods order by samples, then by name, whatever the insertion
+ * order, so rows do not jitter between refreshes. */
+START_TEST(test_ties)
+{
+	static const struct symbol syms[] = {
+		{ 0, 1, "delta" }, { 1, 2, "alpha" }, { 2, 3, "charlie" },
+		{ 3, 4, "bravo" }, { 4, 5, "echo" },
+	};
+	static const char *const expect[] = { "alpha", "bravo", "charlie", "delta", "echo" };
+	struct hist *fwd = hist_of("dso,sym"), *rev = hist_of("dso,sym");
+	struct snapshot a = { 0 }, b = { 0 };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(syms); i++) {
+		add(fwd, "x", 1, 1, 0, dso_app, &syms[i], false, 10, 1);
+		add(rev, "x", 1, 1, 0, dso_app, &syms[ARRAY_SIZE(syms) - 1 - i], false, 10, 1);
+	}
+	/* same period as the others but more samples: first */
+	add(fwd, "x", 1, 1, 0, dso_libc, &sym_memcpy, false, 5, 2);
+	add(rev, "x", 1, 1, 0, dso_libc, &sym_memcpy, false, 5, 2);
+	/* same symbol name in another DSO: after app's, by dso name */
+	add(fwd, "x", 1, 1, 0, dso_libc, &sym_main, false, 10, 1);
+	add(rev, "x", 1, 1, 0, dso_libc, &sym_main, false, 10, 1);
+	add(fwd, "x", 1, 1, 0, dso_app, &sym_main, false, 10, 1);
+	add(rev, "x", 1, 1, 0, dso_app, &sym_main, false, 10, 1);
+
+	view_build(fwd, NULL, &a);
+	view_build(rev, NULL, &b);
+	ck_assert_uint_eq(a.nr_rows, 8);
+	ck_assert_uint_eq(b.nr_rows, 8);
+	ck_assert_str_eq(a.rows[0].symbol, "memcpy");
+	for (i = 0; i < 4; i++)
+		ck_assert_str_eq(a.rows[1 + i].symbol, expect[i]);
+	ck_assert_str_eq(a.rows[6].symbol, "main");
+	ck_assert_str_eq(a.rows[6].dso, "app");
+	ck_assert_str_eq(a.rows[7].symbol, "main");
+	ck_assert_str_eq(a.rows[7].dso, "libc.so.6");
+	ck_assert_str_eq(a.rows[5].symbol, "echo");
+	for (i = 0; i < a.nr_rows; i++) {
+		ck_assert_str_eq(a.rows[i].symbol, b.rows[i].symbol);
+		ck_assert_str_eq(a.rows[i].dso, b.rows[i].dso);
+	}
+	snapshot_release(&a);
+	snapshot_release(&b);
+	hist_free(fwd);
+	hist_free(rev);
+}
+END_TEST
+
+/* With comm,pid,tid,cpu keys the tie-break runs through those too. */
+START_TEST(test_ties_numeric)
+{
+	struct hist *h = hist_of("comm,pid,tid,cpu");
+	struct snapshot snap = { 0 };
+
+	add(h, "b", 2, 2, 0, NULL, NULL, false, 10, 1);
+	add(h, "a", 9, 9, 3, NULL, NULL, false, 10, 1);
+	add(h, "a", 3, 5, 1, NULL, NULL, false, 10, 1);
+	add(h, "a", 3, 4, 2, NULL, NULL, false, 10, 1);
+	add(h, "a", 3, 4, 1, NULL, NULL, false, 10, 1);
+	view_build(h, NULL, &snap);
+	ck_assert_uint_eq(snap.nr_rows, 5);
+	ck_assert_str_eq(snap.rows[0].comm, "a");
+	ck_assert_uint_eq(snap.rows[0].pid, 3);
+	ck_assert_uint_eq(snap.rows[0].tid, 4);
+	ck_assert_uint_eq(snap.rows[0].cpu, 1);
+	ck_assert_uint_eq(snap.rows[1].cpu, 2);
+	ck_assert_uint_eq(snap.rows[2].tid, 5);
+	ck_assert_uint_eq(snap.rows[3].pid, 9);
+	ck_assert_str_eq(snap.rows[4].comm, "b");
+	ck_assert(snap.rows[0].has_tid && snap.rows[0].has_cpu && snap.rows[0].has_pid);
+	ck_assert(!snap.rows[0].has_dso && !snap.rows[0].has_sym);
+	ck_assert_ptr_null(snap.rows[0].dso);
+	ck_assert_ptr_null(snap.rows[0].symbol);
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_unknown_names)
+{
+	struct hist *h = hist_of("dso,sym");
+	struct snapshot snap = { 0 };
+	size_t i;
+
+	add(h, "x", 1, 1, 0, NULL, NULL, false, 10, 3);
+	add(h, "x", 1, 1, 0, dso_libc, NULL, false, 10, 2);
+	add(h, "x", 1, 1, 0, dso_libc, &sym_memcpy, false, 10, 1);
+	view_build(h, NULL, &snap);
+	ck_assert_uint_eq(snap.nr_rows, 3);
+	ck_assert_str_eq(snap.rows[0].dso, "[unknown]");
+	ck_assert_str_eq(snap.rows[0].dso_path, "[unknown]");
+	ck_assert_str_eq(snap.rows[0].symbol, "[unknown]");
+	ck_assert_str_eq(snap.rows[1].dso, "libc.so.6");
+	ck_assert_str_eq(snap.rows[1].dso_path, "/usr/lib/libc.so.6");
+	ck_assert_str_eq(snap.rows[1].symbol, "[unknown]");
+	ck_assert_str_eq(snap.rows[2].symbol, "memcpy");
+	for (i = 0; i < snap.nr_rows; i++)
+		ck_assert(snap.rows[i].has_dso && snap.rows[i].has_sym);
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
+/* comm/pid appear when keys, or when every sample agreed. */
+START_TEST(test_row_fields)
+{
+	struct hist *h = hist_of("sym");
+	struct snapshot snap = { 0 };
+
+	add(h, "solo", 7, 8, 1, dso_app, &sym_main, false, 10, 3);
+	add(h, "one", 5, 5, 1, dso_app, &sym_work, false, 10, 2);
+	add(h, "two", 6, 6, 1, dso_app, &sym_work, false, 10, 2);
+	add(h, "one", 5, 5, 1, dso_app, &sym_memcpy, false, 10, 1);
+	add(h, "one", 9, 9, 1, dso_app, &sym_memcpy, false, 10, 1);
+	view_build(h, NULL, &snap);
+	ck_assert_uint_eq(snap.nr_rows, 3);
+
+	ck_assert_str_eq(snap.rows[0].symbol, "work");
+	ck_assert_ptr_null(snap.rows[0].comm);
+	ck_assert(!snap.rows[0].has_pid);
+
+	ck_assert_str_eq(snap.rows[1].symbol, "main");
+	ck_assert_str_eq(snap.rows[1].comm, "solo");
+	ck_assert(snap.rows[1].has_pid);
+	ck_assert_uint_eq(snap.rows[1].pid, 7);
+	ck_assert(!snap.rows[1].has_tid);
+	ck_assert(!snap.rows[1].has_cpu);
+	ck_assert(!snap.rows[1].has_dso);
+
+	ck_assert_str_eq(snap.rows[2].symbol, "memcpy");
+	ck_assert_str_eq(snap.rows[2].comm, "one");
+	ck_assert(!snap.rows[2].has_pid);
+	snapshot_release(&snap);
+	hist_free(h);
+
+	/* comm as a key is reported as the key */
+	h = hist_of("comm");
+	add(h, "k", 1, 1, 0, NULL, NULL, false, 1, 1);
+	view_build(h, NULL, &snap);
+	ck_assert_str_eq(snap.rows[0].comm, "k");
+	ck_assert(!snap.rows[0].has_sym);
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
+/* A larger table: rows strictly follow the comparator's order. */
+START_TEST(test_sorted_many)
+{
+	struct hist *h = hist_of("pid");
+	struct snapshot snap = { 0 };
+	uint32_t i;
+	size_t r;
+
+	for (i = 0; i < 5000; i++)
+		add(h, "p", (i * 7919) % 5000, 0, 0, NULL, NULL, false, 1 + (i * 31) % 50,
+		    1 + i % 3);
+	view_build(h, NULL, &snap);
+	ck_assert_uint_eq(snap.nr_rows, 5000);
+	for (r = 1; r < snap.nr_rows; r++) {
+		const struct snapshot_row *p = &snap.rows[r - 1], *q = &snap.rows[r];
+
+		ck_assert(p->period > q->period ||
+			  (p->period == q->period &&
+			   (p->samples > q->samples ||
+			    (p->samples == q->samples && p->pid < q->pid))));
+	}
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("view");
+	TCase *tc;
+
+	tc = tcase_create("percentages");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_percent_sum);
+	tcase_add_test(tc, test_empty);
+	tcase_add_test(tc, test_header_kept);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("filters");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_hide_kernel);
+	tcase_add_test(tc, test_hide_user);
+	tcase_add_test(tc, test_percent_limit);
+	tcase_add_test(tc, test_max_rows);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("order");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_ties);
+	tcase_add_test(tc, test_ties_numeric);
+	tcase_add_test(tc, test_sorted_many);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("row_fields");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_unknown_names);
+	tcase_add_test(tc, test_row_fields);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return testutil_run(suite()) != 0;
+}

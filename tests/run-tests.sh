@@ -1,0 +1,36 @@
+#!/bin/sh
+# Runs the unit-test binaries given as arguments, then every integration
+# script in tests/integration/.  Exit status 77 from a script means SKIP.
+# Prints one line per test program and a summary; fails if anything failed.
+pass=0 fail=0 skip=0 failed=
+for t in "$@"; do
+	if "./$t" >"$t.log" 2>&1; then
+		pass=$((pass + 1))
+		printf 'PASS  %s  (%s)\n' "$t" "$(grep -E '^[0-9]+%: Checks' "$t.log" | tail -1)"
+	else
+		fail=$((fail + 1)) failed="$failed $t"
+		printf 'FAIL  %s\n' "$t"
+		cat "$t.log"
+	fi
+done
+for s in tests/integration/*.sh; do
+	[ -f "$s" ] || continue
+	log=tests/tmp/$(basename "$s" .sh).log
+	mkdir -p tests/tmp
+	sh "$s" >"$log" 2>&1
+	st=$?
+	if [ $st -eq 0 ]; then
+		pass=$((pass + 1))
+		printf 'PASS  %s  (%s checks)\n' "$s" "$(grep -c '^ok ' "$log")"
+		grep '^SKIP' "$log" | sed 's/^/      /'
+	elif [ $st -eq 77 ]; then
+		skip=$((skip + 1))
+		printf 'SKIP  %s: %s\n' "$s" "$(grep '^SKIP' "$log" | head -1)"
+	else
+		fail=$((fail + 1)) failed="$failed $s"
+		printf 'FAIL  %s\n' "$s"
+		cat "$log"
+	fi
+done
+printf '\n%d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skip"
+[ $fail -eq 0 ] || { printf 'failed:%s\n' "$failed"; exit 1; }

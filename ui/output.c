@@ -1,0 +1,438 @@
+/* Batch renderers: a snapshot as a text table (--batch, like top -b and
+ * perf top --stdio) or as one JSON object per line (--json). */
+#include "config.h"
+
+#include "output.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "util.h"
+#include "view.h"
+
+/* Name columns wider than this are cut in the middle: the start and the
+ * end of a path or a comm say more than either alone. */
+#define OUTPUT_COMM_MAX 16
+#define OUTPUT_DSO_MAX 40
+#define OUTPUT_SEP "  "
+
+enum output_col {
+	OUTPUT_COL_COMM,
+	OUTPUT_COL_PID,
+	OUTPUT_COL_TID,
+	OUTPUT_COL_CPU,
+	OUTPUT_COL_DSO,
+	OUTPUT_COL_SYM,
+};
+
+static const char *output_str(const char *s)
+{
+	return s ? s : "?";
+}
+
+/* Finite or zero: NaN and infinities are not JSON numbers. */
+static double output_finite(double x)
+{
+	return isfinite(x) ? x : 0.0;
+}
+
+/* Append x with a fixed number of decimals.  printf's %f follows
+ * LC_NUMERIC, which the TUI sets from the environment for ncurses: a
+ * decimal comma would make the JSON invalid and the text unparseable. */
+static void output_fixed(struct strbuf *sb, double x, int decimals)
+{
+	long long scale = 1, v;
+	int i;
+
+	x = output_finite(x);
+	for (i = 0; i < decimals; i++)
+		scale *= 10;
+	if (fabs(x) * (double)scale >= 9e18) {
+		/* beyond long long: no decimals to localise anyway */
+		strbuf_addf(sb, "%.0f", x);
+		return;
+	}
+	v = llround(x * (double)scale);
+	if (v < 0) {
+		strbuf_addch(sb, '-');
+		v = -v;
+	}
+	strbuf_addf(sb, "%lld", v / scale);
+	if (decimals)
+		strbuf_addf(sb, ".%0*lld", decimals, v % scale);
+}
+
+/* Step back from a UTF-8 continuation byte so a cut keeps whole characters. */
+static size_t output_utf8_floor(const char *s, size_t i)
+{
+	while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80)
+		i--;
+	return i;
+}
+
+/* Append s with control characters shown as '?': a newline in a comm or a
+ * file name must not break the table.  When max is non-zero and s is
+ * longer, the middle is replaced by "...".  Returns the bytes appended. */
+static size_t output_add_name(struct strbuf *sb, const char *s, size_t max)
+{
+	size_t len = strlen(s), start = sb->len, i;
+
+	if (max > 3 && len > max) {
+		size_t head = output_utf8_floor(s, (max - 3) / 2);
+		size_t tail = output_utf8_floor(s, len - (max - 3 - (max - 3) / 2));
+
+		if (tail < head)
+			tail = head;
+		strbuf_add(sb, s, head);
+		strbuf_addstr(sb, "...");
+		strbuf_addstr(sb, s + tail);
+	} else {
+		strbuf_addstr(sb, s);
+	}
+	for (i = start; i < sb->len; i++)
+		if ((unsigned char)sb->buf[i] < 0x20 || sb->buf[i] == 0x7f)
+			sb->buf[i] = '?';
+	return sb->len - start;
+}
+
+static void output_pad(struct strbuf *sb, size_t n)
+{
+	while (n--)
+		strbuf_addch(sb, ' ');
+}
+
+/* The printed width of a name cell, counting UTF-8 characters as one. */
+static size_t output_width(const char *s, size_t n)
+{
+	size_t w = 0, i;
+
+	for (i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+static size_t output_name_width(const char *s, size_t max)
+{
+	struct strbuf tmp;
+	size_t w;
+
+	strbuf_init(&tmp);
+	output_add_name(&tmp, s, max);
+	w = output_width(tmp.buf, tmp.len);
+	strbuf_release(&tmp);
+	return w;
+}
+
+static size_t output_num_width(uint64_t v)
+{
+	size_t w = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		w++;
+	}
+	return w;
+}
+
+static void output_header(struct strbuf *sb, const struct snapshot *snap)
+{
+	double kernel_pct = 0.0;
+
+	if (snap->period)
+		kernel_pct = 100.0 * (double)snap->kernel_period / (double)snap->period;
+	strbuf_addstr(sb, "proftop: ");
+	output_fixed(sb, snap->time, 1);
+	strbuf_addf(sb, "s  event %s", output_str(snap->event));
+	if (snap->event_note)
+		strbuf_addf(sb, " (%s)", snap->event_note);
+	if (snap->freq)
+		strbuf_addf(sb, "  %llu Hz", (unsigned long long)snap->sample_freq);
+	else
+		strbuf_addf(sb, "  period %llu", (unsigned long long)snap->sample_period);
+	strbuf_addf(sb, "  %s\n", output_str(snap->target));
+
+	strbuf_addf(sb, "samples: %llu (", (unsigned long long)snap->total_samples);
+	output_fixed(sb, snap->samples_per_sec, 0);
+	strbuf_addf(sb, "/s)  lost: %llu  throttled: %llu", (unsigned long long)snap->lost,
+		    (unsigned long long)snap->throttled);
+	strbuf_addstr(sb, "  kernel: ");
+	output_fixed(sb, kernel_pct, 1);
+	strbuf_addf(sb, "%%  mode: %s\n", output_str(snap->mode));
+	strbuf_addch(sb, '\n');
+}
+
+/* One column per sort key, in the order of the spec. */
+static size_t output_columns(const struct snapshot *snap, enum output_col *cols)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < snap->sort.n; i++) {
+		switch (snap->sort.keys[i]) {
+		case SORT_COMM:
+			cols[n++] = OUTPUT_COL_COMM;
+			break;
+		case SORT_PID:
+			cols[n++] = OUTPUT_COL_PID;
+			break;
+		case SORT_TID:
+			cols[n++] = OUTPUT_COL_TID;
+			break;
+		case SORT_CPU:
+			cols[n++] = OUTPUT_COL_CPU;
+			break;
+		case SORT_DSO:
+			cols[n++] = OUTPUT_COL_DSO;
+			break;
+		case SORT_SYM:
+			cols[n++] = OUTPUT_COL_SYM;
+			break;
+		case SORT__MAX:
+			break;
+		}
+	}
+	return n;
+}
+
+static const char *const output_col_title[] = {
+	[OUTPUT_COL_COMM] = "Command",	    [OUTPUT_COL_PID] = "Pid",
+	[OUTPUT_COL_TID] = "Tid",	    [OUTPUT_COL_CPU] = "Cpu",
+	[OUTPUT_COL_DSO] = "Shared Object", [OUTPUT_COL_SYM] = "Symbol",
+};
+
+static bool output_col_numeric(enum output_col c)
+{
+	return c == OUTPUT_COL_PID || c == OUTPUT_COL_TID || c == OUTPUT_COL_CPU;
+}
+
+/* The width of one row's cell; numbers that are not known print as "-". */
+static size_t output_cell_width(const struct snapshot_row *r, enum output_col c)
+{
+	switch (c) {
+	case OUTPUT_COL_COMM:
+		return output_name_width(r->comm ? r->comm : "-", OUTPUT_COMM_MAX);
+	case OUTPUT_COL_PID:
+		return r->has_pid ? output_num_width(r->pid) : 1;
+	case OUTPUT_COL_TID:
+		return r->has_tid ? output_num_width(r->tid) : 1;
+	case OUTPUT_COL_CPU:
+		return r->has_cpu ? output_num_width(r->cpu) : 1;
+	case OUTPUT_COL_DSO:
+		return output_name_width(r->dso ? r->dso : "[unknown]", OUTPUT_DSO_MAX);
+	case OUTPUT_COL_SYM:
+		/* "[k] " + the name, uncut: it is the last column */
+		return 4 + output_name_width(r->symbol ? r->symbol : "[unknown]", 0);
+	}
+	return 0;
+}
+
+static void output_cell(struct strbuf *sb, const struct snapshot_row *r, enum output_col c,
+			size_t width, bool last)
+{
+	size_t w;
+
+	if (output_col_numeric(c)) {
+		bool has = c == OUTPUT_COL_PID ? r->has_pid :
+			   c == OUTPUT_COL_TID ? r->has_tid :
+						 r->has_cpu;
+		uint32_t v = c == OUTPUT_COL_PID ? r->pid : c == OUTPUT_COL_TID ? r->tid : r->cpu;
+
+		if (has)
+			strbuf_addf(sb, "%*u", (int)width, v);
+		else
+			strbuf_addf(sb, "%*s", (int)width, "-");
+		return;
+	}
+
+	switch (c) {
+	case OUTPUT_COL_COMM:
+		w = output_add_name(sb, r->comm ? r->comm : "-", OUTPUT_COMM_MAX);
+		w = output_width(sb->buf + sb->len - w, w);
+		break;
+	case OUTPUT_COL_DSO:
+		w = output_add_name(sb, r->dso ? r->dso : "[unknown]", OUTPUT_DSO_MAX);
+		w = output_width(sb->buf + sb->len - w, w);
+		break;
+	case OUTPUT_COL_SYM:
+		strbuf_addstr(sb, r->kernel ? "[k] " : "[.] ");
+		w = output_add_name(sb, r->symbol ? r->symbol : "[unknown]", 0);
+		w = 4 + output_width(sb->buf + sb->len - w, w);
+		break;
+	default:
+		w = width;
+		break;
+	}
+	if (!last && w < width)
+		output_pad(sb, width - w);
+}
+
+static void output_title(struct strbuf *sb, const char *title, size_t width, bool right, bool last)
+{
+	size_t len = strlen(title);
+
+	if (right && len < width)
+		output_pad(sb, width - len);
+	strbuf_addstr(sb, title);
+	if (!right && !last && len < width)
+		output_pad(sb, width - len);
+}
+
+void output_text(FILE *out, const struct snapshot *snap)
+{
+	enum output_col cols[SORT__MAX];
+	size_t widths[SORT__MAX];
+	size_t ncols = output_columns(snap, cols), i, k;
+	size_t w_over = strlen("Overhead"), w_samp = strlen("Samples");
+	struct strbuf sb, pct;
+
+	strbuf_init(&sb);
+	output_header(&sb, snap);
+
+	if (!snap->nr_rows) {
+		if (snap->nr_entries)
+			strbuf_addf(&sb, "no rows to show: all %zu entries are filtered out\n",
+				    snap->nr_entries);
+		else
+			strbuf_addstr(&sb, "no samples yet\n");
+		strbuf_addch(&sb, '\n');
+		fputs(sb.buf, out);
+		fflush(out);
+		strbuf_release(&sb);
+		return;
+	}
+
+	strbuf_init(&pct);
+	for (k = 0; k < ncols; k++)
+		widths[k] = strlen(output_col_title[cols[k]]);
+	for (i = 0; i < snap->nr_rows; i++) {
+		const struct snapshot_row *r = &snap->rows[i];
+		size_t w;
+
+		strbuf_reset(&pct);
+		output_fixed(&pct, r->self, 2);
+		w = pct.len + 1;
+		if (w > w_over)
+			w_over = w;
+		if (output_num_width(r->samples) > w_samp)
+			w_samp = output_num_width(r->samples);
+		for (k = 0; k < ncols; k++) {
+			w = output_cell_width(r, cols[k]);
+			if (w > widths[k])
+				widths[k] = w;
+		}
+	}
+
+	output_title(&sb, "Overhead", w_over, true, false);
+	strbuf_addstr(&sb, OUTPUT_SEP);
+	output_title(&sb, "Samples", w_samp, true, ncols == 0);
+	for (k = 0; k < ncols; k++) {
+		strbuf_addstr(&sb, OUTPUT_SEP);
+		output_title(&sb, output_col_title[cols[k]], widths[k], output_col_numeric(cols[k]),
+			     k + 1 == ncols);
+	}
+	strbuf_addch(&sb, '\n');
+
+	for (i = 0; i < snap->nr_rows; i++) {
+		const struct snapshot_row *r = &snap->rows[i];
+		strbuf_reset(&pct);
+		output_fixed(&pct, r->self, 2);
+		strbuf_addch(&pct, '%');
+		strbuf_addf(&sb, "%*s" OUTPUT_SEP "%*llu", (int)w_over, pct.buf, (int)w_samp,
+			    (unsigned long long)r->samples);
+		for (k = 0; k < ncols; k++) {
+			strbuf_addstr(&sb, OUTPUT_SEP);
+			output_cell(&sb, r, cols[k], widths[k], k + 1 == ncols);
+		}
+		strbuf_addch(&sb, '\n');
+	}
+	strbuf_addch(&sb, '\n');
+	fputs(sb.buf, out);
+	fflush(out);
+	strbuf_release(&pct);
+	strbuf_release(&sb);
+}
+
+/* A JSON string, or null for a missing one. */
+static void output_json_str(struct strbuf *sb, const char *s)
+{
+	if (s)
+		strbuf_add_json_string(sb, s);
+	else
+		strbuf_addstr(sb, "null");
+}
+
+static void output_json_row(struct strbuf *sb, const struct snapshot_row *r)
+{
+	strbuf_addstr(sb, "{\"self\":");
+	output_fixed(sb, r->self, 2);
+	strbuf_addf(sb, ",\"samples\":%llu,\"period\":%llu", (unsigned long long)r->samples,
+		    (unsigned long long)r->period);
+	if (r->comm) {
+		strbuf_addstr(sb, ",\"comm\":");
+		strbuf_add_json_string(sb, r->comm);
+	}
+	if (r->has_pid)
+		strbuf_addf(sb, ",\"pid\":%u", r->pid);
+	if (r->has_tid)
+		strbuf_addf(sb, ",\"tid\":%u", r->tid);
+	if (r->has_cpu)
+		strbuf_addf(sb, ",\"cpu\":%u", r->cpu);
+	if (r->has_dso) {
+		strbuf_addstr(sb, ",\"dso\":");
+		output_json_str(sb, r->dso);
+		strbuf_addstr(sb, ",\"dso_path\":");
+		output_json_str(sb, r->dso_path);
+	}
+	if (r->has_sym) {
+		strbuf_addstr(sb, ",\"symbol\":");
+		output_json_str(sb, r->symbol);
+	}
+	strbuf_addf(sb, ",\"kernel\":%s}", r->kernel ? "true" : "false");
+}
+
+void output_json(FILE *out, const struct snapshot *snap)
+{
+	struct strbuf sb;
+	size_t i;
+
+	strbuf_init(&sb);
+	strbuf_addstr(&sb, "{\"time\":");
+	output_fixed(&sb, snap->time, 3);
+	strbuf_addstr(&sb, ",\"event\":");
+	output_json_str(&sb, snap->event);
+	if (snap->event_note) {
+		strbuf_addstr(&sb, ",\"event_note\":");
+		strbuf_add_json_string(&sb, snap->event_note);
+	}
+	if (snap->freq)
+		strbuf_addf(&sb, ",\"sample_freq\":%llu", (unsigned long long)snap->sample_freq);
+	else
+		strbuf_addf(&sb, ",\"sample_period\":%llu",
+			    (unsigned long long)snap->sample_period);
+	strbuf_addstr(&sb, ",\"target\":");
+	output_json_str(&sb, snap->target);
+	strbuf_addf(&sb,
+		    ",\"samples\":%llu,\"total_samples\":%llu,\"lost\":%llu,"
+		    "\"throttled\":%llu,\"period\":%llu,\"kernel_period\":%llu,\"mode\":",
+		    (unsigned long long)snap->samples, (unsigned long long)snap->total_samples,
+		    (unsigned long long)snap->lost, (unsigned long long)snap->throttled,
+		    (unsigned long long)snap->period, (unsigned long long)snap->kernel_period);
+	output_json_str(&sb, snap->mode);
+	strbuf_addstr(&sb, ",\"sort\":[");
+	for (i = 0; i < snap->sort.n; i++) {
+		if (i)
+			strbuf_addch(&sb, ',');
+		strbuf_add_json_string(&sb, sort_key_name(snap->sort.keys[i]));
+	}
+	strbuf_addstr(&sb, "],\"rows\":[");
+	for (i = 0; i < snap->nr_rows; i++) {
+		if (i)
+			strbuf_addch(&sb, ',');
+		output_json_row(&sb, &snap->rows[i]);
+	}
+	strbuf_addstr(&sb, "]}\n");
+	fputs(sb.buf, out);
+	fflush(out);
+	strbuf_release(&sb);
+}
