@@ -413,6 +413,8 @@ void engine_process_record(struct engine *e, const struct perf_event_header *hdr
 		e->bad_records++;
 		return;
 	}
+	if (rec.kind != RECORD_SAMPLE)
+		machine_set_time(e->machine, rec.has_sid ? rec.sid.time : 0);
 	switch (rec.kind) {
 	case RECORD_SAMPLE:
 		engine_sample(e, &rec.u.sample);

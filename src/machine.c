@@ -51,6 +51,8 @@ struct process {
 	size_t nmaps, mapcap;
 	size_t nthreads;          /* threads pointing here; freed at zero */
 	bool in_table;            /* false once replaced by a reused pid */
+	bool execd;               /* a COMM exec was seen: its maps are its own */
+	uint64_t born;            /* record time when it was created (0: unknown) */
 };
 
 enum thread_state {
@@ -86,6 +88,7 @@ struct machine {
 	size_t gccap;
 	struct procfs procfs;     /* reusable /proc reader */
 	struct machine_stats stats;
+	uint64_t now;             /* time of the record being processed */
 };
 
 /* ---- id tables ---- */
@@ -371,6 +374,7 @@ static struct process *process_new(struct machine *m, uint32_t pid)
 
 	p->pid = pid;
 	p->in_table = true;
+	p->born = m->now;
 	idtab_insert(&m->procs, p);
 	m->stats.processes = m->procs.count;
 	return p;
@@ -544,6 +548,11 @@ static void map_event(struct machine *m, struct process *p, const struct mmap_ev
 	maps_insert(m, p, ev->start, ev->start + ev->len, ev->pgoff, d);
 }
 
+void machine_set_time(struct machine *m, uint64_t time)
+{
+	m->now = time;
+}
+
 void machine_mmap(struct machine *m, const struct mmap_event *ev)
 {
 	/* pid -1: the kernel's own maps (perf.data); kernel addresses are
@@ -563,6 +572,7 @@ void machine_comm(struct machine *m, const struct comm_event *ev)
 		/* The new image's MMAP2s follow. */
 		maps_flush(m, t->proc);
 		t->proc->comm = comm;
+		t->proc->execd = true;
 	} else if (ev->tid == ev->pid || !t->proc->comm) {
 		t->proc->comm = comm;
 	}
@@ -580,8 +590,23 @@ void machine_fork(struct machine *m, const struct task_event *ev)
 		pp = parent->proc;
 	comm = parent && parent->comm ? parent->comm : pp ? pp->comm : NULL;
 	if (ev->pid != ev->ppid) {
-		/* A new process; an existing one with that pid is a stale leftover. */
+		struct thread *leader;
+
 		p = idtab_find(&m->procs, ev->pid);
+		leader = p ? idtab_find(&m->threads, ev->pid) : NULL;
+		if (p && leader && leader->proc == p && leader->state == THREAD_ALIVE &&
+		    ev->time && p->born > ev->time) {
+			/* The child's own records (read from another CPU's ring)
+			 * came before this FORK: keep what they built. */
+			if (!p->comm)
+				p->comm = comm;
+			if (pp && pp != p && p->nmaps == 0 && !p->execd)
+				maps_copy(m, p, pp);
+			if (!idtab_find(&m->threads, ev->tid))
+				thread_new(m, p, ev->tid, comm);
+			return;
+		}
+		/* A new process; an existing one with that pid exited: pid reuse. */
 		if (p)
 			process_detach(m, p);
 		p = process_new(m, ev->pid);

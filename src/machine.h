@@ -51,6 +51,11 @@ int machine_load_kernel(struct machine *m, bool *restricted);
  * of processes read, or -errno when /proc itself cannot be read. */
 int machine_synthesize(struct machine *m, const pid_t *pids, size_t npids);
 
+/* The time of the record about to be passed in (0 when unknown).  Records
+ * from different CPUs' rings come out of order: a child's MMAP2 can be read
+ * before the FORK that created it, which this tells apart from pid reuse. */
+void machine_set_time(struct machine *m, uint64_t time);
+
 /* Side-band events from the record stream. */
 void machine_mmap(struct machine *m, const struct mmap_event *ev);
 void machine_comm(struct machine *m, const struct comm_event *ev);

@@ -288,6 +288,35 @@ START_TEST(test_pid_reuse)
 }
 END_TEST
 
+/* A child's records read (from another CPU's ring) before its FORK. */
+START_TEST(test_fork_after_child_records)
+{
+	struct machine *m = machine_new();
+	struct task_event fork_ev = { .pid = 200, .ppid = 100, .tid = 200, .ptid = 100,
+				      .time = 1000 };
+
+	do_comm(m, 100, 100, "parent", true);
+	do_mmap(m, 100, 100, 0x100000, 0x1000, 0, "/nonexistent/parent");
+	machine_set_time(m, 1500);
+	do_comm(m, 200, 200, "child", true);
+	do_mmap(m, 200, 200, 0x300000, 0x1000, 0, "/nonexistent/child");
+	machine_set_time(m, 0);
+	machine_fork(m, &fork_ev);
+	ck_assert_str_eq(machine_comm_of(m, 200, 200), "child");
+	ck_map_at(m, 200, 200, 0x300000, "child", 0);
+	/* It exec'd: the parent's maps are not its own. */
+	ck_assert_str_eq(name_at(m, 200, 200, 0x100000), "-");
+
+	/* A later FORK of the same pid after its exit is pid reuse. */
+	do_exit(m, 200, 200);
+	fork_ev.time = 3000;
+	machine_fork(m, &fork_ev);
+	ck_assert_str_eq(machine_comm_of(m, 200, 200), "parent");
+	ck_map_at(m, 200, 200, 0x100000, "parent", 0);
+	machine_free(m);
+}
+END_TEST
+
 START_TEST(test_unknown_thread)
 {
 	struct machine *m = machine_new();
@@ -859,6 +888,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_exec_flushes_maps);
 	tcase_add_test(tc, test_exit_two_phase_gc);
 	tcase_add_test(tc, test_pid_reuse);
+	tcase_add_test(tc, test_fork_after_child_records);
 	tcase_add_test(tc, test_unknown_thread);
 	suite_add_tcase(s, tc);
 
