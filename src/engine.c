@@ -14,15 +14,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "dump.h"
 #include "event.h"
 #include "hist.h"
+#include "kallsyms.h"
 #include "live.h"
 #include "machine.h"
 #include "options.h"
+#include "perfdata.h"
 #include "record.h"
 #include "util.h"
 #include "view.h"
@@ -30,11 +34,16 @@
 struct engine {
 	const struct options *opts;
 	struct live *live;
+	struct perfdata *file;       /* -i FILE instead of live */
+	const struct perfdata_event *file_event;  /* the event whose samples count */
+	char event_name[64];
 	struct machine *machine;
 	struct hist *hist;
 	char target[128];
 	char event_note[160];
+	bool freq;                   /* sampling by frequency, else by period */
 	uint64_t sample_freq;        /* after -F max and clamping */
+	uint64_t sample_period;
 
 	/* counters since start */
 	uint64_t samples;
@@ -55,6 +64,12 @@ struct engine {
 	bool child_done;
 
 	double start;
+	double file_seconds;         /* first to last sample of the recording */
+
+	/* controls from other threads */
+	int wake_fd[2];              /* engine_stop writes here to end ppoll */
+	volatile sig_atomic_t stop_requested;
+	volatile sig_atomic_t mode;  /* enum hist_mode */
 };
 
 static volatile sig_atomic_t got_stop_signal;
@@ -242,6 +257,89 @@ static void describe_target(struct engine *e, const struct options *o)
 	}
 }
 
+/* Kernel symbols for a recording: this machine's kallsyms, only when the
+ * recording was made on this kernel (same build ID, else same release). */
+static void engine_file_kernel(struct engine *e, const struct perfdata_info *info)
+{
+	uint8_t id[20];
+	int n = kallsyms_kernel_build_id(id);
+	bool same = false, known = false, restricted = false;
+	size_t i;
+	struct utsname uts;
+
+	for (i = 0; i < info->nbuild_ids; i++) {
+		const struct perfdata_build_id *b = &info->build_ids[i];
+
+		if (strcmp(b->filename, "[kernel.kallsyms]") != 0)
+			continue;
+		known = true;
+		same = n > 0 && b->size >= 1 && memcmp(b->id, id, b->size < 20 ? b->size : 20) == 0;
+	}
+	if (!known && info->osrelease && uname(&uts) == 0)
+		same = strcmp(uts.release, info->osrelease) == 0;
+	if (!same) {
+		msg_notice("the recording's kernel is not the running one: kernel samples show as "
+			   "[unknown] in [kernel.kallsyms]");
+		return;
+	}
+	if (machine_load_kernel(e->machine, &restricted) == 0 && restricted)
+		msg_notice("kernel addresses are hidden (kernel.kptr_restrict): kernel samples show "
+			   "as [unknown]");
+}
+
+/* -i FILE: open the recording and prepare the machine for it. */
+static int engine_start_file(struct engine *e, const struct options *o)
+{
+	const struct perfdata_info *info;
+	char err[512];
+	size_t i;
+
+	if (perfdata_open(o->input, &e->file, err, sizeof(err))) {
+		msg_error("%s", err);
+		return 1;
+	}
+	snprintf(e->target, sizeof(e->target), "file %s", o->input);
+	info = perfdata_get_info(e->file);
+	if (perfdata_nr_events(e->file) == 0) {
+		msg_error("%s: the recording has no events", o->input);
+		return 1;
+	}
+	/* perf adds a dummy event for side-band records: count the first
+	 * real one.  (A choice between several events comes later.) */
+	e->file_event = perfdata_get_event(e->file, 0);
+	for (i = 0; i < perfdata_nr_events(e->file); i++) {
+		const struct perfdata_event *ev = perfdata_get_event(e->file, i);
+
+		if (!(ev->attr.type == PERF_TYPE_SOFTWARE &&
+		      ev->attr.config == PERF_COUNT_SW_DUMMY)) {
+			e->file_event = ev;
+			break;
+		}
+	}
+	if (e->file_event->name)
+		snprintf(e->event_name, sizeof(e->event_name), "%s", e->file_event->name);
+	else
+		event_name_from_attr(&e->file_event->attr, e->event_name, sizeof(e->event_name));
+	e->freq = e->file_event->attr.freq;
+	e->sample_freq = e->freq ? e->file_event->attr.sample_freq : 0;
+	e->sample_period = e->freq ? 0 : e->file_event->attr.sample_period;
+	if (info->last_sample_time > info->first_sample_time)
+		e->file_seconds = (double)(info->last_sample_time - info->first_sample_time) / 1e9;
+	if (o->dump) {
+		perfdata_set_file_order(e->file, true);
+		return 0;
+	}
+	e->machine = machine_new();
+	e->hist = hist_new(&o->sort);
+	if (o->symfs)
+		machine_set_symfs(e->machine, o->symfs);
+	for (i = 0; i < info->nbuild_ids; i++)
+		machine_add_build_id(e->machine, info->build_ids[i].filename, info->build_ids[i].id,
+				     info->build_ids[i].size);
+	engine_file_kernel(e, info);
+	return 0;
+}
+
 int engine_start(const struct options *o, struct engine **out)
 {
 	struct engine *e = xcalloc(1, sizeof(*e));
@@ -254,7 +352,21 @@ int engine_start(const struct options *o, struct engine **out)
 
 	e->opts = o;
 	e->go_fd = e->exec_err_fd = -1;
+	e->wake_fd[0] = e->wake_fd[1] = -1;
+	e->mode = o->mode;
 	e->start = now_monotonic();
+	if (pipe2(e->wake_fd, O_CLOEXEC | O_NONBLOCK)) {
+		msg_error("cannot create a pipe: %s", strerror(errno));
+		status = 1;
+		goto fail;
+	}
+	if (o->input) {
+		status = engine_start_file(e, o);
+		if (status)
+			goto fail;
+		*out = e;
+		return 0;
+	}
 	describe_target(e, o);
 
 	if (event_parse(o->event ? o->event : "cycles", &cfg.event)) {
@@ -268,7 +380,8 @@ int engine_start(const struct options *o, struct engine **out)
 	if (o->cpus && (status = check_cpus(o)) != 0)
 		goto fail;
 
-	cfg.sampling.freq = o->freq;
+	cfg.sampling.freq = e->freq = o->freq;
+	e->sample_period = o->sample_period;
 	if (o->freq) {
 		uint64_t max = event_max_sample_rate();
 
@@ -338,6 +451,7 @@ int engine_start(const struct options *o, struct engine **out)
 		status = err == -ESRCH ? 2 : 1;
 		goto fail;
 	}
+	snprintf(e->event_name, sizeof(e->event_name), "%s", live_get_info(e->live)->event_name);
 	snprintf(e->event_note, sizeof(e->event_note), "%s", live_get_info(e->live)->note);
 	if (e->event_note[0])
 		msg_notice("%s", e->event_note);
@@ -384,10 +498,14 @@ static bool is_target(const struct engine *e, uint32_t pid)
 	return false;
 }
 
-static void engine_sample(struct engine *e, const struct sample *s)
+static void engine_sample(struct engine *e, const struct sample *s,
+			  const struct perf_event_attr *attr)
 {
 	struct hist_sample hs;
 	struct resolved r;
+
+	if (e->file_event && attr != &e->file_event->attr)
+		return;
 
 	e->samples++;
 	machine_resolve(e->machine, s->sid.pid, s->sid.tid, s->cpumode, s->ip, &r);
@@ -417,7 +535,7 @@ void engine_process_record(struct engine *e, const struct perf_event_header *hdr
 		machine_set_time(e->machine, rec.has_sid ? rec.sid.time : 0);
 	switch (rec.kind) {
 	case RECORD_SAMPLE:
-		engine_sample(e, &rec.u.sample);
+		engine_sample(e, &rec.u.sample, attr);
 		break;
 	case RECORD_MMAP:
 		machine_mmap(e->machine, &rec.u.mmap);
@@ -471,24 +589,24 @@ static void engine_refresh(struct engine *e, double interval, engine_refresh_cb 
 	struct snapshot snap;
 
 	memset(&snap, 0, sizeof(snap));
-	snap.time = now_monotonic() - e->start;
-	snap.event = live_get_info(e->live)->event_name;
+	snap.time = e->file ? e->file_seconds : now_monotonic() - e->start;
+	snap.event = e->event_name;
 	snap.event_note = e->event_note[0] ? e->event_note : NULL;
-	snap.freq = o->freq;
+	snap.freq = e->freq;
 	snap.sample_freq = e->sample_freq;
-	snap.sample_period = o->sample_period;
+	snap.sample_period = e->sample_period;
 	snap.target = e->target;
 	snap.total_samples = e->samples;
 	snap.lost = e->lost;
 	snap.throttled = e->throttled;
 	snap.samples_per_sec =
 		interval > 0 ? (double)(e->samples - e->samples_at_refresh) / interval : 0;
-	snap.mode = mode_name(o->mode);
+	snap.mode = mode_name((enum hist_mode)e->mode);
 	view_build(e->hist, &o->view, &snap);
-	cb(&snap, ctx);
-	snapshot_release(&snap);
+	if (!cb(&snap, ctx))
+		snapshot_release(&snap);
 	e->samples_at_refresh = e->samples;
-	hist_age(e->hist, o->mode);
+	hist_age(e->hist, (enum hist_mode)e->mode);
 	machine_gc(e->machine);
 }
 
@@ -504,17 +622,53 @@ static void reap_child(struct engine *e)
 	}
 }
 
+/* -i FILE: every record through the same path as live ones, then one
+ * snapshot of the whole recording (no decay); -D prints them instead. */
+static int engine_run_file(struct engine *e, engine_refresh_cb cb, void *ctx)
+{
+	struct perfdata_record rec;
+	int rc;
+
+	if (e->opts->dump)
+		dump_header(stdout, e->file);
+	while (!e->stop_requested && (rc = perfdata_next(e->file, &rec)) > 0) {
+		if (e->opts->dump)
+			dump_record(stdout, &rec);
+		else
+			engine_process_record(e, rec.hdr, &rec.event->attr);
+	}
+	if (rc < 0) {
+		if (!perfdata_damage_at_end(e->file)) {
+			fflush(stdout);
+			msg_error("%s", perfdata_error(e->file));
+			return 1;
+		}
+		msg_notice("%s (showing the records before it)", perfdata_error(e->file));
+	}
+	if (!e->opts->dump) {
+		e->mode = HIST_ACCUMULATE;
+		engine_refresh(e, e->file_seconds, cb, ctx);
+	}
+	fflush(stdout);
+	return 0;
+}
+
 int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 {
 	const struct options *o = e->opts;
-	size_t npfd = live_nr_pollfds(e->live), i;
-	struct pollfd *pfd = xcalloc(npfd, sizeof(*pfd));
+	size_t npfd, i;
+	struct pollfd *pfd;
 	struct sigaction sa;
 	sigset_t block, orig;
 	double last = now_monotonic(), next = last + o->delay;
 	long refreshes = 0;
 	bool printed_since_data = false, ended = false;
 
+	if (e->file)
+		return engine_run_file(e, cb, ctx);
+	/* The rings, and last the wake-up pipe of engine_stop. */
+	npfd = live_nr_pollfds(e->live) + 1;
+	pfd = xcalloc(npfd, sizeof(*pfd));
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop_signal;
 	sigaction(SIGINT, &sa, NULL);
@@ -530,8 +684,10 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 	sigaddset(&block, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &block, &orig);
 	live_fill_pollfds(e->live, pfd);
+	pfd[npfd - 1].fd = e->wake_fd[0];
+	pfd[npfd - 1].events = POLLIN;
 
-	while (!got_stop_signal) {
+	while (!got_stop_signal && !e->stop_requested) {
 		double now = now_monotonic(), wait = next - now;
 		struct timespec ts;
 
@@ -544,7 +700,7 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 			break;
 		}
 		/* A per-task ring whose tasks are all gone reports POLLHUP forever. */
-		for (i = 0; i < npfd; i++)
+		for (i = 0; i + 1 < npfd; i++)
 			if (pfd[i].revents & (POLLHUP | POLLERR))
 				pfd[i].fd = -1;
 		if (live_read(e->live, live_record, e) > 0)
@@ -599,10 +755,28 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 	return 0;
 }
 
+void engine_stop(struct engine *e)
+{
+	e->stop_requested = 1;
+	if (write(e->wake_fd[1], "x", 1) < 0) {
+		/* Full pipe: a wake-up is already pending. */
+	}
+}
+
+void engine_set_mode(struct engine *e, enum hist_mode mode)
+{
+	e->mode = mode;
+}
+
 void engine_free(struct engine *e)
 {
 	if (!e)
 		return;
+	if (e->wake_fd[0] >= 0)
+		close(e->wake_fd[0]);
+	if (e->wake_fd[1] >= 0)
+		close(e->wake_fd[1]);
+	perfdata_close(e->file);
 	if (e->go_fd >= 0)
 		close(e->go_fd);
 	if (e->exec_err_fd >= 0)

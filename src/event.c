@@ -67,6 +67,25 @@ int event_parse(const char *name, struct event_spec *out)
 	return -EINVAL;
 }
 
+void event_name_from_attr(const struct perf_event_attr *attr, char *buf, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(named_events); i++) {
+		if (named_events[i].type == attr->type && named_events[i].config == attr->config) {
+			snprintf(buf, size, "%s", named_events[i].name);
+			return;
+		}
+	}
+	if (attr->type == PERF_TYPE_SOFTWARE && attr->config == PERF_COUNT_SW_DUMMY)
+		snprintf(buf, size, "dummy");
+	else if (attr->type == PERF_TYPE_RAW)
+		snprintf(buf, size, "r%llx", (unsigned long long)attr->config);
+	else
+		snprintf(buf, size, "type %u config 0x%llx", attr->type,
+			 (unsigned long long)attr->config);
+}
+
 void event_attr_init(struct perf_event_attr *attr, const struct event_spec *ev,
 		     const struct event_sampling *s)
 {

@@ -5,6 +5,7 @@
 
 #include <linux/perf_event.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -26,6 +27,10 @@ struct event_sampling {
 	bool enable_on_exec;    /* command mode: start at exec */
 	bool inherit;           /* follow children and new threads */
 };
+
+/* The name of the event an attr counts ("cycles", "cpu-clock", "r1c2",
+ * "type 8 config 0x12"), into buf. */
+void event_name_from_attr(const struct perf_event_attr *attr, char *buf, size_t size);
 
 /* Fill attr for sampling the event: IP, TID, TIME, CPU, PERIOD and
  * IDENTIFIER, sample_id_all, disabled until enabled. */

@@ -41,6 +41,15 @@ struct machine_stats {
 struct machine *machine_new(void);
 void machine_free(struct machine *m);
 
+/* Look for binaries under dir (dir/path, dir/.build-id/xx/rest) before
+ * the paths themselves: --symfs, for recordings made elsewhere. */
+void machine_set_symfs(struct machine *m, const char *dir);
+
+/* A build ID known for path (perf.data's BUILD_ID feature): its symbols then
+ * come only from a file with the same build ID. */
+void machine_add_build_id(struct machine *m, const char *path, const uint8_t *id,
+			  size_t size);
+
 /* Load kernel and module symbols from /proc.  Returns 0 or -errno; sets
  * *restricted when kptr_restrict hides the addresses. */
 int machine_load_kernel(struct machine *m, bool *restricted);

@@ -2,6 +2,7 @@
  * starts the engine and renders each snapshot. */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -12,7 +13,7 @@
 #include "util.h"
 #include "view.h"
 
-static void render(const struct snapshot *snap, void *ctx)
+static bool render(struct snapshot *snap, void *ctx)
 {
 	const struct options *o = ctx;
 
@@ -31,6 +32,7 @@ static void render(const struct snapshot *snap, void *ctx)
 		break;
 	}
 	fflush(stdout);
+	return false;
 }
 
 int main(int argc, char **argv)

@@ -21,6 +21,7 @@ enum {
 	OPT_JSON = 256,
 	OPT_ACCUMULATE,
 	OPT_PERCENT_LIMIT,
+	OPT_SYMFS,
 };
 
 static const struct option long_options[] = {
@@ -43,6 +44,9 @@ static const struct option long_options[] = {
 	{ "hide-kernel", no_argument, NULL, 'K' },
 	{ "hide-user", no_argument, NULL, 'U' },
 	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "input", required_argument, NULL, 'i' },
+	{ "dump", no_argument, NULL, 'D' },
+	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -64,6 +68,10 @@ void options_usage(FILE *out)
 	      "  -F, --freq=HZ            samples per second per CPU (default 4000; \"max\")\n"
 	      "  -c, --count=PERIOD       a sample every PERIOD events instead of -F\n"
 	      "  -m, --mmap-pages=N       ring buffer data pages per CPU (power of 2, default 128)\n"
+	      "Recordings:\n"
+	      "  -i, --input=FILE         replay a perf.data file (\"-\": pipe format on stdin)\n"
+	      "  -D, --dump               print every record of the -i file, in file order\n"
+	      "      --symfs=DIR          look for the recording's binaries under DIR\n"
 	      "Targets (default: system-wide):\n"
 	      "  -a, --all-cpus           system-wide\n"
 	      "  -C, --cpu=CPULIST        only these CPUs, e.g. 0-3,8\n"
@@ -244,7 +252,7 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 	optind = 1;
 	opterr = 0;
 	/* "+": stop at the first non-option, which starts the command. */
-	while ((c = getopt_long(argc, argv, "+:e:F:c:aC:p:t:s:zd:n:bE:KUm:hV", long_options,
+	while ((c = getopt_long(argc, argv, "+:e:F:c:aC:p:t:s:zd:n:bE:KUm:i:DhV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'e':
@@ -356,6 +364,19 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 						   optarg);
 			o->mmap_pages = (size_t)v;
 			break;
+		case 'i':
+			if (!*optarg)
+				return usage_error("-i wants a perf.data file name");
+			o->input = optarg;
+			break;
+		case 'D':
+			o->dump = true;
+			break;
+		case OPT_SYMFS:
+			if (!*optarg)
+				return usage_error("--symfs wants a directory");
+			o->symfs = optarg;
+			break;
 		case 'h':
 			options_usage(stdout);
 			*res = OPTIONS_EXIT;
@@ -381,15 +402,19 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		return usage_error("-z and --accumulate exclude each other");
 	if (o->view.hide_kernel && o->view.hide_user)
 		return usage_error("-K and -U together would hide every row");
-	if (!!o->npids + !!o->ntids + !!o->command + explicit_all > 1)
-		return usage_error("choose one target: -a, -p, -t or a command");
+	if (!!o->npids + !!o->ntids + !!o->command + explicit_all + !!o->input > 1)
+		return usage_error("choose one target: -a, -p, -t, a command or -i FILE");
+	if (o->dump && !o->input)
+		return usage_error("-D dumps a recording: give it with -i FILE");
+	if (o->input && o->cpus)
+		return usage_error("-C selects CPUs to sample: it does not apply to -i FILE");
 	o->mode = zero ? HIST_ZERO : accumulate ? HIST_ACCUMULATE : HIST_DECAY;
 	/* --batch --json: JSON lines, the batch form of --json. */
 	if (batch)
 		o->output = OUTPUT_TEXT;
 	if (json)
 		o->output = OUTPUT_JSON;
-	o->system_wide = !o->npids && !o->ntids && !o->command;
+	o->system_wide = !o->npids && !o->ntids && !o->command && !o->input;
 	return 0;
 }
 

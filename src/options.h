@@ -39,6 +39,9 @@ struct options {
 	enum output_mode output;
 	struct view_opts view;      /* -E, --percent-limit, -K, -U */
 	size_t mmap_pages;          /* -m */
+	const char *input;          /* -i FILE: replay a perf.data ("-": stdin) */
+	bool dump;                  /* -D: print the records of -i FILE */
+	const char *symfs;          /* --symfs DIR */
 };
 
 enum options_result {

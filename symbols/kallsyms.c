@@ -499,3 +499,38 @@ const struct symbol *kallsyms_lookup(const struct kernel_syms *ks, uint64_t addr
 	 * kernel's symbols carry their own bounds. */
 	return symtab_lookup(ks->kernel, addr);
 }
+
+int kallsyms_kernel_build_id(uint8_t id[20])
+{
+	char *buf;
+	size_t len, off = 0;
+	int err = read_file("/sys/kernel/notes", 1 << 16, &buf, &len);
+
+	if (err)
+		return err;
+	/* A run of ELF notes: namesz, descsz, type, name, desc (4-aligned). */
+	while (off + 12 <= len) {
+		uint32_t namesz, descsz, type;
+		size_t name_off, desc_off, next;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		name_off = off + 12;
+		desc_off = name_off + (((size_t)namesz + 3) & ~(size_t)3);
+		next = desc_off + (((size_t)descsz + 3) & ~(size_t)3);
+		if (namesz > len || descsz > len || next > len)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
+		    memcmp(buf + name_off, "GNU", 4) == 0) {
+			size_t n = descsz > 20 ? 20 : descsz;
+
+			memcpy(id, buf + desc_off, n);
+			free(buf);
+			return (int)n;
+		}
+		off = next;
+	}
+	free(buf);
+	return 0;
+}

@@ -37,4 +37,8 @@ void kallsyms_release(struct kernel_syms *ks);
 const struct symbol *kallsyms_lookup(const struct kernel_syms *ks, uint64_t addr,
 				     const struct kernel_module **module);
 
+/* The running kernel's build ID from /sys/kernel/notes.  Returns its size
+ * (0 when there is none) or -errno. */
+int kallsyms_kernel_build_id(uint8_t id[20]);
+
 #endif
