@@ -107,9 +107,15 @@ void event_attr_init(struct perf_event_attr *attr, const struct event_spec *ev,
 	attr->exclude_guest = 1;
 	attr->inherit = s->inherit;
 	attr->enable_on_exec = s->enable_on_exec;
-	/* Wake the reader once a few records are in, not per record. */
-	attr->watermark = 0;
-	attr->wakeup_events = 1;
+	/* Wake the reader when the ring fills up, not per record: the engine
+	 * drains every ring at each refresh anyway, and a wake-up per sample
+	 * costs more than the sample. */
+	if (s->wakeup_bytes) {
+		attr->watermark = 1;
+		attr->wakeup_watermark = s->wakeup_bytes;
+	} else {
+		attr->wakeup_events = 1;
+	}
 	if (s->tracking) {
 		attr->mmap = 1;
 		attr->mmap2 = 1;

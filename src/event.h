@@ -26,6 +26,7 @@ struct event_sampling {
 	bool tracking;          /* mmap2/comm/task side-band on this fd */
 	bool enable_on_exec;    /* command mode: start at exec */
 	bool inherit;           /* follow children and new threads */
+	uint32_t wakeup_bytes;  /* wake poll when this much is in the ring (0: each record) */
 };
 
 /* The name of the event an attr counts ("cycles", "cpu-clock", "r1c2",

@@ -129,6 +129,8 @@ int live_open(const struct live_config *cfg, struct live **out, char *why, size_
 	for (i = 0; i < ncpus; i++)
 		l->ring_fds[i] = -1;
 
+	/* Wake up when a quarter of a ring is full. */
+	s.wakeup_bytes = (uint32_t)(cfg->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / 4);
 	if (!s.exclude_kernel && !event_may_profile_kernel()) {
 		/* Unprivileged under paranoid 2: the user's own code only. */
 		s.exclude_kernel = true;

@@ -290,6 +290,12 @@ START_TEST(test_event_attr)
 	ck_assert(a.mmap2 && a.comm && a.comm_exec && a.task);
 	ck_assert(a.inherit && a.enable_on_exec && a.disabled);
 	ck_assert(!a.exclude_kernel);
+	ck_assert(a.wakeup_events == 1 && !a.watermark);
+
+	s.wakeup_bytes = 128 * 1024;
+	event_attr_init(&a, &ev, &s);
+	ck_assert(a.watermark);
+	ck_assert_uint_eq(a.wakeup_watermark, 128 * 1024);
 
 	s.freq = false;
 	s.freq_or_period = 12345;
