@@ -3,6 +3,7 @@
 #ifndef PROFTOP_DUMP_H
 #define PROFTOP_DUMP_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 struct perfdata;
@@ -12,5 +13,10 @@ struct perfdata_record;
 void dump_header(FILE *out, const struct perfdata *pd);
 /* One record. */
 void dump_record(FILE *out, const struct perfdata_record *rec);
+
+/* A sample's RAW payload: its bytes in hex, then what the decoder for the
+ * recording's architecture (from dump_header) makes of them: the place
+ * where arch payload decoders (Alpha ProfileMe) add their lines. */
+void dump_raw(FILE *out, const struct perfdata_record *rec, const void *raw, uint32_t size);
 
 #endif

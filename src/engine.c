@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "callchain.h"
 #include "dump.h"
 #include "event.h"
 #include "hist.h"
@@ -65,6 +66,12 @@ struct engine {
 
 	double start;
 	double file_seconds;         /* first to last sample of the recording */
+
+	/* callchains: per-sample scratch, grown to the longest chain seen */
+	unsigned max_stack;          /* frames kept per chain; 0 until the first chain */
+	struct callchain_ip *cc_ips;
+	struct callchain_frame *cc_frames;
+	size_t cc_cap;
 
 	/* controls from other threads */
 	int wake_fd[2];              /* engine_stop writes here to end ppoll */
@@ -399,6 +406,14 @@ int engine_start(const struct options *o, struct engine **out)
 	cfg.cpus = o->cpus;
 	cfg.ncpus = o->ncpus;
 	cfg.mmap_pages = o->mmap_pages;
+	if (o->callchain) {
+		unsigned kmax = event_max_stack();
+
+		cfg.sampling.callchain = true;
+		/* The kernel refuses a sample_max_stack above its sysctl. */
+		cfg.sampling.max_stack = (uint16_t)(o->max_stack && o->max_stack < kmax ?
+							    o->max_stack : kmax);
+	}
 
 	for (i = 0; i < o->npids; i++) {
 		if (!proc_exists(o->pids[i])) {
@@ -498,6 +513,40 @@ static bool is_target(const struct engine *e, uint32_t pid)
 	return false;
 }
 
+/* Resolve the sample's chain into e->cc_frames (innermost first, [0] the
+ * sampled function from r); returns the number of frames. */
+static size_t engine_resolve_chain(struct engine *e, const struct sample *s,
+				   const struct resolved *r)
+{
+	size_t need, n, i;
+
+	if (!e->max_stack)
+		e->max_stack = e->opts->max_stack ? e->opts->max_stack : event_max_stack();
+	/* The sampled ip, then at most max_stack entries of the chain. */
+	need = (s->nr_callchain < e->max_stack ? (size_t)s->nr_callchain : e->max_stack) + 1;
+	if (need > e->cc_cap) {
+		size_t cap = e->cc_cap;
+
+		e->cc_ips = xgrow(e->cc_ips, &cap, need, sizeof(*e->cc_ips));
+		e->cc_frames = xrealloc(e->cc_frames, cap * sizeof(*e->cc_frames));
+		e->cc_cap = cap;
+	}
+	n = callchain_ips(s, e->cc_ips, need);
+	e->cc_frames[0].dso = r->dso;
+	e->cc_frames[0].sym = r->sym;
+	e->cc_frames[0].kernel = r->kernel;
+	for (i = 1; i < n; i++) {
+		struct resolved fr;
+
+		machine_resolve(e->machine, s->sid.pid, s->sid.tid, e->cc_ips[i].cpumode,
+				e->cc_ips[i].ip, &fr);
+		e->cc_frames[i].dso = fr.dso;
+		e->cc_frames[i].sym = fr.sym;
+		e->cc_frames[i].kernel = fr.kernel;
+	}
+	return n;
+}
+
 static void engine_sample(struct engine *e, const struct sample *s,
 			  const struct perf_event_attr *attr)
 {
@@ -519,6 +568,15 @@ static void engine_sample(struct engine *e, const struct sample *s,
 	hs.sym = r.sym;
 	hs.kernel = r.kernel;
 	hs.period = s->period;
+	hs.chain = NULL;
+	hs.nr_chain = 0;
+	/* Live, the attr has chains with -g; a recording's are used
+	 * whenever it has them. */
+	if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		hist_enable_callchains(e->hist, 0);
+		hs.nr_chain = engine_resolve_chain(e, s, &r);
+		hs.chain = e->cc_frames;
+	}
 	hist_add(e->hist, &hs);
 }
 
@@ -588,6 +646,9 @@ static void engine_refresh(struct engine *e, double interval, engine_refresh_cb 
 	const struct options *o = e->opts;
 	struct snapshot snap;
 
+	/* -g shows the callchain layout from the first (maybe empty) refresh. */
+	if (o->callchain && !o->input)
+		hist_enable_callchains(e->hist, 0);
 	memset(&snap, 0, sizeof(snap));
 	snap.time = e->file ? e->file_seconds : now_monotonic() - e->start;
 	snap.event = e->event_name;
@@ -627,7 +688,7 @@ static void reap_child(struct engine *e)
 static int engine_run_file(struct engine *e, engine_refresh_cb cb, void *ctx)
 {
 	struct perfdata_record rec;
-	int rc;
+	int rc = 0;
 
 	if (e->opts->dump)
 		dump_header(stdout, e->file);
@@ -791,5 +852,7 @@ void engine_free(struct engine *e)
 	if (e->machine)
 		machine_free(e->machine);
 	free(e->targets);
+	free(e->cc_ips);
+	free(e->cc_frames);
 	free(e);
 }

@@ -107,6 +107,13 @@ void event_attr_init(struct perf_event_attr *attr, const struct event_spec *ev,
 	attr->exclude_guest = 1;
 	attr->inherit = s->inherit;
 	attr->enable_on_exec = s->enable_on_exec;
+	if (s->callchain) {
+		attr->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		attr->sample_max_stack = s->max_stack;
+		/* Asking for kernel frames we may not see makes the open
+		 * fail for unprivileged users. */
+		attr->exclude_callchain_kernel = s->exclude_kernel;
+	}
 	/* Wake the reader when the ring fills up, not per record: the engine
 	 * drains every ring at each refresh anyway, and a wake-up per sample
 	 * costs more than the sample. */
@@ -178,6 +185,15 @@ uint64_t event_max_sample_rate(void)
 	if (read_file_long("/proc/sys/kernel/perf_event_max_sample_rate", &v) || v <= 0)
 		return 100000;
 	return (uint64_t)v;
+}
+
+unsigned event_max_stack(void)
+{
+	long v;
+
+	if (read_file_long("/proc/sys/kernel/perf_event_max_stack", &v) || v <= 0 || v > 65535)
+		return 127;
+	return (unsigned)v;
 }
 
 const char *event_explain_error(int err, bool system_wide, char *buf, size_t size)

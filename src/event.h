@@ -27,6 +27,8 @@ struct event_sampling {
 	bool enable_on_exec;    /* command mode: start at exec */
 	bool inherit;           /* follow children and new threads */
 	uint32_t wakeup_bytes;  /* wake poll when this much is in the ring (0: each record) */
+	bool callchain;         /* -g: frame-pointer callchains (PERF_SAMPLE_CALLCHAIN) */
+	uint16_t max_stack;     /* --max-stack: attr.sample_max_stack (0: the kernel's) */
 };
 
 /* The name of the event an attr counts ("cycles", "cpu-clock", "r1c2",
@@ -34,7 +36,8 @@ struct event_sampling {
 void event_name_from_attr(const struct perf_event_attr *attr, char *buf, size_t size);
 
 /* Fill attr for sampling the event: IP, TID, TIME, CPU, PERIOD and
- * IDENTIFIER, sample_id_all, disabled until enabled. */
+ * IDENTIFIER (and CALLCHAIN with s->callchain: kernel chains left out when
+ * the kernel is), sample_id_all, disabled until enabled. */
 void event_attr_init(struct perf_event_attr *attr, const struct event_spec *ev,
 		     const struct event_sampling *s);
 
@@ -58,5 +61,8 @@ bool event_may_profile_kernel(void);
 int event_paranoid(void);
 /* kernel.perf_event_max_sample_rate, or 100000 when unreadable. */
 uint64_t event_max_sample_rate(void);
+/* kernel.perf_event_max_stack (frames per callchain), or 127 when
+ * unreadable: the default of --max-stack. */
+unsigned event_max_stack(void);
 
 #endif

@@ -22,6 +22,7 @@
 struct hist_extra {
 	uint64_t hash;
 	bool mixed_comm; /* only_comm == NULL can also mean "all NULL" */
+	uint32_t gen;    /* the last sample whose children counted this entry */
 };
 
 struct hist {
@@ -34,6 +35,8 @@ struct hist {
 	size_t nslots;		    /* power of two */
 	uint64_t total_period;
 	uint64_t total_samples;
+	struct callchain_store *chains; /* NULL without callchains */
+	uint32_t gen;                   /* counts samples, for children dedup */
 };
 
 static const char *const sort_key_names[SORT__MAX] = {
@@ -172,7 +175,24 @@ void hist_free(struct hist *h)
 	free(h->entries);
 	free(h->extra);
 	free(h->slots);
+	callchain_store_free(h->chains);
 	free(h);
+}
+
+void hist_enable_callchains(struct hist *h, size_t max_ids)
+{
+	if (!h->chains)
+		h->chains = callchain_store_new(max_ids);
+}
+
+bool hist_has_callchains(const struct hist *h)
+{
+	return h->chains != NULL;
+}
+
+const struct callchain_store *hist_callchains(const struct hist *h)
+{
+	return h->chains;
 }
 
 /* Rebuild the slots from the dense array, with nslots slots. */
@@ -205,7 +225,11 @@ static size_t hist_slots_for(size_t n)
 	return s;
 }
 
-void hist_add(struct hist *h, const struct hist_sample *s)
+/* The index of the entry for sample s at (dso, sym, kernel), created with
+ * zero counts when new.  Indices stay valid until hist_age; pointers into
+ * entries do not survive the next call. */
+static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct dso *dso,
+			  const struct symbol *sym, bool kernel)
 {
 	struct hist_entry key = { 0 }, *e;
 	struct hist_extra *x;
@@ -221,9 +245,9 @@ void hist_add(struct hist *h, const struct hist_sample *s)
 	if (h->key[SORT_CPU])
 		key.cpu = s->cpu;
 	if (h->key[SORT_DSO])
-		key.dso = s->dso;
+		key.dso = dso;
 	if (h->key[SORT_SYM])
-		key.sym = s->sym;
+		key.sym = sym;
 	hash = hist_hash(&key);
 
 	mask = h->nslots - 1;
@@ -239,7 +263,7 @@ void hist_add(struct hist *h, const struct hist_sample *s)
 			}
 			if (!e->mixed_pid && e->only_pid != s->pid)
 				e->mixed_pid = true;
-			goto account;
+			return idx;
 		}
 	}
 
@@ -257,26 +281,69 @@ void hist_add(struct hist *h, const struct hist_sample *s)
 	e = &h->entries[h->nr];
 	x = &h->extra[h->nr];
 	*e = key;
-	e->kernel = s->kernel;
+	e->kernel = kernel;
 	e->only_comm = s->comm;
 	e->only_pid = s->pid;
 	e->mixed_pid = false;
 	e->period = 0;
 	e->samples = 0;
+	e->children = 0;
 	x->hash = hash;
 	x->mixed_comm = false;
+	x->gen = h->gen - 1;
 	h->nr++;
-	if (h->nr * HIST_LOAD_DEN > h->nslots * HIST_LOAD_NUM) {
+	if (h->nr * HIST_LOAD_DEN > h->nslots * HIST_LOAD_NUM)
 		hist_rehash(h, h->nslots * 2);
-	} else {
+	else
 		h->slots[j] = (uint32_t)(h->nr - 1);
-	}
+	return h->nr - 1;
+}
 
-account:
+/* Children: each distinct entry on the chain gets the period once, so a
+ * recursive function is not counted once per frame. */
+static void hist_add_children(struct hist *h, const struct hist_sample *s, size_t leaf)
+{
+	struct callchain_key ck;
+	struct callchain_frame self;
+	size_t i;
+
+	h->gen++;
+	h->entries[leaf].children += s->period;
+	h->extra[leaf].gen = h->gen;
+	for (i = 1; i < s->nr_chain; i++) {
+		const struct callchain_frame *f = &s->chain[i];
+		size_t idx = hist_lookup(h, s, f->dso, f->sym, f->kernel);
+
+		if (h->extra[idx].gen == h->gen)
+			continue;
+		h->extra[idx].gen = h->gen;
+		h->entries[idx].children += s->period;
+	}
+	ck.comm = s->comm;
+	ck.pid = h->key[SORT_PID] ? s->pid : 0;
+	ck.tid = h->key[SORT_TID] ? s->tid : 0;
+	ck.cpu = h->key[SORT_CPU] ? s->cpu : 0;
+	if (s->nr_chain) {
+		callchain_store_add(h->chains, &ck, s->chain, s->nr_chain, s->period);
+	} else {
+		self.dso = s->dso;
+		self.sym = s->sym;
+		self.kernel = s->kernel;
+		callchain_store_add(h->chains, &ck, &self, 1, s->period);
+	}
+}
+
+void hist_add(struct hist *h, const struct hist_sample *s)
+{
+	size_t idx = hist_lookup(h, s, s->dso, s->sym, s->kernel);
+	struct hist_entry *e = &h->entries[idx];
+
 	e->period += s->period;
 	e->samples++;
 	h->total_period += s->period;
 	h->total_samples++;
+	if (h->chains)
+		hist_add_children(h, s, idx);
 }
 
 /* x * 7 / 8 without overflowing for x above UINT64_MAX / 7. */
@@ -297,6 +364,8 @@ void hist_age(struct hist *h, enum hist_mode mode)
 		h->total_period = 0;
 		h->total_samples = 0;
 		hist_rehash(h, HIST_MIN_SLOTS);
+		if (h->chains)
+			callchain_store_clear(h->chains);
 		return;
 	case HIST_DECAY:
 		break;
@@ -311,7 +380,8 @@ void hist_age(struct hist *h, enum hist_mode mode)
 
 		e->period = hist_decay(e->period);
 		e->samples = hist_decay(e->samples);
-		if (!e->period)
+		e->children = hist_decay(e->children);
+		if (!e->period && !e->children)
 			continue;
 		h->total_period += e->period;
 		h->total_samples += e->samples;
@@ -321,6 +391,8 @@ void hist_age(struct hist *h, enum hist_mode mode)
 		}
 		n++;
 	}
+	if (h->chains)
+		callchain_store_decay(h->chains);
 	if (n == h->nr)
 		return;
 	h->nr = n;

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "callchain.h"
+
 struct dso;
 struct symbol;
 
@@ -40,6 +42,11 @@ struct hist_sample {
 	const struct symbol *sym;    /* NULL: [unknown] */
 	bool kernel;
 	uint64_t period;
+	/* With callchains: the resolved chain, innermost first, chain[0]
+	 * being the sampled function itself (the same dso/sym as above); the
+	 * rest its callers.  NULL/0: no chain (the sample counts alone). */
+	const struct callchain_frame *chain;
+	size_t nr_chain;
 };
 
 struct hist_entry {
@@ -55,6 +62,9 @@ struct hist_entry {
 	bool mixed_pid;
 	uint64_t period;             /* sum of periods (decayed) */
 	uint64_t samples;            /* number of samples (decayed) */
+	uint64_t children;           /* with callchains: period of the samples with this
+					entry anywhere on their chain, self included,
+					once per sample (decayed); else 0 */
 };
 
 enum hist_mode {
@@ -68,10 +78,20 @@ struct hist;
 struct hist *hist_new(const struct sort_spec *spec);
 void hist_free(struct hist *h);
 
+/* Count callchains from now on: children per entry (every distinct entry on
+ * a sample's chain gets its period once) and the chains themselves in a
+ * store of at most max_ids frame ids (0: the default).  Idempotent. */
+void hist_enable_callchains(struct hist *h, size_t max_ids);
+bool hist_has_callchains(const struct hist *h);
+/* The interned chains (NULL without callchains); their key holds pid, tid
+ * and cpu only when those are sort keys, and always the comm.  Valid until
+ * the next hist_add/hist_age. */
+const struct callchain_store *hist_callchains(const struct hist *h);
+
 void hist_add(struct hist *h, const struct hist_sample *s);
 
-/* Apply the mode after a refresh: decay (dropping entries that reach 0
- * period), zero, or nothing. */
+/* Apply the mode after a refresh: decay (dropping entries whose period and
+ * children both reach 0), zero, or nothing; the chains age the same way. */
 void hist_age(struct hist *h, enum hist_mode mode);
 
 size_t hist_count(const struct hist *h);

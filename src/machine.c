@@ -35,6 +35,9 @@ struct dso {
 	uint8_t build_id_size;
 	uint32_t maj, min;
 	uint64_t ino;
+	/* build_id came from the recording (perf.data BUILD_ID feature or an
+	 * MMAP2 carrying it): symbols only from a file with that ID. */
+	bool build_id_expected;
 	enum dso_syms_state state;
 	struct elf_image img;
 };
@@ -89,6 +92,15 @@ struct machine {
 	struct procfs procfs;     /* reusable /proc reader */
 	struct machine_stats stats;
 	uint64_t now;             /* time of the record being processed */
+	char *symfs;              /* --symfs DIR, or NULL */
+	struct known_build_id *known_ids;  /* machine_add_build_id, by path */
+	size_t nknown_ids, known_cap;
+};
+
+struct known_build_id {
+	char *path;
+	uint8_t id[ELF_BUILD_ID_MAX];
+	uint8_t size;
 };
 
 /* ---- id tables ---- */
@@ -247,6 +259,9 @@ static void dso_place(struct dso **slots, size_t cap, struct dso *d)
 	slots[i] = d;
 }
 
+static void dso_expect_build_id(struct dso *d, const uint8_t *id, size_t size);
+static const struct known_build_id *known_build_id(const struct machine *m, const char *path);
+
 struct dso *machine_dso_get(struct machine *m, const char *path, enum dso_kind kind)
 {
 	struct dso *d;
@@ -272,6 +287,12 @@ struct dso *machine_dso_get(struct machine *m, const char *path, enum dso_kind k
 		m->dsocap = ncap;
 	}
 	d = dso_new(path, kind);
+	if (m->nknown_ids) {
+		const struct known_build_id *k = known_build_id(m, path);
+
+		if (k)
+			dso_expect_build_id(d, k->id, k->size);
+	}
 	dso_place(m->dsos, m->dsocap, d);
 	m->ndsos++;
 	m->stats.dsos = m->ndsos;
@@ -298,17 +319,180 @@ bool dso_is_kernel(const struct dso *d)
 	return d->kind == DSO_KERNEL || d->kind == DSO_MODULE;
 }
 
-static void dso_load_symbols(struct dso *d)
+/* Does the file at path carry the build ID d expects?  A 20-byte ID from a
+ * recording without a size is zero-padded: a shorter file ID (MD5, 16
+ * bytes) matches when the rest is zero. */
+static bool dso_file_matches(const struct dso *d, const char *path)
 {
-	if (elf_image_load(d->open_path, &d->img) == 0) {
+	uint8_t id[ELF_BUILD_ID_MAX];
+	int n = elf_read_build_id(path, id);
+	size_t i;
+
+	if (n <= 0 || (size_t)n > d->build_id_size || memcmp(id, d->build_id, (size_t)n) != 0)
+		return false;
+	for (i = (size_t)n; i < d->build_id_size; i++)
+		if (d->build_id[i])
+			return false;
+	return true;
+}
+
+/* The file to read d's symbols from, malloc'd, or NULL: with an expected
+ * build ID the first of symfs/.build-id/xx/rest, symfs/path, path whose
+ * ID matches (never a different binary's names); without one symfs/path,
+ * then path. */
+static char *dso_find_file(const struct machine *m, const struct dso *d)
+{
+	char *cand[3] = { NULL, NULL, NULL }, *found = NULL;
+	size_t n = 0, i;
+
+	if (m->symfs && d->build_id_expected && d->build_id_size) {
+		struct strbuf sb;
+
+		strbuf_init(&sb);
+		strbuf_addf(&sb, "%s/.build-id/%02x/", m->symfs, d->build_id[0]);
+		for (i = 1; i < d->build_id_size; i++)
+			strbuf_addf(&sb, "%02x", d->build_id[i]);
+		cand[n++] = sb.buf;
+	}
+	if (m->symfs)
+		cand[n++] = xasprintf("%s%s%s", m->symfs, d->open_path[0] == '/' ? "" : "/",
+				      d->open_path);
+	cand[n++] = xstrdup(d->open_path);
+	for (i = 0; i < n && !found; i++) {
+		if (d->build_id_expected ? dso_file_matches(d, cand[i]) :
+					   access(cand[i], R_OK) == 0) {
+			found = cand[i];
+			cand[i] = NULL;
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(cand[i]);
+	return found;
+}
+
+/* A stripped binary (only .dynsym) whose separate debug file is installed:
+ * take the full symbol table from symfs/usr/lib/debug/.build-id/xx/rest.debug
+ * or /usr/lib/debug/.build-id/..., as perf report does, when its build ID
+ * is the binary's.  The binary's own segments stay (same addresses). */
+static void dso_load_debug_symbols(const struct machine *m, struct dso *d)
+{
+	struct strbuf rest;
+	struct elf_image dbg;
+	size_t i;
+	int k;
+
+	if (!d->img.from_dynsym || !d->img.build_id_size)
+		return;
+	strbuf_init(&rest);
+	strbuf_addf(&rest, "usr/lib/debug/.build-id/%02x/", d->img.build_id[0]);
+	for (i = 1; i < d->img.build_id_size; i++)
+		strbuf_addf(&rest, "%02x", d->img.build_id[i]);
+	strbuf_addstr(&rest, ".debug");
+	for (k = m->symfs ? 0 : 1; k < 2; k++) {
+		char *path = xasprintf("%s/%s", k == 0 ? m->symfs : "", rest.buf);
+		uint8_t id[ELF_BUILD_ID_MAX];
+		int n = elf_read_build_id(path, id);
+		bool ok = n > 0 && (size_t)n == d->img.build_id_size &&
+			  memcmp(id, d->img.build_id, (size_t)n) == 0 &&
+			  elf_image_load(path, &dbg) == 0;
+
+		free(path);
+		if (!ok)
+			continue;
+		if (symtab_count(dbg.symtab) > symtab_count(d->img.symtab)) {
+			struct symtab *t = d->img.symtab;
+
+			d->img.symtab = dbg.symtab;
+			d->img.from_dynsym = dbg.from_dynsym;
+			dbg.symtab = t;
+		}
+		elf_image_release(&dbg);
+		break;
+	}
+	strbuf_release(&rest);
+}
+
+static void dso_load_symbols(const struct machine *m, struct dso *d)
+{
+	char *path = dso_find_file(m, d);
+
+	if (path && elf_image_load(path, &d->img) == 0) {
 		d->state = DSO_SYMS_LOADED;
 		if (!d->build_id_size && d->img.build_id_size) {
 			memcpy(d->build_id, d->img.build_id, d->img.build_id_size);
 			d->build_id_size = (uint8_t)d->img.build_id_size;
 		}
+		dso_load_debug_symbols(m, d);
 	} else {
 		d->state = DSO_SYMS_FAILED;
 	}
+	free(path);
+}
+
+void machine_set_symfs(struct machine *m, const char *dir)
+{
+	size_t len;
+
+	free(m->symfs);
+	m->symfs = NULL;
+	if (!dir || !dir[0])
+		return;
+	len = strlen(dir);
+	/* "dir/" + "/usr/bin/x" would still work, but keep the paths tidy. */
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	m->symfs = xstrndup(dir, len);
+}
+
+static void dso_expect_build_id(struct dso *d, const uint8_t *id, size_t size)
+{
+	memset(d->build_id, 0, sizeof(d->build_id));
+	memcpy(d->build_id, id, size);
+	d->build_id_size = (uint8_t)size;
+	d->build_id_expected = true;
+}
+
+void machine_add_build_id(struct machine *m, const char *path, const uint8_t *id,
+			  size_t size)
+{
+	struct known_build_id *k = NULL;
+	size_t i;
+
+	if (!path || !id || !size)
+		return;
+	if (size > ELF_BUILD_ID_MAX)
+		size = ELF_BUILD_ID_MAX;
+	for (i = 0; i < m->nknown_ids && !k; i++)
+		if (strcmp(m->known_ids[i].path, path) == 0)
+			k = &m->known_ids[i];
+	if (!k) {
+		m->known_ids = xgrow(m->known_ids, &m->known_cap, m->nknown_ids + 1,
+				     sizeof(*m->known_ids));
+		k = &m->known_ids[m->nknown_ids++];
+		k->path = xstrdup(path);
+	}
+	memset(k->id, 0, sizeof(k->id));
+	memcpy(k->id, id, size);
+	k->size = (uint8_t)size;
+	/* A DSO already created for path: from now on it needs this ID. */
+	if (m->dsocap) {
+		for (i = hash_path(path) & (m->dsocap - 1); m->dsos[i]; i = (i + 1) & (m->dsocap - 1)) {
+			struct dso *d = m->dsos[i];
+
+			if (strcmp(d->path, path) == 0 && d->state == DSO_SYMS_NONE)
+				dso_expect_build_id(d, id, size);
+		}
+	}
+}
+
+static const struct known_build_id *known_build_id(const struct machine *m, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < m->nknown_ids; i++)
+		if (strcmp(m->known_ids[i].path, path) == 0)
+			return &m->known_ids[i];
+	return NULL;
 }
 
 /* ---- machine, processes, threads ---- */
@@ -364,6 +548,10 @@ void machine_free(struct machine *m)
 		kallsyms_release(&m->ks);
 	free(m->module_dsos);
 	free(m->gcbuf);
+	for (i = 0; i < m->nknown_ids; i++)
+		free(m->known_ids[i].path);
+	free(m->known_ids);
+	free(m->symfs);
 	procfs_release(&m->procfs);
 	free(m);
 }
@@ -539,10 +727,9 @@ static void map_event(struct machine *m, struct process *p, const struct mmap_ev
 			d->maj = ev->maj;
 			d->min = ev->min;
 			d->ino = ev->ino;
-			if (ev->has_build_id && ev->build_id_size <= sizeof(d->build_id)) {
-				memcpy(d->build_id, ev->build_id, ev->build_id_size);
-				d->build_id_size = ev->build_id_size;
-			}
+			if (ev->has_build_id && ev->build_id_size &&
+			    ev->build_id_size <= sizeof(d->build_id) && d->state == DSO_SYMS_NONE)
+				dso_expect_build_id(d, ev->build_id, ev->build_id_size);
 		}
 	}
 	maps_insert(m, p, ev->start, ev->start + ev->len, ev->pgoff, d);
@@ -706,7 +893,8 @@ static void resolve_kernel(struct machine *m, uint64_t ip, struct resolved *out)
 		out->dso = m->module_dsos[mod - m->ks.modules];
 }
 
-static void resolve_map(const struct map *map, uint64_t ip, struct resolved *out)
+static void resolve_map(const struct machine *m, const struct map *map, uint64_t ip,
+			struct resolved *out)
 {
 	struct dso *d = map->dso;
 	uint64_t file_off = ip - map->start + map->pgoff, vaddr;
@@ -715,7 +903,7 @@ static void resolve_map(const struct map *map, uint64_t ip, struct resolved *out
 	switch (d->kind) {
 	case DSO_USER:
 		if (d->state == DSO_SYMS_NONE)
-			dso_load_symbols(d);
+			dso_load_symbols(m, d);
 		out->addr = file_off;
 		if (d->state == DSO_SYMS_LOADED &&
 		    elf_image_offset_to_vaddr(&d->img, file_off, &vaddr) == 0) {
@@ -771,7 +959,7 @@ void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
 	 * [vsyscall], sits in the top half), then the kernel half. */
 	map = p ? maps_find(p, ip) : NULL;
 	if (map) {
-		resolve_map(map, ip, out);
+		resolve_map(m, map, ip, out);
 		return;
 	}
 	if (ip >> 63) {

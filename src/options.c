@@ -16,12 +16,24 @@
 
 #define DEFAULT_FREQ 4000
 #define DEFAULT_MMAP_PAGES 128
+/* Rows that get call trees by default (-G). */
+#define DEFAULT_TREE_ROWS 5
 
 enum {
 	OPT_JSON = 256,
 	OPT_ACCUMULATE,
 	OPT_PERCENT_LIMIT,
 	OPT_SYMFS,
+	OPT_CALL_GRAPH,
+	OPT_MAX_STACK,
+	OPT_CHILDREN,
+	OPT_NO_CHILDREN,
+	OPT_TREE_PERCENT,
+	OPT_FOLDED,
+	OPT_TUI,
+	OPT_NO_COLOR,
+	OPT_EXIT_ON_END,
+	OPT_NO_EXIT_ON_END,
 };
 
 static const struct option long_options[] = {
@@ -47,6 +59,17 @@ static const struct option long_options[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "dump", no_argument, NULL, 'D' },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
+	{ "children", no_argument, NULL, OPT_CHILDREN },
+	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
+	{ "graph-rows", required_argument, NULL, 'G' },
+	{ "tree-percent", required_argument, NULL, OPT_TREE_PERCENT },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "tui", no_argument, NULL, OPT_TUI },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "exit-on-end", no_argument, NULL, OPT_EXIT_ON_END },
+	{ "no-exit-on-end", no_argument, NULL, OPT_NO_EXIT_ON_END },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -68,8 +91,21 @@ void options_usage(FILE *out)
 	      "  -F, --freq=HZ            samples per second per CPU (default 4000; \"max\")\n"
 	      "  -c, --count=PERIOD       a sample every PERIOD events instead of -F\n"
 	      "  -m, --mmap-pages=N       ring buffer data pages per CPU (power of 2, default 128)\n"
+	      "Callchains:\n"
+	      "  -g                       sample callchains (frame pointers): --call-graph fp\n"
+	      "      --call-graph=fp      the unwinding method (dwarf and lbr: not yet)\n"
+	      "      --max-stack=N        frames per chain (default kernel.perf_event_max_stack)\n"
+	      "      --children           Children column: time with the function on the\n"
+	      "                           stack (the default with callchains; sorted by it)\n"
+	      "      --no-children        Self only, sorted by self\n"
+	      "  -G, --graph-rows=N       callers/callees trees for the first N rows (default 5)\n"
+	      "      --tree-percent=WHAT  tree shares of the row's entry (default) or of the\n"
+	      "                           total: entry|total\n"
+	      "      --folded             one \"comm;caller;...;leaf count\" line per stack,\n"
+	      "                           for flame graphs (implies -g)\n"
 	      "Recordings:\n"
-	      "  -i, --input=FILE         replay a perf.data file (\"-\": pipe format on stdin)\n"
+	      "  -i, --input=FILE         replay a perf.data file (\"-\": pipe format on stdin);\n"
+	      "                           its callchains are used when it has them\n"
 	      "  -D, --dump               print every record of the -i file, in file order\n"
 	      "      --symfs=DIR          look for the recording's binaries under DIR\n"
 	      "Targets (default: system-wide):\n"
@@ -91,6 +127,10 @@ void options_usage(FILE *out)
 	      "  -n, --iterations=N       stop after N refreshes\n"
 	      "  -b, --batch              print a text table at every refresh (like top -b)\n"
 	      "      --json               print one JSON object per refresh, one per line\n"
+	      "      --tui                the interactive browser even if not on a terminal\n"
+	      "      --no-color           no colours in the browser (also: NO_COLOR set)\n"
+	      "      --[no-]exit-on-end   leave the browser when the target ends (default:\n"
+	      "                           only with -- COMMAND or -n)\n"
 	      "  -h, --help               show this help\n"
 	      "  -V, --version            show the version\n"
 	      "\n"
@@ -235,6 +275,8 @@ static void options_defaults(struct options *o, bool stdout_is_tty)
 	o->delay = 2.0;
 	o->output = stdout_is_tty ? OUTPUT_SCREEN : OUTPUT_TEXT;
 	o->mmap_pages = DEFAULT_MMAP_PAGES;
+	o->exit_on_end = -1;
+	o->view.tree_rows = DEFAULT_TREE_ROWS;
 	sort_spec_parse("dso,sym", &o->sort, &bad);
 }
 
@@ -242,7 +284,7 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		  enum options_result *res)
 {
 	bool explicit_all = false, have_freq = false, have_count = false;
-	bool zero = false, accumulate = false, batch = false, json = false;
+	bool zero = false, accumulate = false, batch = false, json = false, folded = false;
 	const char *why;
 	uint64_t v;
 	int c;
@@ -252,7 +294,7 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 	optind = 1;
 	opterr = 0;
 	/* "+": stop at the first non-option, which starts the command. */
-	while ((c = getopt_long(argc, argv, "+:e:F:c:aC:p:t:s:zd:n:bE:KUm:i:DhV", long_options,
+	while ((c = getopt_long(argc, argv, "+:e:F:c:aC:p:t:s:zd:n:bE:KUm:i:DhVgG:", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'e':
@@ -304,6 +346,7 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		case 's':
 			if (sort_spec_parse(optarg, &o->sort, &why))
 				return usage_error("bad sort keys '%s': %s", optarg, why);
+			o->sort_set = true;
 			break;
 		case 'z':
 			zero = true;
@@ -377,6 +420,63 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 				return usage_error("--symfs wants a directory");
 			o->symfs = optarg;
 			break;
+		case 'g':
+			o->callchain = true;
+			break;
+		case OPT_CALL_GRAPH:
+			if (strcmp(optarg, "fp") == 0) {
+				o->callchain = true;
+				break;
+			}
+			if (strcmp(optarg, "dwarf") == 0 || strncmp(optarg, "dwarf,", 6) == 0 ||
+			    strcmp(optarg, "lbr") == 0)
+				return usage_error("--call-graph %.5s is not supported yet: use fp "
+						   "(frame pointers, -g)",
+						   optarg);
+			return usage_error("--call-graph wants fp (dwarf and lbr are not supported "
+					   "yet), not '%s'",
+					   optarg);
+		case OPT_MAX_STACK:
+			if (parse_u64(optarg, 1, 65535, &v))
+				return usage_error("--max-stack wants a number of frames from 1 to "
+						   "65535, not '%s'",
+						   optarg);
+			o->max_stack = (unsigned)v;
+			break;
+		case OPT_CHILDREN:
+			o->view.no_children = false;
+			break;
+		case OPT_NO_CHILDREN:
+			o->view.no_children = true;
+			break;
+		case 'G':
+			if (parse_u64(optarg, 0, 100000, &v))
+				return usage_error("-G wants a number of rows (0 for none), not '%s'",
+						   optarg);
+			o->view.tree_rows = (size_t)v;
+			break;
+		case OPT_TREE_PERCENT:
+			if (strcmp(optarg, "entry") == 0)
+				o->view.tree_percent_total = false;
+			else if (strcmp(optarg, "total") == 0)
+				o->view.tree_percent_total = true;
+			else
+				return usage_error("--tree-percent wants entry or total, not '%s'",
+						   optarg);
+			break;
+		case OPT_FOLDED:
+			folded = true;
+			break;
+		case OPT_TUI:
+			o->tui = true;
+			break;
+		case OPT_NO_COLOR:
+			o->no_color = true;
+			break;
+		case OPT_EXIT_ON_END:
+		case OPT_NO_EXIT_ON_END:
+			o->exit_on_end = c == OPT_EXIT_ON_END;
+			break;
 		case 'h':
 			options_usage(stdout);
 			*res = OPTIONS_EXIT;
@@ -414,6 +514,18 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		o->output = OUTPUT_TEXT;
 	if (json)
 		o->output = OUTPUT_JSON;
+	if (o->tui && (batch || json || folded || o->dump))
+		return usage_error("--tui is the interactive browser: it excludes --batch, --json, "
+				   "--folded and -D");
+	if (folded && json)
+		return usage_error("--folded and --json are two output formats: choose one");
+	if (folded) {
+		o->output = OUTPUT_FOLDED;
+		o->view.stacks = true;
+		/* Live, stacks need chains; a recording has them or not. */
+		if (!o->input)
+			o->callchain = true;
+	}
 	o->system_wide = !o->npids && !o->ntids && !o->command && !o->input;
 	return 0;
 }

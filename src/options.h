@@ -16,6 +16,7 @@ enum output_mode {
 	OUTPUT_SCREEN,  /* redraw a text table in place (terminal) */
 	OUTPUT_TEXT,    /* --batch */
 	OUTPUT_JSON,    /* --json */
+	OUTPUT_FOLDED,  /* --folded: one "comm;frame;...;leaf count" line per stack */
 };
 
 struct options {
@@ -42,6 +43,13 @@ struct options {
 	const char *input;          /* -i FILE: replay a perf.data ("-": stdin) */
 	bool dump;                  /* -D: print the records of -i FILE */
 	const char *symfs;          /* --symfs DIR */
+	bool callchain;             /* -g, --call-graph fp, --folded; with -i the file's
+				       chains are used whenever it has them */
+	unsigned max_stack;         /* --max-stack; 0 = kernel.perf_event_max_stack */
+	bool sort_set;              /* -s given (the TUI's default adds comm) */
+	bool tui;                   /* --tui: the browser even without a terminal */
+	bool no_color;              /* --no-color (or NO_COLOR in the environment) */
+	int exit_on_end;            /* --[no-]exit-on-end; -1: leave when a command ends */
 };
 
 enum options_result {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callchain.h"
 #include "machine.h"
 #include "symtab.h"
 #include "util.h"
@@ -30,6 +31,9 @@ static int view_row_cmp(const void *pa, const void *pb)
 	const struct snapshot_row *a = pa, *b = pb;
 	int c;
 
+	/* children_period is 0 without children: then this is a no-op. */
+	if ((c = CMP(b->children_period, a->children_period)))
+		return c;
 	if ((c = CMP(b->period, a->period)))
 		return c;
 	if ((c = CMP(b->samples, a->samples)))
@@ -52,10 +56,14 @@ static int view_row_cmp(const void *pa, const void *pb)
 }
 
 static void view_fill_row(const struct hist_entry *e, const bool *key, double total,
-			  struct snapshot_row *r)
+			  bool children, struct snapshot_row *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->self = total > 0 ? 100.0 * (double)e->period / total : 0.0;
+	if (children) {
+		r->children_period = e->children;
+		r->children = total > 0 ? 100.0 * (double)e->children / total : 0.0;
+	}
 	r->samples = e->samples;
 	r->period = e->period;
 	r->kernel = e->kernel;
@@ -86,64 +94,412 @@ static void view_fill_row(const struct hist_entry *e, const bool *key, double to
 	}
 }
 
+/* ---- call trees ---- */
+
+/* A mutable tree while building: nodes in one array, linked by index. */
+struct view_bnode {
+	uint32_t id;            /* frame id in the store */
+	uint32_t first_child;   /* index, or 0 for none (0 is the root) */
+	uint32_t next_sibling;
+	uint64_t period, samples;
+};
+
+struct view_builder {
+	struct view_bnode *nodes;
+	size_t n, cap, max;
+	uint64_t dropped;       /* paths cut short by the node cap */
+};
+
+static void view_builder_init(struct view_builder *b, size_t max)
+{
+	b->cap = 64;
+	b->nodes = xcalloc(b->cap, sizeof(*b->nodes));
+	b->n = 1;
+	b->max = max;
+	b->dropped = 0;
+}
+
+/* Add a path below the root: ids[0], ids[step], ... (nr of them). */
+static void view_builder_add(struct view_builder *b, const uint32_t *ids, size_t nr, int step,
+			     uint64_t period, uint64_t samples)
+{
+	uint32_t cur = 0;
+	size_t k;
+
+	b->nodes[0].period += period;
+	b->nodes[0].samples += samples;
+	for (k = 0; k < nr; k++) {
+		uint32_t id = *ids, c;
+
+		ids += step;
+		for (c = b->nodes[cur].first_child; c; c = b->nodes[c].next_sibling)
+			if (b->nodes[c].id == id)
+				break;
+		if (!c) {
+			if (b->n >= b->max) {
+				b->dropped++;
+				return;
+			}
+			if (b->n == b->cap)
+				b->nodes = xgrow(b->nodes, &b->cap, b->n + 1, sizeof(*b->nodes));
+			c = (uint32_t)b->n++;
+			memset(&b->nodes[c], 0, sizeof(b->nodes[c]));
+			b->nodes[c].id = id;
+			b->nodes[c].next_sibling = b->nodes[cur].first_child;
+			b->nodes[cur].first_child = c;
+		}
+		b->nodes[c].period += period;
+		b->nodes[c].samples += samples;
+		cur = c;
+	}
+}
+
+static const char *view_frame_symbol(const struct callchain_frame *f)
+{
+	return f && f->sym && f->sym->name ? f->sym->name : view_unknown;
+}
+
+static const char *view_frame_dso(const struct callchain_frame *f)
+{
+	return f && f->dso ? dso_short_name(f->dso) : view_unknown;
+}
+
+static int view_node_cmp(const void *pa, const void *pb)
+{
+	const struct snapshot_node *a = pa, *b = pb;
+	int c;
+
+	if ((c = CMP(b->period, a->period)))
+		return c;
+	if ((c = strcmp(a->symbol, b->symbol)))
+		return c;
+	return strcmp(a->dso, b->dso);
+}
+
+struct view_tree_ctx {
+	const struct callchain_store *st;
+	const struct callchain_frame *root_frame;
+	double total;           /* the snapshot's period */
+	double threshold;       /* percent */
+	bool share_total;
+};
+
+static void view_node_fill(const struct view_tree_ctx *t, const struct callchain_frame *f,
+			   const struct view_bnode *bn, double root, unsigned depth,
+			   struct snapshot_node *n)
+{
+	memset(n, 0, sizeof(*n));
+	n->symbol = view_frame_symbol(f);
+	n->dso = view_frame_dso(f);
+	n->kernel = f ? f->kernel : false;
+	n->period = bn->period;
+	n->samples = bn->samples;
+	n->share_entry = root > 0 ? 100.0 * (double)bn->period / root : 0.0;
+	n->share_total = t->total > 0 ? 100.0 * (double)bn->period / t->total : 0.0;
+	n->share = t->share_total ? n->share_total : n->share_entry;
+	n->depth = depth;
+}
+
+/* The builder's tree as one immutable array, breadth first so that each
+ * node's children are contiguous; nodes below the threshold are left out
+ * with their subtrees. */
+static struct snapshot_node *view_tree_flatten(const struct view_tree_ctx *t,
+					       const struct view_builder *b)
+{
+	struct snapshot_node *out = xmalloc(b->n * sizeof(*out));
+	uint32_t *q = xmalloc(b->n * sizeof(*q));
+	double root = (double)b->nodes[0].period;
+	size_t head, tail = 1;
+
+	view_node_fill(t, t->root_frame, &b->nodes[0], root, 0, &out[0]);
+	q[0] = 0;
+	for (head = 0; head < tail; head++) {
+		size_t first = tail, k;
+		uint32_t c;
+
+		for (c = b->nodes[q[head]].first_child; c; c = b->nodes[c].next_sibling) {
+			struct snapshot_node *n = &out[tail];
+
+			view_node_fill(t, callchain_store_frame(t->st, b->nodes[c].id),
+				       &b->nodes[c], root, out[head].depth + 1, n);
+			if (n->share < t->threshold)
+				continue;
+			q[tail++] = c;
+		}
+		if (tail == first)
+			continue;
+		/* Sort the run and its queue entries together. */
+		{
+			size_t cnt = tail - first;
+			struct { struct snapshot_node n; uint32_t q; } *tmp = xmalloc(cnt * sizeof(*tmp));
+
+			for (k = 0; k < cnt; k++) {
+				tmp[k].n = out[first + k];
+				tmp[k].q = q[first + k];
+			}
+			qsort(tmp, cnt, sizeof(*tmp), view_node_cmp);
+			for (k = 0; k < cnt; k++) {
+				out[first + k] = tmp[k].n;
+				q[first + k] = tmp[k].q;
+			}
+			free(tmp);
+		}
+		out[head].children = &out[first];
+		out[head].nr_children = tail - first;
+	}
+	free(q);
+	return out;
+}
+
+static bool view_frame_is(const struct callchain_frame *f, const struct hist_entry *e,
+			  const bool *key)
+{
+	return (!key[SORT_DSO] || f->dso == e->dso) && (!key[SORT_SYM] || f->sym == e->sym);
+}
+
+static bool view_chain_key_is(const struct callchain_key *k, const struct hist_entry *e,
+			      const bool *key)
+{
+	return (!key[SORT_COMM] || k->comm == e->comm) && (!key[SORT_PID] || k->pid == e->pid) &&
+	       (!key[SORT_TID] || k->tid == e->tid) && (!key[SORT_CPU] || k->cpu == e->cpu);
+}
+
+/* The callers and callees trees of entry e, into row r. */
+static uint64_t view_build_trees(const struct hist *h, const struct hist_entry *e,
+				 const bool *key, const struct view_opts *opts,
+				 const struct snapshot *snap, struct snapshot_row *r)
+{
+	const struct callchain_store *st = hist_callchains(h);
+	struct view_builder callers, callees;
+	struct callchain_frame root = { e->dso, e->sym, e->kernel };
+	struct view_tree_ctx t;
+	size_t max = opts->tree_max_nodes ? opts->tree_max_nodes : VIEW_TREE_MAX_NODES;
+	size_t n = callchain_store_count(st), i;
+	uint64_t dropped;
+
+	view_builder_init(&callers, max);
+	view_builder_init(&callees, max);
+	for (i = 0; i < n; i++) {
+		struct callchain_chain c;
+		size_t inner, outer, k;
+
+		callchain_store_get(st, i, &c);
+		if (!c.nr || !view_chain_key_is(&c.key, e, key))
+			continue;
+		if (opts->no_children) {
+			if (!view_frame_is(callchain_store_frame(st, c.ids[0]), e, key))
+				continue;
+			inner = outer = 0;
+		} else {
+			for (inner = 0; inner < c.nr; inner++)
+				if (view_frame_is(callchain_store_frame(st, c.ids[inner]), e, key))
+					break;
+			if (inner == c.nr)
+				continue;
+			for (outer = c.nr - 1; outer > inner; outer--)
+				if (view_frame_is(callchain_store_frame(st, c.ids[outer]), e, key))
+					break;
+		}
+		k = c.nr - inner - 1;
+		view_builder_add(&callers, c.ids + inner + 1, k, 1, c.period, c.samples);
+		view_builder_add(&callees, outer ? c.ids + outer - 1 : c.ids, outer, -1, c.period,
+				 c.samples);
+	}
+	t.st = st;
+	t.root_frame = &root;
+	t.total = (double)snap->period;
+	t.threshold = opts->percent_limit > 0 ? opts->percent_limit : VIEW_TREE_MIN_PERCENT;
+	t.share_total = opts->tree_percent_total;
+	r->callers = view_tree_flatten(&t, &callers);
+	r->callees = view_tree_flatten(&t, &callees);
+	dropped = callers.dropped + callees.dropped;
+	free(callers.nodes);
+	free(callees.nodes);
+	return dropped;
+}
+
+/* ---- folded stacks ---- */
+
+struct view_stack_tmp {
+	const char *comm;
+	const uint32_t *ids;    /* innermost first */
+	size_t nr;
+	uint64_t samples, period;
+};
+
+static int view_stack_cmp(const void *pa, const void *pb)
+{
+	const struct view_stack_tmp *a = pa, *b = pb;
+	size_t i;
+	int c;
+
+	if ((c = view_strcmp(a->comm, b->comm)))
+		return c;
+	/* Root first, as printed. */
+	for (i = 0; i < a->nr && i < b->nr; i++)
+		if ((c = CMP(a->ids[a->nr - 1 - i], b->ids[b->nr - 1 - i])))
+			return c;
+	return CMP(a->nr, b->nr);
+}
+
+/* Every unique (comm, frames) stack, merged over pid/tid/cpu. */
+static void view_build_stacks(const struct callchain_store *st, struct snapshot *snap)
+{
+	size_t n = callchain_store_count(st), i, j, m = 0, nframes = 0;
+	struct view_stack_tmp *tmp;
+	struct snapshot_frame *f;
+
+	if (!n)
+		return;
+	tmp = xmalloc(n * sizeof(*tmp));
+	for (i = 0; i < n; i++) {
+		struct callchain_chain c;
+
+		callchain_store_get(st, i, &c);
+		tmp[i].comm = c.key.comm;
+		tmp[i].ids = c.ids;
+		tmp[i].nr = c.nr;
+		tmp[i].samples = c.samples;
+		tmp[i].period = c.period;
+	}
+	qsort(tmp, n, sizeof(*tmp), view_stack_cmp);
+	for (i = 0; i < n; i++) {
+		if (m && view_stack_cmp(&tmp[m - 1], &tmp[i]) == 0) {
+			tmp[m - 1].samples += tmp[i].samples;
+			tmp[m - 1].period += tmp[i].period;
+			continue;
+		}
+		tmp[m++] = tmp[i];
+		nframes += tmp[i].nr;
+	}
+	snap->stacks = xcalloc(m, sizeof(*snap->stacks));
+	snap->stack_frames = f = nframes ? xmalloc(nframes * sizeof(*f)) : NULL;
+	for (i = 0; i < m; i++) {
+		struct snapshot_stack *s = &snap->stacks[i];
+
+		s->comm = tmp[i].comm;
+		s->frames = f;
+		s->nr_frames = tmp[i].nr;
+		s->samples = tmp[i].samples;
+		s->period = tmp[i].period;
+		for (j = 0; j < tmp[i].nr; j++) {
+			const struct callchain_frame *cf =
+				callchain_store_frame(st, tmp[i].ids[tmp[i].nr - 1 - j]);
+
+			f->symbol = view_frame_symbol(cf);
+			f->dso = view_frame_dso(cf);
+			f->kernel = cf ? cf->kernel : false;
+			f++;
+		}
+	}
+	snap->nr_stacks = m;
+	free(tmp);
+}
+
+/* A row and the hist entry it came from, sorted together. */
+struct view_row_tmp {
+	struct snapshot_row row;
+	size_t entry;
+};
+
+static int view_row_tmp_cmp(const void *pa, const void *pb)
+{
+	return view_row_cmp(&((const struct view_row_tmp *)pa)->row,
+			    &((const struct view_row_tmp *)pb)->row);
+}
+
 void view_build(const struct hist *h, const struct view_opts *opts, struct snapshot *snap)
 {
+	static const struct view_opts none;
 	const struct sort_spec *spec = hist_sort_spec(h);
 	size_t n = hist_count(h), i, nr = 0;
 	bool key[SORT__MAX] = { false };
+	struct view_row_tmp *tmp;
 	struct snapshot_row *rows;
 	uint64_t kernel_period = 0;
 	double total;
 
+	if (!opts)
+		opts = &none;
 	for (i = 0; i < spec->n; i++)
 		key[spec->keys[i]] = true;
 	snap->sort = *spec;
 	snap->samples = hist_total_samples(h);
 	snap->period = hist_total_period(h);
 	snap->nr_entries = n;
+	snap->callchains = hist_has_callchains(h);
+	snap->children = snap->callchains && !opts->no_children;
+	snap->tree_percent_total = opts->tree_percent_total;
+	if (snap->callchains)
+		snap->callchain_nodes_dropped = callchain_store_dropped(hist_callchains(h));
 	/* Percentages are of everything sampled, hidden rows included, as
 	 * perf's absolute percentages: hiding a row must not inflate others. */
 	total = (double)snap->period;
 
-	rows = n ? xmalloc(n * sizeof(*rows)) : NULL;
+	tmp = n ? xmalloc(n * sizeof(*tmp)) : NULL;
 	for (i = 0; i < n; i++) {
 		const struct hist_entry *e = hist_entry_at(h, i);
 
 		if (e->kernel)
 			kernel_period += e->period;
-		if (opts && ((opts->hide_kernel && e->kernel) || (opts->hide_user && !e->kernel)))
+		if ((opts->hide_kernel && e->kernel) || (opts->hide_user && !e->kernel))
 			continue;
-		view_fill_row(e, key, total, &rows[nr++]);
+		/* Without children, an entry only a caller has no row. */
+		if (!e->period && !snap->children)
+			continue;
+		view_fill_row(e, key, total, snap->children, &tmp[nr].row);
+		tmp[nr++].entry = i;
 	}
 	snap->kernel_period = kernel_period;
 
 	if (nr > 1)
-		qsort(rows, nr, sizeof(*rows), view_row_cmp);
+		qsort(tmp, nr, sizeof(*tmp), view_row_tmp_cmp);
 
-	if (opts && opts->percent_limit > 0) {
+	if (opts->percent_limit > 0) {
 		size_t kept = 0;
 
 		/* Sorted by period, so self is non-increasing: but compare
 		 * each row anyway rather than rely on float monotonicity. */
-		for (i = 0; i < nr; i++)
-			if (!(rows[i].self < opts->percent_limit))
-				rows[kept++] = rows[i];
+		for (i = 0; i < nr; i++) {
+			double v = snap->children ? tmp[i].row.children : tmp[i].row.self;
+
+			if (!(v < opts->percent_limit))
+				tmp[kept++] = tmp[i];
+		}
 		nr = kept;
 	}
-	if (opts && opts->max_rows && nr > opts->max_rows)
+	if (opts->max_rows && nr > opts->max_rows)
 		nr = opts->max_rows;
 
-	if (!nr) {
-		free(rows);
-		rows = NULL;
+	rows = nr ? xmalloc(nr * sizeof(*rows)) : NULL;
+	for (i = 0; i < nr; i++) {
+		rows[i] = tmp[i].row;
+		if (snap->callchains && i < opts->tree_rows)
+			snap->callchain_nodes_dropped +=
+				view_build_trees(h, hist_entry_at(h, tmp[i].entry), key, opts, snap,
+						 &rows[i]);
 	}
+	free(tmp);
 	snap->rows = rows;
 	snap->nr_rows = nr;
+	if (snap->callchains && opts->stacks)
+		view_build_stacks(hist_callchains(h), snap);
 }
 
 void snapshot_release(struct snapshot *snap)
 {
+	size_t i;
+
+	for (i = 0; i < snap->nr_rows; i++) {
+		free((void *)snap->rows[i].callers);
+		free((void *)snap->rows[i].callees);
+	}
 	free(snap->rows);
 	snap->rows = NULL;
 	snap->nr_rows = 0;
+	free(snap->stacks);
+	free(snap->stack_frames);
+	snap->stacks = NULL;
+	snap->stack_frames = NULL;
+	snap->nr_stacks = 0;
 }

@@ -12,8 +12,78 @@
 struct view_opts {
 	bool hide_kernel;       /* -K */
 	bool hide_user;         /* -U */
-	double percent_limit;   /* --percent-limit: rows below are hidden */
+	double percent_limit;   /* --percent-limit: rows below are hidden (and, with
+				   callchains, tree nodes below it) */
 	size_t max_rows;        /* -E: 0 = no limit */
+
+	/* Callchains: used only when the hist has them (hist_has_callchains). */
+	bool no_children;       /* --no-children: no Children column, sort by self,
+				   trees from the samples of the row's own function */
+	size_t tree_rows;       /* -G: the first N rows get caller and callee trees */
+	bool tree_percent_total;/* --tree-percent total: node shares of the total
+				   period instead of the row's entry */
+	size_t tree_max_nodes;  /* per tree, 0: VIEW_TREE_MAX_NODES; beyond it the
+				   coldest branches are dropped and counted */
+	bool stacks;            /* fill snapshot.stacks (folded output) */
+};
+
+/* Nodes below this share (percent, of the entry or of the total as
+ * chosen) are left out of trees unless --percent-limit is set: perf's
+ * default callchain threshold. */
+#define VIEW_TREE_MIN_PERCENT 0.5
+#define VIEW_TREE_MAX_NODES 2048
+
+/* A call tree, immutable, owned by the snapshot (freed by
+ * snapshot_release).  A row's tree is one array of nodes: element 0 is
+ * the root, which stands for the row's own function; every node's
+ * children are a contiguous run of that same array, hottest first
+ * (period descending, then name), so a renderer walks it recursively with
+ * `for (i = 0; i < n->nr_children; i++) walk(&n->children[i])` and can key
+ * its expand/collapse state on (row, path of child indices) or simply on
+ * the node's address, stable for the snapshot's life.
+ *
+ * Callers tree (row->callers): the children of a node are the functions
+ * that called it; a path from the root reads leaf -> caller -> its
+ * caller ... -> main (perf's caller graph).  Callees tree (row->callees):
+ * the children of a node are the functions it called; the part of a
+ * node's period not in its children is its self time there.
+ *
+ * In children mode (the default with callchains) a tree covers every
+ * sample with the row's function anywhere on its chain (for callers, from
+ * its innermost occurrence; for callees, from its outermost); with
+ * --no-children only the samples where it is the sampled function.
+ * Nodes below the threshold (VIEW_TREE_MIN_PERCENT, or --percent-limit
+ * when set) are left out, so children's periods may sum to less than
+ * their parent's. */
+struct snapshot_node {
+	const char *symbol;          /* name, or "[unknown]" */
+	const char *dso;             /* short name, or "[unknown]" */
+	bool kernel;
+	uint64_t period;             /* of the samples through this path (decayed) */
+	uint64_t samples;
+	double share;                /* percent: share_entry, or share_total with
+					--tree-percent total (snapshot.tree_percent_total) */
+	double share_entry;          /* percent of the root's period */
+	double share_total;          /* percent of the snapshot's total period */
+	unsigned depth;              /* 0 for the root */
+	const struct snapshot_node *children;   /* nr_children nodes, or NULL */
+	size_t nr_children;
+};
+
+/* One frame of a folded stack. */
+struct snapshot_frame {
+	const char *symbol;          /* name, or "[unknown]" */
+	const char *dso;             /* short name, or "[unknown]" */
+	bool kernel;
+};
+
+/* One unique stack (comm and frames) with its counts, for folded output. */
+struct snapshot_stack {
+	const char *comm;            /* NULL when unknown */
+	const struct snapshot_frame *frames;  /* root (outermost) first, leaf last */
+	size_t nr_frames;
+	uint64_t samples;            /* decayed, like the table */
+	uint64_t period;
 };
 
 struct snapshot_row {
@@ -33,6 +103,14 @@ struct snapshot_row {
 	bool has_sym;           /* sym is a key */
 	const char *symbol;     /* name, or "[unknown]" */
 	bool kernel;
+	/* callchains (snapshot.callchains), else zero/NULL: */
+	double children;        /* percent of the total period: samples with this row's
+				   function anywhere on their chain (valid when
+				   snapshot.children) */
+	uint64_t children_period;
+	const struct snapshot_node *callers;  /* root of its callers tree, for the first
+						 -G rows, else NULL */
+	const struct snapshot_node *callees;  /* likewise, callees */
 };
 
 /* The header fields are filled by the engine; view_build fills the rest. */
@@ -57,11 +135,21 @@ struct snapshot {
 	uint64_t kernel_period;      /* part of period in kernel entries */
 	size_t nr_entries;           /* hist entries before filtering */
 	size_t nr_rows;
-	struct snapshot_row *rows;   /* sorted by period, descending */
+	struct snapshot_row *rows;   /* sorted by period (children with children on),
+					descending */
+	bool callchains;             /* the hist has callchains */
+	bool children;               /* rows have a Children value and are sorted by it */
+	bool tree_percent_total;     /* node.share is share_total (else share_entry) */
+	uint64_t callchain_nodes_dropped; /* frames not stored (store full) since the
+					     start, plus tree nodes over the cap now */
+	struct snapshot_stack *stacks;    /* with view_opts.stacks: every unique stack */
+	size_t nr_stacks;
+	struct snapshot_frame *stack_frames; /* storage of the stacks' frames */
 };
 
 /* Build rows from the hist: the strings in rows point into the machine's
- * DSOs and interned strings, which outlive the snapshot. */
+ * DSOs and interned strings, which outlive the snapshot.  The trees and
+ * stacks are the snapshot's own (freed by snapshot_release). */
 void view_build(const struct hist *h, const struct view_opts *opts,
 		struct snapshot *snap);
 void snapshot_release(struct snapshot *snap);

@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "elfsyms.h"
 #include "procfs.h"
 #include "symtab.h"
 #include "testutil.h"
@@ -599,6 +600,124 @@ START_TEST(test_elf_missing_file)
 }
 END_TEST
 
+/* ---- build IDs and --symfs ---- */
+
+/* Map real's exec segment under the name mapped (which may not exist) and
+ * resolve func there: its symbol name, or NULL for [unknown].  With id,
+ * the MMAP2 carries that build ID. */
+static const char *resolve_as(struct machine *m, const char *mapped, const char *real,
+			      const char *func, const uint8_t *id, struct resolved *out)
+{
+	struct elf_seg seg;
+	uint64_t fa, fs, base = 0x555555554000ULL, start, end;
+	struct mmap_event ev;
+
+	ck_assert(exec_segment(real, &seg));
+	ck_assert(nm_symbol(real, func, &fa, &fs));
+	start = base + (seg.vaddr & ~(PAGE - 1));
+	end = (base + seg.vaddr + seg.filesz + PAGE - 1) & ~(PAGE - 1);
+	ev = mk_mmap(60, 60, start, end - start, seg.offset & ~(PAGE - 1), mapped);
+	if (id) {
+		ev.has_build_id = true;
+		ev.build_id_size = 20;
+		memcpy(ev.build_id, id, 20);
+	}
+	machine_mmap(m, &ev);
+	*out = user(m, 60, 60, base + fa + 1);
+	ck_assert_ptr_nonnull(out->dso);
+	return out->sym ? out->sym->name : NULL;
+}
+
+static int pie_build_id(uint8_t id[20])
+{
+	char *path = xasprintf("%s/pie", elf_dir);
+	int n = elf_read_build_id(path, id);
+
+	free(path);
+	return n;
+}
+
+START_TEST(test_build_id_match)
+{
+	struct machine *m = machine_new();
+	char *path = xasprintf("%s/pie", elf_dir);
+	uint8_t id[20];
+	struct resolved r;
+	int n = pie_build_id(id);
+
+	ck_assert_int_gt(n, 0);
+	machine_add_build_id(m, path, id, (size_t)n);
+	ck_assert_str_eq(resolve_as(m, path, path, "func_a", NULL, &r), "func_a");
+	machine_free(m);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_build_id_mismatch)
+{
+	struct machine *m = machine_new();
+	char *path = xasprintf("%s/pie", elf_dir);
+	uint8_t id[20];
+	struct resolved r;
+	int n = pie_build_id(id);
+
+	/* The file on disk is another build: never its names. */
+	ck_assert_int_gt(n, 0);
+	id[0] ^= 0xff;
+	machine_add_build_id(m, path, id, (size_t)n);
+	ck_assert_ptr_null(resolve_as(m, path, path, "func_a", NULL, &r));
+	ck_assert_str_eq(dso_short_name(r.dso), "pie");
+	machine_free(m);
+	/* The same through an MMAP2 that carries the build ID. */
+	m = machine_new();
+	ck_assert_ptr_null(resolve_as(m, path, path, "func_a", id, &r));
+	id[0] ^= 0xff;
+	machine_free(m);
+	m = machine_new();
+	ck_assert_str_eq(resolve_as(m, path, path, "func_a", id, &r), "func_a");
+	machine_free(m);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_symfs)
+{
+	struct machine *m = machine_new();
+	char *real = xasprintf("%s/pie", elf_dir);
+	char *symfs = xasprintf("%s/symfs", elf_dir);
+	uint8_t id[20];
+	char hexid[41];
+	struct resolved r;
+	int n = pie_build_id(id), i;
+
+	ck_assert_int_gt(n, 0);
+	for (i = 0; i < n; i++)
+		snprintf(hexid + 2 * i, 3, "%02x", id[i]);
+	ck_assert_int_eq(testutil_sh("mkdir -p '%s/opt/app' '%s/.build-id/%.2s' && cp '%s' "
+				     "'%s/opt/app/prog' && cp '%s' '%s/.build-id/%.2s/%s'",
+				     symfs, symfs, hexid, real, symfs, real, symfs, hexid,
+				     hexid + 2), 0);
+	/* symfs/path, without a build ID. */
+	machine_set_symfs(m, symfs);
+	ck_assert_str_eq(resolve_as(m, "/opt/app/prog", real, "func_a", NULL, &r), "func_a");
+	ck_assert_str_eq(dso_short_name(r.dso), "prog");
+	ck_assert_str_eq(dso_path(r.dso), "/opt/app/prog");
+	machine_free(m);
+	/* symfs/.build-id/xx/rest for a path found nowhere. */
+	m = machine_new();
+	machine_set_symfs(m, symfs);
+	machine_add_build_id(m, "/gone/prog", id, (size_t)n);
+	ck_assert_str_eq(resolve_as(m, "/gone/prog", real, "func_b", NULL, &r), "func_b");
+	machine_free(m);
+	/* Without --symfs neither is found. */
+	m = machine_new();
+	ck_assert_ptr_null(resolve_as(m, "/opt/app/prog", real, "func_a", NULL, &r));
+	machine_free(m);
+	free(real);
+	free(symfs);
+}
+END_TEST
+
 /* ---- /proc synthesis ---- */
 
 static int __attribute__((noinline)) machine_test_marker(int x)
@@ -903,6 +1022,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_elf_shared_lib);
 	tcase_add_test(tc, test_elf_no_pie);
 	tcase_add_test(tc, test_elf_missing_file);
+	tcase_add_test(tc, test_build_id_match);
+	tcase_add_test(tc, test_build_id_mismatch);
+	tcase_add_test(tc, test_symfs);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("procfs");

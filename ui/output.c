@@ -16,6 +16,9 @@
 #define OUTPUT_COMM_MAX 16
 #define OUTPUT_DSO_MAX 40
 #define OUTPUT_SEP "  "
+/* Call trees deeper than this are cut (with "..." in text). */
+#define OUTPUT_TREE_DEPTH 64
+#define OUTPUT_JSON_TREE_DEPTH 16
 
 enum output_col {
 	OUTPUT_COL_COMM,
@@ -159,8 +162,69 @@ static void output_header(struct strbuf *sb, const struct snapshot *snap)
 		    (unsigned long long)snap->throttled);
 	strbuf_addstr(sb, "  kernel: ");
 	output_fixed(sb, kernel_pct, 1);
-	strbuf_addf(sb, "%%  mode: %s\n", output_str(snap->mode));
+	strbuf_addf(sb, "%%  mode: %s", output_str(snap->mode));
+	if (snap->callchains)
+		strbuf_addf(sb, "  callchain nodes dropped: %llu",
+			    (unsigned long long)snap->callchain_nodes_dropped);
+	strbuf_addstr(sb, "\n\n");
+}
+
+/* The children of node, in perf's compact graph style: a branch per child
+ * with its share ("|--75.00%--parent"), a single child that carries all
+ * of its parent on the next line without one. */
+static void output_tree_children(struct strbuf *sb, const struct snapshot_node *node,
+				 const char *prefix)
+{
+	struct strbuf pfx, pct;
+	size_t i;
+
+	if (!node->nr_children)
+		return;
+	if (node->depth >= OUTPUT_TREE_DEPTH) {
+		strbuf_addf(sb, "%s...\n", prefix);
+		return;
+	}
+	if (node->nr_children == 1 && node->children[0].period == node->period) {
+		strbuf_addstr(sb, prefix);
+		output_add_name(sb, node->children[0].symbol, 0);
+		strbuf_addch(sb, '\n');
+		output_tree_children(sb, &node->children[0], prefix);
+		return;
+	}
+	strbuf_init(&pfx);
+	strbuf_init(&pct);
+	for (i = 0; i < node->nr_children; i++) {
+		const struct snapshot_node *c = &node->children[i];
+		bool last = i + 1 == node->nr_children;
+
+		strbuf_reset(&pct);
+		output_fixed(&pct, c->share, 2);
+		strbuf_addch(&pct, '%');
+		strbuf_addf(sb, "%s|\n%s%s--%s--", prefix, prefix, last ? " " : "|", pct.buf);
+		output_add_name(sb, c->symbol, 0);
+		strbuf_addch(sb, '\n');
+		strbuf_reset(&pfx);
+		strbuf_addf(&pfx, "%s%s%*s", prefix, last ? " " : "|", (int)(pct.len + 4), "");
+		output_tree_children(sb, c, pfx.buf);
+	}
+	strbuf_release(&pct);
+	strbuf_release(&pfx);
+}
+
+/* A row's callers under it, indented past the percentage columns. */
+static void output_tree(struct strbuf *sb, const struct snapshot_node *root, size_t indent)
+{
+	struct strbuf pfx;
+
+	strbuf_init(&pfx);
+	strbuf_addf(&pfx, "%*s", (int)indent, "");
+	strbuf_addf(sb, "%s|\n%s---", pfx.buf, pfx.buf);
+	output_add_name(sb, root->symbol, 0);
 	strbuf_addch(sb, '\n');
+	strbuf_addstr(&pfx, "   ");
+	output_tree_children(sb, root, pfx.buf);
+	strbuf_addch(sb, '\n');
+	strbuf_release(&pfx);
 }
 
 /* One column per sort key, in the order of the spec. */
@@ -284,6 +348,7 @@ void output_text(FILE *out, const struct snapshot *snap)
 	size_t widths[SORT__MAX];
 	size_t ncols = output_columns(snap, cols), i, k;
 	size_t w_over = strlen("Overhead"), w_samp = strlen("Samples");
+	size_t w_child = strlen("Children"), w_self = strlen("Self");
 	struct strbuf sb, pct;
 
 	strbuf_init(&sb);
@@ -314,6 +379,12 @@ void output_text(FILE *out, const struct snapshot *snap)
 		w = pct.len + 1;
 		if (w > w_over)
 			w_over = w;
+		if (w > w_self)
+			w_self = w;
+		strbuf_reset(&pct);
+		output_fixed(&pct, r->children, 2);
+		if (pct.len + 1 > w_child)
+			w_child = pct.len + 1;
 		if (output_num_width(r->samples) > w_samp)
 			w_samp = output_num_width(r->samples);
 		for (k = 0; k < ncols; k++) {
@@ -323,7 +394,13 @@ void output_text(FILE *out, const struct snapshot *snap)
 		}
 	}
 
-	output_title(&sb, "Overhead", w_over, true, false);
+	if (snap->children) {
+		output_title(&sb, "Children", w_child, true, false);
+		strbuf_addstr(&sb, OUTPUT_SEP);
+		output_title(&sb, "Self", w_self, true, false);
+	} else {
+		output_title(&sb, "Overhead", w_over, true, false);
+	}
 	strbuf_addstr(&sb, OUTPUT_SEP);
 	output_title(&sb, "Samples", w_samp, true, ncols == 0);
 	for (k = 0; k < ncols; k++) {
@@ -335,16 +412,27 @@ void output_text(FILE *out, const struct snapshot *snap)
 
 	for (i = 0; i < snap->nr_rows; i++) {
 		const struct snapshot_row *r = &snap->rows[i];
+		size_t indent;
+
+		if (snap->children) {
+			strbuf_reset(&pct);
+			output_fixed(&pct, r->children, 2);
+			strbuf_addch(&pct, '%');
+			strbuf_addf(&sb, "%*s" OUTPUT_SEP, (int)w_child, pct.buf);
+		}
 		strbuf_reset(&pct);
 		output_fixed(&pct, r->self, 2);
 		strbuf_addch(&pct, '%');
-		strbuf_addf(&sb, "%*s" OUTPUT_SEP "%*llu", (int)w_over, pct.buf, (int)w_samp,
-			    (unsigned long long)r->samples);
+		strbuf_addf(&sb, "%*s" OUTPUT_SEP "%*llu", (int)(snap->children ? w_self : w_over),
+			    pct.buf, (int)w_samp, (unsigned long long)r->samples);
 		for (k = 0; k < ncols; k++) {
 			strbuf_addstr(&sb, OUTPUT_SEP);
 			output_cell(&sb, r, cols[k], widths[k], k + 1 == ncols);
 		}
 		strbuf_addch(&sb, '\n');
+		indent = snap->children ? w_child + strlen(OUTPUT_SEP) + w_self : w_over;
+		if (r->callers && r->callers->nr_children)
+			output_tree(&sb, r->callers, indent + strlen(OUTPUT_SEP));
 	}
 	strbuf_addch(&sb, '\n');
 	fputs(sb.buf, out);
@@ -362,10 +450,39 @@ static void output_json_str(struct strbuf *sb, const char *s)
 		strbuf_addstr(sb, "null");
 }
 
-static void output_json_row(struct strbuf *sb, const struct snapshot_row *r)
+/* The children of node as a JSON array of nodes, to a depth limit. */
+static void output_json_nodes(struct strbuf *sb, const struct snapshot_node *node)
+{
+	size_t i;
+
+	strbuf_addch(sb, '[');
+	for (i = 0; node->depth < OUTPUT_JSON_TREE_DEPTH && i < node->nr_children; i++) {
+		const struct snapshot_node *c = &node->children[i];
+
+		if (i)
+			strbuf_addch(sb, ',');
+		strbuf_addstr(sb, "{\"symbol\":");
+		output_json_str(sb, c->symbol);
+		strbuf_addstr(sb, ",\"dso\":");
+		output_json_str(sb, c->dso);
+		strbuf_addf(sb, ",\"kernel\":%s,\"share\":", c->kernel ? "true" : "false");
+		output_fixed(sb, c->share, 2);
+		strbuf_addf(sb, ",\"period\":%llu,\"children\":", (unsigned long long)c->period);
+		output_json_nodes(sb, c);
+		strbuf_addch(sb, '}');
+	}
+	strbuf_addch(sb, ']');
+}
+
+static void output_json_row(struct strbuf *sb, const struct snapshot *snap,
+			    const struct snapshot_row *r)
 {
 	strbuf_addstr(sb, "{\"self\":");
 	output_fixed(sb, r->self, 2);
+	if (snap->children) {
+		strbuf_addstr(sb, ",\"children\":");
+		output_fixed(sb, r->children, 2);
+	}
 	strbuf_addf(sb, ",\"samples\":%llu,\"period\":%llu", (unsigned long long)r->samples,
 		    (unsigned long long)r->period);
 	if (r->comm) {
@@ -388,7 +505,16 @@ static void output_json_row(struct strbuf *sb, const struct snapshot_row *r)
 		strbuf_addstr(sb, ",\"symbol\":");
 		output_json_str(sb, r->symbol);
 	}
-	strbuf_addf(sb, ",\"kernel\":%s}", r->kernel ? "true" : "false");
+	strbuf_addf(sb, ",\"kernel\":%s", r->kernel ? "true" : "false");
+	if (r->callers) {
+		strbuf_addstr(sb, ",\"callers\":");
+		output_json_nodes(sb, r->callers);
+	}
+	if (r->callees) {
+		strbuf_addstr(sb, ",\"callees\":");
+		output_json_nodes(sb, r->callees);
+	}
+	strbuf_addch(sb, '}');
 }
 
 void output_json(FILE *out, const struct snapshot *snap)
@@ -419,6 +545,13 @@ void output_json(FILE *out, const struct snapshot *snap)
 		    (unsigned long long)snap->lost, (unsigned long long)snap->throttled,
 		    (unsigned long long)snap->period, (unsigned long long)snap->kernel_period);
 	output_json_str(&sb, snap->mode);
+	if (snap->callchains)
+		strbuf_addf(&sb,
+			    ",\"callchains\":true,\"children_mode\":%s,\"tree_percent\":\"%s\","
+			    "\"callchain_nodes_dropped\":%llu",
+			    snap->children ? "true" : "false",
+			    snap->tree_percent_total ? "total" : "entry",
+			    (unsigned long long)snap->callchain_nodes_dropped);
 	strbuf_addstr(&sb, ",\"sort\":[");
 	for (i = 0; i < snap->sort.n; i++) {
 		if (i)
@@ -429,9 +562,77 @@ void output_json(FILE *out, const struct snapshot *snap)
 	for (i = 0; i < snap->nr_rows; i++) {
 		if (i)
 			strbuf_addch(&sb, ',');
-		output_json_row(&sb, &snap->rows[i]);
+		output_json_row(&sb, snap, &snap->rows[i]);
 	}
 	strbuf_addstr(&sb, "]}\n");
+	fputs(sb.buf, out);
+	fflush(out);
+	strbuf_release(&sb);
+}
+
+/* A folded-stack field: ';' separates frames and the count follows the
+ * last space, so ';' and control characters are replaced. */
+static void output_folded_name(struct strbuf *sb, const char *s)
+{
+	size_t start = sb->len, i;
+
+	strbuf_addstr(sb, s);
+	for (i = start; i < sb->len; i++) {
+		if (sb->buf[i] == ';')
+			sb->buf[i] = ':';
+		else if ((unsigned char)sb->buf[i] < 0x20 || sb->buf[i] == 0x7f)
+			sb->buf[i] = '?';
+	}
+}
+
+static void output_folded_frame(struct strbuf *sb, const char *symbol, const char *dso)
+{
+	/* An unknown function is better told by its object, as
+	 * stackcollapse-perf does: "[libc.so.6]". */
+	if (strcmp(symbol, "[unknown]") == 0 && dso && strcmp(dso, "[unknown]") != 0 &&
+	    dso[0] != '[') {
+		strbuf_addch(sb, '[');
+		output_folded_name(sb, dso);
+		strbuf_addch(sb, ']');
+	} else {
+		output_folded_name(sb, symbol);
+	}
+}
+
+void output_folded(FILE *out, const struct snapshot *snap)
+{
+	struct strbuf sb;
+	size_t i, j;
+
+	strbuf_init(&sb);
+	if (snap->callchains) {
+		for (i = 0; i < snap->nr_stacks; i++) {
+			const struct snapshot_stack *st = &snap->stacks[i];
+
+			if (!st->samples)
+				continue;
+			output_folded_name(&sb, st->comm ? st->comm : "[unknown]");
+			for (j = 0; j < st->nr_frames; j++) {
+				strbuf_addch(&sb, ';');
+				output_folded_frame(&sb, st->frames[j].symbol, st->frames[j].dso);
+			}
+			strbuf_addf(&sb, " %llu\n", (unsigned long long)st->samples);
+		}
+	} else {
+		/* No chains (a recording without them): each row is a
+		 * one-frame stack. */
+		for (i = 0; i < snap->nr_rows; i++) {
+			const struct snapshot_row *r = &snap->rows[i];
+
+			if (!r->samples)
+				continue;
+			output_folded_name(&sb, r->comm ? r->comm : "[unknown]");
+			strbuf_addch(&sb, ';');
+			output_folded_frame(&sb, r->symbol ? r->symbol : "[unknown]", r->dso);
+			strbuf_addf(&sb, " %llu\n", (unsigned long long)r->samples);
+		}
+	}
+	strbuf_addch(&sb, '\n');
 	fputs(sb.buf, out);
 	fflush(out);
 	strbuf_release(&sb);

@@ -1,5 +1,5 @@
 /* Non-interactive renderers of a snapshot: a text table (--batch, like
- * top -b) and one JSON object per line (--json). */
+ * top -b), one JSON object per line (--json) and folded stacks (--folded). */
 #ifndef PROFTOP_OUTPUT_H
 #define PROFTOP_OUTPUT_H
 
@@ -9,5 +9,9 @@ struct snapshot;
 
 void output_text(FILE *out, const struct snapshot *snap);
 void output_json(FILE *out, const struct snapshot *snap);
+/* Folded stacks (flame graph input): one "comm;root;...;leaf count" line
+ * per unique stack of snap->stacks, count in (decayed) samples, then an
+ * empty line ending the refresh. */
+void output_folded(FILE *out, const struct snapshot *snap);
 
 #endif

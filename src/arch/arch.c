@@ -1,0 +1,210 @@
+/* The arch payload interface: one ops table per machine that has a decoder,
+ * machine names to EM_* values, and the attr tweak that asks for payloads. */
+#include "config.h"
+
+#include "arch.h"
+
+#include <elf.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "alpha-profileme.h"
+
+#ifndef EM_LOONGARCH
+#define EM_LOONGARCH 258
+#endif
+#ifndef EM_CSKY
+#define EM_CSKY 252
+#endif
+#ifndef EM_RISCV
+#define EM_RISCV 243
+#endif
+
+/* ---- Alpha ProfileMe behind the generic ops ---- */
+
+static bool alpha_profileme_applies(const struct perf_event_attr *attr, const void *raw,
+				    uint32_t raw_size)
+{
+	return profileme_applies(attr->type, EM_ALPHA, raw_size,
+				 profileme_raw_version(raw, raw_size));
+}
+
+static int alpha_profileme_decode(const void *raw, uint32_t raw_size, void *decoded)
+{
+	return profileme_decode(raw, raw_size, decoded);
+}
+
+static void alpha_profileme_stats_add(void *stats, const void *decoded)
+{
+	profileme_stats_add(stats, decoded);
+}
+
+static void alpha_profileme_stats_add_other(void *stats)
+{
+	profileme_stats_add_other(stats);
+}
+
+static void alpha_profileme_stats_merge(void *dst, const void *src)
+{
+	profileme_stats_merge(dst, src);
+}
+
+static void alpha_profileme_stats_decay(void *stats, unsigned num, unsigned den)
+{
+	profileme_stats_decay(stats, num, den);
+}
+
+static int alpha_profileme_format_dump(const void *decoded, char *buf, size_t size)
+{
+	return profileme_format_dump(decoded, buf, size);
+}
+
+/* The Alpha PMU attaches ProfileMe data to HARDWARE and RAW events only. */
+static void alpha_profileme_adjust_attr(struct perf_event_attr *attr)
+{
+	if (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_RAW)
+		attr->sample_type |= PERF_SAMPLE_RAW;
+}
+
+static const struct arch_payload_ops arch_alpha_profileme = {
+	.name = "profileme",
+	.e_machine = EM_ALPHA,
+	.decoded_size = sizeof(struct profileme),
+	.stats_size = sizeof(struct profileme_stats),
+	.applies = alpha_profileme_applies,
+	.decode = alpha_profileme_decode,
+	.stats_add = alpha_profileme_stats_add,
+	.stats_add_other = alpha_profileme_stats_add_other,
+	.stats_merge = alpha_profileme_stats_merge,
+	.stats_decay = alpha_profileme_stats_decay,
+	.format_dump = alpha_profileme_format_dump,
+	.adjust_attr = alpha_profileme_adjust_attr,
+};
+
+static const struct arch_payload_ops *const arch_payloads[] = {
+	&arch_alpha_profileme,
+};
+
+const struct arch_payload_ops *arch_payload_find(int e_machine)
+{
+	size_t i;
+
+	if (e_machine == EM_NONE)
+		return NULL;
+	for (i = 0; i < sizeof(arch_payloads) / sizeof(arch_payloads[0]); i++)
+		if (arch_payloads[i]->e_machine == e_machine)
+			return arch_payloads[i];
+	return NULL;
+}
+
+/* ---- machine names ---- */
+
+struct arch_name {
+	const char *name;
+	bool prefix; /* matches any name starting with it */
+	int e_machine;
+};
+
+/* uname -m spellings (which perf stores as the ARCH feature) and perf's
+ * normalised names.  Searched in order: the prefix entries come last, so
+ * that "arm64" is found before the "arm" prefix could take it. */
+static const struct arch_name arch_names[] = {
+	{ "alpha", false, EM_ALPHA },
+	{ "x86_64", false, EM_X86_64 },
+	{ "amd64", false, EM_X86_64 },
+	{ "x86", false, EM_386 },
+	{ "i386", false, EM_386 },
+	{ "i486", false, EM_386 },
+	{ "i586", false, EM_386 },
+	{ "i686", false, EM_386 },
+	{ "s390x", false, EM_S390 },
+	{ "s390", false, EM_S390 },
+	{ "aarch64", false, EM_AARCH64 },
+	{ "arm64", false, EM_AARCH64 },
+	{ "ppc64", true, EM_PPC64 }, /* ppc64, ppc64le */
+	{ "powerpc64", true, EM_PPC64 },
+	{ "ppc", false, EM_PPC },
+	{ "powerpc", false, EM_PPC },
+	{ "sparc64", false, EM_SPARCV9 },
+	{ "sparc", false, EM_SPARC },
+	{ "ia64", false, EM_IA_64 },
+	{ "m68k", false, EM_68K },
+	{ "csky", false, EM_CSKY },
+	{ "arm", true, EM_ARM },     /* arm, armv7l, armv6l, ... */
+	{ "mips", true, EM_MIPS },   /* mips, mips64, mipsel, ... */
+	{ "riscv", true, EM_RISCV }, /* riscv32, riscv64 */
+	{ "loongarch", true, EM_LOONGARCH },
+	{ "parisc", true, EM_PARISC },
+	{ "sh", true, EM_SH }, /* sh4, sh4a */
+};
+
+int arch_machine_from_name(const char *name)
+{
+	size_t i;
+
+	if (!name || !*name)
+		return EM_NONE;
+	for (i = 0; i < sizeof(arch_names) / sizeof(arch_names[0]); i++) {
+		const struct arch_name *a = &arch_names[i];
+
+		if (a->prefix ? strncmp(name, a->name, strlen(a->name)) == 0 :
+				strcmp(name, a->name) == 0)
+			return a->e_machine;
+	}
+	return EM_NONE;
+}
+
+/* The build target, for a uname that says nothing we know. */
+static int arch_build_machine(void)
+{
+#if defined(__alpha__)
+	return EM_ALPHA;
+#elif defined(__x86_64__)
+	return EM_X86_64;
+#elif defined(__i386__)
+	return EM_386;
+#elif defined(__aarch64__)
+	return EM_AARCH64;
+#elif defined(__arm__)
+	return EM_ARM;
+#elif defined(__s390__)
+	return EM_S390;
+#elif defined(__powerpc64__)
+	return EM_PPC64;
+#elif defined(__powerpc__)
+	return EM_PPC;
+#elif defined(__riscv)
+	return EM_RISCV;
+#elif defined(__mips__)
+	return EM_MIPS;
+#elif defined(__sparc__)
+	return EM_SPARCV9;
+#elif defined(__loongarch__)
+	return EM_LOONGARCH;
+#else
+	return EM_NONE;
+#endif
+}
+
+int arch_host_machine(void)
+{
+	struct utsname u;
+	int m;
+
+	/* uname, not the build target: a 32-bit build on a 64-bit kernel
+	 * still samples the kernel's PMU. */
+	if (uname(&u) == 0) {
+		m = arch_machine_from_name(u.machine);
+		if (m != EM_NONE)
+			return m;
+	}
+	return arch_build_machine();
+}
+
+void arch_adjust_attr(struct perf_event_attr *attr, int e_machine)
+{
+	const struct arch_payload_ops *ops = arch_payload_find(e_machine);
+
+	if (ops && ops->adjust_attr)
+		ops->adjust_attr(attr);
+}

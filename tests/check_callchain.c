@@ -1,0 +1,624 @@
+/* Unit tests for callchains: chain addresses (markers, ip - 1, the skipped
+ * sample ip), the chain store (interning, decay, bounds), children in the
+ * hist (recursion once), call trees in the view, and their renderers. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callchain.h"
+#include "hist.h"
+#include "machine.h"
+#include "options.h"
+#include "output.h"
+#include "symtab.h"
+#include "testutil.h"
+#include "util.h"
+#include "view.h"
+
+#define K(x) ((uint64_t)(x))
+
+/* ---- addresses ---- */
+
+START_TEST(test_ips_user)
+{
+	uint64_t chain[] = { K(PERF_CONTEXT_USER), 0x1000, 0x2005, 0x3009 };
+	struct sample s = { .ip = 0x1000, .cpumode = PERF_RECORD_MISC_USER,
+			    .callchain = chain, .nr_callchain = 4 };
+	struct callchain_ip out[8];
+	size_t n = callchain_ips(&s, out, 8);
+
+	/* the chain's copy of the sample ip is skipped; returns are ip - 1 */
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(out[0].ip, 0x1000);
+	ck_assert_uint_eq(out[1].ip, 0x2004);
+	ck_assert_uint_eq(out[2].ip, 0x3008);
+	ck_assert_uint_eq(out[1].cpumode, PERF_RECORD_MISC_USER);
+}
+END_TEST
+
+START_TEST(test_ips_kernel_user)
+{
+	uint64_t chain[] = { K(PERF_CONTEXT_KERNEL), 0xffff0100, 0xffff0205,
+			     K(PERF_CONTEXT_USER), 0x4000, 0x5005 };
+	struct sample s = { .ip = 0xffff0100, .cpumode = PERF_RECORD_MISC_KERNEL,
+			    .callchain = chain, .nr_callchain = 6 };
+	struct callchain_ip out[8];
+	size_t n = callchain_ips(&s, out, 8);
+
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(out[0].cpumode, PERF_RECORD_MISC_KERNEL);
+	ck_assert_uint_eq(out[1].ip, 0xffff0204);
+	ck_assert_uint_eq(out[1].cpumode, PERF_RECORD_MISC_KERNEL);
+	/* the user block starts at the interrupted pc: exact */
+	ck_assert_uint_eq(out[2].ip, 0x4000);
+	ck_assert_uint_eq(out[2].cpumode, PERF_RECORD_MISC_USER);
+	ck_assert_uint_eq(out[3].ip, 0x5004);
+	ck_assert_uint_eq(out[3].cpumode, PERF_RECORD_MISC_USER);
+}
+END_TEST
+
+START_TEST(test_ips_guest_and_limits)
+{
+	uint64_t chain[] = { K(PERF_CONTEXT_GUEST), K(PERF_CONTEXT_GUEST_KERNEL), 0x10, 0x21,
+			     K(PERF_CONTEXT_GUEST_USER), 0x30, K(PERF_CONTEXT_HV), 0x40 };
+	struct sample s = { .ip = 0x99, .cpumode = PERF_RECORD_MISC_GUEST_KERNEL,
+			    .callchain = chain, .nr_callchain = 8 };
+	struct callchain_ip out[8];
+	size_t n = callchain_ips(&s, out, 8);
+
+	/* first address differs from ip: kept, exact */
+	ck_assert_uint_eq(n, 5);
+	ck_assert_uint_eq(out[1].ip, 0x10);
+	ck_assert_uint_eq(out[1].cpumode, PERF_RECORD_MISC_GUEST_KERNEL);
+	ck_assert_uint_eq(out[2].ip, 0x20);
+	ck_assert_uint_eq(out[3].ip, 0x30);
+	ck_assert_uint_eq(out[3].cpumode, PERF_RECORD_MISC_GUEST_USER);
+	ck_assert_uint_eq(out[4].cpumode, PERF_RECORD_MISC_HYPERVISOR);
+	/* max bounds the output, the sample ip first */
+	ck_assert_uint_eq(callchain_ips(&s, out, 2), 2);
+	ck_assert_uint_eq(callchain_ips(&s, out, 1), 1);
+	ck_assert_uint_eq(out[0].ip, 0x99);
+	/* no chain at all */
+	s.nr_callchain = 0;
+	ck_assert_uint_eq(callchain_ips(&s, out, 8), 1);
+}
+END_TEST
+
+/* ---- a small world ---- */
+
+static struct machine *machine;
+static struct dso *dso_app, *dso_kernel;
+static const struct symbol sym_main = { 0x1000, 0x1100, "main" };
+static const struct symbol sym_px = { 0x1100, 0x1200, "parent_x" };
+static const struct symbol sym_py = { 0x1200, 0x1300, "parent_y" };
+static const struct symbol sym_leaf = { 0x1300, 0x1400, "leaf" };
+static const struct symbol sym_rec = { 0x1400, 0x1500, "rec" };
+static const struct symbol sym_sys = { 0x2000, 0x2100, "sys_read" };
+
+static void setup(void)
+{
+	machine = machine_new();
+	dso_app = machine_dso_get(machine, "/usr/bin/app", DSO_USER);
+	dso_kernel = machine_dso_get(machine, "[kernel.kallsyms]", DSO_KERNEL);
+}
+
+static void teardown(void)
+{
+	machine_free(machine);
+	machine = NULL;
+}
+
+static struct callchain_frame F(const struct symbol *sym)
+{
+	struct callchain_frame f = { sym == &sym_sys ? dso_kernel : dso_app, sym, sym == &sym_sys };
+
+	return f;
+}
+
+static struct hist *hist_of(const char *keys)
+{
+	struct sort_spec spec;
+	const char *bad;
+	struct hist *h;
+
+	ck_assert_int_eq(sort_spec_parse(keys, &spec, &bad), 0);
+	h = hist_new(&spec);
+	hist_enable_callchains(h, 0);
+	return h;
+}
+
+/* Add times samples of period on the chain given innermost first. */
+static void add_chain(struct hist *h, const char *comm, uint64_t period, unsigned times, size_t n,
+		      ...)
+{
+	struct callchain_frame fr[16];
+	struct hist_sample s = { 0 };
+	va_list ap;
+	size_t i;
+
+	va_start(ap, n);
+	for (i = 0; i < n; i++)
+		fr[i] = F(va_arg(ap, const struct symbol *));
+	va_end(ap);
+	s.comm = intern(comm);
+	s.pid = s.tid = 42;
+	s.dso = fr[0].dso;
+	s.sym = fr[0].sym;
+	s.kernel = fr[0].kernel;
+	s.period = period;
+	s.chain = fr;
+	s.nr_chain = n;
+	while (times--)
+		hist_add(h, &s);
+}
+
+static const struct hist_entry *entry_of(const struct hist *h, const struct symbol *sym)
+{
+	size_t i;
+
+	for (i = 0; i < hist_count(h); i++)
+		if (hist_entry_at(h, i)->sym == sym)
+			return hist_entry_at(h, i);
+	return NULL;
+}
+
+/* ---- store ---- */
+
+START_TEST(test_store_intern)
+{
+	struct callchain_store *st = callchain_store_new(0);
+	struct callchain_key k1 = { intern("a"), 0, 0, 0 }, k2 = { intern("b"), 0, 0, 0 };
+	struct callchain_frame c1[3] = { F(&sym_leaf), F(&sym_px), F(&sym_main) };
+	struct callchain_frame c2[3] = { F(&sym_leaf), F(&sym_py), F(&sym_main) };
+	struct callchain_chain c;
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(callchain_store_add(st, &k1, c1, 3, 10), 0);
+	callchain_store_add(st, &k1, c2, 3, 10);
+	callchain_store_add(st, &k2, c1, 3, 10);
+	callchain_store_add(st, &k1, c1, 2, 10);
+	ck_assert_uint_eq(callchain_store_count(st), 4);
+	/* frames are shared: the pool holds ids, the frames are 4 */
+	ck_assert_uint_eq(callchain_store_nr_ids(st), 11);
+	callchain_store_get(st, 0, &c);
+	ck_assert_uint_eq(c.nr, 3);
+	ck_assert_uint_eq(c.period, 30);
+	ck_assert_uint_eq(c.samples, 3);
+	ck_assert_ptr_eq(callchain_store_frame(st, c.ids[0])->sym, &sym_leaf);
+	ck_assert_ptr_eq(callchain_store_frame(st, c.ids[2])->sym, &sym_main);
+	ck_assert_ptr_null(callchain_store_frame(st, 99));
+	callchain_store_free(st);
+}
+END_TEST
+
+START_TEST(test_store_many_and_decay)
+{
+	struct callchain_store *st = callchain_store_new(0);
+	struct callchain_key k = { NULL, 0, 0, 0 };
+	struct symbol syms[300];
+	struct callchain_frame fr[2];
+	struct callchain_chain c;
+	size_t i, found = 0;
+
+	for (i = 0; i < 300; i++) {
+		syms[i].start = i * 16;
+		syms[i].end = i * 16 + 16;
+		syms[i].name = "s";
+		fr[0].dso = dso_app;
+		fr[0].sym = &syms[i];
+		fr[0].kernel = false;
+		fr[1] = F(&sym_main);
+		/* chain i gets period i + 1: decay drops the small ones */
+		callchain_store_add(st, &k, fr, 2, i + 1);
+	}
+	ck_assert_uint_eq(callchain_store_count(st), 300);
+	callchain_store_decay(st);
+	/* 1 * 7/8 rounds to 0: only that chain goes */
+	ck_assert_uint_eq(callchain_store_count(st), 299);
+	ck_assert_uint_eq(callchain_store_nr_ids(st), 598);
+	/* still found after compaction: re-adding does not grow the store */
+	fr[0].sym = &syms[150];
+	callchain_store_add(st, &k, fr, 2, 1);
+	ck_assert_uint_eq(callchain_store_count(st), 299);
+	for (i = 0; i < callchain_store_count(st); i++) {
+		callchain_store_get(st, i, &c);
+		if (callchain_store_frame(st, c.ids[0])->sym == &syms[150]) {
+			ck_assert_uint_eq(c.period, 151 * 7 / 8 + 1);
+			found++;
+		}
+	}
+	ck_assert_uint_eq(found, 1);
+	callchain_store_clear(st);
+	ck_assert_uint_eq(callchain_store_count(st), 0);
+	ck_assert_uint_eq(callchain_store_nr_ids(st), 0);
+	callchain_store_free(st);
+}
+END_TEST
+
+START_TEST(test_store_bound)
+{
+	struct callchain_store *st = callchain_store_new(5);
+	struct callchain_key k = { NULL, 0, 0, 0 };
+	struct callchain_frame c1[3] = { F(&sym_leaf), F(&sym_px), F(&sym_main) };
+	struct callchain_frame c2[3] = { F(&sym_leaf), F(&sym_py), F(&sym_main) };
+
+	ck_assert_int_eq(callchain_store_add(st, &k, c1, 3, 1), 0);
+	ck_assert_int_eq(callchain_store_add(st, &k, c2, 3, 1), -ENOSPC);
+	/* a known chain still counts when full */
+	ck_assert_int_eq(callchain_store_add(st, &k, c1, 3, 1), 0);
+	ck_assert_uint_eq(callchain_store_dropped(st), 3);
+	ck_assert_uint_eq(callchain_store_count(st), 1);
+	callchain_store_free(st);
+}
+END_TEST
+
+/* ---- hist children ---- */
+
+START_TEST(test_children_recursion)
+{
+	struct hist *h = hist_of("dso,sym");
+
+	/* leaf <- rec <- rec <- rec <- main: rec counts once per sample */
+	add_chain(h, "app", 10, 4, 5, &sym_leaf, &sym_rec, &sym_rec, &sym_rec, &sym_main);
+	add_chain(h, "app", 10, 1, 2, &sym_rec, &sym_main);
+	ck_assert_uint_eq(hist_total_period(h), 50);
+	ck_assert_uint_eq(entry_of(h, &sym_rec)->children, 50);
+	ck_assert_uint_eq(entry_of(h, &sym_rec)->period, 10);
+	ck_assert_uint_eq(entry_of(h, &sym_leaf)->children, 40);
+	ck_assert_uint_eq(entry_of(h, &sym_leaf)->period, 40);
+	ck_assert_uint_eq(entry_of(h, &sym_main)->children, 50);
+	ck_assert_uint_eq(entry_of(h, &sym_main)->period, 0);
+	ck_assert_uint_eq(callchain_store_count(hist_callchains(h)), 2);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_children_decay_zero)
+{
+	struct hist *h = hist_of("dso,sym");
+
+	add_chain(h, "app", 16, 1, 2, &sym_leaf, &sym_main);
+	hist_age(h, HIST_DECAY);
+	ck_assert_uint_eq(entry_of(h, &sym_main)->children, 14);
+	ck_assert_uint_eq(entry_of(h, &sym_leaf)->children, 14);
+	ck_assert_uint_eq(hist_total_period(h), 14);
+	/* an entry with children only stays while they last */
+	ck_assert_ptr_nonnull(entry_of(h, &sym_main));
+	{
+		struct callchain_chain c;
+
+		callchain_store_get(hist_callchains(h), 0, &c);
+		ck_assert_uint_eq(c.period, 14);
+	}
+	hist_age(h, HIST_ACCUMULATE);
+	ck_assert_uint_eq(entry_of(h, &sym_main)->children, 14);
+	hist_age(h, HIST_ZERO);
+	ck_assert_uint_eq(hist_count(h), 0);
+	ck_assert_uint_eq(callchain_store_count(hist_callchains(h)), 0);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_children_keys)
+{
+	struct hist *h = hist_of("comm,sym");
+	size_t i, mains = 0;
+
+	add_chain(h, "a", 1, 3, 2, &sym_leaf, &sym_main);
+	add_chain(h, "b", 1, 1, 2, &sym_leaf, &sym_main);
+	for (i = 0; i < hist_count(h); i++) {
+		const struct hist_entry *e = hist_entry_at(h, i);
+
+		if (e->sym == &sym_main) {
+			mains++;
+			ck_assert_uint_eq(e->children, e->comm == intern("a") ? 3 : 1);
+		}
+	}
+	ck_assert_uint_eq(mains, 2);
+	hist_free(h);
+}
+END_TEST
+
+/* ---- view trees ---- */
+
+static const struct snapshot_row *row_of(const struct snapshot *snap, const char *sym)
+{
+	size_t i;
+
+	for (i = 0; i < snap->nr_rows; i++)
+		if (strcmp(snap->rows[i].symbol, sym) == 0)
+			return &snap->rows[i];
+	return NULL;
+}
+
+static struct hist *two_parents(void)
+{
+	struct hist *h = hist_of("dso,sym");
+
+	add_chain(h, "app", 10, 30, 3, &sym_leaf, &sym_px, &sym_main);
+	add_chain(h, "app", 10, 10, 3, &sym_leaf, &sym_py, &sym_main);
+	add_chain(h, "app", 10, 10, 3, &sym_sys, &sym_py, &sym_main);
+	return h;
+}
+
+START_TEST(test_tree_callers)
+{
+	struct hist *h = two_parents();
+	struct view_opts o = { .tree_rows = 10 };
+	struct snapshot snap = { 0 };
+	const struct snapshot_row *r;
+	const struct snapshot_node *n;
+
+	view_build(h, &o, &snap);
+	ck_assert(snap.callchains && snap.children);
+	/* sorted by children: main 100, leaf 80, parent_x 60... */
+	ck_assert_str_eq(snap.rows[0].symbol, "main");
+	ck_assert_str_eq(snap.rows[1].symbol, "leaf");
+	r = row_of(&snap, "leaf");
+	ck_assert_double_eq_tol(r->children, 80.0, 1e-9);
+	ck_assert_double_eq_tol(r->self, 80.0, 1e-9);
+	n = r->callers;
+	ck_assert_str_eq(n->symbol, "leaf");
+	ck_assert_uint_eq(n->period, 400);
+	ck_assert_uint_eq(n->nr_children, 2);
+	ck_assert_str_eq(n->children[0].symbol, "parent_x");
+	ck_assert_double_eq_tol(n->children[0].share, 75.0, 1e-9);
+	ck_assert_double_eq_tol(n->children[0].share_total, 60.0, 1e-9);
+	ck_assert_str_eq(n->children[1].symbol, "parent_y");
+	ck_assert_double_eq_tol(n->children[1].share, 25.0, 1e-9);
+	ck_assert_uint_eq(n->children[1].depth, 1);
+	ck_assert_uint_eq(n->children[1].nr_children, 1);
+	ck_assert_str_eq(n->children[1].children[0].symbol, "main");
+	ck_assert_uint_eq(n->children[1].children[0].depth, 2);
+	/* main's callees: parent_x 60, parent_y 40 (of which leaf 20, sys 20) */
+	r = row_of(&snap, "main");
+	n = r->callees;
+	ck_assert_uint_eq(n->nr_children, 2);
+	ck_assert_str_eq(n->children[1].symbol, "parent_y");
+	ck_assert_double_eq_tol(n->children[1].share, 40.0, 1e-9);
+	ck_assert_uint_eq(n->children[1].nr_children, 2);
+	ck_assert(n->children[1].children[1].kernel || n->children[1].children[0].kernel);
+	/* parent_y: its callees split, its self is 0 */
+	r = row_of(&snap, "parent_y");
+	ck_assert_double_eq_tol(r->children, 40.0, 1e-9);
+	ck_assert_uint_eq(r->callees->nr_children, 2);
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_tree_total_threshold_cap)
+{
+	struct hist *h = two_parents();
+	struct view_opts o = { .tree_rows = 1, .tree_percent_total = true,
+			       .percent_limit = 21 };
+	struct snapshot snap = { 0 };
+	const struct snapshot_row *r;
+
+	/* percent_limit 21 cuts rows below 21% children and nodes below 21%
+	 * of the total */
+	add_chain(h, "app", 1, 1, 2, &sym_rec, &sym_main);
+	view_build(h, &o, &snap);
+	ck_assert(snap.tree_percent_total);
+	ck_assert_str_eq(snap.rows[0].symbol, "main");
+	ck_assert_ptr_null(snap.rows[1].callers);
+	r = &snap.rows[0];
+	ck_assert_uint_eq(r->callees->nr_children, 2);
+	ck_assert_double_eq_tol(r->callees->children[0].share,
+				100.0 * 300 / 501, 1e-9);
+	/* parent_y's children are 20% of the total each: cut */
+	ck_assert_uint_eq(r->callees->children[1].nr_children, 0);
+	snapshot_release(&snap);
+
+	/* a node cap: what does not fit is counted */
+	o.percent_limit = 0;
+	o.tree_max_nodes = 2;
+	view_build(h, &o, &snap);
+	ck_assert_uint_gt(snap.callchain_nodes_dropped, 0);
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_tree_no_children)
+{
+	struct hist *h = two_parents();
+	struct view_opts o = { .tree_rows = 5, .no_children = true };
+	struct snapshot snap = { 0 };
+	const struct snapshot_row *r;
+
+	view_build(h, &o, &snap);
+	ck_assert(snap.callchains && !snap.children);
+	ck_assert_uint_eq(snap.nr_rows, 2);
+	ck_assert_str_eq(snap.rows[0].symbol, "leaf");
+	ck_assert_ptr_null(row_of(&snap, "main"));
+	r = row_of(&snap, "sys_read");
+	ck_assert_uint_eq(r->callers->nr_children, 1);
+	ck_assert_str_eq(r->callers->children[0].symbol, "parent_y");
+	ck_assert_uint_eq(r->callees->nr_children, 0);
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_tree_decay)
+{
+	struct hist *h = two_parents();
+	struct view_opts o = { .tree_rows = 5 };
+	struct snapshot snap = { 0 };
+	const struct snapshot_row *r;
+
+	hist_age(h, HIST_DECAY);
+	add_chain(h, "app", 10, 8, 3, &sym_leaf, &sym_py, &sym_main);
+	view_build(h, &o, &snap);
+	r = row_of(&snap, "leaf");
+	/* parent_x 300 -> 262, parent_y 100 -> 87 + 80 */
+	ck_assert_uint_eq(r->callers->period, 262 + 167);
+	/* the entry decays as one sum (400 -> 350): off by rounding only */
+	ck_assert_uint_eq(r->children_period, 350 + 80);
+	ck_assert_str_eq(r->callers->children[0].symbol, "parent_x");
+	ck_assert_uint_eq(r->callers->children[0].period, 262);
+	ck_assert_uint_eq(r->callers->children[1].period, 167);
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
+/* ---- renderers ---- */
+
+static char *render(void (*fn)(FILE *, const struct snapshot *), const struct snapshot *snap)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fn(f, snap);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_folded)
+{
+	struct hist *h = two_parents();
+	struct view_opts o = { .stacks = true };
+	struct snapshot snap = { 0 };
+	char *out;
+
+	add_chain(h, "a;b", 10, 2, 2, &sym_rec, &sym_main);
+	/* a second pid with the same stack merges (pid is not a key) */
+	view_build(h, &o, &snap);
+	ck_assert_uint_eq(snap.nr_stacks, 4);
+	out = render(output_folded, &snap);
+	ck_assert_ptr_nonnull(strstr(out, "app;main;parent_x;leaf 30\n"));
+	ck_assert_ptr_nonnull(strstr(out, "app;main;parent_y;leaf 10\n"));
+	ck_assert_ptr_nonnull(strstr(out, "app;main;parent_y;sys_read 10\n"));
+	ck_assert_ptr_nonnull(strstr(out, "a:b;main;rec 2\n"));
+	free(out);
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_render_tree)
+{
+	struct hist *h = two_parents();
+	struct view_opts o = { .tree_rows = 2 };
+	struct snapshot snap = { .event = "cpu-clock", .target = "t", .mode = "decay" };
+	char *out;
+
+	view_build(h, &o, &snap);
+	out = render(output_text, &snap);
+	ck_assert_ptr_nonnull(strstr(out, "Children"));
+	ck_assert_ptr_nonnull(strstr(out, "callchain nodes dropped: 0"));
+	ck_assert_ptr_nonnull(strstr(out, "---leaf\n"));
+	ck_assert_ptr_nonnull(strstr(out, "|--75.00%--parent_x\n"));
+	ck_assert_ptr_nonnull(strstr(out, " --25.00%--parent_y\n"));
+	free(out);
+	out = render(output_json, &snap);
+	ck_assert_ptr_nonnull(strstr(out, "\"callchain_nodes_dropped\":0"));
+	ck_assert_ptr_nonnull(strstr(out, "\"children\":80.00"));
+	ck_assert_ptr_nonnull(strstr(out, "\"callers\":[{\"symbol\":\"parent_x\",\"dso\":\"app\","
+					  "\"kernel\":false,\"share\":75.00"));
+	ck_assert_ptr_nonnull(strstr(out, "\"callees\":["));
+	ck_assert_int_eq(testutil_sh("printf '%%s' '%s' | python3 -c 'import json,sys; json.load(sys.stdin)'", out), 0);
+	free(out);
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
+/* ---- options ---- */
+
+static int parse(struct options *o, int argc, char **argv)
+{
+	enum options_result res;
+
+	return options_parse(o, argc, argv, false, &res);
+}
+
+START_TEST(test_options)
+{
+	struct options o;
+	char *a1[] = { "proftop", "-g", "--max-stack=32", "-G", "3", "--tree-percent=total",
+		       "--no-children", NULL };
+	char *a2[] = { "proftop", "--call-graph", "fp", "--folded", NULL };
+	char *a3[] = { "proftop", "--call-graph=dwarf,4096", NULL };
+	char *a4[] = { "proftop", "--max-stack=0", NULL };
+	char *a5[] = { "proftop", "--folded", "--json", NULL };
+	char *a6[] = { "proftop", "-i", "x.data", "-g", NULL };
+
+	ck_assert_int_eq(parse(&o, 7, a1), 0);
+	ck_assert(o.callchain);
+	ck_assert_uint_eq(o.max_stack, 32);
+	ck_assert_uint_eq(o.view.tree_rows, 3);
+	ck_assert(o.view.tree_percent_total);
+	ck_assert(o.view.no_children);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, 4, a2), 0);
+	ck_assert(o.callchain);
+	ck_assert_int_eq(o.output, OUTPUT_FOLDED);
+	ck_assert(o.view.stacks);
+	ck_assert_uint_eq(o.view.tree_rows, 5);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, 2, a3), -EINVAL);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, 2, a4), -EINVAL);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, 3, a5), -EINVAL);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, 4, a6), 0);
+	options_release(&o);
+}
+END_TEST
+
+static Suite *callchain_suite(void)
+{
+	Suite *s = suite_create("callchain");
+	TCase *tc;
+
+	tc = tcase_create("ips");
+	tcase_add_test(tc, test_ips_user);
+	tcase_add_test(tc, test_ips_kernel_user);
+	tcase_add_test(tc, test_ips_guest_and_limits);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("store");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_store_intern);
+	tcase_add_test(tc, test_store_many_and_decay);
+	tcase_add_test(tc, test_store_bound);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("children");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_children_recursion);
+	tcase_add_test(tc, test_children_decay_zero);
+	tcase_add_test(tc, test_children_keys);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("trees");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_tree_callers);
+	tcase_add_test(tc, test_tree_total_threshold_cap);
+	tcase_add_test(tc, test_tree_no_children);
+	tcase_add_test(tc, test_tree_decay);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("render");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_folded);
+	tcase_add_test(tc, test_render_tree);
+	tcase_add_test(tc, test_options);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return testutil_run(callchain_suite()) ? 1 : 0;
+}

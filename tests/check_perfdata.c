@@ -1,0 +1,482 @@
+/* Unit tests for the perf.data reader: header, features, attr ids, byte
+ * order, time ordering, pipe format and damaged files (written by
+ * tests/mkperfdata from descriptions, no binary fixtures). */
+#include "config.h"
+
+#include "perfdata.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+#include "record.h"
+#include "testutil.h"
+#include "util.h"
+
+static char *tmpdir;
+
+/* Write desc through mkperfdata (with "order"/"pipe" lines prepended from
+ * prefix) and open the result; returns the perfdata_open status. */
+static int make(const char *name, const char *prefix, const char *desc, struct perfdata **pd,
+		char *err, size_t errsize)
+{
+	char *txt = xasprintf("%s/%s.txt", tmpdir, name);
+	char *out = xasprintf("%s/%s.data", tmpdir, name);
+	FILE *f = fopen(txt, "w");
+	int rc;
+
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%s\n%s", prefix ? prefix : "", desc);
+	fclose(f);
+	ck_assert_int_eq(testutil_sh("tests/mkperfdata -o '%s' '%s'", out, txt), 0);
+	rc = perfdata_open(out, pd, err, errsize);
+	free(txt);
+	free(out);
+	return rc;
+}
+
+struct seen {
+	uint32_t type;
+	uint64_t time, ip, offset;
+	size_t ev;
+};
+
+/* Every record in processing order; returns the perfdata_next status. */
+static int collect(struct perfdata *pd, struct seen *s, size_t max, size_t *n)
+{
+	struct perfdata_record rec;
+	int rc;
+
+	*n = 0;
+	while ((rc = perfdata_next(pd, &rec)) > 0) {
+		struct record r;
+
+		ck_assert_uint_lt(*n, max);
+		ck_assert_uint_eq((uintptr_t)rec.hdr % 8, 0);
+		ck_assert_ptr_nonnull(rec.event);
+		memset(&s[*n], 0, sizeof(s[*n]));
+		s[*n].type = rec.hdr->type;
+		s[*n].offset = rec.offset;
+		s[*n].ev = (size_t)(rec.event - perfdata_get_event(pd, 0));
+		ck_assert_int_eq(record_decode(rec.hdr, &rec.event->attr, &r, NULL), 0);
+		s[*n].time = r.sid.time;
+		if (r.kind == RECORD_SAMPLE)
+			s[*n].ip = r.u.sample.ip;
+		(*n)++;
+	}
+	return rc;
+}
+
+static const char two_events[] =
+	"attr sample_type=IP|TID|TIME|CPU|PERIOD|ID|CALLCHAIN|RAW period=1000 name=cpu-clock ids=7,8\n"
+	"attr config=9 sample_type=IP|TID|TIME|CPU|PERIOD|ID|CALLCHAIN|RAW period=1 name=other ids=9\n"
+	"hostname testhost\n"
+	"osrelease 9.9.9-test\n"
+	"version 6.1\n"
+	"arch alpha\n"
+	"nrcpus 4 2\n"
+	"cmdline perf record -e cpu-clock ./workload\n"
+	"sample_time 100 900\n"
+	"build_id id=0102030405060708090a0b0c0d0e0f1011121314 file=/usr/bin/true\n"
+	"build_id id=a1a2a3a4a5a6a7a8a9aaabacadaeaf10 misc=1 file=[kernel.kallsyms]\n"
+	"comm pid=10 comm=work time=1\n"
+	"mmap2 pid=10 start=0x400000 len=0x1000 file=/tmp/nothere time=2\n"
+	"sample pid=10 ip=0x400010 time=300 cpu=1 id=8 callchain=0xfffffffffffffe00,0x400010 raw=aabbccdd\n"
+	"sample pid=10 ip=0x400020 time=200 cpu=0 id=7\n"
+	"round\n"
+	"sample attr=1 pid=10 ip=0x400030 time=250 cpu=0 id=9\n"
+	"fork pid=11 ppid=10 time=400 id=9\n"
+	"exit pid=11 ppid=10 time=500\n"
+	"round\n";
+
+static void check_two_events(const char *prefix, bool swapped, bool pipe)
+{
+	struct perfdata *pd;
+	char err[512];
+	const struct perfdata_info *in;
+	const struct perfdata_event *ev;
+	struct seen s[32];
+	size_t n;
+
+	ck_assert_int_eq(make("two", prefix, two_events, &pd, err, sizeof(err)), 0);
+	in = perfdata_get_info(pd);
+	ck_assert(in->swapped == swapped);
+	ck_assert(in->pipe == pipe);
+	ck_assert_str_eq(in->hostname, "testhost");
+	ck_assert_str_eq(in->osrelease, "9.9.9-test");
+	ck_assert_str_eq(in->version, "6.1");
+	ck_assert_str_eq(in->arch, "alpha");
+	ck_assert_str_eq(in->cmdline, "perf record -e cpu-clock ./workload");
+	ck_assert_uint_eq(in->nr_cpus_avail, 4);
+	ck_assert_uint_eq(in->nr_cpus_online, 2);
+	ck_assert_uint_eq(in->first_sample_time, 100);
+	ck_assert_uint_eq(in->last_sample_time, 900);
+	ck_assert_uint_eq(in->nbuild_ids, 2);
+	ck_assert_str_eq(in->build_ids[0].filename, "/usr/bin/true");
+	ck_assert_uint_eq(in->build_ids[0].size, 20);
+	ck_assert_uint_eq(in->build_ids[0].id[19], 0x14);
+	ck_assert_int_eq(in->build_ids[0].pid, -1);
+	ck_assert_str_eq(in->build_ids[1].filename, "[kernel.kallsyms]");
+	ck_assert_uint_eq(in->build_ids[1].size, 16);
+	ck_assert_uint_eq(in->build_ids[1].cpumode, PERF_RECORD_MISC_KERNEL);
+
+	ck_assert_uint_eq(perfdata_nr_events(pd), 2);
+	ev = perfdata_get_event(pd, 0);
+	ck_assert_str_eq(ev->name, "cpu-clock");
+	ck_assert_uint_eq(ev->attr.type, PERF_TYPE_SOFTWARE);
+	ck_assert_uint_eq(ev->attr.sample_period, 1000);
+	ck_assert_uint_eq(ev->attr.sample_type, 0x5e7);
+	/* The flag word: bit fields must survive the other byte order. */
+	ck_assert_uint_eq(ev->attr.sample_id_all, 1);
+	ck_assert_uint_eq(ev->attr.disabled, 1);
+	ck_assert_uint_eq(ev->attr.inherit, 1);
+	ck_assert_uint_eq(ev->attr.exclude_kernel, 0);
+	ck_assert_uint_eq(ev->attr.freq, 0);
+	ck_assert_uint_eq(ev->nids, 2);
+	ck_assert_uint_eq(ev->ids[1], 8);
+	ev = perfdata_get_event(pd, 1);
+	ck_assert_str_eq(ev->name, "other");
+	ck_assert_uint_eq(ev->attr.config, 9);
+	ck_assert_uint_eq(ev->ids[0], 9);
+	ck_assert_ptr_null(perfdata_get_event(pd, 2));
+
+	/* perf's rule: round 1's records wait for round 2 (limit 300). */
+	ck_assert_int_eq(collect(pd, s, 32, &n), 0);
+	if (pipe) {
+		/* The pipe's HEADER_ATTR and HEADER_FEATURE records are handed
+		 * out too, in front. */
+		ck_assert_uint_eq(n, 2 + 9 + 9);
+		ck_assert_uint_eq(s[0].type, 64);
+		ck_assert_uint_eq(s[10].type, 80);
+		memmove(s, s + 11, 9 * sizeof(*s));
+		n = 9;
+	}
+	ck_assert_uint_eq(n, 9);
+	/* Round 1 (limit 0) flushes nothing, so its marker comes first;
+	 * round 2 flushes up to round 1's max time (300). */
+	ck_assert_uint_eq(s[0].type, 68);
+	ck_assert_uint_eq(s[1].type, PERF_RECORD_COMM);
+	ck_assert_uint_eq(s[2].type, PERF_RECORD_MMAP2);
+	ck_assert_uint_eq(s[3].ip, 0x400020);
+	ck_assert_uint_eq(s[3].ev, 0);
+	ck_assert_uint_eq(s[4].ip, 0x400030);
+	ck_assert_uint_eq(s[4].ev, 1);
+	ck_assert_uint_eq(s[5].ip, 0x400010);
+	ck_assert_uint_eq(s[5].ev, 0);
+	ck_assert_uint_eq(s[6].type, 68);
+	ck_assert_uint_eq(s[7].type, PERF_RECORD_FORK);
+	ck_assert_uint_eq(s[7].ev, 1);
+	ck_assert_uint_eq(s[8].type, PERF_RECORD_EXIT);
+	ck_assert_uint_eq(s[8].ev, 0);
+	perfdata_close(pd);
+}
+
+START_TEST(test_header_features)
+{
+	check_two_events("", false, false);
+}
+END_TEST
+
+START_TEST(test_swapped)
+{
+	check_two_events("order swapped", true, false);
+}
+END_TEST
+
+START_TEST(test_pipe)
+{
+	check_two_events("pipe", false, true);
+}
+END_TEST
+
+START_TEST(test_pipe_swapped)
+{
+	check_two_events("order swapped\npipe", true, true);
+}
+END_TEST
+
+START_TEST(test_swapped_same_dump)
+{
+	struct perfdata *a, *b;
+	struct perfdata_record ra, rb;
+	char err[512];
+	int rca, rcb;
+
+	ck_assert_int_eq(make("dn", "", two_events, &a, err, sizeof(err)), 0);
+	ck_assert_int_eq(make("ds", "order swapped", two_events, &b, err, sizeof(err)), 0);
+	perfdata_set_file_order(a, true);
+	perfdata_set_file_order(b, true);
+	/* Every record, swapped back, is byte for byte the native one
+	 * except the raw payload (the recording host's bytes either way). */
+	while ((rca = perfdata_next(a, &ra)) > 0) {
+		rcb = perfdata_next(b, &rb);
+		ck_assert_int_eq(rcb, 1);
+		ck_assert_uint_eq(ra.offset, rb.offset);
+		ck_assert_int_eq(memcmp(ra.hdr, rb.hdr, ra.hdr->size), 0);
+	}
+	ck_assert_int_eq(rca, 0);
+	ck_assert_int_eq(perfdata_next(b, &rb), 0);
+	perfdata_close(a);
+	perfdata_close(b);
+}
+END_TEST
+
+START_TEST(test_identifier)
+{
+	struct perfdata *pd;
+	char err[512];
+	struct seen s[16];
+	size_t n;
+
+	ck_assert_int_eq(make("ident", "order swapped",
+			      "attr sample_type=IDENTIFIER|IP|TID|TIME|PERIOD ids=100,101 name=a\n"
+			      "attr sample_type=IDENTIFIER|IP|TID|TIME|PERIOD ids=200 name=b\n"
+			      "comm pid=1 comm=x time=5 id=200\n"
+			      "sample pid=1 ip=1 time=10 id=200\n"
+			      "sample pid=1 ip=2 time=11 id=101\n"
+			      "sample pid=1 ip=3 time=12 id=999\n",
+			      &pd, err, sizeof(err)), 0);
+	ck_assert_int_eq(collect(pd, s, 16, &n), 0);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(s[0].ev, 1);
+	ck_assert_uint_eq(s[1].ev, 1);
+	ck_assert_uint_eq(s[2].ev, 0);
+	/* An unknown id falls back to the first event. */
+	ck_assert_uint_eq(s[3].ev, 0);
+	perfdata_close(pd);
+}
+END_TEST
+
+START_TEST(test_reorder)
+{
+	struct perfdata *pd;
+	char err[512];
+	struct seen s[32];
+	size_t n, i;
+	static const char desc[] =
+		"attr sample_type=IP|TID|TIME|CPU|PERIOD\n"
+		"sample pid=1 ip=5 time=50\n"
+		"sample pid=1 ip=3 time=30\n"
+		"sample pid=1 ip=4 time=30\n" /* same time: file order kept */
+		"round\n"
+		"sample pid=1 ip=1 time=10\n" /* older than round 1's max */
+		"sample pid=1 ip=9 time=90\n"
+		"round\n"
+		"sample pid=1 ip=6 time=60\n"
+		"sample pid=1 ip=2 time=20\n";
+	static const uint64_t want[] = { 1, 3, 4, 5, 2, 6, 9 };
+	static const uint64_t file_order[] = { 5, 3, 4, 1, 9, 6, 2 };
+	uint64_t got[16];
+	size_t k = 0;
+
+	ck_assert_int_eq(make("reorder", "", desc, &pd, err, sizeof(err)), 0);
+	ck_assert_int_eq(collect(pd, s, 32, &n), 0);
+	for (i = 0; i < n; i++)
+		if (s[i].type == PERF_RECORD_SAMPLE)
+			got[k++] = s[i].ip;
+	ck_assert_uint_eq(k, 7);
+	/* Round 1 (limit 0) flushes nothing; round 2 flushes <= 50; the end
+	 * the rest.  Records past a round's limit wait, as in perf. */
+	for (i = 0; i < 7; i++)
+		ck_assert_uint_eq(got[i], want[i]);
+	perfdata_close(pd);
+
+	ck_assert_int_eq(make("reorder", "", desc, &pd, err, sizeof(err)), 0);
+	perfdata_set_file_order(pd, true);
+	ck_assert_int_eq(collect(pd, s, 32, &n), 0);
+	for (i = 0, k = 0; i < n; i++)
+		if (s[i].type == PERF_RECORD_SAMPLE)
+			ck_assert_uint_eq(s[i].ip, file_order[k++]);
+	perfdata_close(pd);
+}
+END_TEST
+
+START_TEST(test_no_time_file_order)
+{
+	struct perfdata *pd;
+	char err[512];
+	struct seen s[8];
+	size_t n;
+
+	ck_assert_int_eq(make("notime", "",
+			      "attr sample_type=IP|TID|PERIOD\n"
+			      "sample pid=1 ip=2\nsample pid=1 ip=1\n",
+			      &pd, err, sizeof(err)), 0);
+	ck_assert_int_eq(collect(pd, s, 8, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(s[0].ip, 2);
+	ck_assert_uint_eq(s[1].ip, 1);
+	perfdata_close(pd);
+}
+END_TEST
+
+static const char small[] =
+	"attr sample_type=IP|TID|TIME|PERIOD|CALLCHAIN\n"
+	"comm pid=1 comm=x time=1\n"
+	"sample pid=1 ip=1 time=10 callchain=1,2\n"
+	"sample pid=1 ip=2 time=20\n"
+	"sample pid=1 ip=3 time=30\n";
+
+/* Damage in the record stream: the message names the offset. */
+static void expect_damage(const char *name, const char *damage, bool at_end, size_t nread,
+			  const char *words)
+{
+	struct perfdata *pd;
+	char err[512], *desc = xasprintf("%s%s\n", small, damage);
+	struct seen s[16];
+	size_t n;
+
+	ck_assert_int_eq(make(name, "", desc, &pd, err, sizeof(err)), 0);
+	ck_assert_int_eq(collect(pd, s, 16, &n), -EINVAL);
+	ck_assert_uint_eq(n, nread);
+	ck_assert_msg(strstr(perfdata_error(pd), "offset ") != NULL, "%s", perfdata_error(pd));
+	ck_assert_msg(strstr(perfdata_error(pd), words) != NULL, "%s lacks %s",
+		      perfdata_error(pd), words);
+	ck_assert(perfdata_damage_at_end(pd) == at_end);
+	/* It stays failed. */
+	ck_assert_int_eq(collect(pd, s, 16, &n), -EINVAL);
+	perfdata_close(pd);
+	free(desc);
+}
+
+START_TEST(test_truncated)
+{
+	/* Cut inside the last sample, and inside a header. */
+	expect_damage("trunc1", "truncate @3+12", true, 3, "truncated");
+	expect_damage("trunc2", "truncate @3+4", true, 3, "truncated");
+}
+END_TEST
+
+START_TEST(test_bad_sizes)
+{
+	/* size 4: smaller than the header; size 13: not whole words. */
+	expect_damage("size4", "poke @2+6 0400", false, 2, "smaller than");
+	expect_damage("size13", "poke @2+6 0d00", false, 2, "multiple of 8");
+	/* Callchain nr far beyond the record. */
+	expect_damage("ccnr", "poke @1+40 ffffffff00000000", false, 1, "callchain");
+}
+END_TEST
+
+START_TEST(test_bad_headers)
+{
+	struct perfdata *pd = NULL;
+	char err[512];
+
+	ck_assert_int_eq(make("magic", "", "attr\npoke 0 5045524646494c45\n", &pd, err,
+			      sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "PERFFILE") != NULL, "%s", err);
+	ck_assert_int_eq(make("magic2", "", "attr\npoke 0 00\n", &pd, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "offset 0") && strstr(err, "magic"), "%s", err);
+	ck_assert_int_eq(make("short", "", "attr\ntruncate 50\n", &pd, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "offset 50") != NULL, "%s", err);
+	/* attrs section offset far outside the file. */
+	ck_assert_int_eq(make("attrs", "", "attr\npoke 24 00000000000000f0\n", &pd, err,
+			      sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "offset 24") && strstr(err, "attrs"), "%s", err);
+	/* attr_size silly. */
+	ck_assert_int_eq(make("asize", "", "attr\npoke 16 0300000000000000\n", &pd, err,
+			      sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "offset 16") != NULL, "%s", err);
+	/* An ids section of 2^60 bytes: refused, not allocated. */
+	ck_assert_int_eq(make("ids", "", "attr ids=1\npoke 248 0000000000000010\n", &pd, err,
+			      sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "ids") != NULL, "%s", err);
+	ck_assert_int_eq(make("empty", "", "attr\ntruncate 0\n", &pd, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "empty") != NULL, "%s", err);
+	ck_assert_ptr_null(pd);
+}
+END_TEST
+
+START_TEST(test_bad_feature_table)
+{
+	struct perfdata *pd;
+	char err[512];
+	struct seen s[16];
+	size_t n;
+
+	/* A feature section pointing outside the file costs the features,
+	 * not the samples. */
+	ck_assert_int_eq(make("feat", "", "attr\nhostname h\nsample pid=1 ip=1 time=1\n"
+			      "poke @0+40 ffffffffffffff7f\n", &pd, err, sizeof(err)), 0);
+	ck_assert_ptr_null(perfdata_get_info(pd)->hostname);
+	ck_assert_int_eq(collect(pd, s, 16, &n), 0);
+	ck_assert_uint_eq(n, 1);
+	perfdata_close(pd);
+}
+END_TEST
+
+START_TEST(test_dump)
+{
+	struct perfdata *pd;
+	struct perfdata_record rec;
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_int_eq(make("dump", "", two_events, &pd, err, sizeof(err)), 0);
+	perfdata_set_file_order(pd, true);
+	dump_header(f, pd);
+	while (perfdata_next(pd, &rec) > 0)
+		dump_record(f, &rec);
+	fclose(f);
+	ck_assert_msg(strstr(buf, "# hostname: testhost\n") != NULL, "%s", buf);
+	ck_assert(strstr(buf, "# event 1: other: type 1, config 0x9") != NULL);
+	ck_assert(strstr(buf, "SAMPLE (9)") != NULL);
+	ck_assert(strstr(buf, "time 300 pid/tid 10/10 cpu 1 id 8") != NULL);
+	ck_assert(strstr(buf, "0xfffffffffffffe00 (user)") != NULL);
+	ck_assert(strstr(buf, "    0000: aa bb cc dd\n") != NULL);
+	ck_assert(strstr(buf, "file /tmp/nothere") != NULL);
+	ck_assert(strstr(buf, "pid 11 ppid 10 tid 11 ptid 10 time 400") != NULL);
+	ck_assert(strstr(buf, "comm work") != NULL);
+	perfdata_close(pd);
+	free(buf);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("perfdata");
+	TCase *tc;
+
+	tc = tcase_create("header");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_header_features);
+	tcase_add_test(tc, test_swapped);
+	tcase_add_test(tc, test_swapped_same_dump);
+	tcase_add_test(tc, test_pipe);
+	tcase_add_test(tc, test_pipe_swapped);
+	tcase_add_test(tc, test_identifier);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("order");
+	tcase_add_test(tc, test_reorder);
+	tcase_add_test(tc, test_no_time_file_order);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("damage");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_truncated);
+	tcase_add_test(tc, test_bad_sizes);
+	tcase_add_test(tc, test_bad_headers);
+	tcase_add_test(tc, test_bad_feature_table);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("dump");
+	tcase_add_test(tc, test_dump);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	int failed;
+
+	tmpdir = testutil_tmpdir("check_perfdata");
+	failed = testutil_run(suite());
+	testutil_sh("rm -rf '%s'", tmpdir);
+	free(tmpdir);
+	return failed != 0;
+}

@@ -1,0 +1,60 @@
+# The ProfileMe decoder off x86: cross-compiled with its self-contained
+# driver (tests/profileme-cross.c) for s390x (big endian, static) and for
+# alpha (the real target, dynamic: a static alpha binary crashed under
+# qemu 7.2), each run under qemu-user.  A target whose tools are missing is
+# skipped; exit 77 when both are.  Tools (Debian):
+#	apt-get install gcc-s390x-linux-gnu gcc-alpha-linux-gnu qemu-user
+# Overrides: S390X_CC, QEMU_S390X, ALPHA_CC, QEMU_ALPHA, ALPHA_SYSROOT.
+. tests/lib.sh
+
+S390X_CC=${S390X_CC:-s390x-linux-gnu-gcc}
+QEMU_S390X=${QEMU_S390X:-qemu-s390x}
+ALPHA_CC=${ALPHA_CC:-alpha-linux-gnu-gcc}
+QEMU_ALPHA=${QEMU_ALPHA:-qemu-alpha}
+ALPHA_SYSROOT=${ALPHA_SYSROOT:-/usr/alpha-linux-gnu}
+
+SRCS="tests/profileme-cross.c src/arch/alpha-profileme.c src/arch/arch.c"
+# The decoder includes config.h; the host's (from ./configure) is not for
+# the target, so the cross build gets its own.
+printf '#define _GNU_SOURCE 1\n' >"$TMP/config.h"
+
+ran=0
+
+# cross_run NAME CC QEMU EXPECT LDFLAGS [QEMU ARGS...]: build, run, and check
+# that the driver passed and saw the expected host ("big endian", "alpha").
+cross_run() {
+	name=$1 cc=$2 qemu=$3 expect=$4 ldflags=$5
+	shift 5
+	missing=
+	command -v "$cc" >/dev/null 2>&1 || missing="$missing $cc"
+	command -v "$qemu" >/dev/null 2>&1 || missing="$missing $qemu"
+	if [ -n "$missing" ]; then
+		echo "SKIP: $name: not installed:$missing (apt-get install gcc-$name-linux-gnu qemu-user)"
+		return 0
+	fi
+	bin=$TMP/profileme-cross-$name
+	# shellcheck disable=SC2086 # word lists on purpose
+	if ! "$cc" -std=gnu11 -O2 -Wall -Wextra -I"$TMP" -Isrc/arch -Itests $ldflags \
+		-o "$bin" $SRCS >"$TMP/$name.build" 2>&1; then
+		cat "$TMP/$name.build"
+		fail "$name: cross build with $cc"
+	fi
+	ok "$name: built with $cc${ldflags:+ $ldflags}"
+	"$qemu" "$@" "$bin" >"$TMP/$name.out" 2>&1
+	st=$?
+	sed 's/^/    /' "$TMP/$name.out"
+	[ $st -eq 0 ] || fail "$name: driver under $qemu exited with $st"
+	grep -q "^# host: .*$expect" "$TMP/$name.out" ||
+		fail "$name: driver did not run as $expect: $(head -1 "$TMP/$name.out")"
+	ok "$name: decoder passes under $qemu ($(grep '^# .* passed' "$TMP/$name.out" | sed 's/^# //'))"
+	ran=$((ran + 1))
+}
+
+cross_run s390x "$S390X_CC" "$QEMU_S390X" "big endian" "-static"
+if [ -d "$ALPHA_SYSROOT" ] || ! command -v "$ALPHA_CC" >/dev/null 2>&1; then
+	cross_run alpha "$ALPHA_CC" "$QEMU_ALPHA" "(alpha)" "" -L "$ALPHA_SYSROOT"
+else
+	echo "SKIP: alpha: no target libraries in $ALPHA_SYSROOT (set ALPHA_SYSROOT)"
+fi
+
+[ $ran -gt 0 ] || skip "no cross compiler and qemu-user for s390x or alpha (apt-get install gcc-s390x-linux-gnu gcc-alpha-linux-gnu qemu-user)"

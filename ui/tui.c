@@ -1,0 +1,1069 @@
+/* The interactive browser: the engine on its own thread, this thread owning
+ * the terminal (curses), both joined by pipes; draws the browser model. */
+#include "config.h"
+
+#include "tui.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "browser.h"
+#include "engine.h"
+#include "layout.h"
+#include "options.h"
+#include "provide_curses.h"
+#include "util.h"
+#include "view.h"
+
+/* Captured stdout/stderr kept for after endwin: enough for any message,
+ * not for a chatty command's whole output. */
+#define TUI_LOG_MAX (64 * 1024)
+/* A message from stderr stays this long in the status line (seconds). */
+#define TUI_NOTE_SECS 8.0
+/* Header lines, the column titles, and the status line. */
+#define TUI_HEADER_LINES 3
+#define TUI_CHROME (TUI_HEADER_LINES + 2)
+
+enum tui_pair {
+	TUI_PAIR_HOT = 1,
+	TUI_PAIR_WARM,
+	TUI_PAIR_TITLE,
+	TUI_PAIR_STATUS,
+	TUI_PAIR_ALERT,
+	TUI_PAIR_HEADER,
+};
+
+struct tui {
+	const struct options *opts;
+	struct engine *engine;
+	struct browser b;
+
+	/* shared with the engine thread, under lock */
+	pthread_mutex_t lock;
+	struct snapshot *pending;    /* newest snapshot not yet shown */
+	bool engine_done;
+	int engine_status;
+
+	pthread_t thread;
+	bool thread_started;
+	int wake[2];                 /* engine thread -> UI: a snapshot or the end */
+	int sigfd;                   /* SIGINT, SIGTERM, SIGHUP, SIGWINCH */
+
+	/* the terminal */
+	int tty_fd;                  /* a dup of stdout: curses writes here */
+	FILE *tty;
+	SCREEN *screen;
+	bool curses_on;
+	bool color;
+	struct termios saved_termios;
+	bool have_termios;
+
+	/* stdout and stderr while the screen is ours */
+	int out_pipe;                /* read end */
+	int saved_stdout, saved_stderr;
+	struct strbuf log;           /* everything captured, for after endwin */
+	size_t log_dropped;
+	char partial[256];           /* the line being received */
+	size_t partial_len;
+	char note[256];              /* last captured line, for the status line */
+	double note_until;
+
+	char end_note[256];          /* why the engine stopped, once it has */
+	bool user_quit;
+	bool exit_on_end;
+};
+
+static struct tui *tui_active;   /* for the crash handler and atexit */
+static char tui_reset_seq[256];  /* terminal reset, precomputed for signals */
+static size_t tui_reset_len;
+
+/* ---- the engine thread ---- */
+
+/* The engine's refresh callback, on the engine thread: keep the newest
+ * snapshot in the slot and wake the UI.  Never waits on the UI. */
+static bool tui_on_snapshot(struct snapshot *snap, void *ctx)
+{
+	struct tui *t = ctx;
+	struct snapshot *copy = xmalloc(sizeof(*copy)), *old;
+
+	*copy = *snap;
+	pthread_mutex_lock(&t->lock);
+	old = t->pending;
+	t->pending = copy;
+	pthread_mutex_unlock(&t->lock);
+	if (old) {
+		snapshot_release(old);
+		free(old);
+	}
+	if (write(t->wake[1], "s", 1) < 0) {
+		/* Full pipe: the UI has a wake-up pending already. */
+	}
+	return true;
+}
+
+static void *tui_engine_thread(void *arg)
+{
+	struct tui *t = arg;
+	int status = engine_run(t->engine, tui_on_snapshot, t);
+
+	fflush(NULL);
+	pthread_mutex_lock(&t->lock);
+	t->engine_done = true;
+	t->engine_status = status;
+	pthread_mutex_unlock(&t->lock);
+	if (write(t->wake[1], "e", 1) < 0) {
+		/* The UI also checks engine_done on every wake-up. */
+	}
+	return NULL;
+}
+
+/* ---- terminal restoration ---- */
+
+static void tui_add_reset(const char *cap)
+{
+	char *s = tigetstr(cap);
+	size_t len;
+
+	if (!s || s == (char *)-1)
+		return;
+	len = strlen(s);
+	if (tui_reset_len + len < sizeof(tui_reset_seq)) {
+		memcpy(tui_reset_seq + tui_reset_len, s, len);
+		tui_reset_len += len;
+	}
+}
+
+/* On a crash: only async-signal-safe calls.  Put the tty back as it was,
+ * leave the alternate screen, then let the signal do its default. */
+static void tui_crash(int sig)
+{
+	struct tui *t = tui_active;
+
+	if (t) {
+		if (t->saved_stderr >= 0)
+			dup2(t->saved_stderr, STDERR_FILENO);
+		if (t->have_termios)
+			tcsetattr(STDIN_FILENO, TCSAFLUSH, &t->saved_termios);
+		if (t->tty_fd >= 0 && tui_reset_len &&
+		    write(t->tty_fd, tui_reset_seq, tui_reset_len) < 0) {
+			/* nothing more to try */
+		}
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void tui_install_crash_handlers(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = tui_crash;
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* ---- captured output ---- */
+
+static void tui_log_add(struct tui *t, const char *buf, size_t n)
+{
+	size_t room = t->log.len < TUI_LOG_MAX ? TUI_LOG_MAX - t->log.len : 0;
+
+	if (n > room) {
+		t->log_dropped += n - room;
+		n = room;
+	}
+	strbuf_add(&t->log, buf, n);
+}
+
+/* Read what libraries, the engine or the command wrote; the last complete
+ * line becomes the status note. */
+static bool tui_read_output(struct tui *t)
+{
+	char buf[4096];
+	bool got = false;
+	ssize_t n;
+	ssize_t i;
+
+	while ((n = read(t->out_pipe, buf, sizeof(buf))) > 0) {
+		tui_log_add(t, buf, (size_t)n);
+		for (i = 0; i < n; i++) {
+			if (buf[i] == '\n') {
+				t->partial[t->partial_len] = '\0';
+				if (t->partial_len) {
+					snprintf(t->note, sizeof(t->note), "%s", t->partial);
+					t->note_until = now_monotonic() + TUI_NOTE_SECS;
+					got = true;
+				}
+				t->partial_len = 0;
+			} else if (t->partial_len + 1 < sizeof(t->partial)) {
+				t->partial[t->partial_len++] = buf[i];
+			}
+		}
+	}
+	return got;
+}
+
+/* stdout and stderr into a pipe, so that nothing but curses writes to the
+ * screen; curses gets its own dup of the terminal. */
+static int tui_capture_output(struct tui *t)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	fflush(stdout);
+	fflush(stderr);
+	t->saved_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	t->saved_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	t->tty_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (t->saved_stdout < 0 || t->saved_stderr < 0 || t->tty_fd < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -errno;
+	}
+	/* dup2 clears close-on-exec: a command we start inherits the pipe. */
+	dup2(p[1], STDOUT_FILENO);
+	dup2(p[1], STDERR_FILENO);
+	close(p[1]);
+	t->out_pipe = p[0];
+	return 0;
+}
+
+/* Give stdout and stderr back and print what was captured. */
+static void tui_release_output(struct tui *t)
+{
+	if (t->saved_stdout < 0)
+		return;
+	fflush(stdout);
+	fflush(stderr);
+	dup2(t->saved_stdout, STDOUT_FILENO);
+	dup2(t->saved_stderr, STDERR_FILENO);
+	close(t->saved_stdout);
+	close(t->saved_stderr);
+	t->saved_stdout = t->saved_stderr = -1;
+	tui_read_output(t);
+	close(t->out_pipe);
+	t->out_pipe = -1;
+	if (t->log.len && fwrite(t->log.buf, 1, t->log.len, stderr) != t->log.len)
+		return;
+	if (t->log_dropped)
+		fprintf(stderr, "proftop: %zu more bytes of output were dropped\n", t->log_dropped);
+	fflush(stderr);
+}
+
+static void tui_end_curses(struct tui *t)
+{
+	if (!t->curses_on)
+		return;
+	t->curses_on = false;
+	endwin();
+	delscreen(t->screen);
+	t->screen = NULL;
+}
+
+/* Also run by exit(), e.g. after an allocation failure in fatal(). */
+static void tui_atexit(void)
+{
+	struct tui *t = tui_active;
+
+	if (!t)
+		return;
+	tui_end_curses(t);
+	tui_release_output(t);
+	tui_active = NULL;
+}
+
+/* ---- curses ---- */
+
+static bool tui_want_color(const struct options *o)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	/* https://no-color.org: present and not empty. */
+	return !o->no_color && !(nc && *nc);
+}
+
+static int tui_start_curses(struct tui *t)
+{
+	t->have_termios = tcgetattr(STDIN_FILENO, &t->saved_termios) == 0;
+	t->tty = fdopen(t->tty_fd, "w");
+	if (!t->tty)
+		return -errno;
+	t->screen = newterm(NULL, t->tty, stdin);
+	if (!t->screen)
+		return -ENOTTY;
+	set_term(t->screen);
+	t->curses_on = true;
+	/* Ctrl-C is a key (quit), not a SIGINT to the command we run. */
+	raw();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	tui_reset_len = 0;
+	tui_add_reset("sgr0");
+	tui_add_reset("cnorm");
+	tui_add_reset("rmcup");
+	if (tui_want_color(t->opts) && has_colors() && start_color() == OK) {
+		short bg = use_default_colors() == OK ? -1 : COLOR_BLACK;
+
+		t->color = true;
+		init_pair(TUI_PAIR_HOT, COLOR_RED, bg);
+		init_pair(TUI_PAIR_WARM, COLOR_GREEN, bg);
+		init_pair(TUI_PAIR_TITLE, COLOR_BLACK, COLOR_GREEN);
+		init_pair(TUI_PAIR_STATUS, COLOR_BLACK, COLOR_CYAN);
+		init_pair(TUI_PAIR_ALERT, COLOR_YELLOW, bg);
+		init_pair(TUI_PAIR_HEADER, COLOR_CYAN, bg);
+	}
+	return 0;
+}
+
+static attr_t tui_attr(const struct tui *t, enum tui_pair pair)
+{
+	if (t->color)
+		return COLOR_PAIR(pair) | (pair == TUI_PAIR_HOT || pair == TUI_PAIR_ALERT ? A_BOLD : 0);
+	/* Monochrome: weight and reverse video carry the same meaning. */
+	switch (pair) {
+	case TUI_PAIR_HOT:
+	case TUI_PAIR_ALERT:
+		return A_BOLD;
+	case TUI_PAIR_TITLE:
+	case TUI_PAIR_STATUS:
+		return A_REVERSE;
+	default:
+		return A_NORMAL;
+	}
+}
+
+/* Text at (y, x), cut to the screen's width with "…" in the middle. */
+static void tui_put(int y, int x, const char *s, int width)
+{
+	char buf[1024];
+
+	if (x >= COLS || width <= 0)
+		return;
+	if (x + width > COLS)
+		width = COLS - x;
+	layout_ellipsize(s, (unsigned)width, buf, sizeof(buf));
+	mvaddstr(y, x, buf);
+}
+
+/* A whole line: fill with spaces in attr, then the text, cut at the end
+ * (header and status lines put what matters most first). */
+static void tui_line(int y, attr_t attr, const char *s)
+{
+	char buf[1024];
+	unsigned w = layout_text_width(s);
+
+	attrset(attr);
+	move(y, 0);
+	hline(' ', COLS);
+	snprintf(buf, sizeof(buf), "%s", s);
+	if (COLS > 1 && w > (unsigned)COLS) {
+		size_t i = 0;
+		unsigned cp = 0;
+
+		/* Keep COLS - 1 characters, then "…". */
+		while (buf[i] && cp < (unsigned)COLS - 1) {
+			i++;
+			while (((unsigned char)buf[i] & 0xc0) == 0x80)
+				i++;
+			cp++;
+		}
+		snprintf(buf + i, sizeof(buf) - i, "\xe2\x80\xa6");
+	}
+	tui_put(y, 0, buf, COLS);
+	attrset(A_NORMAL);
+}
+
+static void tui_cpus(const struct options *o, char *buf, size_t size)
+{
+	size_t i, len;
+
+	if (o->input) {
+		snprintf(buf, size, "recording");
+		return;
+	}
+	if (!o->cpus) {
+		snprintf(buf, size, "CPUs: all %ld", sysconf(_SC_NPROCESSORS_ONLN));
+		return;
+	}
+	len = (size_t)snprintf(buf, size, "CPUs: ");
+	for (i = 0; i < o->ncpus && len < size; i++) {
+		size_t j = i;
+
+		while (j + 1 < o->ncpus && o->cpus[j + 1] == o->cpus[j] + 1)
+			j++;
+		if (j > i + 1)
+			len += (size_t)snprintf(buf + len, size - len, "%s%d-%d", i ? "," : "",
+						o->cpus[i], o->cpus[j]);
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%s%d", i ? "," : "",
+						o->cpus[i]);
+		i = j > i + 1 ? j : i;
+	}
+}
+
+static const char *tui_mode_name(enum hist_mode m)
+{
+	return m == HIST_ZERO ? "zero" : m == HIST_ACCUMULATE ? "accumulate" : "decay";
+}
+
+static void tui_draw_header(struct tui *t)
+{
+	const struct snapshot *s = t->b.snap;
+	const struct browser *b = &t->b;
+	const struct options *o = t->opts;
+	char line[1024], cpus[128], rate[64];
+	double kpct = 0;
+	int x;
+
+	tui_cpus(o, cpus, sizeof(cpus));
+	if (!s) {
+		snprintf(line, sizeof(line), "proftop  %s  waiting for the first samples...", cpus);
+		attrset(tui_attr(t, TUI_PAIR_HEADER));
+		tui_line(0, tui_attr(t, TUI_PAIR_HEADER) | A_BOLD, line);
+		return;
+	}
+	if (s->freq)
+		snprintf(rate, sizeof(rate), "%llu Hz", (unsigned long long)s->sample_freq);
+	else
+		snprintf(rate, sizeof(rate), "period %llu", (unsigned long long)s->sample_period);
+	snprintf(line, sizeof(line), "proftop  event %s %s  target: %s  %s%s%s%s", s->event, rate,
+		 s->target, cpus, s->event_note ? "  (" : "", s->event_note ? s->event_note : "",
+		 s->event_note ? ")" : "");
+	tui_line(0, tui_attr(t, TUI_PAIR_HEADER) | A_BOLD, line);
+
+	/* Line 2: counters, with lost and throttled standing out when set. */
+	if (s->period)
+		kpct = 100.0 * (double)s->kernel_period / (double)s->period;
+	move(1, 0);
+	clrtoeol();
+	snprintf(line, sizeof(line), "Samples: %llu (%.0f/s)  ", (unsigned long long)s->total_samples,
+		 s->samples_per_sec);
+	tui_put(1, 0, line, COLS);
+	x = (int)layout_text_width(line);
+	snprintf(line, sizeof(line), "lost: %llu", (unsigned long long)s->lost);
+	attrset(s->lost ? tui_attr(t, TUI_PAIR_ALERT) : A_NORMAL);
+	tui_put(1, x, line, COLS - x);
+	x += (int)layout_text_width(line) + 2;
+	snprintf(line, sizeof(line), "throttled: %llu", (unsigned long long)s->throttled);
+	attrset(s->throttled ? tui_attr(t, TUI_PAIR_ALERT) : A_NORMAL);
+	tui_put(1, x, line, COLS - x);
+	x += (int)layout_text_width(line) + 2;
+	attrset(A_NORMAL);
+	snprintf(line, sizeof(line), "user %.1f%% kernel %.1f%%  refresh %gs  %s", 100.0 - kpct, kpct,
+		 o->delay, tui_mode_name(b->mode));
+	tui_put(1, x, line, COLS - x);
+	x += (int)layout_text_width(line) + 2;
+	if (b->paused || t->engine_done) {
+		attrset(tui_attr(t, TUI_PAIR_ALERT) | A_REVERSE);
+		tui_put(1, x, b->paused ? " PAUSED: sampling goes on " : " ENDED ", COLS - x);
+		attrset(A_NORMAL);
+	}
+
+	/* Line 3: what shapes the table. */
+	{
+		struct strbuf sb;
+
+		strbuf_init(&sb);
+		strbuf_addf(&sb, "Sort: %s  %s", browser_sort_name(b),
+			    b->relative ? "% of shown rows" : "% of all samples");
+		if (b->filter[0])
+			strbuf_addf(&sb, "  Filter: %s", b->filter);
+		if (b->zoom_comm)
+			strbuf_addf(&sb, "  Zoom command: %s", b->zoom_comm);
+		if (b->zoom_dso)
+			strbuf_addf(&sb, "  Zoom DSO: %s", b->zoom_dso);
+		if (b->hide_kernel)
+			strbuf_addstr(&sb, "  kernel hidden");
+		if (b->hide_user)
+			strbuf_addstr(&sb, "  user hidden");
+		if (b->percent_limit > 0)
+			strbuf_addf(&sb, "  limit %g%%", b->percent_limit);
+		if (b->max_rows)
+			strbuf_addf(&sb, "  first %zu rows", b->max_rows);
+		strbuf_addf(&sb, "  rows: %zu of %zu", b->nr_rows, s->nr_rows);
+		tui_line(2, (b->filter[0] || b->zoom_comm || b->zoom_dso) ? A_BOLD : A_NORMAL,
+			 sb.buf);
+		strbuf_release(&sb);
+	}
+}
+
+static unsigned tui_digits(uint64_t v)
+{
+	unsigned n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* The widths the columns would like, from every line (not only those on
+ * screen, so that scrolling does not move the columns). */
+static void tui_wants(const struct browser *b, unsigned *want)
+{
+	size_t i;
+
+	memset(want, 0, LAYOUT__MAX * sizeof(*want));
+	want[LAYOUT_CHILDREN] = want[LAYOUT_SELF] = 7;
+	want[LAYOUT_CPU] = 3;
+	for (i = 0; i < b->nr_lines; i++) {
+		const struct snapshot_row *r = b->lines[i].row;
+		unsigned w;
+
+		if (b->lines[i].node)
+			continue;
+		if ((w = tui_digits(r->samples)) > want[LAYOUT_SAMPLES])
+			want[LAYOUT_SAMPLES] = w;
+		if (r->has_pid && (w = tui_digits(r->pid)) > want[LAYOUT_PID])
+			want[LAYOUT_PID] = w;
+		if (r->has_tid && (w = tui_digits(r->tid)) > want[LAYOUT_TID])
+			want[LAYOUT_TID] = w;
+		if (r->comm && (w = layout_text_width(r->comm)) > want[LAYOUT_COMM])
+			want[LAYOUT_COMM] = w;
+		if (r->dso && (w = layout_text_width(r->dso)) > want[LAYOUT_DSO])
+			want[LAYOUT_DSO] = w;
+		if (r->symbol && (w = 4 + layout_text_width(r->symbol)) > want[LAYOUT_SYM])
+			want[LAYOUT_SYM] = w;
+	}
+}
+
+static void tui_cell_text(const struct browser_line *l, enum layout_col col, char *buf,
+			  size_t size)
+{
+	const struct snapshot_row *r = l->row;
+
+	switch (col) {
+	case LAYOUT_CHILDREN:
+		snprintf(buf, size, "%.2f%%", l->children);
+		break;
+	case LAYOUT_SELF:
+		snprintf(buf, size, "%.2f%%", l->self);
+		break;
+	case LAYOUT_SAMPLES:
+		snprintf(buf, size, "%llu", (unsigned long long)r->samples);
+		break;
+	case LAYOUT_COMM:
+		snprintf(buf, size, "%s", r->comm ? r->comm : "-");
+		break;
+	case LAYOUT_PID:
+		snprintf(buf, size, r->has_pid ? "%u" : "-", r->pid);
+		break;
+	case LAYOUT_TID:
+		snprintf(buf, size, r->has_tid ? "%u" : "-", r->tid);
+		break;
+	case LAYOUT_CPU:
+		snprintf(buf, size, r->has_cpu ? "%u" : "-", r->cpu);
+		break;
+	case LAYOUT_DSO:
+		snprintf(buf, size, "%s", r->dso ? r->dso : "[unknown]");
+		break;
+	case LAYOUT_SYM:
+	case LAYOUT__MAX:
+		snprintf(buf, size, "%s", r->symbol ? r->symbol : "[unknown]");
+		break;
+	}
+}
+
+/* perf's heat: red from 5%, green from 0.5%. */
+static attr_t tui_heat(const struct tui *t, double pct)
+{
+	if (pct >= 5.0)
+		return tui_attr(t, TUI_PAIR_HOT);
+	if (pct >= 0.5 && t->color)
+		return tui_attr(t, TUI_PAIR_WARM);
+	return A_NORMAL;
+}
+
+/* A node of an expanded tree, from the first name column on:
+ * indentation by depth, +/- when it has children, its share, its name. */
+static void tui_draw_node(struct tui *t, const struct browser_line *l, const struct layout *lay,
+			  int y, int gutter, attr_t base)
+{
+	const struct snapshot_node *n = l->node;
+	const struct layout_cell *c = NULL;
+	char text[1024];
+	size_t k;
+	int x;
+
+	for (k = 0; k < lay->n && !c; k++)
+		if (layout_is_name(lay->cells[k].col))
+			c = &lay->cells[k];
+	x = gutter + (c ? (int)c->x : 0) + 2 * (int)(l->depth - 1);
+	snprintf(text, sizeof(text), "%s %.2f%% ", !l->expandable ? "-" : l->expanded ? "v" : ">",
+		 n->share);
+	attrset(base | tui_heat(t, n->share));
+	tui_put(y, x, text, COLS - x);
+	x += (int)layout_text_width(text);
+	attrset(base);
+	snprintf(text, sizeof(text), "%s %s  %s", n->kernel ? "[k]" : "[.]",
+		 n->symbol ? n->symbol : "[unknown]", n->dso ? n->dso : "");
+	tui_put(y, x, text, COLS - x);
+}
+
+static void tui_draw_table(struct tui *t, int y0, int rows)
+{
+	struct browser *b = &t->b;
+	unsigned want[LAYOUT__MAX];
+	struct layout lay;
+	char text[1024], cut[1024];
+	size_t k;
+	int y;
+	/* With callchains, a gutter for the +/- of expandable rows, as perf. */
+	int gutter = b->snap && b->snap->callchains ? 2 : 0;
+
+	tui_wants(b, want);
+	layout_compute(&lay, b->cols, b->nr_cols, want,
+		       (unsigned)(COLS > gutter ? COLS - gutter : 1));
+
+	/* Column titles, the sort column marked. */
+	attrset(tui_attr(t, TUI_PAIR_TITLE));
+	move(y0, 0);
+	hline(' ', COLS);
+	for (k = 0; k < lay.n; k++) {
+		const struct layout_cell *c = &lay.cells[k];
+		const char *title = layout_title(c->col);
+		unsigned tw = (unsigned)strlen(title);
+
+		if (c->col == b->sort_col)
+			attron(A_BOLD | A_UNDERLINE);
+		tui_put(y0, gutter + (int)(c->x + (c->right && tw < c->width ? c->width - tw : 0)),
+			title, (int)c->width);
+		if (c->col == b->sort_col)
+			attroff(A_BOLD | A_UNDERLINE);
+	}
+	attrset(A_NORMAL);
+
+	for (y = 0; y < rows; y++) {
+		size_t li = b->top + (size_t)y;
+		bool sel = li == b->selected;
+		attr_t base = sel ? A_REVERSE : A_NORMAL;
+
+		move(y0 + 1 + y, 0);
+		if (li >= b->nr_lines) {
+			clrtoeol();
+			continue;
+		}
+		attrset(base);
+		hline(' ', COLS);
+		if (b->lines[li].node) {
+			tui_draw_node(t, &b->lines[li], &lay, y0 + 1 + y, gutter, base);
+			attrset(A_NORMAL);
+			continue;
+		}
+		if (gutter && b->lines[li].expandable)
+			tui_put(y0 + 1 + y, 0, b->lines[li].expanded ? "-" : "+", 1);
+		for (k = 0; k < lay.n; k++) {
+			const struct layout_cell *c = &lay.cells[k];
+			const struct browser_line *l = &b->lines[li];
+			unsigned w, width = c->width;
+			int x = gutter + (int)c->x;
+
+			if (x >= COLS)
+				break;
+			tui_cell_text(l, c->col, text, sizeof(text));
+			if (c->col == LAYOUT_SYM) {
+				attrset(base | (l->row->kernel ? A_BOLD : A_NORMAL));
+				tui_put(y0 + 1 + y, x, l->row->kernel ? "[k] " : "[.] ", (int)width);
+				attrset(base);
+				x += 4;
+				width = width > 4 ? width - 4 : 0;
+			}
+			w = layout_ellipsize(text, width, cut, sizeof(cut));
+			if (c->right && w < width)
+				x += (int)(width - w);
+			if (c->col == LAYOUT_SELF)
+				attrset(base | tui_heat(t, l->self));
+			else if (c->col == LAYOUT_CHILDREN)
+				attrset(base | tui_heat(t, l->children));
+			tui_put(y0 + 1 + y, x, cut, (int)width);
+			attrset(base);
+		}
+		attrset(A_NORMAL);
+	}
+	if (!b->nr_lines && b->snap) {
+		const char *why = b->snap->nr_rows ? "no rows match: Esc zooms out, / then Enter "
+						     "clears the filter" :
+						     "no samples in this interval yet";
+		tui_put(y0 + 2, 2, why, COLS - 2);
+	}
+}
+
+static void tui_draw_help(struct tui *t, int y0, int rows)
+{
+	struct browser *b = &t->b;
+	size_t n = browser_help_lines(), i;
+	char line[256];
+	int y;
+
+	tui_line(y0, tui_attr(t, TUI_PAIR_TITLE),
+		 "Keys (perf top / htop)      Up/Down/PgUp/PgDn scroll, any other key closes");
+	if (b->help_top >= n)
+		b->help_top = n ? n - 1 : 0;
+	for (y = 0, i = b->help_top; y < rows; y++, i++) {
+		move(y0 + 1 + y, 0);
+		clrtoeol();
+		if (i < n) {
+			browser_help_line(i, line, sizeof(line));
+			tui_put(y0 + 1 + y, 2, line, COLS - 2);
+		}
+	}
+}
+
+static void tui_draw_status(struct tui *t)
+{
+	struct browser *b = &t->b;
+	attr_t attr = tui_attr(t, TUI_PAIR_STATUS);
+	char line[512];
+
+	if (b->screen == BROWSER_PROMPT) {
+		snprintf(line, sizeof(line), "%s %s_  (Enter: apply, Esc: cancel)",
+			 b->prompt == BROWSER_PROMPT_FILTER ? "Filter symbols:" : "Percent limit:",
+			 b->input);
+		tui_line(LINES - 1, A_NORMAL | A_BOLD, line);
+		return;
+	}
+	if (b->message[0]) {
+		snprintf(line, sizeof(line), "%s", b->message);
+	} else if (t->note[0] && now_monotonic() < t->note_until) {
+		snprintf(line, sizeof(line), "%s", t->note);
+		attr = tui_attr(t, TUI_PAIR_ALERT) | A_REVERSE;
+	} else if (t->end_note[0]) {
+		snprintf(line, sizeof(line), "%s  q: quit", t->end_note);
+		attr = tui_attr(t, TUI_PAIR_ALERT) | A_REVERSE;
+	} else {
+		snprintf(line, sizeof(line),
+			 "h help  q quit  / filter  s sort  t/d zoom  Esc out  %sK/U hide  "
+			 "z %s  p pause  F %%base  L limit  P save",
+			 b->snap && b->snap->callchains ? "+/E/C expand  G callers/callees  " : "",
+			 b->mode == HIST_ZERO ? "decay" : "zero");
+	}
+	tui_line(LINES - 1, attr, line);
+}
+
+static void tui_draw(struct tui *t)
+{
+	int rows = LINES - TUI_CHROME;
+
+	if (rows < 1)
+		rows = 1;
+	browser_set_page(&t->b, (size_t)rows);
+	tui_draw_header(t);
+	if (t->b.screen == BROWSER_HELP)
+		tui_draw_help(t, TUI_HEADER_LINES, rows);
+	else
+		tui_draw_table(t, TUI_HEADER_LINES, rows);
+	tui_draw_status(t);
+	/* Only the cells that changed go out. */
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+/* ---- input ---- */
+
+static int tui_translate_key(int ch)
+{
+	switch (ch) {
+	case KEY_UP:
+		return BKEY_UP;
+	case KEY_DOWN:
+		return BKEY_DOWN;
+	case KEY_LEFT:
+		return BKEY_LEFT;
+	case KEY_RIGHT:
+		return BKEY_RIGHT;
+	case KEY_PPAGE:
+		return BKEY_PGUP;
+	case KEY_NPAGE:
+		return BKEY_PGDN;
+	case KEY_HOME:
+		return BKEY_HOME;
+	case KEY_END:
+		return BKEY_END;
+	case KEY_ENTER:
+	case '\r':
+	case '\n':
+		return BKEY_ENTER;
+	case KEY_BACKSPACE:
+		return BKEY_BACKSPACE;
+	case KEY_F(1):
+		return BKEY_F1;
+	default:
+		return ch;
+	}
+}
+
+static void tui_resize(struct tui *t)
+{
+	struct winsize ws;
+
+	if (ioctl(t->tty_fd, TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col)
+		resizeterm(ws.ws_row, ws.ws_col);
+	/* What the terminal shows after a resize is anyone's guess (tmux and
+	 * xterm reflow it): repaint everything once. */
+	clearok(curscr, TRUE);
+}
+
+/* Take the newest snapshot unless the display is paused. */
+static void tui_take_snapshot(struct tui *t)
+{
+	struct snapshot *snap = NULL;
+
+	pthread_mutex_lock(&t->lock);
+	if (!t->b.paused) {
+		snap = t->pending;
+		t->pending = NULL;
+	}
+	pthread_mutex_unlock(&t->lock);
+	if (snap)
+		browser_set_snapshot(&t->b, snap);
+}
+
+/* The engine has returned: say why, and leave if asked to. */
+static bool tui_engine_ended(struct tui *t)
+{
+	const struct options *o = t->opts;
+	int st = t->engine_status;
+
+	if (o->input)
+		snprintf(t->end_note, sizeof(t->end_note), "%s: %s", o->input,
+			 st ? "damaged recording (see the message on exit)" : "the whole recording");
+	else if (o->command)
+		snprintf(t->end_note, sizeof(t->end_note),
+			 "the command ended (exit status %d): last table kept", st);
+	else if (o->iterations)
+		snprintf(t->end_note, sizeof(t->end_note), "%ld refreshes done: last table kept",
+			 o->iterations);
+	else
+		snprintf(t->end_note, sizeof(t->end_note), "the target exited: last table kept");
+	return t->exit_on_end;
+}
+
+static int tui_loop(struct tui *t)
+{
+	bool done = false;
+
+	tui_draw(t);
+	while (!done) {
+		struct pollfd pfd[4] = {
+			{ .fd = STDIN_FILENO, .events = POLLIN },
+			{ .fd = t->wake[0], .events = POLLIN },
+			{ .fd = t->sigfd, .events = POLLIN },
+			{ .fd = t->out_pipe, .events = POLLIN },
+		};
+		bool redraw = false;
+		int timeout = -1;
+		char buf[64];
+
+		/* The timer: wake when a captured message is due to go. */
+		if (t->note[0]) {
+			double left = t->note_until - now_monotonic();
+
+			timeout = left > 0 ? (int)(left * 1000) + 10 : 0;
+		}
+		if (poll(pfd, ARRAY_SIZE(pfd), timeout) < 0 && errno != EINTR)
+			break;
+		if (t->note[0] && now_monotonic() >= t->note_until) {
+			t->note[0] = '\0';
+			redraw = true;
+		}
+		if (pfd[3].revents && tui_read_output(t))
+			redraw = true;
+		if (pfd[2].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			while (read(t->sigfd, &si, sizeof(si)) == sizeof(si)) {
+				if (si.ssi_signo == SIGWINCH) {
+					tui_resize(t);
+					redraw = true;
+				} else {
+					t->user_quit = true;
+					done = true;
+				}
+			}
+		}
+		if (pfd[1].revents & POLLIN) {
+			bool ended;
+
+			while (read(t->wake[0], buf, sizeof(buf)) > 0)
+				;
+			tui_take_snapshot(t);
+			pthread_mutex_lock(&t->lock);
+			ended = t->engine_done;
+			pthread_mutex_unlock(&t->lock);
+			if (ended && !t->end_note[0] && tui_engine_ended(t))
+				done = true;
+			redraw = true;
+		}
+		if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			int ch;
+
+			while ((ch = getch()) != ERR) {
+				unsigned r;
+
+				if (ch == KEY_RESIZE) {
+					redraw = true;
+					continue;
+				}
+				r = browser_key(&t->b, tui_translate_key(ch));
+				if (r & BROWSER_SET_MODE)
+					engine_set_mode(t->engine, t->b.mode);
+				if (r & BROWSER_RESUMED)
+					tui_take_snapshot(t);
+				if (r & BROWSER_QUIT) {
+					t->user_quit = true;
+					done = true;
+					break;
+				}
+				redraw = true;
+			}
+			if (pfd[0].revents & (POLLHUP | POLLERR) && !(pfd[0].revents & POLLIN)) {
+				/* The terminal went away. */
+				t->user_quit = true;
+				done = true;
+			}
+		}
+		if (redraw && !done)
+			tui_draw(t);
+	}
+	return 0;
+}
+
+/* ---- setup and teardown ---- */
+
+static int tui_signals(struct tui *t, sigset_t *engine_mask)
+{
+	sigset_t all;
+
+	/* This thread takes INT, TERM, HUP and WINCH through a signalfd; the
+	 * engine thread gets SIGCHLD (its command) inside its ppoll.  Block
+	 * them all here before anything can start a thread or a child. */
+	sigemptyset(&all);
+	sigaddset(&all, SIGINT);
+	sigaddset(&all, SIGTERM);
+	sigaddset(&all, SIGHUP);
+	sigaddset(&all, SIGWINCH);
+	*engine_mask = all;
+	sigaddset(&all, SIGCHLD);
+	if (pthread_sigmask(SIG_BLOCK, &all, NULL))
+		return -1;
+	sigdelset(&all, SIGCHLD);
+	t->sigfd = signalfd(-1, &all, SFD_NONBLOCK | SFD_CLOEXEC);
+	return t->sigfd < 0 ? -errno : 0;
+}
+
+int tui_main(const struct options *user, const struct options *engine_opts)
+{
+	struct browser_init init = { .view = user->view, .mode = user->mode };
+	struct tui *t = xcalloc(1, sizeof(*t));
+	sigset_t engine_mask, ui_mask;
+	int status = 0, err;
+
+	t->opts = user;
+	t->tty_fd = t->out_pipe = t->saved_stdout = t->saved_stderr = -1;
+	t->sigfd = -1;
+	t->wake[0] = t->wake[1] = -1;
+	strbuf_init(&t->log);
+	pthread_mutex_init(&t->lock, NULL);
+	browser_init(&t->b, &init);
+	t->exit_on_end = user->exit_on_end >= 0 ? user->exit_on_end :
+			 (user->command || user->iterations) && !user->input;
+
+	setlocale(LC_ALL, "");
+	if (tui_signals(t, &engine_mask) || pipe2(t->wake, O_CLOEXEC | O_NONBLOCK)) {
+		msg_error("cannot set up the terminal UI: %s", strerror(errno));
+		status = 1;
+		goto out;
+	}
+	/* Capture before the engine starts a command, so that it inherits
+	 * the pipe and cannot scribble on the screen either. */
+	if ((err = tui_capture_output(t)) < 0) {
+		msg_error("cannot capture the output: %s", strerror(-err));
+		status = 1;
+		goto out;
+	}
+	tui_active = t;
+	atexit(tui_atexit);
+	status = engine_start(engine_opts, &t->engine);
+	if (status)
+		goto out_output;
+
+	tui_install_crash_handlers();
+	if ((err = tui_start_curses(t)) < 0) {
+		tui_release_output(t);
+		msg_error("cannot start the terminal UI (TERM=%s): %s; try --batch",
+			  getenv("TERM") ? getenv("TERM") : "unset", strerror(-err));
+		status = 1;
+		goto out_engine;
+	}
+
+	/* The engine thread inherits a mask without SIGCHLD. */
+	pthread_sigmask(SIG_SETMASK, NULL, &ui_mask);
+	pthread_sigmask(SIG_SETMASK, &engine_mask, NULL);
+	err = pthread_create(&t->thread, NULL, tui_engine_thread, t);
+	pthread_sigmask(SIG_SETMASK, &ui_mask, NULL);
+	if (err) {
+		tui_end_curses(t);
+		tui_release_output(t);
+		msg_error("cannot start the engine thread: %s", strerror(err));
+		status = 1;
+		goto out_engine;
+	}
+	t->thread_started = true;
+
+	tui_loop(t);
+
+	engine_stop(t->engine);
+	pthread_join(t->thread, NULL);
+	/* The user stopped a running session: that is a success; a session
+	 * that ended by itself reports the engine's status. */
+	status = t->user_quit && !t->end_note[0] ? 0 : t->engine_status;
+	tui_end_curses(t);
+out_output:
+	tui_release_output(t);
+out_engine:
+	tui_active = NULL;
+	browser_release(&t->b);
+	if (t->pending) {
+		snapshot_release(t->pending);
+		free(t->pending);
+	}
+	engine_free(t->engine);
+out:
+	if (t->sigfd >= 0)
+		close(t->sigfd);
+	if (t->wake[0] >= 0) {
+		close(t->wake[0]);
+		close(t->wake[1]);
+	}
+	if (t->tty)
+		fclose(t->tty);
+	else if (t->tty_fd >= 0)
+		close(t->tty_fd);
+	strbuf_release(&t->log);
+	pthread_mutex_destroy(&t->lock);
+	free(t);
+	return status;
+}
