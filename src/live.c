@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "options.h"
 #include "ring.h"
 #include "util.h"
@@ -139,6 +140,8 @@ int live_open(const struct live_config *cfg, struct live **out, char *why, size_
 	}
 	for (;;) {
 		event_attr_init(&l->attr, &ev, &s);
+		/* On Alpha, cycles samples carry the ProfileMe payload. */
+		arch_adjust_attr(&l->attr, arch_host_machine());
 		err = live_open_all(l, cfg, cpus, ncpus);
 		if (!err)
 			break;
