@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <dirent.h>
+#include <elf.h>
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
@@ -19,7 +20,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "alpha-profileme.h"
+#include "arch.h"
 #include "callchain.h"
+#include "deferred.h"
+#include "demangle.h"
 #include "dump.h"
 #include "event.h"
 #include "hist.h"
@@ -53,6 +58,14 @@ struct engine {
 	uint64_t bad_records;
 	uint64_t samples_at_refresh;
 
+	/* The start-up work left to engine_run (live): kallsyms and the /proc
+	 * synthesis, done on the engine thread while the events already
+	 * sample into the rings, so the terminal comes up at once. */
+	bool need_kernel;
+	bool synth_all;
+	pid_t *synth_procs;
+	size_t nsynth_procs;
+
 	/* -p targets still alive */
 	pid_t *targets;
 	size_t ntargets, alive_targets;
@@ -73,11 +86,32 @@ struct engine {
 	struct callchain_frame *cc_frames;
 	size_t cc_cap;
 
+	/* symbols: samples touching DSOs still loading wait here */
+	struct deferred *deferred;
+	struct deferred_addr *cc_at;       /* per frame, like cc_frames */
+	bool cc_pending;                   /* some frame of this sample is pending */
+	unsigned refresh_gen;              /* refreshes so far */
+	/* resolved addresses and chains, per pid (see callchain.h) */
+	struct callchain_cache *rcache;
+
+	/* the machine the samples come from (EM_*): decides the payload decoder */
+	int e_machine;
+	bool profileme;              /* an Alpha: raw payloads may be ProfileMe */
+
 	/* controls from other threads */
 	int wake_fd[2];              /* engine_stop writes here to end ppoll */
 	volatile sig_atomic_t stop_requested;
 	volatile sig_atomic_t mode;  /* enum hist_mode */
 };
+
+/* Frames of samples held for symbols still loading, beyond which the
+ * engine waits for the loader rather than hold more (~40 MB). */
+#define ENGINE_DEFERRED_MAX (1u << 20)
+
+/* Seconds from the start to the first frame on the terminal. */
+#define ENGINE_FIRST_FRAME 0.2
+/* How long past that it may wait for symbols still loading. */
+#define ENGINE_FIRST_FRAME_WAIT 0.3
 
 static volatile sig_atomic_t got_stop_signal;
 static volatile sig_atomic_t got_sigchld;
@@ -294,6 +328,27 @@ static void engine_file_kernel(struct engine *e, const struct perfdata_info *inf
 			   "as [unknown]");
 }
 
+/* The samples' machine, once: it decides whether raw payloads are
+ * decoded as ProfileMe (live: this host; a file: its ARCH feature). */
+static void engine_set_machine(struct engine *e, int e_machine)
+{
+	e->e_machine = e_machine;
+	e->profileme = e_machine == EM_ALPHA;
+	if (e->profileme && e->hist)
+		hist_enable_profileme(e->hist);
+}
+
+/* Load DSO symbols on the machine's loader thread and hold the samples
+ * that need them (machine.c), unless ProfileMe payloads ride on samples:
+ * those are added with their payload at once. */
+static void engine_symbols_async(struct engine *e)
+{
+	demangle_set_enabled(!e->opts->no_demangle);
+	if (e->profileme || machine_set_async(e->machine, true) != 0)
+		return;
+	e->deferred = deferred_new();
+}
+
 /* -i FILE: open the recording and prepare the machine for it. */
 static int engine_start_file(struct engine *e, const struct options *o)
 {
@@ -338,6 +393,9 @@ static int engine_start_file(struct engine *e, const struct options *o)
 	}
 	e->machine = machine_new();
 	e->hist = hist_new(&o->sort);
+	/* No ARCH feature: EM_NONE, nothing is taken for ProfileMe. */
+	engine_set_machine(e, arch_machine_from_name(info->arch));
+	engine_symbols_async(e);
 	if (o->symfs)
 		machine_set_symfs(e->machine, o->symfs);
 	for (i = 0; i < info->nbuild_ids; i++)
@@ -354,7 +412,6 @@ int engine_start(const struct options *o, struct engine **out)
 	pid_t *tids = NULL, *procs = NULL;
 	size_t ntids = 0, cap = 0, nprocs = 0, i;
 	char why[512];
-	bool restricted = false;
 	int status = 0, err;
 
 	e->opts = o;
@@ -475,20 +532,17 @@ int engine_start(const struct options *o, struct engine **out)
 
 	e->machine = machine_new();
 	e->hist = hist_new(&o->sort);
-	if (!live_get_info(e->live)->exclude_kernel) {
-		err = machine_load_kernel(e->machine, &restricted);
-		if (restricted)
-			msg_notice("kernel addresses are hidden (kernel.kptr_restrict): kernel samples "
-				   "show as [unknown]; run as root or `sysctl kernel.kptr_restrict=0`");
-		else if (err)
-			msg_notice("cannot read /proc/kallsyms (%s): kernel samples show as [unknown]",
-				   strerror(-err));
-	}
-	/* After opening the events: what maps later comes as MMAP2 records. */
-	if (o->system_wide)
-		machine_synthesize(e->machine, NULL, 0);
-	else if (nprocs)
-		machine_synthesize(e->machine, procs, nprocs);
+	/* live.c asks for the payload with arch_adjust_attr on the same host. */
+	engine_set_machine(e, arch_host_machine());
+	machine_set_live(e->machine, true);
+	engine_symbols_async(e);
+	/* Kernel symbols and /proc come in engine_run, before the first
+	 * record is read: the rings hold what arrives meanwhile. */
+	e->need_kernel = !live_get_info(e->live)->exclude_kernel;
+	e->synth_all = o->system_wide;
+	e->synth_procs = procs;
+	e->nsynth_procs = nprocs;
+	procs = NULL;
 
 	if (o->command && (status = release_command(e, o->command)) != 0)
 		goto fail;
@@ -513,11 +567,42 @@ static bool is_target(const struct engine *e, uint32_t pid)
 	return false;
 }
 
+/* machine_resolve through the cache.  Only answers that cannot change
+ * while the process's maps stay the same are kept: not an address whose
+ * symbols are still loading, nor an [unknown] in a DSO (its table may
+ * come later); kernel and unmapped answers are final. */
+static bool engine_resolve(struct engine *e, uint32_t pid, uint32_t tid, uint16_t cpumode,
+			   uint64_t ip, struct resolved *r)
+{
+	struct callchain_frame f;
+
+	if (!e->rcache)
+		e->rcache = callchain_cache_new(0);
+	if (callchain_cache_find_ip(e->rcache, pid, ip, cpumode, &f, &r->addr)) {
+		r->dso = f.dso;
+		r->sym = f.sym;
+		r->kernel = f.kernel;
+		r->pending = false;
+		return true;
+	}
+	machine_resolve(e->machine, pid, tid, cpumode, ip, r);
+	if (r->pending || (!r->sym && r->dso && !r->kernel))
+		return false;
+	f.dso = r->dso;
+	f.sym = r->sym;
+	f.kernel = r->kernel;
+	callchain_cache_insert_ip(e->rcache, pid, ip, cpumode, &f, r->addr);
+	return true;
+}
+
 /* Resolve the sample's chain into e->cc_frames (innermost first, [0] the
  * sampled function from r); returns the number of frames. */
 static size_t engine_resolve_chain(struct engine *e, const struct sample *s,
 				   const struct resolved *r)
 {
+	struct callchain_cache_key key;
+	const struct callchain_frame *hit;
+	bool final = true;
 	size_t need, n, i;
 
 	if (!e->max_stack)
@@ -529,21 +614,43 @@ static size_t engine_resolve_chain(struct engine *e, const struct sample *s,
 
 		e->cc_ips = xgrow(e->cc_ips, &cap, need, sizeof(*e->cc_ips));
 		e->cc_frames = xrealloc(e->cc_frames, cap * sizeof(*e->cc_frames));
+		e->cc_at = xrealloc(e->cc_at, cap * sizeof(*e->cc_at));
 		e->cc_cap = cap;
 	}
 	n = callchain_ips(s, e->cc_ips, need);
 	e->cc_frames[0].dso = r->dso;
 	e->cc_frames[0].sym = r->sym;
 	e->cc_frames[0].kernel = r->kernel;
+	e->cc_at[0].addr = r->addr;
+	e->cc_at[0].pending = r->pending;
+	e->cc_pending = r->pending;
+	for (i = 1; i < n; i++)
+		e->cc_at[i].pending = false;
+	if (n < 2)
+		return n;
+	/* Callers' return addresses repeat from sample to sample: a chain
+	 * seen before in this process costs one hash, not n lookups. */
+	callchain_cache_key(e->rcache, s->sid.pid, e->cc_ips + 1, n - 1, &key);
+	hit = callchain_cache_find(e->rcache, &key);
+	if (hit) {
+		memcpy(e->cc_frames + 1, hit, (n - 1) * sizeof(*hit));
+		return n;
+	}
 	for (i = 1; i < n; i++) {
 		struct resolved fr;
 
-		machine_resolve(e->machine, s->sid.pid, s->sid.tid, e->cc_ips[i].cpumode,
-				e->cc_ips[i].ip, &fr);
+		if (!engine_resolve(e, s->sid.pid, s->sid.tid, e->cc_ips[i].cpumode,
+				    e->cc_ips[i].ip, &fr))
+			final = false;
 		e->cc_frames[i].dso = fr.dso;
 		e->cc_frames[i].sym = fr.sym;
 		e->cc_frames[i].kernel = fr.kernel;
+		e->cc_at[i].addr = fr.addr;
+		e->cc_at[i].pending = fr.pending;
+		e->cc_pending |= fr.pending;
 	}
+	if (final)
+		callchain_cache_insert(e->rcache, &key, e->cc_frames + 1);
 	return n;
 }
 
@@ -557,7 +664,7 @@ static void engine_sample(struct engine *e, const struct sample *s,
 		return;
 
 	e->samples++;
-	machine_resolve(e->machine, s->sid.pid, s->sid.tid, s->cpumode, s->ip, &r);
+	engine_resolve(e, s->sid.pid, s->sid.tid, s->cpumode, s->ip, &r);
 	hs.comm = machine_comm_of(e->machine, s->sid.pid, s->sid.tid);
 	if (!hs.comm && s->sid.pid == 0)
 		hs.comm = intern("swapper");
@@ -577,7 +684,35 @@ static void engine_sample(struct engine *e, const struct sample *s,
 		hs.nr_chain = engine_resolve_chain(e, s, &r);
 		hs.chain = e->cc_frames;
 	}
+	/* Symbols still loading (machine.c): hold the sample, not the engine. */
+	if (e->deferred && (hs.chain ? e->cc_pending : r.pending)) {
+		struct deferred_addr at = { r.addr, r.pending };
+
+		deferred_add(e->deferred, &hs, hs.chain ? e->cc_at : &at, e->refresh_gen);
+		if (deferred_frames(e->deferred) > ENGINE_DEFERRED_MAX) {
+			machine_wait_symbols(e->machine);
+			deferred_flush(e->deferred, e->machine, e->hist, e->refresh_gen,
+				       (enum hist_mode)e->mode);
+		}
+		return;
+	}
+	if (e->profileme && (attr->sample_type & PERF_SAMPLE_RAW) && s->raw) {
+		struct profileme pm;
+		bool is_pm = profileme_applies(attr->type, e->e_machine, s->raw_size,
+					       profileme_raw_version(s->raw, s->raw_size)) &&
+			     profileme_decode(s->raw, s->raw_size, &pm) == 0;
+
+		hist_add_profileme(e->hist, &hs, is_pm ? &pm : NULL);
+		return;
+	}
 	hist_add(e->hist, &hs);
+}
+
+/* What the cache holds for pid may now resolve differently. */
+static void engine_maps_changed(struct engine *e, uint32_t pid)
+{
+	if (e->rcache)
+		callchain_cache_invalidate(e->rcache, pid);
 }
 
 void engine_process_record(struct engine *e, const struct perf_event_header *hdr,
@@ -597,15 +732,23 @@ void engine_process_record(struct engine *e, const struct perf_event_header *hdr
 		break;
 	case RECORD_MMAP:
 		machine_mmap(e->machine, &rec.u.mmap);
+		engine_maps_changed(e, rec.u.mmap.pid);
 		break;
 	case RECORD_COMM:
 		machine_comm(e->machine, &rec.u.comm);
+		if (rec.u.comm.exec)
+			engine_maps_changed(e, rec.u.comm.pid);
 		break;
 	case RECORD_FORK:
 		machine_fork(e->machine, &rec.u.task);
+		/* A new process may reuse the pid of one cached before. */
+		if (rec.u.task.pid != rec.u.task.ppid)
+			engine_maps_changed(e, rec.u.task.pid);
 		break;
 	case RECORD_EXIT:
 		machine_exit(e->machine, &rec.u.task);
+		if (rec.u.task.pid == rec.u.task.tid)
+			engine_maps_changed(e, rec.u.task.pid);
 		if (rec.u.task.pid == rec.u.task.tid && is_target(e, rec.u.task.pid) &&
 		    e->alive_targets > 0)
 			e->alive_targets--;
@@ -641,7 +784,10 @@ static const char *mode_name(enum hist_mode m)
 	}
 }
 
-static void engine_refresh(struct engine *e, double interval, engine_refresh_cb cb, void *ctx)
+/* A refresh publishes a snapshot, then ages the hist; a preview (the quick
+ * first frame) only publishes, so the first full interval is unchanged. */
+static void engine_publish(struct engine *e, double interval, engine_refresh_cb cb, void *ctx,
+			   bool preview)
 {
 	const struct options *o = e->opts;
 	struct snapshot snap;
@@ -663,12 +809,55 @@ static void engine_refresh(struct engine *e, double interval, engine_refresh_cb 
 	snap.samples_per_sec =
 		interval > 0 ? (double)(e->samples - e->samples_at_refresh) / interval : 0;
 	snap.mode = mode_name((enum hist_mode)e->mode);
+	if (e->deferred)
+		deferred_flush(e->deferred, e->machine, e->hist, e->refresh_gen,
+			       (enum hist_mode)e->mode);
+	snap.symbols_loading = machine_symbols_loading(e->machine);
 	view_build(e->hist, &o->view, &snap);
 	if (!cb(&snap, ctx))
 		snapshot_release(&snap);
+	if (preview)
+		return;
 	e->samples_at_refresh = e->samples;
 	hist_age(e->hist, (enum hist_mode)e->mode);
+	e->refresh_gen++;
 	machine_gc(e->machine);
+	/* Live, what one interval saw bounds the cache (and an [unknown]
+	 * kept by mistake lasts one refresh at most). */
+	if (e->rcache && !e->file)
+		callchain_cache_clear(e->rcache);
+}
+
+static void engine_refresh(struct engine *e, double interval, engine_refresh_cb cb, void *ctx)
+{
+	engine_publish(e, interval, cb, ctx, false);
+}
+
+/* The start-up work deferred from engine_start (see struct engine). */
+static void engine_prepare_machine(struct engine *e)
+{
+	bool restricted = false;
+	int err;
+
+	if (e->need_kernel) {
+		err = machine_load_kernel(e->machine, &restricted);
+		if (restricted)
+			msg_notice("kernel addresses are hidden (kernel.kptr_restrict): kernel samples "
+				   "show as [unknown]; run as root or `sysctl kernel.kptr_restrict=0`");
+		else if (err)
+			msg_notice("cannot read /proc/kallsyms (%s): kernel samples show as [unknown]",
+				   strerror(-err));
+		e->need_kernel = false;
+	}
+	/* After opening the events: what maps later comes as MMAP2 records. */
+	if (e->synth_all)
+		machine_synthesize(e->machine, NULL, 0);
+	else if (e->nsynth_procs)
+		machine_synthesize(e->machine, e->synth_procs, e->nsynth_procs);
+	e->synth_all = false;
+	free(e->synth_procs);
+	e->synth_procs = NULL;
+	e->nsynth_procs = 0;
 }
 
 static void reap_child(struct engine *e)
@@ -708,6 +897,8 @@ static int engine_run_file(struct engine *e, engine_refresh_cb cb, void *ctx)
 	}
 	if (!e->opts->dump) {
 		e->mode = HIST_ACCUMULATE;
+		/* Every held sample gets its names before the one snapshot. */
+		machine_wait_symbols(e->machine);
 		engine_refresh(e, e->file_seconds, cb, ctx);
 	}
 	fflush(stdout);
@@ -721,12 +912,21 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 	struct pollfd *pfd;
 	struct sigaction sa;
 	sigset_t block, orig;
-	double last = now_monotonic(), next = last + o->delay;
+	double last, next, preview = 0;
 	long refreshes = 0;
 	bool printed_since_data = false, ended = false;
 
 	if (e->file)
 		return engine_run_file(e, cb, ctx);
+	engine_prepare_machine(e);
+	/* Intervals count from the start (the events have been sampling
+	 * since engine_start).  On the terminal, a first frame comes after
+	 * ENGINE_FIRST_FRAME s rather than a whole -d: the user sees the hot
+	 * functions at once, then a refresh every -d. */
+	last = e->start;
+	next = last + o->delay;
+	if (o->output == OUTPUT_SCREEN && o->delay > ENGINE_FIRST_FRAME)
+		preview = last + ENGINE_FIRST_FRAME;
 	/* The rings, and last the wake-up pipe of engine_stop. */
 	npfd = live_nr_pollfds(e->live) + 1;
 	pfd = xcalloc(npfd, sizeof(*pfd));
@@ -749,8 +949,12 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 	pfd[npfd - 1].events = POLLIN;
 
 	while (!got_stop_signal && !e->stop_requested) {
-		double now = now_monotonic(), wait = next - now;
+		double now = now_monotonic(), wait = (preview ? preview : next) - now;
 		struct timespec ts;
+
+		/* Past the preview time and waiting for symbols: look again soon. */
+		if (preview && wait < 0)
+			wait = 0.01;
 
 		if (wait < 0)
 			wait = 0;
@@ -766,14 +970,24 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 				pfd[i].fd = -1;
 		if (live_read(e->live, live_record, e) > 0)
 			printed_since_data = false;
-		if (got_sigchld) {
-			got_sigchld = 0;
-			reap_child(e);
-		}
+		/* Not only on SIGCHLD: a command that ended before the handler
+		 * was installed (engine_start -> engine_run) sent it to nobody. */
+		got_sigchld = 0;
+		reap_child(e);
 		if (e->child_done || (e->ntargets && e->alive_targets == 0))
 			ended = true;
 		now = now_monotonic();
+		/* The first frame is worth a short wait for the symbols of the
+		 * hot DSOs (loading on machine.c's thread): a frame full of
+		 * [unknown] tells the user nothing. */
+		if (preview && now >= preview && now < next && !ended &&
+		    (!machine_symbols_loading(e->machine) ||
+		     now >= preview + ENGINE_FIRST_FRAME_WAIT)) {
+			engine_publish(e, now - last, cb, ctx, true);
+			preview = 0;
+		}
 		if (now >= next || ended) {
+			preview = 0;
 			if (!ended || !printed_since_data || refreshes == 0) {
 				engine_refresh(e, now - last, cb, ctx);
 				printed_since_data = true;
@@ -849,10 +1063,14 @@ void engine_free(struct engine *e)
 	live_close(e->live);
 	if (e->hist)
 		hist_free(e->hist);
+	deferred_free(e->deferred);
 	if (e->machine)
 		machine_free(e->machine);
 	free(e->targets);
+	free(e->synth_procs);
 	free(e->cc_ips);
 	free(e->cc_frames);
+	free(e->cc_at);
+	callchain_cache_free(e->rcache);
 	free(e);
 }

@@ -25,7 +25,7 @@ skip() {
 
 # Skip unless perf_event_open works for us here (a command of our own).
 require_perf_events() {
-	if ! out=$("$PROFTOP" --json -d 0.2 -- true 2>&1); then
+	if ! out=$(timeout 30 "$PROFTOP" --json -d 0.2 -- true 2>&1); then
 		skip "perf_event_open unavailable: $(echo "$out" | tail -1)"
 	fi
 }

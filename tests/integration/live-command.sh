@@ -28,6 +28,17 @@ st=$?
 grep -q "cannot run '/nonexistent/cmd'" "$TMP/err" || fail "message for a missing command: $(cat "$TMP/err")"
 ok "missing command: 127 and a message"
 
+# A command that ends at once (before the engine's SIGCHLD handler is set)
+# must still end the session.
+i=0
+while [ $i -lt 10 ]; do
+	timeout 20 "$PROFTOP" --json -d 0.2 -- true >/dev/null 2>&1
+	st=$?
+	[ $st -eq 0 ] || fail "proftop -- true: status $st (124 = hung)"
+	i=$((i + 1))
+done
+ok "an instantly ending command ends the session (10 runs)"
+
 # Text output: a header and the hot function.
 "$PROFTOP" --batch -d 1 -- "$WORKLOAD" 1.5 >"$TMP/out.txt" 2>"$TMP/err" || fail "batch text run"
 grep -q 'leaf_a' "$TMP/out.txt" || fail "text output lacks leaf_a"
