@@ -8,10 +8,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "util.h"
+
+/* The kernel refused attr.build_id once: older than 5.12. */
+static bool event_no_build_id;
 
 static const struct {
 	const char *name;
@@ -65,6 +71,101 @@ int event_parse(const char *name, struct event_spec *out)
 		return 0;
 	}
 	return -EINVAL;
+}
+
+
+/* Open a dummy side-band event on this thread with or without build IDs,
+ * its ring mapped at *ring.  Returns the fd or -1. */
+static int probe_open(bool build_id, void **ring, size_t size)
+{
+	struct perf_event_attr a;
+	long fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.mmap = 1;
+	a.mmap2 = 1;
+	a.build_id = build_id;
+	a.exclude_kernel = 1;
+	fd = syscall(__NR_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	*ring = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+	if (*ring == MAP_FAILED) {
+		close((int)fd);
+		return -1;
+	}
+	return (int)fd;
+}
+
+/* Some kernels (seen on 6.18) mark every event's MMAP2 records with the
+ * build-ID flag once one event asks for build IDs, so a perf running at the
+ * same time misreads them (perf 6.1 crashes on it).  Ask for build IDs only
+ * where a probe shows the flag stays with the event that asked. */
+static bool event_build_id_probe(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), size = 2 * page;
+	void *ring_with = NULL, *ring_without = NULL, *map;
+	int fd_with = probe_open(true, &ring_with, size);
+	int fd_without = probe_open(false, &ring_without, size);
+	bool safe = false, seen = false;
+	int file;
+
+	if (fd_with < 0 || fd_without < 0)
+		goto out;
+	file = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	if (file < 0)
+		goto out;
+	map = mmap(NULL, page, PROT_READ | PROT_EXEC, MAP_PRIVATE, file, 0);
+	close(file);
+	if (map == MAP_FAILED)
+		goto out;
+	munmap(map, page);
+	{
+		const struct perf_event_mmap_page *pc = ring_without;
+		const char *data = (const char *)ring_without + page;
+		uint64_t head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE), off = 0;
+
+		while (off + sizeof(struct perf_event_header) <= head && head <= page) {
+			const struct perf_event_header *h = (const void *)(data + off);
+
+			if (h->size < sizeof(*h))
+				break;
+			if (h->type == PERF_RECORD_MMAP2) {
+				seen = true;
+				safe = !(h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID);
+			}
+			off += h->size;
+		}
+	}
+	safe = safe && seen;
+out:
+	if (fd_with >= 0) {
+		munmap(ring_with, size);
+		close(fd_with);
+	}
+	if (fd_without >= 0) {
+		munmap(ring_without, size);
+		close(fd_without);
+	}
+	return safe;
+}
+
+static bool build_id_safe;
+
+static void build_id_probe_once(void)
+{
+	build_id_safe = event_build_id_probe();
+}
+
+bool event_build_id_is_safe(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, build_id_probe_once);
+	return build_id_safe;
 }
 
 void event_name_from_attr(const struct perf_event_attr *attr, char *buf, size_t size)
@@ -129,6 +230,11 @@ void event_attr_init(struct perf_event_attr *attr, const struct event_spec *ev,
 		attr->comm = 1;
 		attr->comm_exec = 1;
 		attr->task = 1;
+		/* 5.12+: MMAP2 carries the build ID, so a binary replaced on
+		 * disk is told apart from the one mapped.  event_open drops it
+		 * where the kernel says EINVAL. */
+		if (!event_no_build_id && event_build_id_is_safe())
+			attr->build_id = 1;
 	}
 }
 
@@ -138,6 +244,17 @@ int event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 	long fd = syscall(__NR_perf_event_open, attr, pid, cpu, group_fd,
 			  flags | PERF_FLAG_FD_CLOEXEC);
 
+	/* Kernels before 5.12 reject attr.build_id: do without (machine.c
+	 * then checks files by inode) and remember not to ask again. */
+	if (fd < 0 && errno == EINVAL && attr->build_id) {
+		attr->build_id = 0;
+		fd = syscall(__NR_perf_event_open, attr, pid, cpu, group_fd,
+			     flags | PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0)
+			event_no_build_id = true;
+		else
+			attr->build_id = 1;
+	}
 	return fd < 0 ? -errno : (int)fd;
 }
 

@@ -57,6 +57,11 @@ const char *event_explain_error(int err, bool system_wide, char *buf, size_t siz
  * CAP_SYS_ADMIN, or perf_event_paranoid <= 1. */
 bool event_may_profile_kernel(void);
 
+/* Whether asking for build IDs in MMAP2 (attr.build_id) is harmless here:
+ * false where the kernel lacks it, or leaks the build-ID flag into other
+ * tools' events (probed once). */
+bool event_build_id_is_safe(void);
+
 /* kernel.perf_event_paranoid, or 2 when unreadable. */
 int event_paranoid(void);
 /* kernel.perf_event_max_sample_rate, or 100000 when unreadable. */

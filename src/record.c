@@ -311,11 +311,14 @@ static int decode_mmap(struct cursor *c, const struct perf_event_header *hdr, st
 	if (hdr->type == PERF_RECORD_MMAP2) {
 		const unsigned char *w = (const unsigned char *)(c->base + c->p);
 
-		if (hdr->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		/* Some kernels (seen on 6.18) set the build-ID flag on every
+		 * event's MMAP2 once any event asked for build IDs, while the
+		 * body of the others still holds maj/min/ino: a size above 20
+		 * or non-zero reserved bytes mean it is not a build ID. */
+		if ((hdr->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
+		    w[0] <= sizeof(m->build_id) && w[1] == 0 && w[2] == 0 && w[3] == 0) {
 			m->has_build_id = true;
 			m->build_id_size = w[0];
-			if (m->build_id_size > sizeof(m->build_id))
-				return fail(why, "mmap2 build id size above 20");
 			memcpy(m->build_id, w + 4, sizeof(m->build_id));
 			c->p += 3;
 		} else {

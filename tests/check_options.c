@@ -288,6 +288,8 @@ START_TEST(test_event_attr)
 	ck_assert(a.sample_type & PERF_SAMPLE_IDENTIFIER);
 	ck_assert(a.sample_id_all);
 	ck_assert(a.mmap2 && a.comm && a.comm_exec && a.task);
+	/* Build IDs only where the kernel keeps the flag to the asking event. */
+	ck_assert_int_eq(a.build_id, event_build_id_is_safe());
 	ck_assert(a.inherit && a.enable_on_exec && a.disabled);
 	ck_assert(!a.exclude_kernel);
 	ck_assert(a.wakeup_events == 1 && !a.watermark);
