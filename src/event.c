@@ -100,20 +100,47 @@ static int probe_open(bool build_id, void **ring, size_t size)
 	return (int)fd;
 }
 
-/* Some kernels (seen on 6.18) mark every event's MMAP2 records with the
- * build-ID flag once one event asks for build IDs, so a perf running at the
- * same time misreads them (perf 6.1 crashes on it).  Ask for build IDs only
- * where a probe shows the flag stays with the event that asked. */
+/* Whether an MMAP2 record in ring carries the build-ID flag; *seen tells
+ * whether there was one at all. */
+static bool ring_mmap2_has_build_id_flag(const void *ring, size_t page, bool *seen)
+{
+	const struct perf_event_mmap_page *pc = ring;
+	const char *data = (const char *)ring + page;
+	uint64_t head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE), off = 0;
+	bool flag = false;
+
+	*seen = false;
+	while (off + sizeof(struct perf_event_header) <= head && head <= page) {
+		const struct perf_event_header *h = (const void *)(data + off);
+
+		if (h->size < sizeof(*h))
+			break;
+		if (h->type == PERF_RECORD_MMAP2) {
+			*seen = true;
+			flag |= !!(h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID);
+		}
+		off += h->size;
+	}
+	return flag;
+}
+
+/* Some kernels (seen on 6.18) put the build-ID flag on the MMAP2 records of
+ * every event written after one that asked for build IDs, over a body that
+ * still holds maj/min/ino: a perf running at the same time misreads them
+ * (perf 6.1 crashes on it).  Ask for build IDs only where a probe shows the
+ * flag stays with the event that asked: an event without build IDs opened
+ * before and one after it, so either order of delivery shows a leak. */
 static bool event_build_id_probe(void)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), size = 2 * page;
-	void *ring_with = NULL, *ring_without = NULL, *map;
+	void *ring_before = NULL, *ring_with = NULL, *ring_after = NULL, *map;
+	int fd_before = probe_open(false, &ring_before, size);
 	int fd_with = probe_open(true, &ring_with, size);
-	int fd_without = probe_open(false, &ring_without, size);
-	bool safe = false, seen = false;
+	int fd_after = probe_open(false, &ring_after, size);
+	bool safe = false, seen_before, seen_after, leak;
 	int file;
 
-	if (fd_with < 0 || fd_without < 0)
+	if (fd_before < 0 || fd_with < 0 || fd_after < 0)
 		goto out;
 	file = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
 	if (file < 0)
@@ -123,32 +150,21 @@ static bool event_build_id_probe(void)
 	if (map == MAP_FAILED)
 		goto out;
 	munmap(map, page);
-	{
-		const struct perf_event_mmap_page *pc = ring_without;
-		const char *data = (const char *)ring_without + page;
-		uint64_t head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE), off = 0;
-
-		while (off + sizeof(struct perf_event_header) <= head && head <= page) {
-			const struct perf_event_header *h = (const void *)(data + off);
-
-			if (h->size < sizeof(*h))
-				break;
-			if (h->type == PERF_RECORD_MMAP2) {
-				seen = true;
-				safe = !(h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID);
-			}
-			off += h->size;
-		}
-	}
-	safe = safe && seen;
+	leak = ring_mmap2_has_build_id_flag(ring_before, page, &seen_before) |
+	       ring_mmap2_has_build_id_flag(ring_after, page, &seen_after);
+	safe = seen_before && seen_after && !leak;
 out:
+	if (fd_before >= 0) {
+		munmap(ring_before, size);
+		close(fd_before);
+	}
 	if (fd_with >= 0) {
 		munmap(ring_with, size);
 		close(fd_with);
 	}
-	if (fd_without >= 0) {
-		munmap(ring_without, size);
-		close(fd_without);
+	if (fd_after >= 0) {
+		munmap(ring_after, size);
+		close(fd_after);
 	}
 	return safe;
 }
