@@ -86,6 +86,14 @@ struct cc_chain_rec {
 	uint32_t nr;
 };
 
+struct cc_hint {
+	uint64_t token;
+	uint32_t chain;
+	uint32_t epoch;         /* 0: empty */
+};
+
+#define CC_MIN_HINTS 1024
+
 struct callchain_store {
 	/* interned frames */
 	struct callchain_frame *frames;
@@ -101,6 +109,12 @@ struct callchain_store {
 	size_t ncslots;
 	uint32_t *ids;
 	size_t nids, ids_cap, max_ids;
+
+	/* Chains by the caller's token (see callchain_store_add_split): a
+	 * direct-mapped table, forgotten when chains move (decay, clear). */
+	struct cc_hint *hints;
+	size_t nhints;          /* power of two */
+	uint32_t epoch;         /* of the chain indices; hints of another are stale */
 
 	uint64_t dropped;
 };
@@ -137,6 +151,9 @@ struct callchain_store *callchain_store_new(size_t max_ids)
 	st->nfslots = st->ncslots = CC_MIN_SLOTS;
 	st->fslots = cc_slots_new(st->nfslots);
 	st->cslots = cc_slots_new(st->ncslots);
+	st->nhints = CC_MIN_HINTS;
+	st->hints = xcalloc(st->nhints, sizeof(*st->hints));
+	st->epoch = 1;
 	return st;
 }
 
@@ -150,6 +167,7 @@ void callchain_store_free(struct callchain_store *st)
 	free(st->chains);
 	free(st->cslots);
 	free(st->ids);
+	free(st->hints);
 	free(st);
 }
 
@@ -223,39 +241,87 @@ static bool cc_key_eq(const struct callchain_key *a, const struct callchain_key 
 	return a->comm == b->comm && a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu;
 }
 
-int callchain_store_add(struct callchain_store *st, const struct callchain_key *key,
-			const struct callchain_frame *frames, size_t n, uint64_t period)
+/* The chain hash is taken over the frames themselves, not their ids, so
+ * that a chain seen before is found without interning each frame again:
+ * the ids are only computed for a new chain. */
+static uint64_t cc_frame_mix(uint64_t h, const struct callchain_frame *f)
 {
-	/* Frame ids of this chain: on the stack, as the chain is bounded by
-	 * --max-stack (at most 65535 + 1 frames). */
-	uint32_t idbuf[256], *ids = idbuf;
-	struct cc_chain_rec *c;
-	uint64_t h = cc_key_hash(key);
-	size_t mask, i, j;
-	int ret = 0;
+	return cc_mix(h, ((uintptr_t)f->dso * 31) ^ (uintptr_t)f->sym ^ f->kernel);
+}
 
-	if (n > ARRAY_SIZE(idbuf))
-		ids = xmalloc(n * sizeof(*ids));
-	for (i = 0; i < n; i++) {
-		ids[i] = cc_frame_id(st, &frames[i]);
-		h = cc_mix(h, ids[i]);
+static bool cc_frame_eq(const struct callchain_frame *a, const struct callchain_frame *b)
+{
+	return a->sym == b->sym && a->dso == b->dso && a->kernel == b->kernel;
+}
+
+static bool cc_chain_eq(const struct callchain_store *st, const struct cc_chain_rec *c,
+			const struct callchain_frame *leaf, const struct callchain_frame *callers,
+			size_t ncallers)
+{
+	const uint32_t *ids = st->ids + c->off;
+	size_t i;
+
+	if (!cc_frame_eq(&st->frames[ids[0]], leaf))
+		return false;
+	for (i = 0; i < ncallers; i++)
+		if (!cc_frame_eq(&st->frames[ids[i + 1]], &callers[i]))
+			return false;
+	return true;
+}
+
+/* Chain indices moved: no hint holds any more. */
+static void cc_hints_forget(struct callchain_store *st)
+{
+	if (++st->epoch == 0) {
+		memset(st->hints, 0, st->nhints * sizeof(*st->hints));
+		st->epoch = 1;
 	}
+}
+
+int callchain_store_add_split(struct callchain_store *st, const struct callchain_key *key,
+			      const struct callchain_frame *leaf,
+			      const struct callchain_frame *callers, size_t ncallers,
+			      uint64_t token, uint64_t period, size_t *index)
+{
+	struct cc_chain_rec *c;
+	struct cc_hint *hint = NULL;
+	size_t n = ncallers + 1, mask, i, j;
+	uint64_t kh = cc_key_hash(key), h;
+
+	/* The same callers (token), key and leaf: the chain found last time. */
+	if (token) {
+		hint = &st->hints[cc_finish(cc_frame_mix(cc_mix(kh, token), leaf)) &
+				  (st->nhints - 1)];
+		if (hint->epoch == st->epoch && hint->token == token) {
+			c = &st->chains[hint->chain];
+			if (c->nr == n && cc_key_eq(&c->key, key) &&
+			    cc_frame_eq(&st->frames[st->ids[c->off]], leaf))
+				goto account;
+		}
+	}
+	h = cc_frame_mix(kh, leaf);
+	for (i = 0; i < ncallers; i++)
+		h = cc_frame_mix(h, &callers[i]);
 	h = cc_finish(cc_mix(h, n));
+
 	mask = st->ncslots - 1;
 	for (j = h & mask; st->cslots[j] != CC_SLOT_EMPTY; j = (j + 1) & mask) {
 		c = &st->chains[st->cslots[j]];
 		if (c->hash == h && c->nr == n && cc_key_eq(&c->key, key) &&
-		    memcmp(st->ids + c->off, ids, n * sizeof(*ids)) == 0)
-			goto account;
+		    cc_chain_eq(st, c, leaf, callers, ncallers))
+			goto found;
 	}
 	if (st->nids + n > st->max_ids || st->nchains >= CC_SLOT_EMPTY - 1) {
 		st->dropped += n;
-		ret = -ENOSPC;
-		goto out;
+		return -ENOSPC;
 	}
 	if (st->nids + n > st->ids_cap)
 		st->ids = xgrow(st->ids, &st->ids_cap, st->nids + n, sizeof(*st->ids));
-	memcpy(st->ids + st->nids, ids, n * sizeof(*ids));
+	/* Interning may grow and reindex the frames, not the chain slots:
+	 * j stays the free slot found above. */
+	st->ids[st->nids] = cc_frame_id(st, leaf);
+	for (i = 0; i < ncallers; i++)
+		st->ids[st->nids + 1 + i] = cc_frame_id(st, &callers[i]);
 	if (st->nchains == st->chains_cap)
 		st->chains = xgrow(st->chains, &st->chains_cap, st->nchains + 1, sizeof(*st->chains));
 	c = &st->chains[st->nchains];
@@ -268,18 +334,44 @@ int callchain_store_add(struct callchain_store *st, const struct callchain_key *
 	st->nids += n;
 	st->nchains++;
 	/* Load at most 5/8, as the hist. */
-	if (st->nchains * 8 > st->ncslots * 5)
+	if (st->nchains * 8 > st->ncslots * 5) {
 		cc_reindex(&st->cslots, &st->ncslots, st->ncslots * 2, st->nchains, st->chains,
 			   sizeof(*st->chains), offsetof(struct cc_chain_rec, hash));
-	else
+		c = &st->chains[st->nchains - 1];
+	} else {
 		st->cslots[j] = (uint32_t)(st->nchains - 1);
+	}
+	/* Twice as many hint slots as chains keeps conflicts rare; a bigger
+	 * table starts empty (hints are only a shortcut). */
+	if (st->nchains * 2 > st->nhints) {
+		free(st->hints);
+		st->nhints *= 2;
+		st->hints = xcalloc(st->nhints, sizeof(*st->hints));
+		if (token)
+			hint = &st->hints[cc_finish(cc_frame_mix(cc_mix(kh, token), leaf)) &
+					  (st->nhints - 1)];
+	}
+found:
+	if (token) {
+		hint->token = token;
+		hint->chain = (uint32_t)(c - st->chains);
+		hint->epoch = st->epoch;
+	}
 account:
 	c->period += period;
 	c->samples++;
-out:
-	if (ids != idbuf)
-		free(ids);
-	return ret;
+	if (index)
+		*index = (size_t)(c - st->chains);
+	return 0;
+}
+
+int callchain_store_add(struct callchain_store *st, const struct callchain_key *key,
+			const struct callchain_frame *frames, size_t n, uint64_t period)
+{
+	/* Every chain has its sampled function: an empty one is not a chain. */
+	if (!n)
+		return 0;
+	return callchain_store_add_split(st, key, frames, frames + 1, n - 1, 0, period, NULL);
 }
 
 /* x * 7 / 8 without overflow, as hist_age. */
@@ -308,6 +400,7 @@ void callchain_store_decay(struct callchain_store *st)
 	}
 	st->nchains = n;
 	st->nids = nids;
+	cc_hints_forget(st);
 	for (slots = CC_MIN_SLOTS; n * 8 > slots * 5; slots *= 2)
 		;
 	/* Keep the index size unless it became far too big. */
@@ -323,6 +416,7 @@ void callchain_store_clear(struct callchain_store *st)
 {
 	st->nchains = 0;
 	st->nids = 0;
+	cc_hints_forget(st);
 	cc_reindex(&st->cslots, &st->ncslots, CC_MIN_SLOTS, 0, st->chains, sizeof(*st->chains),
 		   offsetof(struct cc_chain_rec, hash));
 }
@@ -356,4 +450,210 @@ uint64_t callchain_store_dropped(const struct callchain_store *st)
 size_t callchain_store_nr_ids(const struct callchain_store *st)
 {
 	return st->nids;
+}
+
+/* ---- the resolve cache ---- */
+
+#define CCC_PIDGEN_SLOTS 4096
+#define CCC_IP_SLOTS 8192
+#define CCC_MIN_SLOTS 1024
+
+struct ccc_ip {
+	uint64_t ip;
+	uint32_t pid, gen;      /* gen 0: empty */
+	uint16_t cpumode;
+	struct callchain_frame f;
+	uint64_t addr;          /* as struct resolved's */
+};
+
+struct ccc_chain {
+	uint64_t h1, h2;        /* two independent hashes of the addresses */
+	uint32_t pid, gen;
+	uint32_t off, nr;       /* frames[off..off + nr) */
+};
+
+struct callchain_cache {
+	/* A generation per pid slot: pids that share a slot invalidate each
+	 * other, which costs misses, never a stale answer. */
+	uint32_t pidgen[CCC_PIDGEN_SLOTS];
+	struct ccc_ip ips[CCC_IP_SLOTS];
+	struct ccc_chain *chains;
+	size_t nchains, chains_cap;
+	uint32_t *slots;
+	size_t nslots;
+	struct callchain_frame *frames;
+	size_t nframes, frames_cap, max_frames;
+	struct callchain_cache_stats stats;
+};
+
+static size_t ccc_pid_slot(uint32_t pid)
+{
+	return ((size_t)pid * 2654435761u >> 8) & (CCC_PIDGEN_SLOTS - 1);
+}
+
+static uint32_t ccc_gen(const struct callchain_cache *c, uint32_t pid)
+{
+	return c->pidgen[ccc_pid_slot(pid)];
+}
+
+struct callchain_cache *callchain_cache_new(size_t max_frames)
+{
+	struct callchain_cache *c = xcalloc(1, sizeof(*c));
+	size_t i;
+
+	for (i = 0; i < CCC_PIDGEN_SLOTS; i++)
+		c->pidgen[i] = 1;
+	c->max_frames = max_frames ? max_frames : 1u << 19;
+	c->nslots = CCC_MIN_SLOTS;
+	c->slots = cc_slots_new(c->nslots);
+	return c;
+}
+
+void callchain_cache_free(struct callchain_cache *c)
+{
+	if (!c)
+		return;
+	free(c->chains);
+	free(c->slots);
+	free(c->frames);
+	free(c);
+}
+
+void callchain_cache_clear(struct callchain_cache *c)
+{
+	c->nchains = 0;
+	c->nframes = 0;
+	memset(c->slots, 0xff, c->nslots * sizeof(*c->slots));
+	c->stats.clears++;
+}
+
+void callchain_cache_invalidate(struct callchain_cache *c, uint32_t pid)
+{
+	uint32_t *g = &c->pidgen[ccc_pid_slot(pid)];
+
+	/* 0 marks an empty ip slot: skip it on wrap-around. */
+	if (++*g == 0)
+		*g = 1;
+}
+
+static size_t ccc_ip_slot(uint32_t pid, uint64_t ip)
+{
+	return (size_t)(cc_finish(ip ^ ((uint64_t)pid << 40))) & (CCC_IP_SLOTS - 1);
+}
+
+bool callchain_cache_find_ip(struct callchain_cache *c, uint32_t pid, uint64_t ip,
+			     uint16_t cpumode, struct callchain_frame *out, uint64_t *addr)
+{
+	const struct ccc_ip *e = &c->ips[ccc_ip_slot(pid, ip)];
+
+	if (e->ip == ip && e->pid == pid && e->cpumode == cpumode && e->gen == ccc_gen(c, pid)) {
+		*out = e->f;
+		*addr = e->addr;
+		c->stats.ip_hits++;
+		return true;
+	}
+	c->stats.ip_misses++;
+	return false;
+}
+
+void callchain_cache_insert_ip(struct callchain_cache *c, uint32_t pid, uint64_t ip,
+			       uint16_t cpumode, const struct callchain_frame *f, uint64_t addr)
+{
+	struct ccc_ip *e = &c->ips[ccc_ip_slot(pid, ip)];
+
+	e->ip = ip;
+	e->pid = pid;
+	e->cpumode = cpumode;
+	e->gen = ccc_gen(c, pid);
+	e->f = *f;
+	e->addr = addr;
+}
+
+void callchain_cache_key(const struct callchain_cache *c, uint32_t pid,
+			 const struct callchain_ip *ips, size_t n, struct callchain_cache_key *k)
+{
+	uint64_t h1 = 0x243f6a8885a308d3ULL ^ pid, h2 = 0x13198a2e03707344ULL + n;
+	size_t i;
+
+	/* Two unrelated mixes: a hit needs both 64-bit hashes, the pid, the
+	 * length and the generation to match, so no addresses are kept. */
+	for (i = 0; i < n; i++) {
+		uint64_t v = ips[i].ip ^ ((uint64_t)ips[i].cpumode << 56);
+
+		h1 = (h1 ^ v) * 0x9e3779b97f4a7c15ULL;
+		h1 ^= h1 >> 29;
+		h2 = (h2 + v) * 0xff51afd7ed558ccdULL;
+		h2 = (h2 << 23) | (h2 >> 41);
+	}
+	k->h1 = cc_finish(h1 ^ n);
+	k->h2 = cc_finish(h2);
+	k->pid = pid;
+	k->gen = ccc_gen(c, pid);
+	k->nr = n;
+}
+
+const struct callchain_frame *callchain_cache_find(struct callchain_cache *c,
+						   const struct callchain_cache_key *k, uint64_t *token)
+{
+	size_t mask = c->nslots - 1, j;
+
+	for (j = k->h1 & mask; c->slots[j] != CC_SLOT_EMPTY; j = (j + 1) & mask) {
+		const struct ccc_chain *e = &c->chains[c->slots[j]];
+
+		if (e->h1 == k->h1 && e->h2 == k->h2 && e->pid == k->pid && e->nr == k->nr &&
+		    e->gen == k->gen) {
+			c->stats.chain_hits++;
+			/* A chain's frames never change until a clear, and
+			 * each clear starts a new (clears, index) space. */
+			if (token)
+				*token = (c->stats.clears + 1) << 32 | (uint64_t)(c->slots[j] + 1);
+			return c->frames + e->off;
+		}
+	}
+	c->stats.chain_misses++;
+	return NULL;
+}
+
+void callchain_cache_insert(struct callchain_cache *c, const struct callchain_cache_key *k,
+			    const struct callchain_frame *frames)
+{
+	struct ccc_chain *e;
+
+	if (k->nr > c->max_frames)
+		return;
+	/* Full: start over rather than evict; the live engine clears at
+	 * every refresh anyway, so this only bounds a replay. */
+	if (c->nframes + k->nr > c->max_frames || c->nchains >= CC_SLOT_EMPTY - 1)
+		callchain_cache_clear(c);
+	if (c->nframes + k->nr > c->frames_cap)
+		c->frames = xgrow(c->frames, &c->frames_cap, c->nframes + k->nr, sizeof(*c->frames));
+	if (c->nchains == c->chains_cap)
+		c->chains = xgrow(c->chains, &c->chains_cap, c->nchains + 1, sizeof(*c->chains));
+	e = &c->chains[c->nchains];
+	e->h1 = k->h1;
+	e->h2 = k->h2;
+	e->pid = k->pid;
+	e->gen = k->gen;
+	e->off = (uint32_t)c->nframes;
+	e->nr = (uint32_t)k->nr;
+	memcpy(c->frames + c->nframes, frames, k->nr * sizeof(*frames));
+	c->nframes += k->nr;
+	c->nchains++;
+	/* Load at most 1/2; a stale entry (old generation) keeps its slot
+	 * until the next clear. */
+	if (c->nchains * 2 > c->nslots)
+		cc_reindex(&c->slots, &c->nslots, c->nslots * 2, c->nchains, c->chains,
+			   sizeof(*c->chains), offsetof(struct ccc_chain, h1));
+	else {
+		size_t mask = c->nslots - 1, j;
+
+		for (j = k->h1 & mask; c->slots[j] != CC_SLOT_EMPTY; j = (j + 1) & mask)
+			;
+		c->slots[j] = (uint32_t)(c->nchains - 1);
+	}
+}
+
+const struct callchain_cache_stats *callchain_cache_get_stats(const struct callchain_cache *c)
+{
+	return &c->stats;
 }

@@ -68,6 +68,17 @@ void callchain_store_free(struct callchain_store *st);
  * Returns 0, or -ENOSPC when the store is full (the chain is dropped). */
 int callchain_store_add(struct callchain_store *st, const struct callchain_key *key,
 			const struct callchain_frame *frames, size_t n, uint64_t period);
+/* The same for the chain *leaf, callers[0..ncallers), so that a caller can
+ * pass frames it holds elsewhere (the resolve cache's) without copying
+ * them behind the leaf.  token, when not 0, promises that callers with the
+ * same token are the same frames (callchain_cache_find's): a chain seen
+ * with it before is then found without hashing and comparing the callers.
+ * On success *index is the chain's index for callchain_store_get, stable
+ * until the next decay or clear: the hist keys per-chain state by it. */
+int callchain_store_add_split(struct callchain_store *st, const struct callchain_key *key,
+			      const struct callchain_frame *leaf,
+			      const struct callchain_frame *callers, size_t ncallers,
+			      uint64_t token, uint64_t period, size_t *index);
 
 /* x 7/8 on every count, dropping chains that reach period 0 (as hist_age
  * does with entries), and compacting the pool. */
@@ -83,5 +94,51 @@ const struct callchain_frame *callchain_store_frame(const struct callchain_store
 uint64_t callchain_store_dropped(const struct callchain_store *st);
 /* Frame ids held now (for tests and the memory bound). */
 size_t callchain_store_nr_ids(const struct callchain_store *st);
+
+/* A cache of resolved addresses for the engine, so that a chain seen before
+ * costs one hash instead of one map and symbol lookup per frame.  Entries
+ * are keyed by pid and checked against a per-pid generation that the engine
+ * bumps when the process's maps change (MMAP, exec, fork, exit).  A chain
+ * is identified by two independent 64-bit hashes of its addresses (with
+ * pid and length) rather than by the addresses themselves: half the
+ * memory, at a collision chance far below any other error in a profile. */
+struct callchain_cache;
+
+struct callchain_cache_key {
+	uint64_t h1, h2;
+	uint32_t pid, gen;
+	size_t nr;
+};
+
+struct callchain_cache_stats {
+	uint64_t ip_hits, ip_misses, chain_hits, chain_misses, clears;
+};
+
+/* max_frames: bound on the frames held (0: 512K); past it, the cache starts
+ * over. */
+struct callchain_cache *callchain_cache_new(size_t max_frames);
+void callchain_cache_free(struct callchain_cache *c);
+void callchain_cache_clear(struct callchain_cache *c);
+/* pid's maps changed: its entries no longer count. */
+void callchain_cache_invalidate(struct callchain_cache *c, uint32_t pid);
+
+/* One address (the sampled ip): a small direct-mapped table. */
+bool callchain_cache_find_ip(struct callchain_cache *c, uint32_t pid, uint64_t ip,
+			     uint16_t cpumode, struct callchain_frame *out, uint64_t *addr);
+void callchain_cache_insert_ip(struct callchain_cache *c, uint32_t pid, uint64_t ip,
+			       uint16_t cpumode, const struct callchain_frame *f, uint64_t addr);
+
+/* A chain's addresses ips[0..n): the key, then its n frames if known (valid
+ * until the next insert or clear), or NULL; insert stores n frames.  On a
+ * hit *token (when token is not NULL) is a non-zero value naming those
+ * frames: the same token, the same frames, until the cache is freed (see
+ * callchain_store_add_split). */
+void callchain_cache_key(const struct callchain_cache *c, uint32_t pid,
+			 const struct callchain_ip *ips, size_t n, struct callchain_cache_key *k);
+const struct callchain_frame *callchain_cache_find(struct callchain_cache *c,
+						   const struct callchain_cache_key *k, uint64_t *token);
+void callchain_cache_insert(struct callchain_cache *c, const struct callchain_cache_key *k,
+			    const struct callchain_frame *frames);
+const struct callchain_cache_stats *callchain_cache_get_stats(const struct callchain_cache *c);
 
 #endif

@@ -5,14 +5,18 @@
 #include "dump.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "arch.h"
 #include "perfdata.h"
 #include "record.h"
 
 /* The recording's architecture (uname -m), for raw payload decoders. */
 static char dump_arch[32];
+/* Its payload decoder (Alpha: ProfileMe), or NULL: set by dump_header. */
+static const struct arch_payload_ops *dump_payload;
 
 static const char *const sample_bits[] = {
 	"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD",
@@ -59,6 +63,8 @@ void dump_header(FILE *out, const struct perfdata *pd)
 	size_t i, k;
 
 	snprintf(dump_arch, sizeof(dump_arch), "%s", in->arch ? in->arch : "");
+	/* No ARCH feature: no decoder, whatever the payloads look like. */
+	dump_payload = arch_payload_find(arch_machine_from_name(dump_arch));
 	fprintf(out, "# format: %s, %s byte order, %" PRIu64 " bytes\n",
 		in->pipe ? "pipe" : "file", in->swapped ? "swapped (other host's)" : "native",
 		in->file_size);
@@ -103,16 +109,27 @@ void dump_header(FILE *out, const struct perfdata *pd)
 	fputc('\n', out);
 }
 
-/* Lines an arch payload decoder adds after the hex of a RAW payload.  The
- * hook for the ProfileMe decoder (Alpha): it will look at dump_arch and
- * print its three lines here.  Nothing decodes other payloads yet. */
+/* Lines an arch payload decoder adds after the hex of a RAW payload: on
+ * an Alpha recording, the three ProfileMe lines of perf report -D, byte
+ * for byte, when the event and the payload are ProfileMe's. */
 static void dump_raw_decoded(FILE *out, const struct perfdata_record *rec, const void *raw,
 			     uint32_t size)
 {
-	(void)out;
-	(void)rec;
-	(void)raw;
-	(void)size;
+	union {
+		max_align_t align;
+		unsigned char b[512];
+	} decoded;
+	char text[1024];
+	int n;
+
+	if (!dump_payload || !rec->event || !dump_payload->applies(&rec->event->attr, raw, size))
+		return;
+	if (dump_payload->decoded_size > sizeof(decoded) ||
+	    dump_payload->decode(raw, size, &decoded) != 0)
+		return;
+	n = dump_payload->format_dump(&decoded, text, sizeof(text));
+	if (n > 0 && (size_t)n < sizeof(text))
+		fputs(text, out);
 }
 
 void dump_raw(FILE *out, const struct perfdata_record *rec, const void *raw, uint32_t size)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alpha-profileme.h"
 #include "util.h"
 
 #define HIST_MIN_SLOTS 64
@@ -25,6 +26,18 @@ struct hist_extra {
 	uint32_t gen;    /* the last sample whose children counted this entry */
 };
 
+/* Per interned chain (by its store index): the distinct entries on it, the
+ * sample's own first, so that a chain seen before adds its sample without
+ * a single hash lookup.  Entry and chain indices both change at hist_age,
+ * which starts a new epoch: a memo from an older one is rebuilt on use. */
+struct hist_memo {
+	uint32_t epoch;  /* 0: never built */
+	uint32_t off;    /* into memo_ent */
+	uint32_t nr;
+	uint32_t pid;    /* the pid the lookups saw: see hist_add_chain */
+	bool any_pid;    /* every entry on it is mixed_pid already */
+};
+
 struct hist {
 	struct sort_spec spec;
 	bool key[SORT__MAX];
@@ -37,6 +50,17 @@ struct hist {
 	uint64_t total_samples;
 	struct callchain_store *chains; /* NULL without callchains */
 	uint32_t gen;                   /* counts samples, for children dedup */
+	struct hist_memo *memo;         /* per store chain index */
+	size_t memo_cap;
+	uint32_t *memo_ent;             /* entry indices of the memos */
+	size_t memo_nent, memo_ent_cap;
+	uint32_t epoch;                 /* bumped when entries or chains move */
+	/* Alpha ProfileMe: */
+	bool pm_enabled;                /* the data's machine decodes ProfileMe */
+	struct profileme_stats *pm;     /* parallel to entries (cap of them), or NULL
+					   before the first ProfileMe sample */
+	uint64_t pm_samples;            /* since the start */
+	uint64_t pm_not;                /* raw samples that were not ProfileMe, since the start */
 };
 
 static const char *const sort_key_names[SORT__MAX] = {
@@ -163,6 +187,7 @@ struct hist *hist_new(const struct sort_spec *spec)
 	for (i = 0; i < spec->n; i++)
 		h->key[spec->keys[i]] = true;
 	h->nslots = HIST_MIN_SLOTS;
+	h->epoch = 1;
 	h->slots = xmalloc(h->nslots * sizeof(*h->slots));
 	memset(h->slots, 0xff, h->nslots * sizeof(*h->slots));
 	return h;
@@ -174,7 +199,10 @@ void hist_free(struct hist *h)
 		return;
 	free(h->entries);
 	free(h->extra);
+	free(h->pm);
 	free(h->slots);
+	free(h->memo);
+	free(h->memo_ent);
 	callchain_store_free(h->chains);
 	free(h);
 }
@@ -276,8 +304,12 @@ static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct ds
 
 		h->entries = xgrow(h->entries, &cap, h->nr + 1, sizeof(*h->entries));
 		h->extra = xrealloc(h->extra, cap * sizeof(*h->extra));
+		if (h->pm)
+			h->pm = xrealloc(h->pm, cap * sizeof(*h->pm));
 		h->cap = cap;
 	}
+	if (h->pm)
+		memset(&h->pm[h->nr], 0, sizeof(*h->pm));
 	e = &h->entries[h->nr];
 	x = &h->extra[h->nr];
 	*e = key;
@@ -299,51 +331,198 @@ static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct ds
 	return h->nr - 1;
 }
 
-/* Children: each distinct entry on the chain gets the period once, so a
- * recursive function is not counted once per frame. */
-static void hist_add_children(struct hist *h, const struct hist_sample *s, size_t leaf)
+/* Frame i of s's chain (i < nr_chain), whichever way it was given. */
+static const struct callchain_frame *hist_chain_frame(const struct hist_sample *s,
+						      const struct callchain_frame *leaf, size_t i)
+{
+	if (s->chain)
+		return &s->chain[i];
+	return i ? &s->callers[i - 1] : leaf;
+}
+
+/* Entry indices and chain indices move at hist_age: forget every memo. */
+static void hist_memo_reset(struct hist *h)
+{
+	h->memo_nent = 0;
+	if (++h->epoch == 0) {
+		/* 4G refreshes later: no stale epoch may match again. */
+		memset(h->memo, 0, h->memo_cap * sizeof(*h->memo));
+		h->epoch = 1;
+	}
+}
+
+/* The memo of store chain ci, grown to hold it (a new one is unbuilt). */
+static struct hist_memo *hist_memo_of(struct hist *h, size_t ci)
+{
+	if (ci >= h->memo_cap) {
+		size_t old = h->memo_cap;
+
+		h->memo = xgrow(h->memo, &h->memo_cap, ci + 1, sizeof(*h->memo));
+		memset(h->memo + old, 0, (h->memo_cap - old) * sizeof(*h->memo));
+	}
+	return &h->memo[ci];
+}
+
+/* A sample with callchains: self on its entry, and children on each
+ * distinct entry of its chain, so a recursive function is not counted once
+ * per frame.  The chain is interned first; its memo, when current, gives
+ * the entries without lookups.  The lookups also keep each entry's
+ * only_comm/only_pid: a memo is only used where they would change nothing,
+ * that is with the comm of the chain (a key of it) and the pid its lookups
+ * saw, or any pid once every entry on it is mixed_pid. */
+static size_t hist_add_chain(struct hist *h, const struct hist_sample *s)
 {
 	struct callchain_key ck;
-	struct callchain_frame self;
-	size_t i;
+	struct callchain_frame self = { s->dso, s->sym, s->kernel };
+	const struct callchain_frame *leaf = &self, *callers = s->callers;
+	uint64_t token = 0;
+	size_t n = 1, ci = 0, idx, i, nent = 0;
+	struct hist_memo *m = NULL;
+	bool memo;
 
-	h->gen++;
-	h->entries[leaf].children += s->period;
-	h->extra[leaf].gen = h->gen;
-	for (i = 1; i < s->nr_chain; i++) {
-		const struct callchain_frame *f = &s->chain[i];
-		size_t idx = hist_lookup(h, s, f->dso, f->sym, f->kernel);
-
-		if (h->extra[idx].gen == h->gen)
-			continue;
-		h->extra[idx].gen = h->gen;
-		h->entries[idx].children += s->period;
+	if (s->chain && s->nr_chain) {
+		leaf = &s->chain[0];
+		callers = s->chain + 1;
+		n = s->nr_chain;
+	} else if (s->callers && s->nr_chain) {
+		n = s->nr_chain;
+		token = s->callers_token;
 	}
 	ck.comm = s->comm;
 	ck.pid = h->key[SORT_PID] ? s->pid : 0;
 	ck.tid = h->key[SORT_TID] ? s->tid : 0;
 	ck.cpu = h->key[SORT_CPU] ? s->cpu : 0;
-	if (s->nr_chain) {
-		callchain_store_add(h->chains, &ck, s->chain, s->nr_chain, s->period);
-	} else {
-		self.dso = s->dso;
-		self.sym = s->sym;
-		self.kernel = s->kernel;
-		callchain_store_add(h->chains, &ck, &self, 1, s->period);
+	/* The memo's first entry is the leaf frame's: only valid when that
+	 * is the sample's own function, as every caller passes it. */
+	memo = callchain_store_add_split(h->chains, &ck, leaf, callers, n - 1, token, s->period,
+					 &ci) == 0 &&
+	       leaf->dso == s->dso && leaf->sym == s->sym;
+	if (memo) {
+		m = hist_memo_of(h, ci);
+		if (m->epoch == h->epoch && (m->any_pid || m->pid == s->pid)) {
+			const uint32_t *ent = h->memo_ent + m->off;
+			struct hist_entry *e = &h->entries[ent[0]];
+
+			e->period += s->period;
+			e->samples++;
+			h->total_period += s->period;
+			h->total_samples++;
+			for (i = 0; i < m->nr; i++)
+				h->entries[ent[i]].children += s->period;
+			return ent[0];
+		}
+		/* Rebuilt in place when it had room (the same chain has the
+		 * same entries), else at the end of the pool. */
+		if (m->epoch != h->epoch) {
+			if (h->memo_nent + n > h->memo_ent_cap)
+				h->memo_ent = xgrow(h->memo_ent, &h->memo_ent_cap, h->memo_nent + n,
+						    sizeof(*h->memo_ent));
+			m->off = (uint32_t)h->memo_nent;
+			m->epoch = h->epoch;
+			h->memo_nent += n;
+		}
 	}
+
+	idx = hist_lookup(h, s, s->dso, s->sym, s->kernel);
+	h->entries[idx].period += s->period;
+	h->entries[idx].samples++;
+	h->total_period += s->period;
+	h->total_samples++;
+	h->gen++;
+	h->entries[idx].children += s->period;
+	h->extra[idx].gen = h->gen;
+	if (memo)
+		h->memo_ent[m->off + nent++] = (uint32_t)idx;
+	for (i = 1; i < n; i++) {
+		const struct callchain_frame *f = hist_chain_frame(s, leaf, i);
+		size_t fi = hist_lookup(h, s, f->dso, f->sym, f->kernel);
+
+		if (h->extra[fi].gen == h->gen)
+			continue;
+		h->extra[fi].gen = h->gen;
+		h->entries[fi].children += s->period;
+		if (memo)
+			h->memo_ent[m->off + nent++] = (uint32_t)fi;
+	}
+	if (memo) {
+		m->nr = (uint32_t)nent;
+		m->pid = s->pid;
+		m->any_pid = true;
+		for (i = 0; i < nent && m->any_pid; i++)
+			m->any_pid = h->entries[h->memo_ent[m->off + i]].mixed_pid;
+	}
+	return idx;
 }
 
-void hist_add(struct hist *h, const struct hist_sample *s)
+/* hist_add, returning the index of the sample's entry. */
+static size_t hist_add_at(struct hist *h, const struct hist_sample *s)
 {
-	size_t idx = hist_lookup(h, s, s->dso, s->sym, s->kernel);
-	struct hist_entry *e = &h->entries[idx];
+	size_t idx;
+	struct hist_entry *e;
 
+	if (h->chains)
+		return hist_add_chain(h, s);
+	idx = hist_lookup(h, s, s->dso, s->sym, s->kernel);
+	e = &h->entries[idx];
 	e->period += s->period;
 	e->samples++;
 	h->total_period += s->period;
 	h->total_samples++;
-	if (h->chains)
-		hist_add_children(h, s, idx);
+	return idx;
+}
+
+void hist_add(struct hist *h, const struct hist_sample *s)
+{
+	hist_add_at(h, s);
+}
+
+void hist_enable_profileme(struct hist *h)
+{
+	h->pm_enabled = true;
+}
+
+void hist_add_profileme(struct hist *h, const struct hist_sample *s, const struct profileme *pm)
+{
+	size_t idx = hist_add_at(h, s);
+
+	if (pm) {
+		h->pm_enabled = true;
+		h->pm_samples++;
+		/* The first ProfileMe sample: every entry so far gets empty
+		 * stats; later ones get theirs in hist_lookup. */
+		if (!h->pm)
+			h->pm = xcalloc(h->cap ? h->cap : 1, sizeof(*h->pm));
+		profileme_stats_add(&h->pm[idx], pm);
+	} else {
+		h->pm_not++;
+		if (h->pm)
+			profileme_stats_add_other(&h->pm[idx]);
+	}
+}
+
+bool hist_profileme_enabled(const struct hist *h)
+{
+	return h->pm_enabled;
+}
+
+bool hist_has_profileme(const struct hist *h)
+{
+	return h->pm != NULL;
+}
+
+const struct profileme_stats *hist_entry_profileme(const struct hist *h, size_t i)
+{
+	return h->pm && i < h->nr ? &h->pm[i] : NULL;
+}
+
+uint64_t hist_profileme_samples(const struct hist *h)
+{
+	return h->pm_samples;
+}
+
+uint64_t hist_not_profileme(const struct hist *h)
+{
+	return h->pm_not;
 }
 
 /* x * 7 / 8 without overflowing for x above UINT64_MAX / 7. */
@@ -366,6 +545,7 @@ void hist_age(struct hist *h, enum hist_mode mode)
 		hist_rehash(h, HIST_MIN_SLOTS);
 		if (h->chains)
 			callchain_store_clear(h->chains);
+		hist_memo_reset(h);
 		return;
 	case HIST_DECAY:
 		break;
@@ -381,6 +561,8 @@ void hist_age(struct hist *h, enum hist_mode mode)
 		e->period = hist_decay(e->period);
 		e->samples = hist_decay(e->samples);
 		e->children = hist_decay(e->children);
+		if (h->pm)
+			profileme_stats_decay(&h->pm[i], 7, 8);
 		if (!e->period && !e->children)
 			continue;
 		h->total_period += e->period;
@@ -388,11 +570,14 @@ void hist_age(struct hist *h, enum hist_mode mode)
 		if (n != i) {
 			h->entries[n] = *e;
 			h->extra[n] = h->extra[i];
+			if (h->pm)
+				h->pm[n] = h->pm[i];
 		}
 		n++;
 	}
 	if (h->chains)
 		callchain_store_decay(h->chains);
+	hist_memo_reset(h);
 	if (n == h->nr)
 		return;
 	h->nr = n;

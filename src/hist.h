@@ -12,6 +12,8 @@
 
 struct dso;
 struct symbol;
+struct profileme;
+struct profileme_stats;
 
 enum sort_key {
 	SORT_COMM,
@@ -47,6 +49,13 @@ struct hist_sample {
 	 * rest its callers.  NULL/0: no chain (the sample counts alone). */
 	const struct callchain_frame *chain;
 	size_t nr_chain;
+	/* Or, with chain NULL: the callers alone, nr_chain - 1 of them, the
+	 * sampled function being dso/sym/kernel above.  This lets the engine
+	 * hand out the resolve cache's frames without copying them. */
+	const struct callchain_frame *callers;
+	/* With callers: 0, or a token naming them (callchain_cache_find's),
+	 * which spares hashing them again (callchain_store_add_split). */
+	uint64_t callers_token;
 };
 
 struct hist_entry {
@@ -100,5 +109,24 @@ const struct hist_entry *hist_entry_at(const struct hist *h, size_t i);
 uint64_t hist_total_period(const struct hist *h);
 uint64_t hist_total_samples(const struct hist *h);
 const struct sort_spec *hist_sort_spec(const struct hist *h);
+
+/* Alpha ProfileMe.  The engine calls hist_enable_profileme once it knows
+ * the data comes from an Alpha; then hist_add_profileme instead of
+ * hist_add for each sample with a raw payload: pm decoded, or NULL when
+ * the payload was not ProfileMe.  Per-entry stats exist only once a
+ * ProfileMe sample has come (an array parallel to the entries, so other
+ * machines pay nothing); they age with their entry (x 7/8, zeroed). */
+void hist_enable_profileme(struct hist *h);
+void hist_add_profileme(struct hist *h, const struct hist_sample *s, const struct profileme *pm);
+/* Whether the data's machine decodes ProfileMe (hist_enable_profileme). */
+bool hist_profileme_enabled(const struct hist *h);
+/* Whether entries have stats: some ProfileMe sample has come. */
+bool hist_has_profileme(const struct hist *h);
+/* Entry i's stats (same index as hist_entry_at), or NULL without stats. */
+const struct profileme_stats *hist_entry_profileme(const struct hist *h, size_t i);
+/* Since the start, never aged: ProfileMe samples, and raw samples that
+ * were not ProfileMe. */
+uint64_t hist_profileme_samples(const struct hist *h);
+uint64_t hist_not_profileme(const struct hist *h);
 
 #endif

@@ -1,5 +1,29 @@
 /* Machine state: threads and processes in id-keyed hash tables, per-process
- * sorted exec map lists, DSOs keyed by path, and the /proc synthesis of it all. */
+ * sorted exec map lists, DSOs keyed by path and identity, the /proc
+ * synthesis of it all, and the worker thread that loads symbol tables.
+ *
+ * Symbol loading (machine_set_async): ingestion never waits for a symbol
+ * table.  The first machine_resolve that needs a DSO's symbols queues the
+ * DSO for the loader thread (state NONE -> QUEUED) and reports the address
+ * as pending: out->dso is set, out->sym is NULL and out->addr is the file
+ * offset.  The caller keeps such samples raw, as (dso, file offset) per
+ * frame, and folds them in with machine_resolve_deferred once
+ * machine_dso_pending says the DSO is done: no sample is lost, and none is
+ * filed under [unknown] (or a wrong name) for being early.
+ *
+ * Threads: only the loader thread runs libelf/libdw.  Everything the loader
+ * reads from a DSO (paths, expected build ID, identity, pid hint) is frozen
+ * once the DSO leaves NONE; everything it writes (img) is published by the
+ * release store of the final state, read with acquire by the engine.  The
+ * DSO objects themselves are freed only after the thread is joined.
+ *
+ * Identity: one DSO per (path, build ID) when the build ID is known (MMAP2
+ * with PERF_RECORD_MISC_MMAP_BUILD_ID, perf.data's BUILD_ID feature), else
+ * per (path, inode).  A binary replaced on disk therefore gets a new DSO,
+ * and the old one reads its names only from a file with its identity: the
+ * file at its path, /proc/PID/map_files/ of a live process mapping it,
+ * debug files by build ID; failing all it is [unknown] under a name marked
+ * "(deleted)" or "(build-id mismatch)", never the new file's names. */
 #include "config.h"
 
 #include "machine.h"
@@ -7,10 +31,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "elfsyms.h"
@@ -21,8 +49,16 @@
 
 enum dso_syms_state {
 	DSO_SYMS_NONE,      /* not tried yet */
+	DSO_SYMS_QUEUED,    /* on the loader thread's queue, or being loaded */
 	DSO_SYMS_LOADED,    /* img is valid */
 	DSO_SYMS_FAILED,    /* tried and failed: do not retry on every sample */
+};
+
+/* What the DSO's identity is known from. */
+enum dso_ident {
+	DSO_IDENT_PATH,     /* nothing but the path (MMAP without MMAP2) */
+	DSO_IDENT_INODE,    /* dev/inode from MMAP2 or /proc/PID/maps */
+	DSO_IDENT_BUILD_ID, /* build_id */
 };
 
 struct dso {
@@ -38,8 +74,31 @@ struct dso {
 	/* build_id came from the recording (perf.data BUILD_ID feature or an
 	 * MMAP2 carrying it): symbols only from a file with that ID. */
 	bool build_id_expected;
-	enum dso_syms_state state;
+	enum dso_ident ident;
+	/* A live process that mapped it, where: /proc/PID/root and
+	 * /proc/PID/map_files reach its file while the process lives. */
+	uint32_t hint_pid;
+	uint64_t hint_start, hint_end;
+	int state;                /* enum dso_syms_state; atomic (loader thread) */
+	const char *stale;        /* "deleted", "build-id mismatch": why there
+				     are no symbols (set by the loader) */
+	char *display_name;       /* short_name + " (stale)" once known */
 	struct elf_image img;
+	struct dso *next_loaded;  /* the loader's list, for machine_free */
+};
+
+/* The loader thread and its FIFO of DSOs. */
+struct symloader {
+	pthread_t thread;
+	bool started;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;      /* work queued, or stop */
+	pthread_cond_t idle;      /* busy dropped to 0 */
+	struct dso **queue;
+	size_t head, count, cap;
+	size_t busy;              /* queued + being loaded; under lock */
+	size_t busy_hint;         /* copy of busy, read without the lock */
+	bool stop;
 };
 
 struct map {
@@ -70,6 +129,7 @@ struct thread {
 	const char *comm;         /* interned; NULL until known */
 	struct process *proc;     /* never NULL */
 	enum thread_state state;
+	uint64_t born;            /* record time when it was created (0: unknown) */
 };
 
 /* Open addressing with linear probing over pointers to structs whose first
@@ -93,6 +153,9 @@ struct machine {
 	struct machine_stats stats;
 	uint64_t now;             /* time of the record being processed */
 	char *symfs;              /* --symfs DIR, or NULL */
+	bool async;               /* symbols load on the loader thread */
+	bool live;                /* pids are live: /proc/PID/root, map_files */
+	struct symloader loader;
 	struct known_build_id *known_ids;  /* machine_add_build_id, by path */
 	size_t nknown_ids, known_cap;
 };
@@ -247,6 +310,7 @@ static void dso_free(struct dso *d)
 	free(d->path);
 	free(d->open_path);
 	free(d->short_name);
+	free(d->display_name);
 	free(d);
 }
 
@@ -262,19 +326,47 @@ static void dso_place(struct dso **slots, size_t cap, struct dso *d)
 static void dso_expect_build_id(struct dso *d, const uint8_t *id, size_t size);
 static const struct known_build_id *known_build_id(const struct machine *m, const char *path);
 
-struct dso *machine_dso_get(struct machine *m, const char *path, enum dso_kind kind)
+/* Whether d is the object a map of path with this identity points to. */
+static bool dso_same(const struct dso *d, const char *path, enum dso_ident ident,
+		     const uint8_t *id, size_t id_size, uint64_t ino)
 {
-	struct dso *d;
+	if (strcmp(d->path, path) != 0)
+		return false;
+	if (ident == DSO_IDENT_BUILD_ID && d->ident == DSO_IDENT_BUILD_ID)
+		return d->build_id_size == id_size && memcmp(d->build_id, id, id_size) == 0;
+	if (ident == DSO_IDENT_INODE && d->ident == DSO_IDENT_INODE)
+		return d->ino == ino;
+	/* One side knows less: the same object, unless that would mix two
+	 * files (a DSO that knows its build ID never takes a map by inode
+	 * only once its symbols are loaded, see dso_adopt). */
+	return true;
+}
+
+static struct dso *dso_lookup(struct machine *m, const char *path, enum dso_kind kind,
+			      enum dso_ident ident, const uint8_t *id, size_t id_size,
+			      uint64_t ino)
+{
+	struct dso *d, *weak = NULL;
 	size_t i;
 
 	if (!path[0])
 		path = "//anon";
 	if (m->dsocap) {
 		for (i = hash_path(path) & (m->dsocap - 1); m->dsos[i];
-		     i = (i + 1) & (m->dsocap - 1))
-			if (strcmp(m->dsos[i]->path, path) == 0)
-				return m->dsos[i];
+		     i = (i + 1) & (m->dsocap - 1)) {
+			d = m->dsos[i];
+			if (!dso_same(d, path, ident, id, id_size, ino))
+				continue;
+			if (d->ident == ident)
+				return d;
+			/* A weaker identity on either side: prefer an exact
+			 * match elsewhere in the chain. */
+			if (!weak)
+				weak = d;
+		}
 	}
+	if (weak)
+		return weak;
 	if ((m->ndsos + 1) * 2 > m->dsocap) {
 		size_t ncap = m->dsocap ? m->dsocap * 2 : 256;
 		struct dso **ns = xcalloc(ncap, sizeof(*ns));
@@ -299,9 +391,16 @@ struct dso *machine_dso_get(struct machine *m, const char *path, enum dso_kind k
 	return d;
 }
 
+struct dso *machine_dso_get(struct machine *m, const char *path, enum dso_kind kind)
+{
+	return dso_lookup(m, path, kind, DSO_IDENT_PATH, NULL, 0, 0);
+}
+
 const char *dso_short_name(const struct dso *d)
 {
-	return d->short_name;
+	/* display_name is written by the engine thread only (see
+	 * dso_note_stale), like every other field read here. */
+	return d->display_name ? d->display_name : d->short_name;
 }
 
 const char *dso_path(const struct dso *d)
@@ -336,37 +435,74 @@ static bool dso_file_matches(const struct dso *d, const char *path)
 	return true;
 }
 
-/* The file to read d's symbols from, malloc'd, or NULL: with an expected
- * build ID the first of symfs/.build-id/xx/rest, symfs/path, path whose
- * ID matches (never a different binary's names); without one symfs/path,
- * then path. */
-static char *dso_find_file(const struct machine *m, const struct dso *d)
+/* Does the file at path hold d's code?  By build ID when d has one
+ * (expected), else by inode when known, else any readable file. */
+static bool dso_file_ok(const struct machine *m, const struct dso *d, const char *path)
 {
-	char *cand[3] = { NULL, NULL, NULL }, *found = NULL;
+	struct stat st;
+
+	if (d->build_id_expected)
+		return dso_file_matches(d, path);
+	/* Only live: a recording's inodes are another boot's (or made up),
+	 * and its BUILD_ID feature says which file is right. */
+	if (m->live && d->ident == DSO_IDENT_INODE && d->ino)
+		return stat(path, &st) == 0 && (uint64_t)st.st_ino == d->ino;
+	return access(path, R_OK) == 0;
+}
+
+/* The file to read d's symbols from, malloc'd, or NULL; *stale says why
+ * not when a file was there but was not d's.  In order: symfs/.build-id/
+ * xx/rest and symfs/path (recordings made elsewhere); /proc/PID/root/path
+ * (a process in another mount namespace sees its own files); path; while
+ * the process lives /proc/PID/map_files/START-END (the mapped inode itself,
+ * even when the path now names another file or none); the debug file by
+ * build ID.  Every candidate must pass dso_file_ok: never another
+ * binary's names. */
+static char *dso_find_file(const struct machine *m, const struct dso *d, const char **stale)
+{
+	char *cand[8], *found = NULL;
 	size_t n = 0, i;
+	bool any = false;
+	struct strbuf sb;
 
-	if (m->symfs && d->build_id_expected && d->build_id_size) {
-		struct strbuf sb;
-
-		strbuf_init(&sb);
-		strbuf_addf(&sb, "%s/.build-id/%02x/", m->symfs, d->build_id[0]);
+	strbuf_init(&sb);
+	if (d->build_id_size) {
 		for (i = 1; i < d->build_id_size; i++)
 			strbuf_addf(&sb, "%02x", d->build_id[i]);
-		cand[n++] = sb.buf;
 	}
+	if (m->symfs && d->build_id_expected && d->build_id_size)
+		cand[n++] = xasprintf("%s/.build-id/%02x/%s", m->symfs, d->build_id[0], sb.buf);
 	if (m->symfs)
 		cand[n++] = xasprintf("%s%s%s", m->symfs, d->open_path[0] == '/' ? "" : "/",
 				      d->open_path);
+	if (m->live && d->hint_pid && d->open_path[0] == '/')
+		cand[n++] = xasprintf("/proc/%u/root%s", d->hint_pid, d->open_path);
 	cand[n++] = xstrdup(d->open_path);
+	if (m->live && d->hint_pid && d->hint_end > d->hint_start)
+		cand[n++] = xasprintf("/proc/%u/map_files/%" PRIx64 "-%" PRIx64, d->hint_pid,
+				      d->hint_start, d->hint_end);
+	if (d->build_id_expected && d->build_id_size) {
+		cand[n++] = xasprintf("%s/usr/lib/debug/.build-id/%02x/%s.debug",
+				      m->symfs ? m->symfs : "", d->build_id[0], sb.buf);
+		if (m->symfs)
+			cand[n++] = xasprintf("/usr/lib/debug/.build-id/%02x/%s.debug",
+					      d->build_id[0], sb.buf);
+	}
+	strbuf_release(&sb);
 	for (i = 0; i < n && !found; i++) {
-		if (d->build_id_expected ? dso_file_matches(d, cand[i]) :
-					   access(cand[i], R_OK) == 0) {
+		if (dso_file_ok(m, d, cand[i])) {
 			found = cand[i];
 			cand[i] = NULL;
+		} else if (access(cand[i], F_OK) == 0) {
+			any = true;
 		}
 	}
 	for (i = 0; i < n; i++)
 		free(cand[i]);
+	*stale = NULL;
+	if (!found)
+		*stale = any ? (d->build_id_expected ? "build-id mismatch" : "replaced") :
+			       "deleted";
 	return found;
 }
 
@@ -412,21 +548,165 @@ static void dso_load_debug_symbols(const struct machine *m, struct dso *d)
 	strbuf_release(&rest);
 }
 
+/* Load d's symbols; runs on the loader thread when async.  Writes only
+ * d->img and d->stale, then publishes them with the state. */
 static void dso_load_symbols(const struct machine *m, struct dso *d)
 {
-	char *path = dso_find_file(m, d);
+	const char *stale = NULL;
+	char *path = dso_find_file(m, d, &stale);
+	int state = DSO_SYMS_FAILED;
 
 	if (path && elf_image_load(path, &d->img) == 0) {
-		d->state = DSO_SYMS_LOADED;
-		if (!d->build_id_size && d->img.build_id_size) {
-			memcpy(d->build_id, d->img.build_id, d->img.build_id_size);
-			d->build_id_size = (uint8_t)d->img.build_id_size;
-		}
+		state = DSO_SYMS_LOADED;
 		dso_load_debug_symbols(m, d);
-	} else {
-		d->state = DSO_SYMS_FAILED;
+	} else if (!path && d->ident != DSO_IDENT_PATH) {
+		d->stale = stale;
 	}
 	free(path);
+	__atomic_store_n(&d->state, state, __ATOMIC_RELEASE);
+}
+
+/* ---- the loader thread ---- */
+
+static void *symloader_main(void *arg)
+{
+	struct machine *m = arg;
+	struct symloader *l = &m->loader;
+
+	pthread_mutex_lock(&l->lock);
+	for (;;) {
+		struct dso *d;
+
+		while (!l->stop && l->count == 0)
+			pthread_cond_wait(&l->wake, &l->lock);
+		if (l->stop)
+			break;
+		d = l->queue[l->head];
+		l->head = (l->head + 1) % l->cap;
+		l->count--;
+		pthread_mutex_unlock(&l->lock);
+		dso_load_symbols(m, d);
+		pthread_mutex_lock(&l->lock);
+		l->busy--;
+		__atomic_store_n(&l->busy_hint, l->busy, __ATOMIC_RELAXED);
+		if (l->busy == 0)
+			pthread_cond_broadcast(&l->idle);
+	}
+	pthread_mutex_unlock(&l->lock);
+	return NULL;
+}
+
+/* Hand d to the loader thread (engine thread; d is in state NONE). */
+static void symloader_queue(struct machine *m, struct dso *d)
+{
+	struct symloader *l = &m->loader;
+
+	d->state = DSO_SYMS_QUEUED;
+	pthread_mutex_lock(&l->lock);
+	if (l->count == l->cap) {
+		size_t ncap = l->cap ? l->cap * 2 : 64, i;
+		struct dso **nq = xmalloc(ncap * sizeof(*nq));
+
+		for (i = 0; i < l->count; i++)
+			nq[i] = l->queue[(l->head + i) % l->cap];
+		free(l->queue);
+		l->queue = nq;
+		l->cap = ncap;
+		l->head = 0;
+	}
+	l->queue[(l->head + l->count) % l->cap] = d;
+	l->count++;
+	l->busy++;
+	__atomic_store_n(&l->busy_hint, l->busy, __ATOMIC_RELAXED);
+	pthread_cond_signal(&l->wake);
+	pthread_mutex_unlock(&l->lock);
+}
+
+int machine_set_async(struct machine *m, bool async)
+{
+	struct symloader *l = &m->loader;
+	int err;
+
+	if (!async || l->started) {
+		m->async = async && l->started;
+		return 0;
+	}
+	pthread_mutex_init(&l->lock, NULL);
+	pthread_cond_init(&l->wake, NULL);
+	pthread_cond_init(&l->idle, NULL);
+	err = pthread_create(&l->thread, NULL, symloader_main, m);
+	if (err) {
+		pthread_mutex_destroy(&l->lock);
+		pthread_cond_destroy(&l->wake);
+		pthread_cond_destroy(&l->idle);
+		return -err;
+	}
+	l->started = true;
+	m->async = true;
+	return 0;
+}
+
+void machine_set_live(struct machine *m, bool live)
+{
+	m->live = live;
+}
+
+size_t machine_symbols_loading(const struct machine *m)
+{
+	return m->loader.started ? __atomic_load_n(&m->loader.busy_hint, __ATOMIC_RELAXED) : 0;
+}
+
+void machine_wait_symbols(struct machine *m)
+{
+	machine_wait_symbols_for(m, -1);
+}
+
+bool machine_wait_symbols_for(struct machine *m, int ms)
+{
+	struct symloader *l = &m->loader;
+	struct timespec until;
+	bool idle;
+
+	if (!l->started)
+		return true;
+	clock_gettime(CLOCK_REALTIME, &until);
+	if (ms >= 0) {
+		until.tv_sec += ms / 1000;
+		until.tv_nsec += (long)(ms % 1000) * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+	}
+	pthread_mutex_lock(&l->lock);
+	while (l->busy) {
+		if (ms < 0)
+			pthread_cond_wait(&l->idle, &l->lock);
+		else if (pthread_cond_timedwait(&l->idle, &l->lock, &until) != 0)
+			break;
+	}
+	idle = l->busy == 0;
+	pthread_mutex_unlock(&l->lock);
+	return idle;
+}
+
+static void symloader_stop(struct machine *m)
+{
+	struct symloader *l = &m->loader;
+
+	if (!l->started)
+		return;
+	pthread_mutex_lock(&l->lock);
+	l->stop = true;
+	pthread_cond_signal(&l->wake);
+	pthread_mutex_unlock(&l->lock);
+	/* Joined before any DSO is freed: the thread may be loading one. */
+	pthread_join(l->thread, NULL);
+	pthread_mutex_destroy(&l->lock);
+	pthread_cond_destroy(&l->wake);
+	pthread_cond_destroy(&l->idle);
+	free(l->queue);
+	l->started = false;
 }
 
 void machine_set_symfs(struct machine *m, const char *dir)
@@ -450,6 +730,8 @@ static void dso_expect_build_id(struct dso *d, const uint8_t *id, size_t size)
 	memcpy(d->build_id, id, size);
 	d->build_id_size = (uint8_t)size;
 	d->build_id_expected = true;
+	if (d->kind == DSO_USER)
+		d->ident = DSO_IDENT_BUILD_ID;
 }
 
 void machine_add_build_id(struct machine *m, const char *path, const uint8_t *id,
@@ -528,6 +810,7 @@ void machine_free(struct machine *m)
 
 	if (!m)
 		return;
+	symloader_stop(m);
 	for (i = 0; i < m->threads.cap; i++) {
 		struct thread *t = m->threads.slots[i];
 
@@ -605,6 +888,7 @@ static struct thread *thread_new(struct machine *m, struct process *p, uint32_t 
 	t->pid = p->pid;
 	t->comm = comm;
 	t->proc = p;
+	t->born = m->now;
 	p->nthreads++;
 	/* Free the old one only now: it may hold the last reference to p. */
 	if (old)
@@ -705,7 +989,8 @@ static void maps_copy(struct machine *m, struct process *dst, const struct proce
 {
 	maps_flush(m, dst);
 	dst->maps = xgrow(dst->maps, &dst->mapcap, src->nmaps, sizeof(*dst->maps));
-	memcpy(dst->maps, src->maps, src->nmaps * sizeof(*src->maps));
+	if (src->nmaps)    /* maps may be NULL: memcpy(NULL, NULL, 0) is undefined */
+		memcpy(dst->maps, src->maps, src->nmaps * sizeof(*src->maps));
 	dst->nmaps = src->nmaps;
 	m->stats.maps += dst->nmaps;
 }
@@ -721,15 +1006,28 @@ static void map_event(struct machine *m, struct process *p, const struct mmap_ev
 
 	if (exec) {
 		const char *path = ev->filename ? ev->filename : "";
+		enum dso_kind kind = dso_kind_from_path(path);
+		bool has_id = ev->has_build_id && ev->build_id_size &&
+			      ev->build_id_size <= sizeof(d->build_id);
+		enum dso_ident ident = kind != DSO_USER ? DSO_IDENT_PATH :
+				       has_id ? DSO_IDENT_BUILD_ID :
+				       ev->ino ? DSO_IDENT_INODE : DSO_IDENT_PATH;
 
-		d = machine_dso_get(m, path, dso_kind_from_path(path));
-		if (!d->ino && !d->build_id_size) {
+		d = dso_lookup(m, path, kind, ident, ev->build_id, ev->build_id_size, ev->ino);
+		/* A DSO still unloaded learns the stronger identity (its
+		 * fields are frozen once queued: the loader reads them). */
+		if (d->state == DSO_SYMS_NONE && kind == DSO_USER && ident > d->ident) {
+			d->ident = ident;
 			d->maj = ev->maj;
 			d->min = ev->min;
 			d->ino = ev->ino;
-			if (ev->has_build_id && ev->build_id_size &&
-			    ev->build_id_size <= sizeof(d->build_id) && d->state == DSO_SYMS_NONE)
+			if (has_id)
 				dso_expect_build_id(d, ev->build_id, ev->build_id_size);
+		}
+		if (d->state == DSO_SYMS_NONE && !d->hint_pid && p->pid) {
+			d->hint_pid = p->pid;
+			d->hint_start = ev->start;
+			d->hint_end = ev->start + ev->len;
 		}
 	}
 	maps_insert(m, p, ev->start, ev->start + ev->len, ev->pgoff, d);
@@ -777,14 +1075,11 @@ void machine_fork(struct machine *m, const struct task_event *ev)
 		pp = parent->proc;
 	comm = parent && parent->comm ? parent->comm : pp ? pp->comm : NULL;
 	if (ev->pid != ev->ppid) {
-		struct thread *leader;
-
 		p = idtab_find(&m->procs, ev->pid);
-		leader = p ? idtab_find(&m->threads, ev->pid) : NULL;
-		if (p && leader && leader->proc == p && leader->state == THREAD_ALIVE &&
-		    ev->time && p->born > ev->time) {
-			/* The child's own records (read from another CPU's ring)
-			 * came before this FORK: keep what they built. */
+		if (p && ev->time && p->born > ev->time) {
+			/* The child's own records (read from another CPU's ring,
+			 * its EXIT maybe among them) came before this FORK: keep
+			 * what they built, exited threads included. */
 			if (!p->comm)
 				p->comm = comm;
 			if (pp && pp != p && p->nmaps == 0 && !p->execd)
@@ -801,11 +1096,16 @@ void machine_fork(struct machine *m, const struct task_event *ev)
 		if (pp)
 			maps_copy(m, p, pp);
 	} else {
+		struct thread *t = idtab_find(&m->threads, ev->tid);
+
 		p = idtab_find(&m->procs, ev->pid);
 		if (!p)
 			p = process_new(m, ev->pid);
 		if (!p->comm)
 			p->comm = comm;
+		/* The new thread's records came first: keep its state. */
+		if (t && t->proc == p && ev->time && t->born > ev->time)
+			return;
 	}
 	thread_new(m, p, ev->tid, comm);
 }
@@ -814,7 +1114,12 @@ void machine_exit(struct machine *m, const struct task_event *ev)
 {
 	struct thread *t = idtab_find(&m->threads, ev->tid);
 
-	if (t && t->state == THREAD_ALIVE)
+	/* An EXIT read before the FORK that made the thread (rings of other
+	 * CPUs): record the thread as exited, so the late FORK finds it born
+	 * after itself and does not bring it back to life for ever. */
+	if (!t || t->pid != ev->pid)
+		t = thread_get(m, ev->pid, ev->tid);
+	if (t->state == THREAD_ALIVE)
 		t->state = THREAD_EXITED;
 }
 
@@ -893,23 +1198,61 @@ static void resolve_kernel(struct machine *m, uint64_t ip, struct resolved *out)
 		out->dso = m->module_dsos[mod - m->ks.modules];
 }
 
-static void resolve_map(const struct machine *m, const struct map *map, uint64_t ip,
+/* Engine thread: the name a loaded (or failed) DSO's stale marker gives. */
+static void dso_note_stale(struct dso *d)
+{
+	size_t len = strlen(d->path), mlen = sizeof(deleted_marker) - 1;
+
+	if (d->display_name || !d->stale)
+		return;
+	/* The kernel's own " (deleted)" already says it. */
+	if (strcmp(d->stale, "deleted") == 0 && len > mlen &&
+	    strcmp(d->path + len - mlen, deleted_marker) == 0)
+		return;
+	d->display_name = xasprintf("%s (%s)", d->short_name, d->stale);
+}
+
+/* Symbolize file offset file_off in user DSO d, whose state is final. */
+static void dso_symbolize(struct dso *d, int state, uint64_t file_off, struct resolved *out)
+{
+	uint64_t vaddr;
+
+	out->addr = file_off;
+	if (state == DSO_SYMS_LOADED &&
+	    elf_image_offset_to_vaddr(&d->img, file_off, &vaddr) == 0) {
+		out->addr = vaddr;
+		out->sym = symtab_lookup(d->img.symtab, vaddr);
+	} else if (state == DSO_SYMS_FAILED) {
+		dso_note_stale(d);
+	}
+}
+
+static void resolve_map(struct machine *m, const struct map *map, uint64_t ip,
 			struct resolved *out)
 {
 	struct dso *d = map->dso;
-	uint64_t file_off = ip - map->start + map->pgoff, vaddr;
+	uint64_t file_off = ip - map->start + map->pgoff;
+	int state;
 
 	out->dso = d;
 	switch (d->kind) {
 	case DSO_USER:
-		if (d->state == DSO_SYMS_NONE)
-			dso_load_symbols(m, d);
-		out->addr = file_off;
-		if (d->state == DSO_SYMS_LOADED &&
-		    elf_image_offset_to_vaddr(&d->img, file_off, &vaddr) == 0) {
-			out->addr = vaddr;
-			out->sym = symtab_lookup(d->img.symtab, vaddr);
+		state = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
+		if (state == DSO_SYMS_NONE) {
+			if (m->async) {
+				symloader_queue(m, d);
+				state = DSO_SYMS_QUEUED;
+			} else {
+				dso_load_symbols(m, d);
+				state = d->state;
+			}
 		}
+		if (state == DSO_SYMS_QUEUED) {
+			out->pending = true;
+			out->addr = file_off;
+			break;
+		}
+		dso_symbolize(d, state, file_off, out);
 		break;
 	case DSO_VDSO:
 		/* pgoff means nothing for [vdso]. */
@@ -920,6 +1263,32 @@ static void resolve_map(const struct machine *m, const struct map *map, uint64_t
 		out->addr = ip;
 		break;
 	}
+}
+
+bool machine_dso_pending(const struct dso *d)
+{
+	return d && __atomic_load_n(&d->state, __ATOMIC_ACQUIRE) == DSO_SYMS_QUEUED;
+}
+
+bool machine_resolve_deferred(struct machine *m, struct dso *d, uint64_t addr, bool kernel,
+			      struct resolved *out)
+{
+	int state;
+
+	(void)m;
+	memset(out, 0, sizeof(*out));
+	out->dso = d;
+	out->kernel = kernel;
+	out->addr = addr;
+	if (!d || d->kind != DSO_USER)
+		return true;
+	state = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
+	if (state == DSO_SYMS_QUEUED || state == DSO_SYMS_NONE) {
+		out->pending = true;
+		return false;
+	}
+	dso_symbolize(d, state, addr, out);
+	return true;
 }
 
 void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,

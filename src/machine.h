@@ -30,6 +30,9 @@ struct resolved {
 	const struct symbol *sym;    /* NULL: [unknown] (under dso, if any) */
 	uint64_t addr;               /* address in the DSO's symbol space */
 	bool kernel;                 /* kernel or module address */
+	bool pending;                /* dso's symbols are loading (async): sym is
+					NULL, addr the file offset to pass to
+					machine_resolve_deferred later */
 };
 
 struct machine_stats {
@@ -49,6 +52,28 @@ void machine_set_symfs(struct machine *m, const char *dir);
  * come only from a file with the same build ID. */
 void machine_add_build_id(struct machine *m, const char *path, const uint8_t *id,
 			  size_t size);
+
+/* Load DSO symbol tables on a worker thread from now on (see the design
+ * note in machine.c): machine_resolve then never waits, and reports
+ * addresses in DSOs still loading as pending.  Returns 0 or -errno (the
+ * thread could not start: loading stays synchronous). */
+int machine_set_async(struct machine *m, bool async);
+/* The pids seen are live processes of this system: binaries may then be
+ * opened through /proc/PID/root (containers) and /proc/PID/map_files
+ * (files replaced since they were mapped). */
+void machine_set_live(struct machine *m, bool live);
+/* DSOs queued or being loaded right now ("loading symbols: N"). */
+size_t machine_symbols_loading(const struct machine *m);
+/* Block until the loader thread is idle (end of a recording). */
+void machine_wait_symbols(struct machine *m);
+/* The same for at most ms milliseconds; returns whether it is idle. */
+bool machine_wait_symbols_for(struct machine *m, int ms);
+/* Whether d's symbols are still loading. */
+bool machine_dso_pending(const struct dso *d);
+/* Finish a pending resolution: addr is the pending out->addr (file offset)
+ * of d.  Returns false (out->pending set) while d is still loading. */
+bool machine_resolve_deferred(struct machine *m, struct dso *d, uint64_t addr, bool kernel,
+			      struct resolved *out);
 
 /* Load kernel and module symbols from /proc.  Returns 0 or -errno; sets
  * *restricted when kptr_restrict hides the addresses. */

@@ -24,6 +24,7 @@ enum {
 	OPT_ACCUMULATE,
 	OPT_PERCENT_LIMIT,
 	OPT_SYMFS,
+	OPT_NO_DEMANGLE,
 	OPT_CALL_GRAPH,
 	OPT_MAX_STACK,
 	OPT_CHILDREN,
@@ -34,6 +35,7 @@ enum {
 	OPT_NO_COLOR,
 	OPT_EXIT_ON_END,
 	OPT_NO_EXIT_ON_END,
+	OPT_ORDER,
 };
 
 static const struct option long_options[] = {
@@ -45,6 +47,7 @@ static const struct option long_options[] = {
 	{ "pid", required_argument, NULL, 'p' },
 	{ "tid", required_argument, NULL, 't' },
 	{ "sort", required_argument, NULL, 's' },
+	{ "order", required_argument, NULL, OPT_ORDER },
 	{ "zero", no_argument, NULL, 'z' },
 	{ "accumulate", no_argument, NULL, OPT_ACCUMULATE },
 	{ "delay", required_argument, NULL, 'd' },
@@ -59,6 +62,7 @@ static const struct option long_options[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "dump", no_argument, NULL, 'D' },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "children", no_argument, NULL, OPT_CHILDREN },
@@ -108,6 +112,7 @@ void options_usage(FILE *out)
 	      "                           its callchains are used when it has them\n"
 	      "  -D, --dump               print every record of the -i file, in file order\n"
 	      "      --symfs=DIR          look for the recording's binaries under DIR\n"
+	      "      --no-demangle        show C++ and Rust symbol names as in the binary\n"
 	      "Targets (default: system-wide):\n"
 	      "  -a, --all-cpus           system-wide\n"
 	      "  -C, --cpu=CPULIST        only these CPUs, e.g. 0-3,8\n"
@@ -116,6 +121,9 @@ void options_usage(FILE *out)
 	      "  -- COMMAND [ARGS]        run COMMAND, profile it, exit with its status\n"
 	      "Table:\n"
 	      "  -s, --sort=KEYS          keys among comm,pid,tid,cpu,dso,sym (default dso,sym)\n"
+	      "      --order=KEY          row order: overhead (default), or on Alpha ProfileMe\n"
+	      "                           data retired, killed, stalled, mispredict, traps,\n"
+	      "                           icmiss, ldst, pctr1\n"
 	      "  -z, --zero               zero the table at each refresh instead of decaying it\n"
 	      "      --accumulate         never decay: the table covers the whole run\n"
 	      "  -E, --entries=N          show at most N rows\n"
@@ -348,6 +356,10 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 				return usage_error("bad sort keys '%s': %s", optarg, why);
 			o->sort_set = true;
 			break;
+		case OPT_ORDER:
+			if (view_order_parse(optarg, &o->view.order, &why))
+				return usage_error("bad --order '%s': %s", optarg, why);
+			break;
 		case 'z':
 			zero = true;
 			break;
@@ -406,6 +418,7 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 				return usage_error("-m wants a power of 2 number of pages, not '%s'",
 						   optarg);
 			o->mmap_pages = (size_t)v;
+			o->mmap_pages_set = true;
 			break;
 		case 'i':
 			if (!*optarg)
@@ -419,6 +432,9 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 			if (!*optarg)
 				return usage_error("--symfs wants a directory");
 			o->symfs = optarg;
+			break;
+		case OPT_NO_DEMANGLE:
+			o->no_demangle = true;
 			break;
 		case 'g':
 			o->callchain = true;

@@ -40,9 +40,11 @@ struct options {
 	enum output_mode output;
 	struct view_opts view;      /* -E, --percent-limit, -K, -U */
 	size_t mmap_pages;          /* -m */
+	bool mmap_pages_set;        /* -m was given: the engine keeps it as is */
 	const char *input;          /* -i FILE: replay a perf.data ("-": stdin) */
 	bool dump;                  /* -D: print the records of -i FILE */
 	const char *symfs;          /* --symfs DIR */
+	bool no_demangle;           /* --no-demangle: raw C++/Rust names */
 	bool callchain;             /* -g, --call-graph fp, --folded; with -i the file's
 				       chains are used whenever it has them */
 	unsigned max_stack;         /* --max-stack; 0 = kernel.perf_event_max_stack */

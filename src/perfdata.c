@@ -751,19 +751,12 @@ static void scan_pipe_headers(struct perfdata *pd)
 	}
 }
 
-int perfdata_open(const char *path, struct perfdata **out, char *err, size_t errsize)
+/* Validate the loaded pd->buf and make pd ready to read; frees pd on error. */
+static int perfdata_start(struct perfdata *pd, struct perfdata **out, char *err, size_t errsize)
 {
-	struct perfdata *pd = xcalloc(1, sizeof(*pd));
 	uint64_t magic;
 	int rc;
 
-	*out = NULL;
-	pd->path = xstrdup(strcmp(path, "-") == 0 ? "<stdin>" : path);
-	rc = load_file(pd, path, err, errsize);
-	if (rc) {
-		perfdata_close(pd);
-		return rc;
-	}
 	pd->info.file_size = pd->size;
 	pd->scratch = xmalloc(65536 + 8);
 	if (pd->size < 8) {
@@ -804,6 +797,38 @@ fail:
 	snprintf(err, errsize, "%s", pd->err);
 	perfdata_close(pd);
 	return rc;
+}
+
+int perfdata_open(const char *path, struct perfdata **out, char *err, size_t errsize)
+{
+	struct perfdata *pd = xcalloc(1, sizeof(*pd));
+	int rc;
+
+	*out = NULL;
+	pd->path = xstrdup(strcmp(path, "-") == 0 ? "<stdin>" : path);
+	rc = load_file(pd, path, err, errsize);
+	if (rc) {
+		perfdata_close(pd);
+		return rc;
+	}
+	return perfdata_start(pd, out, err, errsize);
+}
+
+int perfdata_open_memory(const void *buf, size_t size, const char *name, struct perfdata **out,
+			 char *err, size_t errsize)
+{
+	struct perfdata *pd = xcalloc(1, sizeof(*pd));
+	unsigned char *copy = xmalloc(size ? size : 1);
+
+	*out = NULL;
+	/* A private copy: the caller's buffer may go away, and records are
+	 * handed out by pointer into it. */
+	if (size)
+		memcpy(copy, buf, size);
+	pd->path = xstrdup(name ? name : "<memory>");
+	pd->buf = copy;
+	pd->size = size;
+	return perfdata_start(pd, out, err, errsize);
 }
 
 void perfdata_close(struct perfdata *pd)

@@ -97,9 +97,10 @@ bool procfs_parse_stat(char *buf, const char **comm, unsigned long *nthreads)
 		return false;
 	/* s: the space before field 3; num_threads is field 20. */
 	s = close_paren + 1;
-	for (field = 3; field < 20 && s; field++)
+	/* Stop at the NUL: a ')' that ends the buffer leaves nothing after. */
+	for (field = 3; field < 20 && s && *s; field++)
 		s = strchr(s + 1, ' ');
-	*nthreads = s ? strtoul(s + 1, NULL, 10) : 0;
+	*nthreads = s && *s ? strtoul(s + 1, NULL, 10) : 0;
 	*close_paren = '\0';
 	*comm = open + 1;
 	return true;

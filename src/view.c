@@ -4,6 +4,8 @@
 
 #include "view.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +55,80 @@ static int view_row_cmp(const void *pa, const void *pb)
 	if ((c = view_strcmp(a->dso_path, b->dso_path)))
 		return c;
 	return CMP(a->kernel, b->kernel);
+}
+
+/* ---- ProfileMe orders ---- */
+
+static const char *const view_order_names[VIEW_ORDER__MAX] = {
+	[VIEW_ORDER_OVERHEAD] = "overhead", [VIEW_ORDER_RETIRED] = "retired",
+	[VIEW_ORDER_KILLED] = "killed",	    [VIEW_ORDER_STALLED] = "stalled",
+	[VIEW_ORDER_MISPREDICT] = "mispredict", [VIEW_ORDER_TRAPS] = "traps",
+	[VIEW_ORDER_ICMISS] = "icmiss",	    [VIEW_ORDER_LDST] = "ldst",
+	[VIEW_ORDER_PCTR1] = "pctr1",
+};
+
+const char *view_order_name(enum view_order o)
+{
+	return (unsigned)o < VIEW_ORDER__MAX ? view_order_names[o] : "?";
+}
+
+int view_order_parse(const char *s, enum view_order *out, const char **bad)
+{
+	int o;
+
+	for (o = 0; o < VIEW_ORDER__MAX; o++)
+		if (s && strcmp(s, view_order_names[o]) == 0) {
+			*out = (enum view_order)o;
+			return 0;
+		}
+	if (bad)
+		*bad = "known orders: overhead, retired, killed, stalled, mispredict, traps, "
+		       "icmiss, ldst, pctr1";
+	return -EINVAL;
+}
+
+const char *view_pctr1_label(unsigned sl1)
+{
+	static const char *const labels[PROFILEME_SL1_NR] = { "Cycles", "RetDly", "BcMiss",
+							      "MbRepl" };
+
+	return sl1 < PROFILEME_SL1_NR ? labels[sl1] : "PCTR1";
+}
+
+static double view_pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : -1.0;
+}
+
+double view_profileme_value(const struct snapshot *snap, const struct profileme_stats *st,
+			    enum view_order o)
+{
+	unsigned sl1 = snap ? snap->profileme_sl1 % PROFILEME_SL1_NR : 0;
+
+	if (!st || !st->samples)
+		return -1.0;
+	switch (o) {
+	case VIEW_ORDER_RETIRED:
+		return view_pct(st->retired, st->samples);
+	case VIEW_ORDER_KILLED:
+		return view_pct(st->killed, st->samples);
+	case VIEW_ORDER_STALLED:
+		return view_pct(st->stalled, st->samples);
+	case VIEW_ORDER_MISPREDICT:
+		return view_pct(st->mispredicted, st->samples);
+	case VIEW_ORDER_TRAPS:
+		return view_pct(profileme_stats_traps(st), st->samples);
+	case VIEW_ORDER_ICMISS:
+		return view_pct(st->icache_miss, st->samples);
+	case VIEW_ORDER_LDST:
+		return view_pct(st->ldst_order, st->samples);
+	case VIEW_ORDER_PCTR1:
+		if (!st->pctr1_samples[sl1])
+			return -1.0;
+		return (double)st->pctr1_sum[sl1] / (double)st->pctr1_samples[sl1];
+	default:
+		return -1.0;
+	}
 }
 
 static void view_fill_row(const struct hist_entry *e, const bool *key, double total,
@@ -402,10 +478,45 @@ struct view_row_tmp {
 	size_t entry;
 };
 
-static int view_row_tmp_cmp(const void *pa, const void *pb)
+/* The chosen order's measure first (higher first; rows without one
+ * last), then the default order. */
+static int view_row_tmp_cmp(const void *pa, const void *pb, void *ctx)
 {
-	return view_row_cmp(&((const struct view_row_tmp *)pa)->row,
-			    &((const struct view_row_tmp *)pb)->row);
+	const struct snapshot *snap = ctx;
+	const struct snapshot_row *a = &((const struct view_row_tmp *)pa)->row;
+	const struct snapshot_row *b = &((const struct view_row_tmp *)pb)->row;
+
+	if (snap->order != VIEW_ORDER_OVERHEAD) {
+		double x = view_profileme_value(snap, a->profileme, snap->order);
+		double y = view_profileme_value(snap, b->profileme, snap->order);
+		int c = CMP(y, x);
+
+		if (c)
+			return c;
+	}
+	return view_row_cmp(a, b);
+}
+
+/* The totals over every entry, and what PCTR1 counted most. */
+static void view_profileme_totals(const struct hist *h, struct snapshot *snap)
+{
+	size_t n = hist_count(h), i;
+	unsigned k;
+
+	snap->profileme_arch = hist_profileme_enabled(h);
+	snap->profileme_samples = hist_profileme_samples(h);
+	snap->not_profileme = hist_not_profileme(h);
+	snap->profileme = hist_has_profileme(h);
+	memset(&snap->profileme_total, 0, sizeof(snap->profileme_total));
+	snap->profileme_sl1 = 0;
+	if (!snap->profileme)
+		return;
+	for (i = 0; i < n; i++)
+		profileme_stats_merge(&snap->profileme_total, hist_entry_profileme(h, i));
+	for (k = 1; k < PROFILEME_SL1_NR; k++)
+		if (snap->profileme_total.pctr1_samples[k] >
+		    snap->profileme_total.pctr1_samples[snap->profileme_sl1])
+			snap->profileme_sl1 = k;
 }
 
 void view_build(const struct hist *h, const struct view_opts *opts, struct snapshot *snap)
@@ -432,6 +543,9 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 	snap->tree_percent_total = opts->tree_percent_total;
 	if (snap->callchains)
 		snap->callchain_nodes_dropped = callchain_store_dropped(hist_callchains(h));
+	snap->order = (unsigned)opts->order < VIEW_ORDER__MAX ? opts->order : VIEW_ORDER_OVERHEAD;
+	snap->profileme_rows = NULL;
+	view_profileme_totals(h, snap);
 	/* Percentages are of everything sampled, hidden rows included, as
 	 * perf's absolute percentages: hiding a row must not inflate others. */
 	total = (double)snap->period;
@@ -448,12 +562,14 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 		if (!e->period && !snap->children)
 			continue;
 		view_fill_row(e, key, total, snap->children, &tmp[nr].row);
+		/* The hist's own until the rows are chosen, copied below. */
+		tmp[nr].row.profileme = hist_entry_profileme(h, i);
 		tmp[nr++].entry = i;
 	}
 	snap->kernel_period = kernel_period;
 
 	if (nr > 1)
-		qsort(tmp, nr, sizeof(*tmp), view_row_tmp_cmp);
+		qsort_r(tmp, nr, sizeof(*tmp), view_row_tmp_cmp, snap);
 
 	if (opts->percent_limit > 0) {
 		size_t kept = 0;
@@ -472,8 +588,14 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 		nr = opts->max_rows;
 
 	rows = nr ? xmalloc(nr * sizeof(*rows)) : NULL;
+	if (nr && snap->profileme)
+		snap->profileme_rows = xmalloc(nr * sizeof(*snap->profileme_rows));
 	for (i = 0; i < nr; i++) {
 		rows[i] = tmp[i].row;
+		if (snap->profileme_rows) {
+			snap->profileme_rows[i] = *tmp[i].row.profileme;
+			rows[i].profileme = &snap->profileme_rows[i];
+		}
 		if (snap->callchains && i < opts->tree_rows)
 			snap->callchain_nodes_dropped +=
 				view_build_trees(h, hist_entry_at(h, tmp[i].entry), key, opts, snap,
@@ -497,6 +619,8 @@ void snapshot_release(struct snapshot *snap)
 	free(snap->rows);
 	snap->rows = NULL;
 	snap->nr_rows = 0;
+	free(snap->profileme_rows);
+	snap->profileme_rows = NULL;
 	free(snap->stacks);
 	free(snap->stack_frames);
 	snap->stacks = NULL;

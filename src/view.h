@@ -7,7 +7,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "alpha-profileme.h"
 #include "hist.h"
+
+/* The order of the table's rows (--order), apart from the grouping keys
+ * (-s): the default, or a ProfileMe measure of each row (rows without
+ * ProfileMe samples go last, in the default order). */
+enum view_order {
+	VIEW_ORDER_OVERHEAD,    /* period (children with children on): the default */
+	VIEW_ORDER_RETIRED,     /* percent of the row's ProfileMe samples, descending */
+	VIEW_ORDER_KILLED,
+	VIEW_ORDER_STALLED,
+	VIEW_ORDER_MISPREDICT,
+	VIEW_ORDER_TRAPS,       /* samples with a trap name other than "none" */
+	VIEW_ORDER_ICMISS,
+	VIEW_ORDER_LDST,
+	VIEW_ORDER_PCTR1,       /* mean PCTR1 (of snapshot.profileme_sl1) */
+	VIEW_ORDER__MAX,
+};
+
+/* "overhead", "retired", "killed", "stalled", "mispredict", "traps",
+ * "icmiss", "ldst", "pctr1". */
+const char *view_order_name(enum view_order o);
+/* Returns 0, or -EINVAL with *bad set to a static message naming the keys. */
+int view_order_parse(const char *s, enum view_order *out, const char **bad);
 
 struct view_opts {
 	bool hide_kernel;       /* -K */
@@ -25,6 +48,7 @@ struct view_opts {
 	size_t tree_max_nodes;  /* per tree, 0: VIEW_TREE_MAX_NODES; beyond it the
 				   coldest branches are dropped and counted */
 	bool stacks;            /* fill snapshot.stacks (folded output) */
+	enum view_order order;  /* --order */
 };
 
 /* Nodes below this share (percent, of the entry or of the total as
@@ -111,6 +135,9 @@ struct snapshot_row {
 	const struct snapshot_node *callers;  /* root of its callers tree, for the first
 						 -G rows, else NULL */
 	const struct snapshot_node *callees;  /* likewise, callees */
+	/* Alpha ProfileMe (snapshot.profileme), else NULL: the row's counters,
+	   owned by the snapshot. */
+	const struct profileme_stats *profileme;
 };
 
 /* The header fields are filled by the engine; view_build fills the rest. */
@@ -125,8 +152,12 @@ struct snapshot {
 	uint64_t total_samples;      /* samples received since start */
 	uint64_t lost;               /* lost samples since start */
 	uint64_t throttled;          /* throttle events since start */
+	uint64_t threads, processes; /* known to the machine now (exited ones
+					are freed: tests watch this stay bounded) */
 	double samples_per_sec;      /* over the last interval */
 	const char *mode;            /* "decay", "zero", "accumulate" */
+	size_t symbols_loading;      /* DSOs whose symbols are loading now: their
+					samples join the table when ready */
 
 	/* filled by view_build: */
 	struct sort_spec sort;
@@ -145,7 +176,28 @@ struct snapshot {
 	struct snapshot_stack *stacks;    /* with view_opts.stacks: every unique stack */
 	size_t nr_stacks;
 	struct snapshot_frame *stack_frames; /* storage of the stacks' frames */
+
+	/* Alpha ProfileMe: */
+	bool profileme_arch;         /* the data is from an Alpha: the two counts apply */
+	uint64_t profileme_samples;  /* ProfileMe samples since the start */
+	uint64_t not_profileme;      /* raw samples since the start that were not */
+	bool profileme;              /* rows have ProfileMe stats (some sample had it) */
+	struct profileme_stats profileme_total; /* every entry's, like .samples */
+	unsigned profileme_sl1;      /* what PCTR1 counted in most samples (SL1): the
+					PCTR1 column's meaning */
+	enum view_order order;       /* how rows are sorted */
+	struct profileme_stats *profileme_rows; /* storage of the rows' stats */
 };
+
+/* A row's ProfileMe measure for order o: percent of the row's ProfileMe
+ * samples (retired, killed...), or for VIEW_ORDER_PCTR1 the mean PCTR1 of
+ * the samples whose SL1 is snap->profileme_sl1.  -1 when the row has no
+ * ProfileMe samples (or none with that SL1), or for VIEW_ORDER_OVERHEAD. */
+double view_profileme_value(const struct snapshot *snap, const struct profileme_stats *st,
+			    enum view_order o);
+/* A short column title for what PCTR1 counted: "Cycles", "RetDly",
+ * "BcMiss", "MbRepl" for SL1 0..3. */
+const char *view_pctr1_label(unsigned sl1);
 
 /* Build rows from the hist: the strings in rows point into the machine's
  * DSOs and interned strings, which outlive the snapshot.  The trees and

@@ -10,9 +10,12 @@
 #include <libelf.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -22,6 +25,40 @@ static int elf_version_ok;
 static void elf_init_once(void)
 {
 	elf_version_ok = elf_version(EV_CURRENT) != EV_NONE;
+}
+
+/* Open path for reading only if it is a regular file.  Paths come from
+ * MMAP2 records and perf.data files, which others control: opening a FIFO
+ * would block, and merely opening some devices has effects (a watchdog
+ * arms itself), so the type is checked on an O_PATH descriptor, which
+ * opens nothing, and the file reopened through /proc/self/fd. */
+static int elf_open_regular(const char *path)
+{
+	char proc[64];
+	struct stat st;
+	int pfd, fd;
+
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0)
+		return -errno;
+	if (fstat(pfd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(pfd);
+		return -ENOEXEC;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+	fd = open(proc, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)
+		/* No /proc: a non-blocking open cannot hang on a FIFO swapped
+		 * in since the check, and is checked again below. */
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	close(pfd);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -ENOEXEC;
+	}
+	return fd;
 }
 
 /* Open path as an ELF file.  ELF_C_READ rather than ELF_C_READ_MMAP: a
@@ -35,9 +72,9 @@ static int elf_image_open(const char *path, int *fdp, Elf **elfp)
 	pthread_once(&elf_once, elf_init_once);
 	if (!elf_version_ok)
 		return -ENOSYS;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = elf_open_regular(path);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf) {
 		close(fd);
@@ -196,6 +233,7 @@ static int elf_image_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *sy
 		GElf_Sym sym;
 		Elf32_Word xndx = 0;
 		const char *name;
+		char *dem;
 		size_t shndx;
 		int type;
 
@@ -214,8 +252,12 @@ static int elf_image_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *sy
 		/* Thumb functions have bit 0 set in their value. */
 		if (machine == EM_ARM)
 			sym.st_value &= ~(GElf_Addr)1;
+		/* Demangled here, on the loader thread, once per table:
+		 * names are then ready for every view and for sorting. */
+		dem = demangle(name);
 		symtab_add(st, sym.st_value, sym.st_size, elf_image_bind(GELF_ST_BIND(sym.st_info)),
-			   name, sects[shndx].end);
+			   dem ? dem : name, sects[shndx].end);
+		free(dem);
 	}
 	free(sects);
 	return 0;

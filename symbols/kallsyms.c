@@ -5,9 +5,11 @@
 #include "kallsyms.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symtab.h"
 #include "util.h"
@@ -316,7 +318,8 @@ static void ks_build_modules(struct ks_parse *ps, struct kernel_syms *out)
 
 	mraw = ps->raw;
 	nm = ps->nraw;
-	qsort(mraw, nm, sizeof(*mraw), ks_raw_cmp);
+	if (nm)    /* qsort(NULL, 0) is undefined: an empty kallsyms */
+		qsort(mraw, nm, sizeof(*mraw), ks_raw_cmp);
 	entry = xmalloc((nm + 1) * sizeof(*entry));
 
 	/* Pass 1: which module each symbol goes to. */
@@ -383,78 +386,207 @@ static void ks_build_modules(struct ks_parse *ps, struct kernel_syms *out)
 	}
 	for (i = 0; i < out->nmodules; i++)
 		symtab_finish(out->modules[i].symtab);
-	qsort(out->modules, out->nmodules, sizeof(*out->modules), ks_module_cmp);
+	if (out->nmodules)
+		qsort(out->modules, out->nmodules, sizeof(*out->modules), ks_module_cmp);
 
 	free(entry);
 	free(listed);
 }
 
-int kallsyms_parse(FILE *kallsyms, FILE *modules, struct kernel_syms *out)
+/* Read all of f into a NUL-terminated heap buffer. */
+static int ks_slurp(FILE *f, char **bufp, size_t *lenp)
 {
-	struct ks_parse ps;
-	char *line = NULL;
-	size_t cap = 0;
-	int err = 0;
+	size_t len = 0, cap = 1 << 16;
+	char *buf = xmalloc(cap);
 
-	memset(out, 0, sizeof(*out));
-	memset(&ps, 0, sizeof(ps));
-	strbuf_init(&ps.names);
-	ps.kernel = symtab_new();
-	ps.klo = UINT64_MAX;
+	for (;;) {
+		size_t n;
 
-	/* Modules first: kallsyms symbols are then placed by range. */
-	if (modules) {
-		while (getline(&line, &cap, modules) > 0)
-			ks_parse_module_line(&ps, line);
-		if (ferror(modules))
-			err = -EIO;
+		if (cap - len < 4096)
+			buf = xgrow(buf, &cap, len + (1 << 16), 1);
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+		if (n == 0)
+			break;
 	}
-	ps.last_group = 0;
-	/* One pass, line by line: a 5 MB copy of the file costs more in
-	 * page faults than the parsing itself. */
-	while (!err && getline(&line, &cap, kallsyms) > 0)
-		ks_parse_line(&ps, line);
-	if (!err && ferror(kallsyms))
-		err = -EIO;
-	free(line);
-	if (err) {
-		ks_parse_release(&ps);
-		return err;
+	if (ferror(f)) {
+		free(buf);
+		return -EIO;
 	}
-
-	if (ps.nlines > 0 && !ps.any_nonzero) {
-		/* kptr_restrict: every symbol would sit at 0. */
-		out->restricted = true;
-		symtab_free(ps.kernel);
-		ps.kernel = symtab_new();
-	} else {
-		ks_kernel_barriers(&ps, out);
-		ks_build_modules(&ps, out);
-	}
-	symtab_finish(ps.kernel);
-	out->kernel = ps.kernel;
-	ps.kernel = NULL;
-	ks_parse_release(&ps);
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
 	return 0;
 }
 
-int kallsyms_load(struct kernel_syms *out)
+/* Read a /proc file whole (it is small: /proc/modules). */
+static int ks_read_proc(const char *path, char **bufp, size_t *lenp)
 {
-	FILE *ks, *mods;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0, cap = 1 << 16;
+	char *buf;
+
+	if (fd < 0)
+		return -errno;
+	buf = xmalloc(cap);
+	for (;;) {
+		ssize_t n;
+
+		if (cap - len < 4096)
+			buf = xgrow(buf, &cap, cap + 1, 1);
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int err = n < 0 ? -errno : 0;
+
+			close(fd);
+			if (err) {
+				free(buf);
+				return err;
+			}
+			break;
+		}
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+static void ks_parse_begin(struct ks_parse *ps, char *mtext, size_t size_hint)
+{
+	memset(ps, 0, sizeof(*ps));
+	strbuf_init(&ps->names);
+	ps->kernel = symtab_new();
+	/* ~45 bytes a line, ~25 of them name: room for all at once, so the
+	 * table is never copied while it grows. */
+	symtab_reserve(ps->kernel, size_hint / 40 + 16, size_hint / 2 + 4096);
+	ps->klo = UINT64_MAX;
+	/* Modules first: kallsyms symbols are then placed by range. */
+	if (mtext) {
+		char *line, *save = NULL;
+
+		for (line = strtok_r(mtext, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			ks_parse_module_line(ps, line);
+	}
+	ps->last_group = 0;
+}
+
+/* Parse the complete lines of text[0..len) in place; returns how many
+ * bytes were consumed (up to the last newline, or all when last). */
+static size_t ks_parse_lines(struct ks_parse *ps, char *text, size_t len, bool last)
+{
+	char *p = text, *end = text + len;
+
+	while (p < end) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl) {
+			if (!last)
+				break;
+			*end = '\0';
+			ks_parse_line(ps, p);
+			p = end;
+			break;
+		}
+		*nl = '\0';
+		ks_parse_line(ps, p);
+		p = nl + 1;
+	}
+	return (size_t)(p - text);
+}
+
+static void ks_parse_end(struct ks_parse *ps, struct kernel_syms *out)
+{
+	if (ps->nlines > 0 && !ps->any_nonzero) {
+		/* kptr_restrict: every symbol would sit at 0. */
+		out->restricted = true;
+		symtab_free(ps->kernel);
+		ps->kernel = symtab_new();
+	} else {
+		ks_kernel_barriers(ps, out);
+		ks_build_modules(ps, out);
+	}
+	symtab_finish(ps->kernel);
+	out->kernel = ps->kernel;
+	ps->kernel = NULL;
+	ks_parse_release(ps);
+}
+
+int kallsyms_parse(FILE *kallsyms, FILE *modules, struct kernel_syms *out)
+{
+	struct ks_parse ps;
+	char *ktext = NULL, *mtext = NULL;
+	size_t klen = 0, mlen = 0;
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	ks = fopen("/proc/kallsyms", "re");
-	if (!ks)
-		return -errno;
-	/* Fewer, larger reads of a ~10 MB file. */
-	setvbuf(ks, NULL, _IOFBF, 1 << 16);
-	mods = fopen("/proc/modules", "re");  /* absent without module support */
-	err = kallsyms_parse(ks, mods, out);
-	if (mods)
-		fclose(mods);
-	fclose(ks);
+	err = ks_slurp(kallsyms, &ktext, &klen);
+	if (!err && modules)
+		err = ks_slurp(modules, &mtext, &mlen);
+	if (!err) {
+		ks_parse_begin(&ps, mtext, klen);
+		ks_parse_lines(&ps, ktext, klen, true);
+		ks_parse_end(&ps, out);
+	}
+	free(ktext);
+	free(mtext);
 	return err;
+}
+
+/* Size of the window /proc/kallsyms is read through.  seq_file hands out
+ * at most a page per read(2) whatever the buffer, so the number of calls
+ * is fixed; what a small reused window saves is the page faults (and the
+ * stdio copy) of holding the whole 5-10 MB file. */
+#define KS_WINDOW (256 << 10)
+
+int kallsyms_load(struct kernel_syms *out)
+{
+	struct ks_parse ps;
+	char *mtext = NULL, *win;
+	size_t mlen = 0, have = 0;
+	int fd, err = 0;
+
+	memset(out, 0, sizeof(*out));
+	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* Modules are absent without module support: not an error. */
+	if (ks_read_proc("/proc/modules", &mtext, &mlen))
+		mtext = NULL;
+	/* The file's size is unknown (st_size 0): reserve for a typical one. */
+	ks_parse_begin(&ps, mtext, 6 << 20);
+	win = xmalloc(KS_WINDOW + 1);
+	for (;;) {
+		ssize_t n = read(fd, win + have, KS_WINDOW - have);
+		size_t used;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		have += (size_t)n;
+		/* A line longer than the window is not kallsyms: cut it. */
+		used = ks_parse_lines(&ps, win, have, n == 0 || have == KS_WINDOW);
+		memmove(win, win + used, have - used);
+		have -= used;
+		if (n == 0)
+			break;
+	}
+	free(win);
+	close(fd);
+	free(mtext);
+	if (err) {
+		ks_parse_release(&ps);
+		memset(out, 0, sizeof(*out));
+		return err;
+	}
+	ks_parse_end(&ps, out);
+	return 0;
 }
 
 void kallsyms_release(struct kernel_syms *ks)

@@ -52,6 +52,14 @@ void symtab_free(struct symtab *st)
 	free(st);
 }
 
+void symtab_reserve(struct symtab *st, size_t nsyms, size_t name_bytes)
+{
+	if (st->finished)
+		return;
+	st->pool = xgrow(st->pool, &st->pool_cap, st->pool_len + name_bytes, 1);
+	st->raw = xgrow(st->raw, &st->raw_cap, st->nraw + nsyms, sizeof(*st->raw));
+}
+
 void symtab_add(struct symtab *st, uint64_t start, uint64_t size,
 		enum symtab_bind bind, const char *name, uint64_t max_end)
 {

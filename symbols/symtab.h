@@ -26,6 +26,10 @@ struct symtab;
 struct symtab *symtab_new(void);
 void symtab_free(struct symtab *st);
 
+/* Make room for nsyms more symbols with name_bytes of names (NULs
+ * included): a hint that saves the copies of a growing table. */
+void symtab_reserve(struct symtab *st, size_t nsyms, size_t name_bytes);
+
 /* Add a symbol.  The name is copied.  A size of 0 means unknown: the symbol
  * then ends at the next symbol's start, but never beyond max_end (pass the
  * end of its section, or UINT64_MAX). */

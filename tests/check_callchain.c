@@ -257,6 +257,53 @@ START_TEST(test_store_bound)
 }
 END_TEST
 
+START_TEST(test_store_split_token)
+{
+	struct callchain_store *st = callchain_store_new(0);
+	struct callchain_key k1 = { intern("a"), 0, 0, 0 }, k2 = { intern("b"), 0, 0, 0 };
+	struct callchain_frame c1[3] = { F(&sym_leaf), F(&sym_px), F(&sym_main) };
+	struct callchain_frame other = F(&sym_rec);
+	struct callchain_chain c;
+	size_t i1, i2, i3, i4;
+
+	/* split and contiguous are one chain */
+	ck_assert_int_eq(callchain_store_add(st, &k1, c1, 3, 1), 0);
+	ck_assert_int_eq(callchain_store_add_split(st, &k1, &c1[0], c1 + 1, 2, 0, 2, &i1), 0);
+	ck_assert_int_eq(callchain_store_add_split(st, &k1, &c1[0], c1 + 1, 2, 77, 4, &i2), 0);
+	ck_assert_uint_eq(i1, i2);
+	/* the token finds it again; another leaf or key with the same token
+	 * (the same callers) is another chain */
+	ck_assert_int_eq(callchain_store_add_split(st, &k1, &c1[0], c1 + 1, 2, 77, 8, &i3), 0);
+	ck_assert_uint_eq(i3, i1);
+	ck_assert_int_eq(callchain_store_add_split(st, &k1, &other, c1 + 1, 2, 77, 16, &i3), 0);
+	ck_assert_uint_ne(i3, i1);
+	ck_assert_int_eq(callchain_store_add_split(st, &k2, &c1[0], c1 + 1, 2, 77, 32, &i4), 0);
+	ck_assert_uint_ne(i4, i1);
+	ck_assert_uint_ne(i4, i3);
+	ck_assert_uint_eq(callchain_store_count(st), 3);
+	callchain_store_get(st, i1, &c);
+	ck_assert_uint_eq(c.period, 15);
+	ck_assert_uint_eq(c.samples, 4);
+	callchain_store_get(st, i3, &c);
+	ck_assert_uint_eq(c.period, 16);
+	ck_assert_ptr_eq(callchain_store_frame(st, c.ids[0])->sym, &sym_rec);
+	ck_assert_ptr_eq(callchain_store_frame(st, c.ids[1])->sym, &sym_px);
+	/* decay moves chains: the hint must not point at the old index */
+	callchain_store_decay(st);
+	ck_assert_uint_eq(callchain_store_count(st), 3);
+	ck_assert_int_eq(callchain_store_add_split(st, &k2, &c1[0], c1 + 1, 2, 77, 8, &i4), 0);
+	callchain_store_get(st, i4, &c);
+	ck_assert_ptr_eq(c.key.comm, intern("b"));
+	ck_assert_ptr_eq(callchain_store_frame(st, c.ids[0])->sym, &sym_leaf);
+	ck_assert_uint_eq(c.period, 32 * 7 / 8 + 8);
+	callchain_store_clear(st);
+	ck_assert_int_eq(callchain_store_add_split(st, &k1, &c1[0], c1 + 1, 2, 77, 1, &i1), 0);
+	ck_assert_uint_eq(i1, 0);
+	ck_assert_uint_eq(callchain_store_count(st), 1);
+	callchain_store_free(st);
+}
+END_TEST
+
 /* ---- hist children ---- */
 
 START_TEST(test_children_recursion)
@@ -321,6 +368,148 @@ START_TEST(test_children_keys)
 	}
 	ck_assert_uint_eq(mains, 2);
 	hist_free(h);
+}
+END_TEST
+
+/* Children, self and the uniform comm/pid of every entry against a plain
+ * recount, with samples given as a whole chain, or split with a token as
+ * the engine gives them: the per-chain memo (repeat chains without
+ * lookups) must not change a thing, across decay and zeroing too. */
+#define MEMO_SYMS 5
+#define MEMO_SAMPLES 400
+
+struct memo_ref {
+	uint64_t period, samples, children;
+	const char *only_comm;
+	uint32_t only_pid;
+	bool mixed_comm, mixed_pid, seen;
+};
+
+static void memo_check(const struct hist *h, const struct symbol *syms, const char **comms,
+		       struct memo_ref (*ref)[MEMO_SYMS], bool by_comm)
+{
+	size_t i, c, k, nref = 0;
+
+	for (c = 0; c < 2; c++)
+		for (k = 0; k < MEMO_SYMS; k++)
+			nref += ref[c][k].seen && (ref[c][k].period || ref[c][k].children);
+	ck_assert_uint_eq(hist_count(h), nref);
+	for (i = 0; i < hist_count(h); i++) {
+		const struct hist_entry *e = hist_entry_at(h, i);
+		const struct memo_ref *r;
+
+		k = (size_t)(e->sym - syms);
+		c = by_comm && e->comm == intern(comms[1]);
+		ck_assert_uint_lt(k, MEMO_SYMS);
+		r = &ref[c][k];
+		ck_assert_uint_eq(e->period, r->period);
+		ck_assert_uint_eq(e->samples, r->samples);
+		ck_assert_uint_eq(e->children, r->children);
+		ck_assert_ptr_eq(e->only_comm, r->mixed_comm ? NULL : r->only_comm);
+		ck_assert_int_eq(e->mixed_pid, r->mixed_pid);
+		if (!r->mixed_pid)
+			ck_assert_uint_eq(e->only_pid, r->only_pid);
+	}
+}
+
+static void memo_run(const char *keys, bool split)
+{
+	static struct symbol syms[MEMO_SYMS];
+	const char *comms[2] = { "m0", "m1" };
+	struct memo_ref ref[2][MEMO_SYMS];
+	struct hist *h = hist_of(keys);
+	bool by_comm = strstr(keys, "comm") != NULL;
+	uint32_t rnd = 12345;
+	size_t i, j, k, c;
+
+	for (k = 0; k < MEMO_SYMS; k++) {
+		syms[k].start = 0x9000 + k * 16;
+		syms[k].end = syms[k].start + 16;
+		syms[k].name = "m";
+	}
+	memset(ref, 0, sizeof(ref));
+	for (i = 0; i < MEMO_SAMPLES; i++) {
+		/* 8 chains of up to 6 frames over 5 symbols (recursion
+		 * included), 2 comms, pid 1, then pids 1 and 2 in turn (entries
+		 * turn mixed after their memo was built) */
+		struct callchain_frame fr[6];
+		unsigned which = (rnd = rnd * 1103515245 + 12345) >> 16 & 7;
+		size_t n = 1 + which % 6;
+		struct hist_sample s = { 0 };
+		bool on[MEMO_SYMS] = { false };
+
+		for (j = 0; j < n; j++) {
+			fr[j].dso = dso_app;
+			fr[j].sym = &syms[(which * 7 + j * (which | 1)) % MEMO_SYMS];
+			fr[j].kernel = false;
+		}
+		c = which & 1;
+		s.comm = intern(comms[c]);
+		s.pid = s.tid = i > MEMO_SAMPLES / 2 ? 1 + (i / 3 & 1) : 1;
+		s.dso = fr[0].dso;
+		s.sym = fr[0].sym;
+		s.period = 1 + which;
+		s.nr_chain = n;
+		if (split) {
+			s.callers = fr + 1;
+			/* one token per distinct callers: the chain's number */
+			s.callers_token = 100 + which;
+		} else {
+			s.chain = fr;
+		}
+		hist_add(h, &s);
+		if (!by_comm)
+			c = 0;
+		for (j = 0; j < n; j++) {
+			struct memo_ref *r = &ref[c][fr[j].sym - syms];
+
+			if (!r->seen) {
+				r->seen = true;
+				r->only_comm = s.comm;
+				r->only_pid = s.pid;
+			}
+			if (r->only_comm != s.comm)
+				r->mixed_comm = true;
+			if (r->only_pid != s.pid)
+				r->mixed_pid = true;
+			if (!j) {
+				r->period += s.period;
+				r->samples++;
+			}
+			if (!on[fr[j].sym - syms])
+				r->children += s.period;
+			on[fr[j].sym - syms] = true;
+		}
+		if (i == MEMO_SAMPLES / 4 || i == MEMO_SAMPLES * 3 / 4) {
+			memo_check(h, syms, comms, ref, by_comm);
+			hist_age(h, HIST_DECAY);
+			for (c = 0; c < 2; c++)
+				for (k = 0; k < MEMO_SYMS; k++) {
+					struct memo_ref *r = &ref[c][k];
+
+					r->period = r->period / 8 * 7 + r->period % 8 * 7 / 8;
+					r->samples = r->samples / 8 * 7 + r->samples % 8 * 7 / 8;
+					r->children = r->children / 8 * 7 + r->children % 8 * 7 / 8;
+					if (!r->period && !r->children)
+						memset(r, 0, sizeof(*r));
+				}
+		}
+		if (i == MEMO_SAMPLES / 2) {
+			memo_check(h, syms, comms, ref, by_comm);
+			hist_age(h, HIST_ZERO);
+			memset(ref, 0, sizeof(ref));
+		}
+	}
+	memo_check(h, syms, comms, ref, by_comm);
+	hist_free(h);
+}
+
+START_TEST(test_children_memo)
+{
+	memo_run("dso,sym", false);
+	memo_run("dso,sym", true);
+	memo_run("comm,dso,sym", false);
+	memo_run("comm,dso,sym", true);
 }
 END_TEST
 
@@ -592,6 +781,7 @@ static Suite *callchain_suite(void)
 	tcase_add_test(tc, test_store_intern);
 	tcase_add_test(tc, test_store_many_and_decay);
 	tcase_add_test(tc, test_store_bound);
+	tcase_add_test(tc, test_store_split_token);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("children");
@@ -599,6 +789,7 @@ static Suite *callchain_suite(void)
 	tcase_add_test(tc, test_children_recursion);
 	tcase_add_test(tc, test_children_decay_zero);
 	tcase_add_test(tc, test_children_keys);
+	tcase_add_test(tc, test_children_memo);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("trees");

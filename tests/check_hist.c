@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alpha-profileme.h"
 #include "hist.h"
 #include "machine.h"
 #include "symtab.h"
@@ -540,6 +541,157 @@ START_TEST(test_many)
 }
 END_TEST
 
+/* ---- Alpha ProfileMe stats ---- */
+
+/* A decoded sample from registers: VAL, KILLED and a DTB single miss trap
+ * as asked; SL1 1 (retire delay) with PCTR1 = pctr1. */
+static struct profileme pm_of(bool retired, bool killed, bool trap, uint32_t pctr1)
+{
+	struct profileme pm;
+	uint64_t i_stat = trap ? (1ULL << 39 | 6ULL << 34) : 0;
+	uint64_t ctl = (retired ? 2 : 0) | 1ULL << 2 | (uint64_t)pctr1 << 6 |
+		       (killed ? 1ULL << 26 : 0) | 7ULL << 28;
+
+	profileme_from_regs(1, 0x120001000, i_stat, ctl, &pm);
+	return pm;
+}
+
+static size_t index_of(const struct hist *h, const struct symbol *sym)
+{
+	size_t i;
+
+	for (i = 0; i < hist_count(h); i++)
+		if (hist_entry_at(h, i)->sym == sym)
+			return i;
+	ck_abort_msg("no entry for %s", sym->name);
+	return 0;
+}
+
+START_TEST(test_profileme_none)
+{
+	struct sort_spec spec = spec_of("sym");
+	struct hist *h = hist_new(&spec);
+	static const struct symbol f = { 0x1000, 0x1100, "f" };
+	struct hist_sample s = sample(NULL, 1, 1, 0, NULL, &f, false, 100);
+
+	/* x86: no stats at all, not even enabled. */
+	hist_add(h, &s);
+	ck_assert(!hist_profileme_enabled(h));
+	ck_assert(!hist_has_profileme(h));
+	ck_assert_ptr_null(hist_entry_profileme(h, 0));
+	/* Alpha, but no payload was ProfileMe: counted, still no stats. */
+	hist_enable_profileme(h);
+	hist_add_profileme(h, &s, NULL);
+	ck_assert(hist_profileme_enabled(h));
+	ck_assert(!hist_has_profileme(h));
+	ck_assert_uint_eq(hist_not_profileme(h), 1);
+	ck_assert_uint_eq(hist_profileme_samples(h), 0);
+	ck_assert_uint_eq(hist_entry_at(h, 0)->samples, 2);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_profileme_aggregate)
+{
+	struct sort_spec spec = spec_of("sym");
+	struct hist *h = hist_new(&spec);
+	static const struct symbol f = { 0x1000, 0x1100, "f" }, g = { 0x2000, 0x2100, "g" },
+				   k = { 0x3000, 0x3100, "k" };
+	struct hist_sample sf = sample(NULL, 1, 1, 0, NULL, &f, false, 100);
+	struct hist_sample sg = sample(NULL, 1, 1, 0, NULL, &g, false, 100);
+	struct hist_sample sk = sample(NULL, 1, 1, 0, NULL, &k, false, 100);
+	struct profileme a = pm_of(true, false, false, 10), b = pm_of(false, true, false, 30),
+			 c = pm_of(true, false, true, 5);
+	const struct profileme_stats *st;
+	int i;
+
+	hist_enable_profileme(h);
+	hist_add(h, &sk); /* an entry from before the first ProfileMe sample */
+	hist_add_profileme(h, &sf, &a);
+	hist_add_profileme(h, &sf, &b);
+	hist_add_profileme(h, &sf, NULL);
+	for (i = 0; i < 40; i++)
+		hist_add_profileme(h, &sg, &c);
+	/* Enough new entries to grow the arrays: the stats move along. */
+	for (i = 0; i < 200; i++) {
+		static struct symbol many[200];
+		struct hist_sample sm;
+
+		many[i].start = 0x10000 + 0x10 * (uint64_t)i;
+		many[i].end = many[i].start + 0x10;
+		many[i].name = "many";
+		sm = sample(NULL, 1, 1, 0, NULL, &many[i], false, 1);
+		hist_add_profileme(h, &sm, &a);
+		ck_assert_uint_eq(hist_entry_profileme(h, hist_count(h) - 1)->samples, 1);
+	}
+	ck_assert_uint_eq(hist_count(h), 203);
+	ck_assert(hist_has_profileme(h));
+	ck_assert_uint_eq(hist_profileme_samples(h), 242);
+	ck_assert_uint_eq(hist_not_profileme(h), 1);
+
+	st = hist_entry_profileme(h, index_of(h, &f));
+	ck_assert_uint_eq(st->samples, 2);
+	ck_assert_uint_eq(st->other, 1);
+	ck_assert_uint_eq(st->retired, 1);
+	ck_assert_uint_eq(st->killed, 1);
+	ck_assert_uint_eq(st->trap[PROFILEME_TRAP_NONE], 2);
+	ck_assert_uint_eq(st->pctr1_sum[1], 40);
+	ck_assert_uint_eq(st->pctr1_samples[1], 2);
+	ck_assert_uint_eq(st->pctr0_sum, 14);
+	st = hist_entry_profileme(h, index_of(h, &g));
+	ck_assert_uint_eq(st->samples, 40);
+	ck_assert_uint_eq(st->retired, 40);
+	ck_assert_uint_eq(st->trap[PROFILEME_TRAP_DTB_SINGLE], 40);
+	ck_assert_int_eq(profileme_stats_dominant_trap(st), PROFILEME_TRAP_DTB_SINGLE);
+	st = hist_entry_profileme(h, index_of(h, &k));
+	ck_assert_ptr_nonnull(st);
+	ck_assert_uint_eq(st->samples, 0);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_profileme_aging)
+{
+	struct sort_spec spec = spec_of("sym");
+	struct hist *h = hist_new(&spec);
+	static const struct symbol f = { 0x1000, 0x1100, "f" }, g = { 0x2000, 0x2100, "g" };
+	struct hist_sample sf = sample(NULL, 1, 1, 0, NULL, &f, false, 1);
+	struct hist_sample sg = sample(NULL, 1, 1, 0, NULL, &g, false, 1000);
+	struct profileme a = pm_of(true, false, false, 8);
+	const struct profileme_stats *st;
+	int i;
+
+	hist_enable_profileme(h);
+	/* f decays away first (period 1), g stays: g's stats must move with
+	 * it when the entries are compacted. */
+	hist_add_profileme(h, &sf, &a);
+	for (i = 0; i < 16; i++)
+		hist_add_profileme(h, &sg, &a);
+	ck_assert_uint_eq(index_of(h, &g), 1);
+	hist_age(h, HIST_DECAY);
+	ck_assert_uint_eq(hist_count(h), 1);
+	st = hist_entry_profileme(h, index_of(h, &g));
+	ck_assert_uint_eq(st->samples, 14);
+	ck_assert_uint_eq(st->retired, 14);
+	ck_assert_uint_eq(st->pctr1_sum[1], 16 * 8 * 7 / 8);
+	/* the counts since the start do not age */
+	ck_assert_uint_eq(hist_profileme_samples(h), 17);
+
+	hist_age(h, HIST_ACCUMULATE);
+	ck_assert_uint_eq(hist_entry_profileme(h, 0)->samples, 14);
+
+	hist_age(h, HIST_ZERO);
+	ck_assert_uint_eq(hist_count(h), 0);
+	ck_assert_ptr_null(hist_entry_profileme(h, 0));
+	/* A new entry after zeroing starts from empty stats. */
+	hist_add_profileme(h, &sf, &a);
+	st = hist_entry_profileme(h, 0);
+	ck_assert_uint_eq(st->samples, 1);
+	ck_assert_uint_eq(st->pctr1_sum[1], 8);
+	hist_free(h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("hist");
@@ -568,6 +720,12 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_decay_large);
 	tcase_add_test(tc, test_zero);
 	tcase_add_test(tc, test_accumulate);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("profileme");
+	tcase_add_test(tc, test_profileme_none);
+	tcase_add_test(tc, test_profileme_aggregate);
+	tcase_add_test(tc, test_profileme_aging);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("many");

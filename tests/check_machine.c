@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "elfsyms.h"
@@ -309,11 +310,40 @@ START_TEST(test_fork_after_child_records)
 	ck_assert_str_eq(name_at(m, 200, 200, 0x100000), "-");
 
 	/* A later FORK of the same pid after its exit is pid reuse. */
+	machine_set_time(m, 2000);
 	do_exit(m, 200, 200);
 	fork_ev.time = 3000;
 	machine_fork(m, &fork_ev);
 	ck_assert_str_eq(machine_comm_of(m, 200, 200), "parent");
 	ck_map_at(m, 200, 200, 0x100000, "parent", 0);
+	machine_free(m);
+}
+END_TEST
+
+/* A short-lived child whose EXIT is read before its FORK is freed. */
+START_TEST(test_exit_before_fork)
+{
+	struct machine *m = machine_new();
+	const struct machine_stats *st = machine_get_stats(m);
+	struct task_event fork_ev = { .pid = 300, .ppid = 100, .tid = 300, .ptid = 100,
+				      .time = 1000 };
+	struct task_event thr_ev = { .pid = 100, .ppid = 100, .tid = 101, .ptid = 100,
+				     .time = 1100 };
+	uint64_t threads, procs;
+
+	do_comm(m, 100, 100, "parent", true);
+	threads = st->threads;
+	procs = st->processes;
+	machine_set_time(m, 1500);
+	do_exit(m, 300, 300);
+	do_exit(m, 100, 101);
+	machine_set_time(m, 0);
+	machine_fork(m, &fork_ev);
+	machine_fork(m, &thr_ev);
+	machine_gc(m);
+	machine_gc(m);
+	ck_assert_uint_eq(st->threads, threads);
+	ck_assert_uint_eq(st->processes, procs);
 	machine_free(m);
 }
 END_TEST
@@ -666,7 +696,8 @@ START_TEST(test_build_id_mismatch)
 	id[0] ^= 0xff;
 	machine_add_build_id(m, path, id, (size_t)n);
 	ck_assert_ptr_null(resolve_as(m, path, path, "func_a", NULL, &r));
-	ck_assert_str_eq(dso_short_name(r.dso), "pie");
+	/* Marked, so the [unknown] is not taken for a symbol-less binary. */
+	ck_assert_str_eq(dso_short_name(r.dso), "pie (build-id mismatch)");
 	machine_free(m);
 	/* The same through an MMAP2 that carries the build ID. */
 	m = machine_new();
@@ -675,6 +706,87 @@ START_TEST(test_build_id_mismatch)
 	machine_free(m);
 	m = machine_new();
 	ck_assert_str_eq(resolve_as(m, path, path, "func_a", id, &r), "func_a");
+	machine_free(m);
+	free(path);
+}
+END_TEST
+
+/* With the loader thread: the first resolve is pending (the file offset,
+ * no name), the deferred resolve after the wait gives the name; the DSO
+ * loads once however many samples asked. */
+START_TEST(test_async_pending)
+{
+	struct machine *m = machine_new();
+	char *path = xasprintf("%s/pie", elf_dir);
+	struct elf_seg seg;
+	uint64_t fa, fs, base = 0x555555554000ULL, start, end, off;
+	struct resolved r, r2, d;
+
+	ck_assert_int_eq(machine_set_async(m, true), 0);
+	ck_assert(exec_segment(path, &seg));
+	ck_assert(nm_symbol(path, "func_b", &fa, &fs));
+	start = base + (seg.vaddr & ~(PAGE - 1));
+	end = (base + seg.vaddr + seg.filesz + PAGE - 1) & ~(PAGE - 1);
+	do_mmap(m, 70, 70, start, end - start, seg.offset & ~(PAGE - 1), path);
+	r = user(m, 70, 70, base + fa + 2);
+	off = base + fa + 2 - start + (seg.offset & ~(PAGE - 1));
+	if (r.pending) {
+		ck_assert_ptr_null(r.sym);
+		ck_assert_uint_eq(r.addr, off);
+		r2 = user(m, 70, 70, base + fa + 3);
+		ck_assert(r2.pending || r2.sym);
+	}
+	machine_wait_symbols(m);
+	ck_assert_uint_eq(machine_symbols_loading(m), 0);
+	ck_assert(!machine_dso_pending(r.dso));
+	ck_assert(machine_resolve_deferred(m, r.dso, r.pending ? r.addr : off, false, &d));
+	ck_assert(!d.pending);
+	ck_assert_ptr_nonnull(d.sym);
+	ck_assert_str_eq(d.sym->name, "func_b");
+	ck_assert_uint_eq(d.addr, fa + 2);
+	/* Ready now: no longer pending, the same symbol object. */
+	r2 = user(m, 70, 70, base + fa + 2);
+	ck_assert(!r2.pending);
+	ck_assert_ptr_eq(r2.sym, d.sym);
+	machine_free(m);
+	free(path);
+}
+END_TEST
+
+/* A map whose inode is not the file's (the binary was replaced): another
+ * DSO than a map of the same path with the right inode, and no names from
+ * the file now at the path. */
+START_TEST(test_replaced_inode)
+{
+	struct machine *m = machine_new();
+	char *path = xasprintf("%s/pie", elf_dir);
+	struct elf_seg seg;
+	uint64_t fa, fs, base = 0x555555554000ULL, start, end;
+	struct mmap_event ev;
+	struct resolved r_old, r_new;
+	struct stat st;
+
+	machine_set_live(m, true);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert(exec_segment(path, &seg));
+	ck_assert(nm_symbol(path, "func_a", &fa, &fs));
+	start = base + (seg.vaddr & ~(PAGE - 1));
+	end = (base + seg.vaddr + seg.filesz + PAGE - 1) & ~(PAGE - 1);
+	ev = mk_mmap(80, 80, start, end - start, seg.offset & ~(PAGE - 1), path);
+	ev.ino = (uint64_t)st.st_ino + 1;
+	machine_mmap(m, &ev);
+	ev = mk_mmap(81, 81, start, end - start, seg.offset & ~(PAGE - 1), path);
+	ev.ino = (uint64_t)st.st_ino;
+	machine_mmap(m, &ev);
+	r_old = user(m, 80, 80, base + fa + 1);
+	r_new = user(m, 81, 81, base + fa + 1);
+	ck_assert_ptr_nonnull(r_old.dso);
+	ck_assert_ptr_ne(r_old.dso, r_new.dso);
+	ck_assert_ptr_null(r_old.sym);
+	ck_assert_str_eq(dso_short_name(r_old.dso), "pie (replaced)");
+	ck_assert_ptr_nonnull(r_new.sym);
+	ck_assert_str_eq(r_new.sym->name, "func_a");
+	ck_assert_str_eq(dso_short_name(r_new.dso), "pie");
 	machine_free(m);
 	free(path);
 }
@@ -884,6 +996,16 @@ START_TEST(test_procfs_parse_stat)
 	ck_assert_str_eq(comm, "we (ird) name");
 	ck_assert_uint_eq(n, 7);
 	ck_assert(!procfs_parse_stat(bad, &comm, &n));
+	{
+		/* Found by fuzz_maps: a ')' at the very end made the field
+		 * walk read past the NUL (exact heap size so ASan sees it). */
+		char *end = strdup("55 (x)");
+
+		ck_assert(procfs_parse_stat(end, &comm, &n));
+		ck_assert_str_eq(comm, "x");
+		ck_assert_uint_eq(n, 0);
+		free(end);
+	}
 }
 END_TEST
 
@@ -1008,6 +1130,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_exit_two_phase_gc);
 	tcase_add_test(tc, test_pid_reuse);
 	tcase_add_test(tc, test_fork_after_child_records);
+	tcase_add_test(tc, test_exit_before_fork);
 	tcase_add_test(tc, test_unknown_thread);
 	suite_add_tcase(s, tc);
 
@@ -1025,6 +1148,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_build_id_match);
 	tcase_add_test(tc, test_build_id_mismatch);
 	tcase_add_test(tc, test_symfs);
+	tcase_add_test(tc, test_async_pending);
+	tcase_add_test(tc, test_replaced_inode);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("procfs");

@@ -158,7 +158,7 @@ START_TEST(test_json_keys)
 			out,
 			"assert list(d) == ['time','event','event_note','sample_freq','target',"
 			"'samples','total_samples','lost','throttled','period','kernel_period',"
-			"'mode','sort','rows'], list(d)\n"
+			"'mode','threads','processes','sort','rows'], list(d)\n"
 			"assert d['time'] == 2.0 and d['event'] == 'cpu-clock'\n"
 			"assert d['event_note'] == 'cycles not supported: using cpu-clock'\n"
 			"assert d['sample_freq'] == 4000 and d['target'] == 'system-wide'\n"
@@ -512,6 +512,115 @@ START_TEST(test_pipeline)
 }
 END_TEST
 
+/* ---- Alpha ProfileMe ---- */
+
+/* Two rows with ProfileMe stats: a (3 samples, one of each trap kind
+ * below) and b (none: a row of the table with no ProfileMe sample). */
+static struct profileme_stats pm_a, pm_b;
+
+static struct snapshot pm_snapshot(void)
+{
+	struct snapshot snap = std_snapshot();
+	static struct snapshot_row rows[2];
+	struct profileme pm;
+
+	memset(&pm_a, 0, sizeof(pm_a));
+	memset(&pm_b, 0, sizeof(pm_b));
+	/* retired, taken, SL1 1, PCTR1 12, PCTR0 3 */
+	profileme_from_regs(1, 0x120001000, 0, 3ULL << 28 | 12 << 6 | 1 << 2 | 3, &pm);
+	profileme_stats_add(&pm_a, &pm);
+	/* TRP + DTB single miss, ICM, LSO; in the kernel */
+	profileme_from_regs(1, 0xfffffc0000310000ULL, 1ULL << 39 | 6ULL << 34 | 1ULL << 33 | 1ULL << 38,
+			    1 << 2, &pm);
+	profileme_stats_add(&pm_a, &pm);
+	/* PAL redirect: ITB miss; killed, stalled, mispredict stale */
+	profileme_from_regs(1, 0x581, 1ULL << 39 | 1ULL << 40, 1ULL << 26 | 1ULL << 27, &pm);
+	profileme_stats_add(&pm_a, &pm);
+	profileme_stats_add_other(&pm_b);
+	rows[0] = rows_std[0];
+	rows[0].profileme = &pm_a;
+	rows[1] = rows_std[1];
+	rows[1].profileme = &pm_b;
+	snap.rows = rows;
+	snap.nr_rows = 2;
+	snap.profileme_arch = true;
+	snap.profileme = true;
+	snap.profileme_samples = 3;
+	snap.not_profileme = 1;
+	snap.profileme_total = pm_a;
+	profileme_stats_merge(&snap.profileme_total, &pm_b);
+	snap.profileme_sl1 = 1;
+	return snap;
+}
+
+START_TEST(test_json_profileme)
+{
+	struct snapshot snap = pm_snapshot();
+	char *out = render(output_json, &snap);
+
+	ck_assert_int_eq(
+		python_check(out,
+			     "assert d['profileme_samples'] == 3 and d['not_profileme'] == 1\n"
+			     "a, b = d['rows'][0]['profileme'], d['rows'][1]['profileme']\n"
+			     "want = {'samples': 3, 'retired': 1, 'taken': 1, 'killed': 1,\n"
+			     "        'stalled': 1, 'mispredicted': 0, 'icache_miss': 1,\n"
+			     "        'ldst_order': 1, 'pctr0_sum': 3, 'not_profileme': 0}\n"
+			     "for k, v in want.items(): assert a[k] == v, (k, a[k], v)\n"
+			     "assert a['pctr1_sum'] == {'cycles': 0, 'retire delay': 12,\n"
+			     "    'bcache misses': 0, 'mbox replays': 0}, a['pctr1_sum']\n"
+			     "assert a['modes'] == {'user': 1, 'kernel': 1, 'PAL': 1}\n"
+			     "names = ['none', 'replay', 'DTB double miss (3 level)',\n"
+			     "  'DTB double miss (4 level)', 'FP disabled', 'unaligned',\n"
+			     "  'DTB single miss', 'Dstream fault', 'OPCDEC', 'machine check',\n"
+			     "  'arithmetic', 'MT_FPCR', 'reset', 'Istream access violation',\n"
+			     "  'ITB miss', 'interrupt', 'other (see PMPC)']\n"
+			     "assert list(a['traps']) == names, list(a['traps'])\n"
+			     "assert a['traps']['none'] == 1 and a['traps']['DTB single miss'] == 1\n"
+			     "assert a['traps']['ITB miss'] == 1 and sum(a['traps'].values()) == 3\n"
+			     "assert b['samples'] == 0 and b['not_profileme'] == 1\n"
+			     "t = d['profileme']\n"
+			     "for k in want: assert t[k] == a[k] + b[k], k\n"
+			     "assert d['profileme_pctr1'] == 'retire delay'\n"),
+		0);
+	free(out);
+	/* Without ProfileMe data: none of it. */
+	snap = std_snapshot();
+	out = render(output_json, &snap);
+	ck_assert_ptr_null(strstr(out, "profileme"));
+	free(out);
+}
+END_TEST
+
+START_TEST(test_text_profileme)
+{
+	struct snapshot snap = pm_snapshot();
+	char *out = render(output_text, &snap);
+
+	ck_assert_ptr_nonnull(strstr(out, "ProfileMe: 3  not ProfileMe: 1"));
+	ck_assert_ptr_nonnull(strstr(out, "Samples  Retired  Killed  Stalled  Mispred  Traps  "
+					  "Trap             ICmiss   LdSt  RetDly  Shared Object"));
+	/* a: 1 of 3 retired; traps 2 of 3 (DTB single miss first on a tie);
+	 * RetDly: (12 + 0) / 2 samples with SL1 1 */
+	ck_assert_ptr_nonnull(strstr(out, "   33.3%   33.3%    33.3%     0.0%  66.7%  "
+					  "DTB single miss   33.3%  33.3%     6.0  wl"));
+	/* b: no ProfileMe sample */
+	ck_assert_ptr_nonnull(strstr(out, "        -       -        -        -      -  "
+					  "-                     -      -       -  libc.so.6"));
+	/* the first row's breakdown */
+	ck_assert_ptr_nonnull(strstr(out, "\nProfileMe: [.] leaf_a  wl\n"
+					  "  samples 3: user 1  kernel 1  PAL 1  not ProfileMe 0\n"));
+	ck_assert_ptr_nonnull(strstr(out, "  traps: none 1  replay 0"));
+	ck_assert_ptr_nonnull(strstr(out, "ITB miss 1"));
+	ck_assert_ptr_nonnull(strstr(out, "PCTR1 mean: cycles 0.0 (1)  retire delay 6.0 (2)  bcache misses -"));
+	free(out);
+	snap = std_snapshot();
+	out = render(output_text, &snap);
+	ck_assert_ptr_null(strstr(out, "Retired"));
+	ck_assert_ptr_null(strstr(out, "ProfileMe"));
+	free(out);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("output");
@@ -519,6 +628,7 @@ static Suite *suite(void)
 
 	tc = tcase_create("json");
 	tcase_add_test(tc, test_json_valid);
+	tcase_add_test(tc, test_json_profileme);
 	tcase_add_test(tc, test_json_keys);
 	tcase_add_test(tc, test_json_period);
 	tcase_add_test(tc, test_json_empty);
@@ -533,6 +643,7 @@ static Suite *suite(void)
 
 	tc = tcase_create("text");
 	tcase_add_test(tc, test_text_header);
+	tcase_add_test(tc, test_text_profileme);
 	tcase_add_test(tc, test_text_rows);
 	tcase_add_test(tc, test_text_columns);
 	tcase_add_test(tc, test_text_empty);

@@ -33,7 +33,8 @@ struct fake {
 /* start is where head and tail begin; free-running, so it may exceed size. */
 static void fake_init(struct fake *f, size_t size, uint64_t start)
 {
-	f->base = aligned_alloc(CTRL_SIZE, CTRL_SIZE + size);
+	/* C11: the size must be a multiple of the alignment (ASan checks). */
+	f->base = aligned_alloc(CTRL_SIZE, (CTRL_SIZE + size + CTRL_SIZE - 1) / CTRL_SIZE * CTRL_SIZE);
 	ck_assert_ptr_nonnull(f->base);
 	memset(f->base, 0, CTRL_SIZE + size);
 	f->pc = f->base;

@@ -2,6 +2,7 @@
  * tied rows and the strings rows carry. */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -414,6 +415,140 @@ START_TEST(test_sorted_many)
 }
 END_TEST
 
+/* ---- Alpha ProfileMe ---- */
+
+/* A decoded sample: retired or not, killed or not, SL1 and PCTR1. */
+static struct profileme pm_sample(bool retired, bool killed, unsigned sl1, uint32_t pctr1)
+{
+	struct profileme pm;
+	uint64_t ctl = (retired ? 2 : 0) | (uint64_t)sl1 << 2 | (uint64_t)pctr1 << 6 |
+		       (killed ? 1ULL << 26 : 0);
+
+	profileme_from_regs(1, 0x120001000, 0, ctl, &pm);
+	return pm;
+}
+
+static void add_pm(struct hist *h, const struct symbol *sym, struct dso *dso,
+		   const struct profileme *pm, unsigned times)
+{
+	struct hist_sample s = {
+		.comm = intern("app"), .pid = 100, .tid = 100, .dso = dso, .sym = sym,
+		.period = 1000,
+	};
+
+	while (times--)
+		hist_add_profileme(h, &s, pm);
+}
+
+START_TEST(test_profileme_rows)
+{
+	struct hist *h = hist_of("dso,sym");
+	struct snapshot snap = { 0 };
+	struct profileme ret = pm_sample(true, false, 1, 20), kill = pm_sample(false, true, 1, 4),
+			 cyc = pm_sample(true, false, 0, 100);
+	size_t i;
+
+	hist_enable_profileme(h);
+	add(h, "app", 100, 100, 0, dso_libc, &sym_memcpy, false, 1000, 5); /* no payload */
+	add_pm(h, &sym_main, dso_app, &ret, 6);	 /* main: 10 samples, 60% retired */
+	add_pm(h, &sym_main, dso_app, &kill, 4);
+	add_pm(h, &sym_work, dso_app, &ret, 1);	 /* work: 4 samples, 25% retired */
+	add_pm(h, &sym_work, dso_app, &kill, 3);
+	add_pm(h, &sym_work, dso_app, NULL, 2); /* and 2 not ProfileMe */
+	add_pm(h, &sym_work, dso_app, &cyc, 1);	 /* SL1 0 once: 1 is the majority */
+	view_build(h, NULL, &snap);
+	ck_assert(snap.profileme_arch);
+	ck_assert(snap.profileme);
+	ck_assert_uint_eq(snap.profileme_samples, 15);
+	ck_assert_uint_eq(snap.not_profileme, 2);
+	ck_assert_uint_eq(snap.profileme_total.samples, 15);
+	ck_assert_uint_eq(snap.profileme_total.retired, 8);
+	ck_assert_uint_eq(snap.profileme_sl1, 1);
+	ck_assert_uint_eq(snap.nr_rows, 3);
+	/* default order: main (10), work (7), memcpy (5) */
+	ck_assert_str_eq(snap.rows[0].symbol, "main");
+	ck_assert_uint_eq(snap.rows[0].profileme->samples, 10);
+	ck_assert_double_eq_tol(view_profileme_value(&snap, snap.rows[0].profileme,
+						     VIEW_ORDER_RETIRED), 60.0, 1e-9);
+	ck_assert_double_eq_tol(view_profileme_value(&snap, snap.rows[0].profileme,
+						     VIEW_ORDER_PCTR1), (6 * 20 + 4 * 4) / 10.0, 1e-9);
+	ck_assert_str_eq(snap.rows[1].symbol, "work");
+	ck_assert_uint_eq(snap.rows[1].profileme->other, 2);
+	ck_assert_double_eq_tol(view_profileme_value(&snap, snap.rows[1].profileme,
+						     VIEW_ORDER_KILLED), 60.0, 1e-9);
+	ck_assert_str_eq(snap.rows[2].symbol, "memcpy");
+	ck_assert_uint_eq(snap.rows[2].profileme->samples, 0);
+	ck_assert(view_profileme_value(&snap, snap.rows[2].profileme, VIEW_ORDER_RETIRED) < 0);
+	/* The rows' stats are the snapshot's copy, not the hist's. */
+	for (i = 0; i < snap.nr_rows; i++)
+		ck_assert_ptr_eq(snap.rows[i].profileme, &snap.profileme_rows[i]);
+	snapshot_release(&snap);
+	ck_assert_ptr_null(snap.profileme_rows);
+	hist_free(h);
+}
+END_TEST
+
+START_TEST(test_profileme_order)
+{
+	struct hist *h = hist_of("dso,sym");
+	struct view_opts opts = { .order = VIEW_ORDER_KILLED };
+	struct snapshot snap = { 0 };
+	struct profileme ret = pm_sample(true, false, 1, 20), kill = pm_sample(false, true, 1, 4);
+	enum view_order o;
+	const char *bad = NULL;
+
+	hist_enable_profileme(h);
+	add(h, "app", 100, 100, 0, dso_libc, &sym_memcpy, false, 1000, 50); /* none: last */
+	add_pm(h, &sym_main, dso_app, &ret, 9);	 /* 10% killed */
+	add_pm(h, &sym_main, dso_app, &kill, 1);
+	add_pm(h, &sym_work, dso_app, &kill, 2); /* 100% killed */
+	add_pm(h, &sym_sched, dso_kernel, &ret, 1); /* 50% */
+	add_pm(h, &sym_sched, dso_kernel, &kill, 1);
+	view_build(h, &opts, &snap);
+	ck_assert_int_eq(snap.order, VIEW_ORDER_KILLED);
+	ck_assert_uint_eq(snap.nr_rows, 4);
+	ck_assert_str_eq(snap.rows[0].symbol, "work");
+	ck_assert_str_eq(snap.rows[1].symbol, "schedule");
+	ck_assert_str_eq(snap.rows[2].symbol, "main");
+	ck_assert_str_eq(snap.rows[3].symbol, "memcpy");
+	snapshot_release(&snap);
+	/* -E keeps the first rows of that order. */
+	opts.max_rows = 1;
+	view_build(h, &opts, &snap);
+	ck_assert_uint_eq(snap.nr_rows, 1);
+	ck_assert_str_eq(snap.rows[0].symbol, "work");
+	snapshot_release(&snap);
+	hist_free(h);
+
+	for (o = 0; o < VIEW_ORDER__MAX; o++) {
+		enum view_order back;
+
+		ck_assert_int_eq(view_order_parse(view_order_name(o), &back, &bad), 0);
+		ck_assert_int_eq(back, o);
+	}
+	ck_assert_int_eq(view_order_parse("retire", &o, &bad), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(bad, "mispredict"));
+	ck_assert_str_eq(view_pctr1_label(1), "RetDly");
+}
+END_TEST
+
+START_TEST(test_profileme_x86)
+{
+	struct hist *h = standard_hist("dso,sym");
+	struct snapshot snap = { 0 };
+	size_t i;
+
+	view_build(h, NULL, &snap);
+	ck_assert(!snap.profileme_arch);
+	ck_assert(!snap.profileme);
+	ck_assert_ptr_null(snap.profileme_rows);
+	for (i = 0; i < snap.nr_rows; i++)
+		ck_assert_ptr_null(snap.rows[i].profileme);
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("view");
@@ -445,6 +580,13 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_unknown_names);
 	tcase_add_test(tc, test_row_fields);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("profileme");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_profileme_rows);
+	tcase_add_test(tc, test_profileme_order);
+	tcase_add_test(tc, test_profileme_x86);
 	suite_add_tcase(s, tc);
 	return s;
 }

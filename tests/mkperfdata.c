@@ -112,7 +112,8 @@ static void put(struct buf *b, const void *p, size_t n)
 		if (!b->p)
 			die("out of memory");
 	}
-	memcpy(b->p + b->len, p, n);
+	if (n)    /* p may be NULL (an empty section): memcpy would be undefined */
+		memcpy(b->p + b->len, p, n);
 	b->len += n;
 }
 
@@ -918,5 +919,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mkperfdata: cannot write %s\n", outpath ? outpath : "stdout");
 		return 1;
 	}
+	free(img.p);    /* for LeakSanitizer in sanitizer builds */
 	return 0;
 }

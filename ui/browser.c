@@ -155,6 +155,36 @@ void browser_init(struct browser *b, const struct browser_init *init)
 	b->max_rows = init->view.max_rows;
 	b->mode = init->mode;
 	b->sort_col = LAYOUT_SELF;
+	b->order_col = LAYOUT__MAX;
+	switch (init->view.order) {
+	case VIEW_ORDER_RETIRED:
+		b->order_col = LAYOUT_PM_RETIRED;
+		break;
+	case VIEW_ORDER_KILLED:
+		b->order_col = LAYOUT_PM_KILLED;
+		break;
+	case VIEW_ORDER_STALLED:
+		b->order_col = LAYOUT_PM_STALLED;
+		break;
+	case VIEW_ORDER_MISPREDICT:
+		b->order_col = LAYOUT_PM_MISPRED;
+		break;
+	case VIEW_ORDER_TRAPS:
+		b->order_col = LAYOUT_PM_TRAPS;
+		break;
+	case VIEW_ORDER_ICMISS:
+		b->order_col = LAYOUT_PM_ICMISS;
+		break;
+	case VIEW_ORDER_LDST:
+		b->order_col = LAYOUT_PM_LDST;
+		break;
+	case VIEW_ORDER_PCTR1:
+		b->order_col = LAYOUT_PM_PCTR1;
+		break;
+	default:
+		break;
+	}
+	b->detail = true;
 	b->print_dir = init->print_dir;
 	b->page = 1;
 	strbuf_init(&b->paths);
@@ -206,6 +236,15 @@ static void browser_set_columns(struct browser *b, const struct snapshot *snap)
 	}
 	b->cols[n++] = LAYOUT_SELF;
 	b->cols[n++] = LAYOUT_SAMPLES;
+	b->profileme = snap->profileme;
+	if (snap->profileme) {
+		enum layout_col c;
+
+		for (c = LAYOUT_PM_RETIRED; c <= LAYOUT_PM_PCTR1; c++)
+			b->cols[n++] = c;
+		if (b->order_col != LAYOUT__MAX)
+			b->sort_col = b->order_col;
+	}
 	for (i = 0; i < spec->n; i++) {
 		switch (spec->keys[i]) {
 		case SORT_COMM:
@@ -270,6 +309,43 @@ static int browser_idcmp(bool ha, uint32_t a, bool hb, uint32_t b)
 	return CMP(a, b);
 }
 
+/* The ProfileMe measure a column shows, as view_profileme_value. */
+static enum view_order browser_pm_order(enum layout_col col)
+{
+	switch (col) {
+	case LAYOUT_PM_RETIRED:
+		return VIEW_ORDER_RETIRED;
+	case LAYOUT_PM_KILLED:
+		return VIEW_ORDER_KILLED;
+	case LAYOUT_PM_STALLED:
+		return VIEW_ORDER_STALLED;
+	case LAYOUT_PM_MISPRED:
+		return VIEW_ORDER_MISPREDICT;
+	case LAYOUT_PM_TRAPS:
+	case LAYOUT_PM_TRAP:
+		return VIEW_ORDER_TRAPS;
+	case LAYOUT_PM_ICMISS:
+		return VIEW_ORDER_ICMISS;
+	case LAYOUT_PM_LDST:
+		return VIEW_ORDER_LDST;
+	case LAYOUT_PM_PCTR1:
+		return VIEW_ORDER_PCTR1;
+	default:
+		return VIEW_ORDER_OVERHEAD;
+	}
+}
+
+/* The row's most frequent trap name, NULL when none (sorted last). */
+static const char *browser_trap_name(const struct snapshot_row *r)
+{
+	enum profileme_trap t;
+
+	if (!r->profileme || !r->profileme->samples)
+		return NULL;
+	t = profileme_stats_dominant_trap(r->profileme);
+	return t == PROFILEME_TRAP_NONE ? NULL : profileme_trap_label(t);
+}
+
 /* The chosen column first (numbers descending, names ascending), then
  * every field, so equal rows keep their order between refreshes. */
 static int browser_line_cmp(const void *pa, const void *pb, void *ctx)
@@ -304,7 +380,17 @@ static int browser_line_cmp(const void *pa, const void *pb, void *ctx)
 	case LAYOUT_SYM:
 		c = browser_strcmp(x->symbol, y->symbol);
 		break;
+	case LAYOUT_PM_TRAP:
+		c = browser_strcmp(browser_trap_name(x), browser_trap_name(y));
+		break;
 	default:
+		if (layout_is_profileme(b->sort_col)) {
+			enum view_order o = browser_pm_order(b->sort_col);
+
+			/* Rows without ProfileMe samples (-1) go last. */
+			c = CMP(view_profileme_value(b->snap, y->profileme, o),
+				view_profileme_value(b->snap, x->profileme, o));
+		}
 		break;
 	}
 	if (c)
@@ -566,7 +652,8 @@ void browser_rebuild(struct browser *b)
 
 void browser_set_snapshot(struct browser *b, struct snapshot *snap)
 {
-	if (!b->snap || b->nr_cols == 0)
+	/* Live, ProfileMe samples may come after the first refresh. */
+	if (!b->snap || b->nr_cols == 0 || b->profileme != snap->profileme)
 		browser_set_columns(b, snap);
 	browser_drop_snapshot(b);
 	/* The lines point into the old rows: empty them before anything
@@ -582,9 +669,21 @@ void browser_set_page(struct browser *b, size_t lines)
 	browser_scroll(b);
 }
 
+const char *browser_col_title(const struct browser *b, enum layout_col col)
+{
+	if (col == LAYOUT_PM_PCTR1 && b->snap)
+		return view_pctr1_label(b->snap->profileme_sl1);
+	return layout_title(col);
+}
+
 const char *browser_sort_name(const struct browser *b)
 {
-	return layout_title(b->sort_col);
+	return browser_col_title(b, b->sort_col);
+}
+
+const struct snapshot_row *browser_selected(const struct browser *b)
+{
+	return b->selected < b->nr_lines ? b->lines[b->selected].row : NULL;
 }
 
 void browser_print(const struct browser *b, FILE *f)
@@ -719,7 +818,7 @@ static void browser_sort_step(struct browser *b, int dir)
 		return;
 	cur = (cur + b->nr_cols + (size_t)(dir > 0 ? 1 : b->nr_cols - 1)) % b->nr_cols;
 	b->sort_col = b->cols[cur];
-	browser_message(b, "sorted by %s", layout_title(b->sort_col));
+	browser_message(b, "sorted by %s", browser_col_title(b, b->sort_col));
 }
 
 static void browser_open_prompt(struct browser *b, enum browser_prompt p)
@@ -964,6 +1063,15 @@ unsigned browser_key(struct browser *b, int key)
 		if (!browser_callchain_key(b, browser_action_of(key)))
 			return ret;
 		break;
+	case BROWSER_ACT_DETAIL:
+		if (!b->profileme) {
+			browser_message(b, "no ProfileMe data: the pane is for Alpha recordings");
+			return ret;
+		}
+		b->detail = !b->detail;
+		browser_message(b, b->detail ? "ProfileMe pane shown (I: hide)" :
+					       "ProfileMe pane hidden (I: show)");
+		return ret;
 	case BROWSER_ACT_ANNOTATE:
 		browser_message(b, "a: the per-instruction view is reserved for a later version");
 		return ret;

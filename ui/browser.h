@@ -104,6 +104,9 @@ struct browser {
 	size_t max_rows;                  /* -E; 0 = all */
 	bool relative;                    /* F: percent of the shown rows */
 	enum layout_col sort_col;
+	enum layout_col order_col;        /* --order's column (ProfileMe), or LAYOUT__MAX */
+	bool profileme;                   /* the columns include ProfileMe's */
+	bool detail;                      /* I: the ProfileMe pane of the selected row */
 	enum hist_mode mode;
 	bool paused;
 	bool callees;                     /* G: trees show callees, not callers */
@@ -164,6 +167,11 @@ double browser_percent(const struct browser *b, uint64_t period);
 
 /* The sort column's title, for the header. */
 const char *browser_sort_name(const struct browser *b);
+/* A column's title: layout_title, but the PCTR1 column says what PCTR1
+ * counted ("RetDly"...). */
+const char *browser_col_title(const struct browser *b, enum layout_col col);
+/* The selected line's row, or NULL. */
+const struct snapshot_row *browser_selected(const struct browser *b);
 
 /* Write the table as text (the batch format) to f. */
 void browser_print(const struct browser *b, FILE *f);

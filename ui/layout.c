@@ -11,6 +11,11 @@
 static const char *const layout_titles[LAYOUT__MAX] = {
 	[LAYOUT_CHILDREN] = "Children", [LAYOUT_SELF] = "Self",
 	[LAYOUT_SAMPLES] = "Samples",	[LAYOUT_COMM] = "Command",
+	[LAYOUT_PM_RETIRED] = "Retired", [LAYOUT_PM_KILLED] = "Killed",
+	[LAYOUT_PM_STALLED] = "Stalled", [LAYOUT_PM_MISPRED] = "Mispred",
+	[LAYOUT_PM_TRAPS] = "Traps",	[LAYOUT_PM_TRAP] = "Trap",
+	[LAYOUT_PM_ICMISS] = "ICmiss",	[LAYOUT_PM_LDST] = "LdSt",
+	[LAYOUT_PM_PCTR1] = "PCTR1",
 	[LAYOUT_PID] = "Pid",		[LAYOUT_TID] = "Tid",
 	[LAYOUT_CPU] = "Cpu",		[LAYOUT_DSO] = "Shared Object",
 	[LAYOUT_SYM] = "Symbol",
@@ -18,7 +23,7 @@ static const char *const layout_titles[LAYOUT__MAX] = {
 
 /* Names narrower than these stop saying anything. */
 static const unsigned layout_min[LAYOUT__MAX] = {
-	[LAYOUT_COMM] = 6, [LAYOUT_DSO] = 8, [LAYOUT_SYM] = 12,
+	[LAYOUT_COMM] = 6, [LAYOUT_DSO] = 8, [LAYOUT_SYM] = 12, [LAYOUT_PM_TRAP] = 6,
 };
 
 const char *layout_title(enum layout_col col)
@@ -28,7 +33,13 @@ const char *layout_title(enum layout_col col)
 
 bool layout_is_name(enum layout_col col)
 {
-	return col == LAYOUT_COMM || col == LAYOUT_DSO || col == LAYOUT_SYM;
+	return col == LAYOUT_COMM || col == LAYOUT_DSO || col == LAYOUT_SYM ||
+	       col == LAYOUT_PM_TRAP;
+}
+
+bool layout_is_profileme(enum layout_col col)
+{
+	return col >= LAYOUT_PM_RETIRED && col <= LAYOUT_PM_PCTR1;
 }
 
 /* The widest a name column gets while another could use the room: a comm
@@ -38,6 +49,9 @@ static unsigned layout_cap(enum layout_col col, unsigned width)
 	switch (col) {
 	case LAYOUT_COMM:
 		return 16;
+	case LAYOUT_PM_TRAP:
+		/* "DTB double miss (3 level)" is long; the pane has it whole */
+		return 15;
 	case LAYOUT_DSO:
 		return width / 6 > 20 ? width / 6 : 20;
 	default:
@@ -50,6 +64,12 @@ void layout_compute(struct layout *l, const enum layout_col *cols, size_t n,
 {
 	unsigned sep = width < 90 ? 1 : 2, fixed = 0, names = 0, avail, x;
 	size_t i, last_name = n;
+	struct layout_cell *trap = NULL;
+
+	/* The ProfileMe columns add nine: single spaces keep the names. */
+	for (i = 0; i < n; i++)
+		if (layout_is_profileme(cols[i]))
+			sep = 1;
 
 	memset(l, 0, sizeof(*l));
 	l->width = width;
@@ -85,8 +105,16 @@ void layout_compute(struct layout *l, const enum layout_col *cols, size_t n,
 			c->width = layout_cap(c->col, width);
 		names += c->width;
 	}
-	/* Too wide: narrow the widest name by one column at a time, so the
-	 * names end up sharing the room evenly. */
+	/* Too wide: the trap name first (the pane has it whole), then the
+	 * widest name by one column at a time, so the names end up sharing
+	 * the room evenly. */
+	for (i = 0; i < n; i++)
+		if (l->cells[i].col == LAYOUT_PM_TRAP)
+			trap = &l->cells[i];
+	while (trap && names > avail && trap->width > layout_min[LAYOUT_PM_TRAP]) {
+		trap->width--;
+		names--;
+	}
 	while (names > avail) {
 		struct layout_cell *widest = NULL;
 

@@ -11,6 +11,17 @@ enum layout_col {
 	LAYOUT_CHILDREN,   /* percent with callees (callchains) */
 	LAYOUT_SELF,       /* percent of the period in the function itself */
 	LAYOUT_SAMPLES,
+	/* Alpha ProfileMe (when the data has it): shares of the row's
+	 * ProfileMe samples, the dominant trap, the mean PCTR1 */
+	LAYOUT_PM_RETIRED,
+	LAYOUT_PM_KILLED,
+	LAYOUT_PM_STALLED,
+	LAYOUT_PM_MISPRED,
+	LAYOUT_PM_TRAPS,
+	LAYOUT_PM_TRAP,    /* a name: the most frequent trap */
+	LAYOUT_PM_ICMISS,
+	LAYOUT_PM_LDST,
+	LAYOUT_PM_PCTR1,   /* titled by what PCTR1 counted: the caller's */
 	LAYOUT_COMM,
 	LAYOUT_PID,
 	LAYOUT_TID,
@@ -36,6 +47,8 @@ struct layout {
 /* The column's title ("Self", "Shared Object"...). */
 const char *layout_title(enum layout_col col);
 bool layout_is_name(enum layout_col col);
+/* Whether col is one of the ProfileMe columns. */
+bool layout_is_profileme(enum layout_col col);
 
 /* Place cols (in display order) in width screen columns.  want[col] is the
  * width the widest cell of that column would like (title included); numbers

@@ -166,6 +166,14 @@ static void output_header(struct strbuf *sb, const struct snapshot *snap)
 	if (snap->callchains)
 		strbuf_addf(sb, "  callchain nodes dropped: %llu",
 			    (unsigned long long)snap->callchain_nodes_dropped);
+	if (snap->profileme_arch)
+		strbuf_addf(sb, "  ProfileMe: %llu  not ProfileMe: %llu",
+			    (unsigned long long)snap->profileme_samples,
+			    (unsigned long long)snap->not_profileme);
+	if (snap->order != VIEW_ORDER_OVERHEAD)
+		strbuf_addf(sb, "  order: %s", view_order_name(snap->order));
+	if (snap->symbols_loading)
+		strbuf_addf(sb, "  loading symbols: %zu", snap->symbols_loading);
 	strbuf_addstr(sb, "\n\n");
 }
 
@@ -342,6 +350,168 @@ static void output_title(struct strbuf *sb, const char *title, size_t width, boo
 		output_pad(sb, width - len);
 }
 
+/* ---- Alpha ProfileMe ---- */
+
+/* The table's ProfileMe columns, in display order: the measures of
+ * --order, with the dominant trap's name after Traps. */
+#define OUTPUT_PM_TRAP_NAME VIEW_ORDER__MAX
+static const int output_pm_cols[] = {
+	VIEW_ORDER_RETIRED, VIEW_ORDER_KILLED,	VIEW_ORDER_STALLED, VIEW_ORDER_MISPREDICT,
+	VIEW_ORDER_TRAPS,   OUTPUT_PM_TRAP_NAME, VIEW_ORDER_ICMISS,  VIEW_ORDER_LDST,
+	VIEW_ORDER_PCTR1,
+};
+#define OUTPUT_PM_NCOLS (sizeof(output_pm_cols) / sizeof(output_pm_cols[0]))
+
+static const char *output_pm_title(const struct snapshot *snap, int c)
+{
+	switch (c) {
+	case VIEW_ORDER_RETIRED:
+		return "Retired";
+	case VIEW_ORDER_KILLED:
+		return "Killed";
+	case VIEW_ORDER_STALLED:
+		return "Stalled";
+	case VIEW_ORDER_MISPREDICT:
+		return "Mispred";
+	case VIEW_ORDER_TRAPS:
+		return "Traps";
+	case OUTPUT_PM_TRAP_NAME:
+		return "Trap";
+	case VIEW_ORDER_ICMISS:
+		return "ICmiss";
+	case VIEW_ORDER_LDST:
+		return "LdSt";
+	case VIEW_ORDER_PCTR1:
+		return view_pctr1_label(snap->profileme_sl1);
+	default:
+		return "?";
+	}
+}
+
+void output_profileme_cell(struct strbuf *sb, const struct snapshot *snap,
+			   const struct snapshot_row *r, enum view_order o)
+{
+	double v = view_profileme_value(snap, r->profileme, o);
+
+	if (v < 0) {
+		strbuf_addch(sb, '-');
+		return;
+	}
+	output_fixed(sb, v, 1);
+	if (o != VIEW_ORDER_PCTR1)
+		strbuf_addch(sb, '%');
+}
+
+const char *output_profileme_trap(const struct snapshot_row *r)
+{
+	enum profileme_trap t;
+
+	if (!r->profileme || !r->profileme->samples)
+		return "-";
+	t = profileme_stats_dominant_trap(r->profileme);
+	return t == PROFILEME_TRAP_NONE ? "-" : profileme_trap_label(t);
+}
+
+static void output_pm_cell_text(struct strbuf *sb, const struct snapshot *snap,
+				const struct snapshot_row *r, int c)
+{
+	if (c == OUTPUT_PM_TRAP_NAME)
+		strbuf_addstr(sb, output_profileme_trap(r));
+	else
+		output_profileme_cell(sb, snap, r, (enum view_order)c);
+}
+
+/* Append "word" and wrap first when the line would pass width. */
+static void output_wrap(struct strbuf *sb, size_t *line_start, const char *word, size_t width,
+			const char *indent)
+{
+	if (sb->len - *line_start + 2 + strlen(word) > width &&
+	    sb->len - *line_start > strlen(indent)) {
+		strbuf_addch(sb, '\n');
+		*line_start = sb->len;
+		strbuf_addstr(sb, indent);
+	} else if (sb->len - *line_start > strlen(indent)) {
+		/* "traps: none 3  replay 1" */
+		strbuf_addstr(sb, sb->buf[sb->len - 1] == ':' ? " " : "  ");
+	}
+	strbuf_addstr(sb, word);
+}
+
+/* "N (P%)" of part in whole. */
+static void output_count_pct(struct strbuf *sb, const char *name, uint64_t part, uint64_t whole)
+{
+	strbuf_addf(sb, "%s %llu (", name, (unsigned long long)part);
+	output_fixed(sb, whole ? 100.0 * (double)part / (double)whole : 0.0, 1);
+	strbuf_addstr(sb, "%)");
+}
+
+void output_profileme_detail(struct strbuf *sb, const struct snapshot *snap,
+			     const struct snapshot_row *r, size_t width)
+{
+	const struct profileme_stats *st = r->profileme;
+	struct strbuf w;
+	size_t line;
+	unsigned k;
+	int t;
+
+	if (!st)
+		return;
+	strbuf_init(&w);
+	strbuf_addf(sb, "ProfileMe: %s", r->kernel ? "[k] " : "[.] ");
+	output_add_name(sb, r->symbol ? r->symbol : "[unknown]", 0);
+	if (r->dso) {
+		strbuf_addstr(sb, "  ");
+		output_add_name(sb, r->dso, 0);
+	}
+	strbuf_addf(sb, "\n  samples %llu: user %llu  kernel %llu  PAL %llu  not ProfileMe %llu\n",
+		    (unsigned long long)st->samples,
+		    (unsigned long long)st->mode[PROFILEME_MODE_USER],
+		    (unsigned long long)st->mode[PROFILEME_MODE_KERNEL],
+		    (unsigned long long)st->mode[PROFILEME_MODE_PAL], (unsigned long long)st->other);
+	line = sb->len;
+	strbuf_addstr(sb, "  ");
+	{
+		static const char *const names[] = { "retired", "taken", "killed", "stalled",
+						     "mispredicted", "Icache miss",
+						     "load-store order" };
+		const uint64_t vals[] = { st->retired, st->taken, st->killed, st->stalled,
+					  st->mispredicted, st->icache_miss, st->ldst_order };
+
+		for (k = 0; k < sizeof(vals) / sizeof(vals[0]); k++) {
+			strbuf_reset(&w);
+			output_count_pct(&w, names[k], vals[k], st->samples);
+			output_wrap(sb, &line, w.buf, width, "  ");
+		}
+	}
+	strbuf_addch(sb, '\n');
+	line = sb->len;
+	strbuf_addstr(sb, "  PCTR0 mean ");
+	output_fixed(sb, st->samples ? (double)st->pctr0_sum / (double)st->samples : 0.0, 1);
+	strbuf_addstr(sb, "  PCTR1 mean:");
+	for (k = 0; k < PROFILEME_SL1_NR; k++) {
+		strbuf_reset(&w);
+		strbuf_addf(&w, "%s ", profileme_pctr1_name(k));
+		if (st->pctr1_samples[k]) {
+			output_fixed(&w, (double)st->pctr1_sum[k] / (double)st->pctr1_samples[k], 1);
+			strbuf_addf(&w, " (%llu)", (unsigned long long)st->pctr1_samples[k]);
+		} else {
+			strbuf_addch(&w, '-');
+		}
+		output_wrap(sb, &line, w.buf, width, "  ");
+	}
+	strbuf_addch(sb, '\n');
+	line = sb->len;
+	strbuf_addstr(sb, "  traps:");
+	for (t = 0; t < PROFILEME_TRAP_NR; t++) {
+		strbuf_reset(&w);
+		strbuf_addf(&w, "%s %llu", profileme_trap_label((enum profileme_trap)t),
+			    (unsigned long long)st->trap[t]);
+		output_wrap(sb, &line, w.buf, width, "    ");
+	}
+	strbuf_addch(sb, '\n');
+	strbuf_release(&w);
+}
+
 void output_text(FILE *out, const struct snapshot *snap)
 {
 	enum output_col cols[SORT__MAX];
@@ -349,6 +519,7 @@ void output_text(FILE *out, const struct snapshot *snap)
 	size_t ncols = output_columns(snap, cols), i, k;
 	size_t w_over = strlen("Overhead"), w_samp = strlen("Samples");
 	size_t w_child = strlen("Children"), w_self = strlen("Self");
+	size_t w_pm[OUTPUT_PM_NCOLS], npm = snap->profileme ? OUTPUT_PM_NCOLS : 0;
 	struct strbuf sb, pct;
 
 	strbuf_init(&sb);
@@ -370,6 +541,8 @@ void output_text(FILE *out, const struct snapshot *snap)
 	strbuf_init(&pct);
 	for (k = 0; k < ncols; k++)
 		widths[k] = strlen(output_col_title[cols[k]]);
+	for (k = 0; k < npm; k++)
+		w_pm[k] = strlen(output_pm_title(snap, output_pm_cols[k]));
 	for (i = 0; i < snap->nr_rows; i++) {
 		const struct snapshot_row *r = &snap->rows[i];
 		size_t w;
@@ -392,6 +565,12 @@ void output_text(FILE *out, const struct snapshot *snap)
 			if (w > widths[k])
 				widths[k] = w;
 		}
+		for (k = 0; k < npm; k++) {
+			strbuf_reset(&pct);
+			output_pm_cell_text(&pct, snap, r, output_pm_cols[k]);
+			if (pct.len > w_pm[k])
+				w_pm[k] = pct.len;
+		}
 	}
 
 	if (snap->children) {
@@ -402,7 +581,12 @@ void output_text(FILE *out, const struct snapshot *snap)
 		output_title(&sb, "Overhead", w_over, true, false);
 	}
 	strbuf_addstr(&sb, OUTPUT_SEP);
-	output_title(&sb, "Samples", w_samp, true, ncols == 0);
+	output_title(&sb, "Samples", w_samp, true, ncols == 0 && npm == 0);
+	for (k = 0; k < npm; k++) {
+		strbuf_addstr(&sb, OUTPUT_SEP);
+		output_title(&sb, output_pm_title(snap, output_pm_cols[k]), w_pm[k],
+			     output_pm_cols[k] != OUTPUT_PM_TRAP_NAME, k + 1 == npm && ncols == 0);
+	}
 	for (k = 0; k < ncols; k++) {
 		strbuf_addstr(&sb, OUTPUT_SEP);
 		output_title(&sb, output_col_title[cols[k]], widths[k], output_col_numeric(cols[k]),
@@ -425,6 +609,18 @@ void output_text(FILE *out, const struct snapshot *snap)
 		strbuf_addch(&pct, '%');
 		strbuf_addf(&sb, "%*s" OUTPUT_SEP "%*llu", (int)(snap->children ? w_self : w_over),
 			    pct.buf, (int)w_samp, (unsigned long long)r->samples);
+		for (k = 0; k < npm; k++) {
+			bool name = output_pm_cols[k] == OUTPUT_PM_TRAP_NAME;
+
+			strbuf_reset(&pct);
+			output_pm_cell_text(&pct, snap, r, output_pm_cols[k]);
+			strbuf_addstr(&sb, OUTPUT_SEP);
+			if (!name)
+				output_pad(&sb, w_pm[k] - pct.len);
+			strbuf_addstr(&sb, pct.buf);
+			if (name && (k + 1 < npm || ncols))
+				output_pad(&sb, w_pm[k] - pct.len);
+		}
 		for (k = 0; k < ncols; k++) {
 			strbuf_addstr(&sb, OUTPUT_SEP);
 			output_cell(&sb, r, cols[k], widths[k], k + 1 == ncols);
@@ -435,6 +631,12 @@ void output_text(FILE *out, const struct snapshot *snap)
 			output_tree(&sb, r->callers, indent + strlen(OUTPUT_SEP));
 	}
 	strbuf_addch(&sb, '\n');
+	/* The breakdown of the first row, as the browser shows the
+	 * selected one's. */
+	if (snap->profileme && snap->rows[0].profileme && snap->rows[0].profileme->samples) {
+		output_profileme_detail(&sb, snap, &snap->rows[0], 100);
+		strbuf_addch(&sb, '\n');
+	}
 	fputs(sb.buf, out);
 	fflush(out);
 	strbuf_release(&pct);
@@ -472,6 +674,42 @@ static void output_json_nodes(struct strbuf *sb, const struct snapshot_node *nod
 		strbuf_addch(sb, '}');
 	}
 	strbuf_addch(sb, ']');
+}
+
+/* The "profileme" object of a row or of the whole table; the names are
+ * the reference's (alpha-profileme.md), a contract for scripts. */
+static void output_json_profileme(struct strbuf *sb, const struct profileme_stats *st)
+{
+	unsigned k;
+	int t;
+
+	strbuf_addf(sb,
+		    "{\"samples\":%llu,\"retired\":%llu,\"taken\":%llu,\"killed\":%llu,"
+		    "\"stalled\":%llu,\"mispredicted\":%llu,\"icache_miss\":%llu,"
+		    "\"ldst_order\":%llu,\"traps\":{",
+		    (unsigned long long)st->samples, (unsigned long long)st->retired,
+		    (unsigned long long)st->taken, (unsigned long long)st->killed,
+		    (unsigned long long)st->stalled, (unsigned long long)st->mispredicted,
+		    (unsigned long long)st->icache_miss, (unsigned long long)st->ldst_order);
+	for (t = 0; t < PROFILEME_TRAP_NR; t++) {
+		if (t)
+			strbuf_addch(sb, ',');
+		strbuf_add_json_string(sb, profileme_trap_label((enum profileme_trap)t));
+		strbuf_addf(sb, ":%llu", (unsigned long long)st->trap[t]);
+	}
+	strbuf_addf(sb, "},\"pctr0_sum\":%llu,\"pctr1_sum\":{", (unsigned long long)st->pctr0_sum);
+	for (k = 0; k < PROFILEME_SL1_NR; k++)
+		strbuf_addf(sb, "%s\"%s\":%llu", k ? "," : "", profileme_pctr1_name(k),
+			    (unsigned long long)st->pctr1_sum[k]);
+	strbuf_addstr(sb, "},\"pctr1_samples\":{");
+	for (k = 0; k < PROFILEME_SL1_NR; k++)
+		strbuf_addf(sb, "%s\"%s\":%llu", k ? "," : "", profileme_pctr1_name(k),
+			    (unsigned long long)st->pctr1_samples[k]);
+	strbuf_addf(sb, "},\"modes\":{\"user\":%llu,\"kernel\":%llu,\"PAL\":%llu},"
+		    "\"not_profileme\":%llu}",
+		    (unsigned long long)st->mode[PROFILEME_MODE_USER],
+		    (unsigned long long)st->mode[PROFILEME_MODE_KERNEL],
+		    (unsigned long long)st->mode[PROFILEME_MODE_PAL], (unsigned long long)st->other);
 }
 
 static void output_json_row(struct strbuf *sb, const struct snapshot *snap,
@@ -514,6 +752,10 @@ static void output_json_row(struct strbuf *sb, const struct snapshot *snap,
 		strbuf_addstr(sb, ",\"callees\":");
 		output_json_nodes(sb, r->callees);
 	}
+	if (snap->profileme && r->profileme) {
+		strbuf_addstr(sb, ",\"profileme\":");
+		output_json_profileme(sb, r->profileme);
+	}
 	strbuf_addch(sb, '}');
 }
 
@@ -545,6 +787,8 @@ void output_json(FILE *out, const struct snapshot *snap)
 		    (unsigned long long)snap->lost, (unsigned long long)snap->throttled,
 		    (unsigned long long)snap->period, (unsigned long long)snap->kernel_period);
 	output_json_str(&sb, snap->mode);
+	strbuf_addf(&sb, ",\"threads\":%llu,\"processes\":%llu",
+		    (unsigned long long)snap->threads, (unsigned long long)snap->processes);
 	if (snap->callchains)
 		strbuf_addf(&sb,
 			    ",\"callchains\":true,\"children_mode\":%s,\"tree_percent\":\"%s\","
@@ -552,6 +796,19 @@ void output_json(FILE *out, const struct snapshot *snap)
 			    snap->children ? "true" : "false",
 			    snap->tree_percent_total ? "total" : "entry",
 			    (unsigned long long)snap->callchain_nodes_dropped);
+	if (snap->profileme_arch)
+		strbuf_addf(&sb, ",\"profileme_samples\":%llu,\"not_profileme\":%llu",
+			    (unsigned long long)snap->profileme_samples,
+			    (unsigned long long)snap->not_profileme);
+	if (snap->profileme) {
+		strbuf_addf(&sb, ",\"profileme_pctr1\":\"%s\",\"profileme\":",
+			    profileme_pctr1_name(snap->profileme_sl1));
+		output_json_profileme(&sb, &snap->profileme_total);
+	}
+	if (snap->order != VIEW_ORDER_OVERHEAD) {
+		strbuf_addstr(&sb, ",\"order\":");
+		strbuf_add_json_string(&sb, view_order_name(snap->order));
+	}
 	strbuf_addstr(&sb, ",\"sort\":[");
 	for (i = 0; i < snap->sort.n; i++) {
 		if (i)

@@ -23,6 +23,7 @@
 #include "engine.h"
 #include "layout.h"
 #include "options.h"
+#include "output.h"
 #include "provide_curses.h"
 #include "util.h"
 #include "view.h"
@@ -35,6 +36,8 @@
 /* Header lines, the column titles, and the status line. */
 #define TUI_HEADER_LINES 3
 #define TUI_CHROME (TUI_HEADER_LINES + 2)
+/* The ProfileMe pane only when the table keeps at least this many rows. */
+#define TUI_PANE_MIN_ROWS 5
 
 enum tui_pair {
 	TUI_PAIR_HOT = 1,
@@ -488,6 +491,8 @@ static void tui_draw_header(struct tui *t)
 		strbuf_init(&sb);
 		strbuf_addf(&sb, "Sort: %s  %s", browser_sort_name(b),
 			    b->relative ? "% of shown rows" : "% of all samples");
+		if (s->symbols_loading)
+			strbuf_addf(&sb, "  loading symbols: %zu", s->symbols_loading);
 		if (b->filter[0])
 			strbuf_addf(&sb, "  Filter: %s", b->filter);
 		if (b->zoom_comm)
@@ -520,6 +525,9 @@ static unsigned tui_digits(uint64_t v)
 	return n;
 }
 
+static void tui_cell_text(const struct snapshot *snap, const struct browser_line *l,
+			  enum layout_col col, char *buf, size_t size);
+
 /* The widths the columns would like, from every line (not only those on
  * screen, so that scrolling does not move the columns). */
 static void tui_wants(const struct browser *b, unsigned *want)
@@ -547,14 +555,50 @@ static void tui_wants(const struct browser *b, unsigned *want)
 			want[LAYOUT_DSO] = w;
 		if (r->symbol && (w = 4 + layout_text_width(r->symbol)) > want[LAYOUT_SYM])
 			want[LAYOUT_SYM] = w;
+		if (b->profileme) {
+			enum layout_col c;
+			char text[64];
+
+			for (c = LAYOUT_PM_RETIRED; c <= LAYOUT_PM_PCTR1; c++) {
+				tui_cell_text(b->snap, &b->lines[i], c, text, sizeof(text));
+				if ((w = layout_text_width(text)) > want[c])
+					want[c] = w;
+			}
+		}
 	}
+	if (b->profileme && want[LAYOUT_PM_PCTR1] < 6)
+		want[LAYOUT_PM_PCTR1] = 6; /* "RetDly": the title is the browser's */
 }
 
-static void tui_cell_text(const struct browser_line *l, enum layout_col col, char *buf,
-			  size_t size)
+static void tui_cell_text(const struct snapshot *snap, const struct browser_line *l,
+			  enum layout_col col, char *buf, size_t size)
 {
 	const struct snapshot_row *r = l->row;
 
+	if (layout_is_profileme(col)) {
+		struct strbuf sb;
+		static const enum view_order orders[] = {
+			[LAYOUT_PM_RETIRED - LAYOUT_PM_RETIRED] = VIEW_ORDER_RETIRED,
+			[LAYOUT_PM_KILLED - LAYOUT_PM_RETIRED] = VIEW_ORDER_KILLED,
+			[LAYOUT_PM_STALLED - LAYOUT_PM_RETIRED] = VIEW_ORDER_STALLED,
+			[LAYOUT_PM_MISPRED - LAYOUT_PM_RETIRED] = VIEW_ORDER_MISPREDICT,
+			[LAYOUT_PM_TRAPS - LAYOUT_PM_RETIRED] = VIEW_ORDER_TRAPS,
+			[LAYOUT_PM_TRAP - LAYOUT_PM_RETIRED] = VIEW_ORDER_OVERHEAD,
+			[LAYOUT_PM_ICMISS - LAYOUT_PM_RETIRED] = VIEW_ORDER_ICMISS,
+			[LAYOUT_PM_LDST - LAYOUT_PM_RETIRED] = VIEW_ORDER_LDST,
+			[LAYOUT_PM_PCTR1 - LAYOUT_PM_RETIRED] = VIEW_ORDER_PCTR1,
+		};
+
+		if (col == LAYOUT_PM_TRAP) {
+			snprintf(buf, size, "%s", output_profileme_trap(r));
+			return;
+		}
+		strbuf_init(&sb);
+		output_profileme_cell(&sb, snap, r, orders[col - LAYOUT_PM_RETIRED]);
+		snprintf(buf, size, "%s", sb.buf);
+		strbuf_release(&sb);
+		return;
+	}
 	switch (col) {
 	case LAYOUT_CHILDREN:
 		snprintf(buf, size, "%.2f%%", l->children);
@@ -581,7 +625,7 @@ static void tui_cell_text(const struct browser_line *l, enum layout_col col, cha
 		snprintf(buf, size, "%s", r->dso ? r->dso : "[unknown]");
 		break;
 	case LAYOUT_SYM:
-	case LAYOUT__MAX:
+	default:
 		snprintf(buf, size, "%s", r->symbol ? r->symbol : "[unknown]");
 		break;
 	}
@@ -623,6 +667,42 @@ static void tui_draw_node(struct tui *t, const struct browser_line *l, const str
 	tui_put(y, x, text, COLS - x);
 }
 
+/* The table's layout.  On a narrow terminal the ProfileMe columns give
+ * way, the least telling first, until the names fit (the pane still has
+ * every count). */
+static void tui_layout(const struct browser *b, struct layout *lay, const unsigned *want,
+		       unsigned width)
+{
+	static const enum layout_col drop[] = {
+		LAYOUT_PM_TRAP,	  LAYOUT_PM_LDST,    LAYOUT_PM_ICMISS, LAYOUT_PM_STALLED,
+		LAYOUT_PM_KILLED, LAYOUT_PM_PCTR1,   LAYOUT_PM_TRAPS,  LAYOUT_PM_MISPRED,
+		LAYOUT_PM_RETIRED,
+	};
+	enum layout_col cols[LAYOUT__MAX];
+	size_t n = b->nr_cols, i, j, d = 0;
+
+	memcpy(cols, b->cols, n * sizeof(*cols));
+	for (;;) {
+		const struct layout_cell *last;
+
+		layout_compute(lay, cols, n, want, width);
+		last = lay->n ? &lay->cells[lay->n - 1] : NULL;
+		if (!b->profileme || !last || last->x + last->width <= width ||
+		    d == ARRAY_SIZE(drop))
+			return;
+		/* Keep the column the table is sorted by. */
+		while (d < ARRAY_SIZE(drop) && drop[d] == b->sort_col)
+			d++;
+		if (d == ARRAY_SIZE(drop))
+			return;
+		for (i = j = 0; i < n; i++)
+			if (cols[i] != drop[d])
+				cols[j++] = cols[i];
+		n = j;
+		d++;
+	}
+}
+
 static void tui_draw_table(struct tui *t, int y0, int rows)
 {
 	struct browser *b = &t->b;
@@ -635,8 +715,7 @@ static void tui_draw_table(struct tui *t, int y0, int rows)
 	int gutter = b->snap && b->snap->callchains ? 2 : 0;
 
 	tui_wants(b, want);
-	layout_compute(&lay, b->cols, b->nr_cols, want,
-		       (unsigned)(COLS > gutter ? COLS - gutter : 1));
+	tui_layout(b, &lay, want, (unsigned)(COLS > gutter ? COLS - gutter : 1));
 
 	/* Column titles, the sort column marked. */
 	attrset(tui_attr(t, TUI_PAIR_TITLE));
@@ -644,7 +723,7 @@ static void tui_draw_table(struct tui *t, int y0, int rows)
 	hline(' ', COLS);
 	for (k = 0; k < lay.n; k++) {
 		const struct layout_cell *c = &lay.cells[k];
-		const char *title = layout_title(c->col);
+		const char *title = browser_col_title(b, c->col);
 		unsigned tw = (unsigned)strlen(title);
 
 		if (c->col == b->sort_col)
@@ -683,7 +762,7 @@ static void tui_draw_table(struct tui *t, int y0, int rows)
 
 			if (x >= COLS)
 				break;
-			tui_cell_text(l, c->col, text, sizeof(text));
+			tui_cell_text(b->snap, l, c->col, text, sizeof(text));
 			if (c->col == LAYOUT_SYM) {
 				attrset(base | (l->row->kernel ? A_BOLD : A_NORMAL));
 				tui_put(y0 + 1 + y, x, l->row->kernel ? "[k] " : "[.] ", (int)width);
@@ -708,6 +787,54 @@ static void tui_draw_table(struct tui *t, int y0, int rows)
 						     "clears the filter" :
 						     "no samples in this interval yet";
 		tui_put(y0 + 2, 2, why, COLS - 2);
+	}
+}
+
+/* The ProfileMe breakdown of the selected row, as text lines in sb;
+ * returns their number (0: no pane). */
+static int tui_pane_text(const struct tui *t, struct strbuf *sb)
+{
+	const struct browser *b = &t->b;
+	const struct snapshot_row *r = browser_selected(b);
+	int n = 0;
+	size_t i;
+
+	if (!b->profileme || !b->detail || b->screen == BROWSER_HELP || !b->snap)
+		return 0;
+	if (r && r->profileme && r->profileme->samples)
+		output_profileme_detail(sb, b->snap, r, COLS > 2 ? (size_t)COLS - 2 : 1);
+	else
+		strbuf_addstr(sb, "ProfileMe: no ProfileMe samples in the selected row\n");
+	for (i = 0; i < sb->len; i++)
+		n += sb->buf[i] == '\n';
+	return n;
+}
+
+/* The pane under the table: a title line, then the text. */
+static void tui_draw_pane(struct tui *t, int y0, const struct strbuf *sb, int lines)
+{
+	const char *p = sb->buf;
+	char line[1024];
+	int y;
+
+	for (y = 0; y < lines; y++) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (!*p) {
+			move(y0 + y, 0);
+			clrtoeol();
+			continue;
+		}
+		snprintf(line, sizeof(line), "%.*s", (int)len, p);
+		if (y == 0) {
+			tui_line(y0, tui_attr(t, TUI_PAIR_TITLE), line);
+		} else {
+			move(y0 + y, 0);
+			clrtoeol();
+			tui_put(y0 + y, 1, line, COLS - 1);
+		}
+		p = nl ? nl + 1 : p + len;
 	}
 }
 
@@ -755,9 +882,10 @@ static void tui_draw_status(struct tui *t)
 		attr = tui_attr(t, TUI_PAIR_ALERT) | A_REVERSE;
 	} else {
 		snprintf(line, sizeof(line),
-			 "h help  q quit  / filter  s sort  t/d zoom  Esc out  %sK/U hide  "
+			 "h help  q quit  / filter  s sort  t/d zoom  Esc out  %s%sK/U hide  "
 			 "z %s  p pause  F %%base  L limit  P save",
 			 b->snap && b->snap->callchains ? "+/E/C expand  G callers/callees  " : "",
+			 b->profileme ? "I ProfileMe pane  " : "",
 			 b->mode == HIST_ZERO ? "decay" : "zero");
 	}
 	tui_line(LINES - 1, attr, line);
@@ -765,8 +893,14 @@ static void tui_draw_status(struct tui *t)
 
 static void tui_draw(struct tui *t)
 {
-	int rows = LINES - TUI_CHROME;
+	int rows = LINES - TUI_CHROME, pane;
+	struct strbuf pane_text;
 
+	strbuf_init(&pane_text);
+	pane = tui_pane_text(t, &pane_text);
+	if (pane && rows - pane < TUI_PANE_MIN_ROWS)
+		pane = 0;
+	rows -= pane;
 	if (rows < 1)
 		rows = 1;
 	browser_set_page(&t->b, (size_t)rows);
@@ -775,6 +909,13 @@ static void tui_draw(struct tui *t)
 		tui_draw_help(t, TUI_HEADER_LINES, rows);
 	else
 		tui_draw_table(t, TUI_HEADER_LINES, rows);
+	/* The selection may have moved with the page: the pane follows it. */
+	if (pane) {
+		strbuf_reset(&pane_text);
+		tui_pane_text(t, &pane_text);
+		tui_draw_pane(t, TUI_HEADER_LINES + 1 + rows, &pane_text, pane);
+	}
+	strbuf_release(&pane_text);
 	tui_draw_status(t);
 	/* Only the cells that changed go out. */
 	wnoutrefresh(stdscr);

@@ -138,7 +138,7 @@ if [ -n "$ID" ]; then
 	"$PROFTOP" -i "$TMP/b.data" --json >"$TMP/b.json" 2>/dev/null || fail "build id 2: status"
 	json_check "$TMP/b.json" '(
 [(r["dso"], r.get("symbol")) for r in snaps[0]["rows"] if r["self"] > 0] ==
-    [("workload", "[unknown]")])' ||
+    [("workload (build-id mismatch)", "[unknown]")])' ||
 		fail "other build id: $(cat "$TMP/b.json")"
 	# --symfs: the binary under DIR/.build-id when the path is gone.
 	mkdir -p "$TMP/symfs/.build-id/$(echo "$ID" | cut -c1-2)"

@@ -1,0 +1,181 @@
+#!/bin/sh
+# Writes the seed corpora for the fuzz targets into DIR/TARGET/, from the
+# test-data writer (tests/mkperfdata), the test binaries and /proc: nothing
+# binary is kept in the tree.  usage: fuzz/seeds.sh DIR
+set -eu
+DIR=$1
+MK=${MKPERFDATA:-tests/mkperfdata}
+mkdir -p "$DIR/fuzz_perfdata" "$DIR/fuzz_record" "$DIR/fuzz_profileme" "$DIR/fuzz_maps" \
+	"$DIR/fuzz_kallsyms" "$DIR/fuzz_elfsyms" "$DIR/fuzz_perfmap"
+
+# perf.data: each description in native, swapped, pipe and swapped pipe form.
+desc_basic() {
+	cat <<'D'
+attr sample_type=IP|TID|TIME|CPU|PERIOD|ID|CALLCHAIN period=1000 name=cpu-clock ids=5,6
+hostname fuzzhost
+osrelease 6.1.0
+arch x86_64
+nrcpus 2 2
+cmdline perf record ./workload
+sample_time 1000 5000
+build_id pid=42 id=0102030405060708090a0b0c0d0e0f1011121314 file=/usr/bin/workload
+comm pid=42 tid=42 comm=workload time=1000
+mmap2 pid=42 tid=42 start=0x400000 len=0x4000 pgoff=0 maj=8 min=1 ino=77 prot=5 flags=2 file=/usr/bin/workload time=1001
+mmap2 pid=42 tid=42 start=0x7f0000000000 len=0x2000 pgoff=0x1000 prot=5 buildid=0102030405060708090a0b0c0d0e0f1011121314 file=/lib/libc.so.6 time=1002
+sample pid=42 tid=42 ip=0x401000 time=3000 cpu=1 id=6 callchain=0xfffffffffffffe00,0x401000,0x401234
+sample pid=42 tid=43 ip=0x401010 time=2000 cpu=0
+round
+sample pid=42 tid=42 ip=0xffffffff81000000 misc=1 time=4000 cpu=0
+lost id=5 lost=3
+round
+fork pid=43 ppid=42 tid=43 ptid=42 time=4500
+exit pid=43 ppid=42 tid=43 ptid=42 time=5000
+D
+}
+desc_raw() {
+	cat <<'D'
+attr type=4 sample_type=IP|TID|TIME|RAW|IDENTIFIER period=1 sample_id_all=1 name=pme ids=1
+arch alpha
+comm pid=7 tid=7 comm=pm time=1 id=1
+mmap pid=7 tid=7 start=0x120000000 len=0x10000 pgoff=0 file=/bin/pm time=2
+sample pid=7 tid=7 ip=0x120001000 time=10 raw=0100000000100020010000000000000000a0c00000000000030000000000000000
+sample pid=7 tid=7 ip=0x120001004 time=11 raw=01000000
+D
+}
+desc_multi() {
+	cat <<'D'
+attr sample_type=IP|TID|TIME|ID|CPU|PERIOD sample_id_all=1 freq=4000 name=cycles ids=1,2
+attr sample_type=IP|TID|TIME|ID|CPU|PERIOD|ADDR sample_id_all=1 period=100 name=instructions ids=3,4
+comm pid=1 tid=1 comm=init time=1 id=1
+sample attr=0 pid=1 tid=1 ip=0x1000 time=5 id=1 period=10
+sample attr=1 pid=1 tid=1 ip=0x1004 time=4 id=3 addr=0xdead period=7
+record type=3 hex=0100000001000000696e6974000000000100000001000000
+finished_init
+round
+D
+}
+n=0
+for d in desc_basic desc_raw desc_multi; do
+	for v in native swapped pipe swappedpipe; do
+		n=$((n + 1))
+		case $v in
+		native) pre= ;;
+		swapped) pre="order swapped" ;;
+		pipe) pre="pipe" ;;
+		swappedpipe) pre="order swapped
+pipe" ;;
+		esac
+		{ [ -z "$pre" ] || echo "$pre"; $d; } | "$MK" -o "$DIR/fuzz_perfdata/$d-$v.data" ||
+			echo "seeds.sh: mkperfdata failed for $d $v" >&2
+	done
+done
+
+# Records: a 48-byte attr prefix (see fuzz/fuzz_record.c) and one record,
+# cut from the perf.data seeds' data sections by a small python script.
+python3 - "$DIR" <<'PY'
+import os, struct, sys
+d = sys.argv[1]
+out = os.path.join(d, "fuzz_record")
+IP, TID, TIME, ADDR, READ, CALLCHAIN, ID, CPU, PERIOD, STREAM, RAW = (
+    1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+BRANCH, REGS_USER, STACK_USER, WEIGHT, DATA_SRC, IDENT = 2048, 4096, 8192, 16384, 32768, 65536
+def attr(st, rf=0, bst=0, ru=0, ri=0, sid=1, freq=0, period=1):
+    return struct.pack("<6Q", st, rf, bst, ru, ri, sid | freq << 1 | period << 8)
+def rec(t, misc, body):
+    body += b"\0" * (-len(body) % 8)
+    return struct.pack("<IHH", t, misc, 8 + len(body)) + body
+seeds = {
+    "sample-basic": attr(IP | TID | TIME | CPU | PERIOD | ID) +
+        rec(9, 2, struct.pack("<QIIQQIIQ", 0x401000, 42, 42, 100, 6, 1, 0, 1000)),
+    "sample-chain": attr(IP | TID | CALLCHAIN | RAW) +
+        rec(9, 2, struct.pack("<QIIQQQQ", 0x401000, 1, 1, 3, 0xfffffffffffffe00, 1, 2) +
+            struct.pack("<I", 28) + bytes(range(28))),
+    "sample-all": attr(IDENT | IP | TID | TIME | ADDR | READ | ID | STREAM | CPU | PERIOD |
+                       CALLCHAIN | RAW | BRANCH | REGS_USER | STACK_USER | WEIGHT | DATA_SRC,
+                       rf=1 | 2 | 4 | 8, ru=0x7) +
+        rec(9, 1, struct.pack("<17Q", *range(1, 18)) + struct.pack("<Q", 0) +
+            struct.pack("<I", 4) + b"abcd" + struct.pack("<QQQQ", 1, 1, 2, 3) +
+            struct.pack("<QQQQ", 2, 1, 2, 3) + struct.pack("<QQQ", 8, 99, 8) +
+            struct.pack("<QQ", 5, 6)),
+    "sample-group": attr(TID | READ, rf=8 | 4) +
+        rec(9, 0, struct.pack("<IIQQQQQ", 1, 1, 2, 10, 11, 20, 21)),
+    "mmap2": attr(TID | TIME) +
+        rec(10, 2, struct.pack("<IIQQQIIQQII", 1, 1, 0x400000, 0x1000, 0, 8, 1, 7, 0, 5, 2) +
+            b"/bin/true\0" + struct.pack("<IIQ", 1, 1, 99)),
+    "mmap2-buildid": attr(TID) +
+        rec(10, 2 | 0x4000, struct.pack("<IIQQQ", 1, 1, 0x400000, 0x1000, 0) +
+            bytes([20, 0, 0, 0]) + bytes(range(20)) + struct.pack("<II", 5, 2) +
+            b"/lib/x.so\0" + struct.pack("<II", 1, 1)),
+    "mmap": attr(0, sid=0) + rec(1, 2, struct.pack("<IIQQQ", 1, 1, 0x1000, 0x1000, 0) + b"a\0"),
+    "comm": attr(TID | TIME) + rec(3, 0x2000, struct.pack("<II", 5, 5) + b"bash\0" +
+                                   struct.pack("<IIQ", 5, 5, 7)),
+    "fork": attr(TIME | ID | CPU) + rec(7, 0, struct.pack("<IIIIQQQII", 2, 1, 2, 1, 9, 9, 1, 0, 0)),
+    "exit": attr(0) + rec(4, 0, struct.pack("<IIIIQ", 2, 1, 2, 1, 9)),
+    "lost": attr(IDENT) + rec(2, 0, struct.pack("<QQQ", 1, 7, 1)),
+    "lost-samples": attr(0) + rec(13, 0, struct.pack("<Q", 7)),
+    "throttle": attr(TIME) + rec(5, 0, struct.pack("<QQQQ", 1, 2, 3, 1)),
+    "ksymbol": attr(0) + rec(17, 0, struct.pack("<QIHH", 0xffffffffc0000000, 64, 1, 0) + b"bpf_prog\0"),
+    "user-type": attr(0) + struct.pack("<IHH", 81, 0, 13) + b"\x01\x02\x03\x04\x05",
+}
+for name, data in seeds.items():
+    open(os.path.join(out, name), "wb").write(data)
+# ProfileMe payloads: version, pmpc, i_stat, pctr_ctl (little endian).
+pm = os.path.join(d, "fuzz_profileme")
+for i, (pmpc, istat, ctl) in enumerate([
+        (0x120001000, 0, 0x2), (0x8000000000000481, 1 << 39, 0x2 | 1 << 26),
+        (0x120001001, (1 << 39) | (1 << 40) | (5 << 34), 0xfffffffffff),
+        (0x581, 1 << 39, 0xc | 1 << 27), (0, 0xffffffffffffffff, 0xffffffffffffffff)]):
+    open(os.path.join(pm, "pm%d" % i), "wb").write(struct.pack("<IQQQ", 1, pmpc, istat, ctl))
+open(os.path.join(pm, "pm-long"), "wb").write(struct.pack("<IQQQI", 2, 1, 2, 3, 4))
+open(os.path.join(pm, "pm-short"), "wb").write(struct.pack("<IQ", 1, 5))
+PY
+
+# /proc/PID/maps and stat text.
+cat /proc/self/maps >"$DIR/fuzz_maps/self-maps"
+cat /proc/1/maps >"$DIR/fuzz_maps/init-maps" 2>/dev/null || true
+cat /proc/self/stat >"$DIR/fuzz_maps/self-stat"
+cat >"$DIR/fuzz_maps/synthetic" <<'M'
+00400000-00452000 r-xp 00000000 08:02 173521      /usr/bin/dbus-daemon
+7f1c2a000000-7f1c2a021000 r-xp 00001000 fd:01 1234  /tmp/a dir/with spaces (deleted)
+7ffd5e9f0000-7ffd5e9f2000 r-xp 00000000 00:00 0                          [vdso]
+ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0                  [vsyscall]
+7f0000000000-7f0000001000 r-xp 00000000 00:00 0 
+M
+printf '1234 (a) b) c) R 1 1 1 0 -1 4194560 100 0 0 0 0 0 0 0 20 0 3 0 5 0\n' >"$DIR/fuzz_maps/stat-parens"
+
+# kallsyms, with /proc/modules after a "%%modules" line (fuzz_kallsyms.c).
+{
+	head -n 3000 /proc/kallsyms
+	grep '\[' /proc/kallsyms | head -n 500 || true
+	printf '\n%%%%modules\n'
+	cat /proc/modules 2>/dev/null || true
+} >"$DIR/fuzz_kallsyms/proc"
+cat >"$DIR/fuzz_kallsyms/synthetic" <<'K'
+ffffffff81000000 T _stext
+ffffffff81000000 T startup_64
+ffffffff81001000 t do_one
+ffffffff81002000 W weak_one
+ffffffff81003000 T _etext
+ffffffffc0001000 t ext4_fill_super	[ext4]
+ffffffffc0002000 T ext4_mount	[ext4]
+ffffffffc0100000 t bpf_prog_6deef7357e7b4530_x	[bpf]
+
+%%modules
+ext4 1000000 1 - Live 0xffffffffc0000000
+jbd2 200000 1 ext4, Live 0xffffffffc0200000 (E)
+K
+printf '0000000000000000 T _stext\n0000000000000000 t x\n' >"$DIR/fuzz_kallsyms/restricted"
+
+# ELF: the test binaries (small, with .symtab, build IDs and a .so).
+for f in tests/workload tests/libworkload.so tests/callers; do
+	[ ! -f "$f" ] || cp "$f" "$DIR/fuzz_elfsyms/$(basename "$f")"
+done
+
+# perf-PID.map (JIT symbol maps): "START SIZE name" in hex.
+cat >"$DIR/fuzz_perfmap/basic" <<'P'
+7f0000001000 40 jitted_a
+7f0000001040 100 LazyCompile:~foo /tmp/x.js:1
+0x7f0000002000 0x10 with_prefix
+7f0000003000 0 zero_size
+bad line
+P
