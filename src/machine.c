@@ -43,6 +43,7 @@
 
 #include "elfsyms.h"
 #include "kallsyms.h"
+#include "perfmap.h"
 #include "procfs.h"
 #include "symtab.h"
 #include "util.h"
@@ -115,6 +116,12 @@ struct process {
 	bool in_table;            /* false once replaced by a reused pid */
 	bool execd;               /* a COMM exec was seen: its maps are its own */
 	uint64_t born;            /* record time when it was created (0: unknown) */
+	/* Its /tmp/perf-PID.map (JIT code), read on the first sample that
+	 * needs it.  The table is owned by the machine (m->jit_tabs). */
+	struct symtab *jit;
+	struct dso *jit_dso;      /* "perf-PID.map" */
+	uint64_t jit_size;        /* bytes parsed */
+	double jit_checked;       /* now_monotonic() of the last look; 0: never */
 };
 
 enum thread_state {
@@ -158,6 +165,10 @@ struct machine {
 	struct symloader loader;
 	struct known_build_id *known_ids;  /* machine_add_build_id, by path */
 	size_t nknown_ids, known_cap;
+	/* Every perf-PID.map table read: results point into them, and they
+	 * outlive the processes (and re-reads) that loaded them. */
+	struct symtab **jit_tabs;
+	size_t njit_tabs, jit_cap;
 };
 
 struct known_build_id {
@@ -836,6 +847,9 @@ void machine_free(struct machine *m)
 	free(m->known_ids);
 	free(m->symfs);
 	procfs_release(&m->procfs);
+	for (i = 0; i < m->njit_tabs; i++)
+		symtab_free(m->jit_tabs[i]);
+	free(m->jit_tabs);
 	free(m);
 }
 
@@ -1227,8 +1241,49 @@ static void dso_symbolize(struct dso *d, int state, uint64_t file_off, struct re
 	}
 }
 
-static void resolve_map(struct machine *m, const struct map *map, uint64_t ip,
+/* ip in JIT code of live process p: its perf-PID.map names it.  Read on
+ * the first such sample, then again on a miss at most once a second, and
+ * only when the file grew (JITs append).  Replays do not look: the pids
+ * are another machine's. */
+static bool resolve_jit(struct machine *m, struct process *p, uint64_t ip,
 			struct resolved *out)
+{
+	const struct symbol *sym = p->jit ? symtab_lookup(p->jit, ip) : NULL;
+	struct symtab *st;
+	uint64_t size;
+	double now;
+
+	if (!sym && m->live) {
+		now = now_monotonic();
+		if (p->jit_checked == 0 || now - p->jit_checked >= 1.0) {
+			p->jit_checked = now;
+			if (perfmap_load(p->pid, p->jit_size, &st, &size) == 0) {
+				m->jit_tabs = xgrow(m->jit_tabs, &m->jit_cap, m->njit_tabs + 1,
+						    sizeof(*m->jit_tabs));
+				m->jit_tabs[m->njit_tabs++] = st;
+				p->jit = st;
+				p->jit_size = size;
+				sym = symtab_lookup(st, ip);
+			}
+		}
+	}
+	if (!sym)
+		return false;
+	if (!p->jit_dso) {
+		char *path = xasprintf("/tmp/perf-%u.map", p->pid);
+
+		/* DSO_ANON: never opened as ELF; shown as perf-PID.map. */
+		p->jit_dso = machine_dso_get(m, path, DSO_ANON);
+		free(path);
+	}
+	out->dso = p->jit_dso;
+	out->sym = sym;
+	out->addr = ip;
+	return true;
+}
+
+static void resolve_map(struct machine *m, struct process *p, const struct map *map,
+			uint64_t ip, struct resolved *out)
 {
 	struct dso *d = map->dso;
 	uint64_t file_off = ip - map->start + map->pgoff;
@@ -1261,6 +1316,8 @@ static void resolve_map(struct machine *m, const struct map *map, uint64_t ip,
 	default:
 		/* Anonymous code (JIT): perf-PID.map uses absolute addresses. */
 		out->addr = ip;
+		if (d->kind == DSO_ANON)
+			resolve_jit(m, p, ip, out);
 		break;
 	}
 }
@@ -1328,7 +1385,7 @@ void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
 	 * [vsyscall], sits in the top half), then the kernel half. */
 	map = p ? maps_find(p, ip) : NULL;
 	if (map) {
-		resolve_map(m, map, ip, out);
+		resolve_map(m, p, map, ip, out);
 		return;
 	}
 	if (ip >> 63) {
@@ -1336,7 +1393,8 @@ void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
 		return;
 	}
 	out->addr = ip;
-	if (p)
+	/* Some JITs map code without telling perf (no MMAP2 record). */
+	if (p && !resolve_jit(m, p, ip, out))
 		m->stats.unmapped++;
 }
 

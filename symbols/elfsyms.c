@@ -197,9 +197,30 @@ struct elf_image_sect {
 	bool exec;                /* SHF_EXECINSTR and SHF_ALLOC */
 };
 
+/* The PLT sections, and the symbols found inside them: synthesized
+ * func@plt names go only where no real symbol is. */
+struct elf_image_plt {
+	uint64_t lo, hi;          /* union of .plt and .plt.sec; lo == hi: none */
+	struct { uint64_t start, end; } *taken;
+	size_t ntaken, cap;
+};
+
+static void elf_image_plt_note(struct elf_image_plt *plt, uint64_t start, uint64_t size)
+{
+	/* Sizeless: at least its own start is taken. */
+	uint64_t end = size && start + size > start ? start + size : start + 1;
+
+	if (!plt || start >= plt->hi || end <= plt->lo)
+		return;
+	plt->taken = xgrow(plt->taken, &plt->cap, plt->ntaken + 1, sizeof(*plt->taken));
+	plt->taken[plt->ntaken].start = start;
+	plt->taken[plt->ntaken].end = end;
+	plt->ntaken++;
+}
+
 /* Add the functions of one symbol table section (SHT_SYMTAB or SHT_DYNSYM). */
 static int elf_image_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *symsh,
-				  int machine, struct symtab *st)
+				  int machine, struct symtab *st, struct elf_image_plt *plt)
 {
 	struct elf_image_sect *sects;
 	Elf_Data *data, *xdata = NULL;
@@ -258,16 +279,151 @@ static int elf_image_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *sy
 		symtab_add(st, sym.st_value, sym.st_size, elf_image_bind(GELF_ST_BIND(sym.st_info)),
 			   dem ? dem : name, sects[shndx].end);
 		free(dem);
+		elf_image_plt_note(plt, sym.st_value, sym.st_size);
 	}
 	free(sects);
 	return 0;
 }
 
-/* Pick .symtab if present (it is a superset), else .dynsym. */
+/* x86_64 PLT entries are 16 bytes: with IBT (.plt.sec) entry i is at
+ * .plt.sec + 16 * i, else at .plt + 16 * (i + 1) after the PLT0 header. */
+#define ELF_PLT_ENTRY 16
+
+/* The .plt / .plt.sec / .rela.plt sections, when the file has them. */
+struct elf_image_pltsecs {
+	Elf_Scn *rela;
+	GElf_Shdr relash, pltsh, secsh, gotsh;
+	bool have_rela, have_plt, have_sec, have_got;
+};
+
+static void elf_image_find_plt(Elf *elf, struct elf_image_pltsecs *ps,
+			       struct elf_image_plt *plt)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	memset(ps, 0, sizeof(*ps));
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		/* Debug files keep the headers but not the bytes (NOBITS). */
+		if (strcmp(name, ".rela.plt") == 0 && sh.sh_type == SHT_RELA) {
+			ps->rela = scn;
+			ps->relash = sh;
+			ps->have_rela = true;
+		} else if (strcmp(name, ".plt") == 0 && (sh.sh_flags & SHF_EXECINSTR)) {
+			ps->pltsh = sh;
+			ps->have_plt = true;
+		} else if (strcmp(name, ".plt.sec") == 0 && (sh.sh_flags & SHF_EXECINSTR)) {
+			ps->secsh = sh;
+			ps->have_sec = true;
+		} else if (strcmp(name, ".got.plt") == 0) {
+			ps->gotsh = sh;
+			ps->have_got = true;
+		}
+	}
+	if (!ps->have_rela || !(ps->have_plt || ps->have_sec))
+		return;
+	plt->lo = UINT64_MAX;
+	if (ps->have_plt) {
+		plt->lo = ps->pltsh.sh_addr;
+		plt->hi = ps->pltsh.sh_addr + ps->pltsh.sh_size;
+	}
+	if (ps->have_sec) {
+		if (ps->secsh.sh_addr < plt->lo)
+			plt->lo = ps->secsh.sh_addr;
+		if (ps->secsh.sh_addr + ps->secsh.sh_size > plt->hi)
+			plt->hi = ps->secsh.sh_addr + ps->secsh.sh_size;
+	}
+}
+
+static bool elf_image_plt_taken(const struct elf_image_plt *plt, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < plt->ntaken; i++)
+		if (addr >= plt->taken[i].start && addr < plt->taken[i].end)
+			return true;
+	return false;
+}
+
+/* Name the PLT entries func@plt from their R_X86_64_JUMP_SLOT relocations
+ * (perf does the same): samples in them are otherwise [unknown]. */
+static void elf_image_synth_plt(Elf *elf, const struct elf_image_pltsecs *ps,
+				const struct elf_image_plt *plt, struct symtab *st)
+{
+	Elf_Data *rel, *dyn;
+	Elf_Scn *dynscn;
+	GElf_Shdr dynsh;
+	uint64_t base, end;
+	size_t i, nrel;
+	struct strbuf name;
+
+	rel = elf_getdata(ps->rela, NULL);
+	dynscn = elf_getscn(elf, ps->relash.sh_link);
+	if (!rel || !rel->d_buf || ps->relash.sh_entsize == 0 || !dynscn ||
+	    !gelf_getshdr(dynscn, &dynsh) || dynsh.sh_type != SHT_DYNSYM || dynsh.sh_entsize == 0)
+		return;
+	dyn = elf_getdata(dynscn, NULL);
+	if (!dyn || !dyn->d_buf)
+		return;
+	if (ps->have_sec) {
+		base = ps->secsh.sh_addr;
+		end = ps->secsh.sh_addr + ps->secsh.sh_size;
+	} else {
+		base = ps->pltsh.sh_addr + ELF_PLT_ENTRY;
+		end = ps->pltsh.sh_addr + ps->pltsh.sh_size;
+	}
+	nrel = rel->d_size / ps->relash.sh_entsize;
+	strbuf_init(&name);
+	for (i = 0; i < nrel; i++) {
+		uint64_t slot = i, addr;
+		const char *sname;
+		GElf_Rela r;
+		GElf_Sym sym;
+		char *dem;
+
+		if (!gelf_getrela(rel, (int)i, &r))
+			continue;
+		/* The slot is the entry's .got.plt word (after 3 reserved
+		 * ones): linkers move IRELATIVE relocations to the end of
+		 * .rela.plt, so the relocation's index is only a fallback. */
+		if (ps->have_got && r.r_offset >= ps->gotsh.sh_addr + 24 &&
+		    r.r_offset < ps->gotsh.sh_addr + ps->gotsh.sh_size)
+			slot = (r.r_offset - ps->gotsh.sh_addr) / 8 - 3;
+		addr = base + slot * ELF_PLT_ENTRY;
+		if (slot > (end - base) / ELF_PLT_ENTRY || addr + ELF_PLT_ENTRY > end)
+			continue;
+		/* Only JUMP_SLOTs name a function (IRELATIVE has no symbol). */
+		if (GELF_R_TYPE(r.r_info) != R_X86_64_JUMP_SLOT ||
+		    GELF_R_SYM(r.r_info) >= dyn->d_size / dynsh.sh_entsize ||
+		    !gelf_getsym(dyn, (int)GELF_R_SYM(r.r_info), &sym) ||
+		    !(sname = elf_strptr(elf, dynsh.sh_link, sym.st_name)) || !*sname ||
+		    elf_image_plt_taken(plt, addr))
+			continue;
+		dem = demangle(sname);
+		strbuf_reset(&name);
+		strbuf_addstr(&name, dem ? dem : sname);
+		strbuf_addstr(&name, "@plt");
+		free(dem);
+		symtab_add(st, addr, ELF_PLT_ENTRY, SYMTAB_LOCAL, name.buf, end);
+	}
+	strbuf_release(&name);
+}
+
+/* Pick .symtab if present (it is a superset), else .dynsym; then the PLT. */
 static int elf_image_load_symbols(Elf *elf, struct elf_image *img)
 {
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
 	GElf_Shdr sh, symsh, dynsh;
+	struct elf_image_pltsecs ps;
+	struct elf_image_plt plt = { 0 };
+	int err = 0;
 
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		if (!gelf_getshdr(scn, &sh))
@@ -280,13 +436,21 @@ static int elf_image_load_symbols(Elf *elf, struct elf_image *img)
 			dynsh = sh;
 		}
 	}
-	if (symtab)
-		return elf_image_read_symbols(elf, symtab, &symsh, img->machine, img->symtab);
-	if (dynsym) {
+	/* Only the x86_64 PLT layout is known here; elsewhere no @plt. */
+	if (img->machine == EM_X86_64)
+		elf_image_find_plt(elf, &ps, &plt);
+	if (symtab) {
+		err = elf_image_read_symbols(elf, symtab, &symsh, img->machine, img->symtab,
+					     plt.hi > plt.lo ? &plt : NULL);
+	} else if (dynsym) {
 		img->from_dynsym = true;
-		return elf_image_read_symbols(elf, dynsym, &dynsh, img->machine, img->symtab);
+		err = elf_image_read_symbols(elf, dynsym, &dynsh, img->machine, img->symtab,
+					     plt.hi > plt.lo ? &plt : NULL);
 	}
-	return 0;
+	if (!err && plt.hi > plt.lo)
+		elf_image_synth_plt(elf, &ps, &plt, img->symtab);
+	free(plt.taken);
+	return err;
 }
 
 int elf_image_load(const char *path, struct elf_image *out)

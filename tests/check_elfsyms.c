@@ -83,6 +83,14 @@ static void build_fixtures(void)
 	fputs(prog_src, f);
 	fclose(f);
 	free(src);
+	/* A call through the PLT, for the func@plt names. */
+	src = fixture("plt.c");
+	f = fopen(src, "w");
+	if (!f)
+		abort();
+	fputs("#include <stdio.h>\nint main(void)\n{\n\tputs(\"x\");\n\treturn 0;\n}\n", f);
+	fclose(f);
+	free(src);
 
 #define CC(out, flags) \
 	testutil_sh("cd '%s' && cc -O0 -g0 -o " out " prog.c " flags " 2>/dev/null", dir)
@@ -95,6 +103,7 @@ static void build_fixtures(void)
 	    CC("sect.so", "-DNO_MAIN -shared -fPIC -Wl,-z,separate-code "
 		"-Wl,--section-start=.text=0x5000") ||
 	    CC("prog.o", "-c") ||
+	    testutil_sh("cd '%s' && cc -O0 -fPIE -pie -o plt plt.c 2>/dev/null", dir) ||
 	    testutil_sh("cd '%s' && strip -o dyn dynfull && cp bid nosect && "
 			"echo 'not an elf file' > text && : > empty", dir)) {
 		fprintf(stderr, "check_elfsyms: cannot build the fixtures\n");
@@ -515,6 +524,71 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* The address objdump labels <name>: in path, from its .plt / .plt.sec. */
+static bool objdump_label(const char *path, const char *name, uint64_t *addr)
+{
+	char *cmd = xasprintf("objdump -d --section=.plt --section=.plt.sec '%s' 2>/dev/null", path);
+	char *label = xasprintf("<%s>:", name);
+	FILE *p = popen(cmd, "r");
+	char line[512];
+	unsigned long long a;
+	bool found = false;
+
+	ck_assert_ptr_nonnull(p);
+	while (fgets(line, sizeof(line), p)) {
+		if (strstr(line, label) && sscanf(line, "%llx", &a) == 1) {
+			*addr = a;
+			found = true;
+		}
+	}
+	pclose(p);
+	free(label);
+	free(cmd);
+	return found;
+}
+
+/* puts@plt is named where objdump puts it, 16 bytes long. */
+static void check_plt(const char *name)
+{
+	char *path = fixture(name);
+	const struct symbol *s;
+	struct elf_image img;
+	uint64_t addr = 0;
+
+	ck_assert_msg(objdump_label(path, "puts@plt", &addr), "objdump: no puts@plt in %s", name);
+	ck_assert_int_eq(elf_image_load(path, &img), 0);
+	s = symtab_lookup(img.symtab, addr);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_str_eq(s->name, "puts@plt");
+	ck_assert_uint_eq(s->start, addr);
+	ck_assert_uint_eq(s->end, addr + 16);
+	s = symtab_lookup(img.symtab, addr + 15);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_str_eq(s->name, "puts@plt");
+	/* The real functions are still there. */
+	ck_assert_uint_gt(symtab_count(img.symtab), 1);
+	elf_image_release(&img);
+	free(path);
+}
+
+START_TEST(test_plt)
+{
+	check_plt("plt");
+}
+END_TEST
+
+START_TEST(test_plt_sec)
+{
+	if (testutil_sh("cd '%s' && cc -O0 -fPIE -pie -fcf-protection=full -Wl,-z,ibtplt "
+			"-o pltsec plt.c 2>/dev/null && readelf -SW pltsec | grep -q '[.]plt[.]sec'",
+			dir)) {
+		fprintf(stderr, "SKIP: test_plt_sec: no .plt.sec (cc or ld without IBT)\n");
+		return;
+	}
+	check_plt("pltsec");
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("elfsyms");
@@ -528,6 +602,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_shared);
 	tcase_add_test(tc, test_dynsym_only);
 	tcase_add_test(tc, test_elf32);
+	tcase_add_test(tc, test_plt);
+	tcase_add_test(tc, test_plt_sec);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("segments");

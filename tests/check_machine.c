@@ -1113,6 +1113,124 @@ START_TEST(test_kernel)
 }
 END_TEST
 
+/* JIT code: /tmp/perf-PID.map of a live process names anonymous code. */
+#define JIT_BASE 0x7f0000000000ULL
+
+static const char *jit_map_path(void)
+{
+	static char path[64];
+
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+	return path;
+}
+
+static void jit_write(const char *mode, const char *text)
+{
+	FILE *f = fopen(jit_map_path(), mode);
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A live machine with an anonymous exec map in this process. */
+static struct machine *jit_machine(bool live)
+{
+	struct machine *m = machine_new();
+	uint32_t pid = (uint32_t)getpid();
+
+	machine_set_live(m, live);
+	do_mmap(m, pid, pid, JIT_BASE, 0x10000, 0, "//anon");
+	return m;
+}
+
+static const char *jit_sym(struct machine *m, uint64_t ip, const char **dso)
+{
+	struct resolved r = user(m, (uint32_t)getpid(), (uint32_t)getpid(), ip);
+
+	*dso = r.dso ? dso_short_name(r.dso) : "-";
+	return r.sym ? r.sym->name : "-";
+}
+
+START_TEST(test_jit_perfmap)
+{
+	uint32_t pid = (uint32_t)getpid();
+	char *short_name = xasprintf("perf-%u.map", pid);
+	struct machine *m;
+	struct resolved r;
+	const char *dso;
+
+	unlink(jit_map_path());
+	jit_write("w", "7f0000001000 100 jit_func\n400 10 outside_maps\n");
+	m = jit_machine(true);
+	r = user(m, pid, pid, JIT_BASE + 0x1010);
+	ck_assert_ptr_nonnull(r.sym);
+	ck_assert_str_eq(r.sym->name, "jit_func");
+	ck_assert_str_eq(dso_short_name(r.dso), short_name);
+	ck_assert_uint_eq(r.addr, JIT_BASE + 0x1010);
+	/* Anonymous but not in the map: the anon DSO, no symbol. */
+	ck_assert_str_eq(jit_sym(m, JIT_BASE + 0x3000, &dso), "-");
+	ck_assert_str_eq(dso, "//anon");
+	/* Outside every map: the perf map still names it. */
+	ck_assert_str_eq(jit_sym(m, 0x404, &dso), "outside_maps");
+	ck_assert_str_eq(dso, short_name);
+	ck_assert_str_eq(jit_sym(m, 0x500, &dso), "-");
+	ck_assert_str_eq(dso, "-");
+
+	/* Appended entries are read on a miss, at most once a second; the
+	 * symbols resolved before stay valid. */
+	jit_write("a", "7f0000003000 20 jit_later\n");
+	usleep(1100 * 1000);
+	ck_assert_str_eq(jit_sym(m, JIT_BASE + 0x3008, &dso), "jit_later");
+	ck_assert_str_eq(r.sym->name, "jit_func");
+	machine_free(m);
+
+	/* Replays do not read this host's perf maps. */
+	m = jit_machine(false);
+	ck_assert_str_eq(jit_sym(m, JIT_BASE + 0x1010, &dso), "-");
+	ck_assert_str_eq(dso, "//anon");
+	machine_free(m);
+
+	unlink(jit_map_path());
+	free(short_name);
+}
+END_TEST
+
+START_TEST(test_jit_perfmap_refused)
+{
+	char *target = xasprintf("%s.target", jit_map_path());
+	struct machine *m;
+	const char *dso;
+
+	/* A symlink in /tmp, to a good file. */
+	unlink(jit_map_path());
+	unlink(target);
+	jit_write("w", "7f0000001000 100 jit_func\n");
+	ck_assert_int_eq(rename(jit_map_path(), target), 0);
+	ck_assert_int_eq(symlink(target, jit_map_path()), 0);
+	m = jit_machine(true);
+	ck_assert_str_eq(jit_sym(m, JIT_BASE + 0x1010, &dso), "-");
+	ck_assert_str_eq(dso, "//anon");
+	machine_free(m);
+	unlink(jit_map_path());
+	unlink(target);
+	free(target);
+
+	/* Another user's file. */
+	if (geteuid() != 0) {
+		fprintf(stderr, "SKIP: test_jit_perfmap_refused: foreign owner needs root\n");
+		return;
+	}
+	jit_write("w", "7f0000001000 100 jit_func\n");
+	ck_assert_int_eq(chown(jit_map_path(), 65534, 65534), 0);
+	m = jit_machine(true);
+	ck_assert_str_eq(jit_sym(m, JIT_BASE + 0x1010, &dso), "-");
+	ck_assert_str_eq(dso, "//anon");
+	machine_free(m);
+	unlink(jit_map_path());
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("machine");
@@ -1136,6 +1254,11 @@ static Suite *suite(void)
 
 	tc = tcase_create("dso");
 	tcase_add_test(tc, test_dso_kinds);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("jit");
+	tcase_add_test(tc, test_jit_perfmap);
+	tcase_add_test(tc, test_jit_perfmap_refused);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("elf");
