@@ -23,6 +23,10 @@ struct live {
 	int *ring_fds;       /* per CPU */
 	struct ring **rings; /* per CPU */
 	size_t nrings;
+	/* live_read's merge state, per ring */
+	const struct perf_event_header **cur;
+	size_t *heap_idx;
+	uint64_t *heap_time;
 };
 
 int live_online_cpus(int **cpus, size_t *n)
@@ -127,6 +131,9 @@ int live_open(const struct live_config *cfg, struct live **out, char *why, size_
 	l->nrings = ncpus;
 	l->ring_fds = xmalloc(ncpus * sizeof(*l->ring_fds));
 	l->rings = xcalloc(ncpus, sizeof(*l->rings));
+	l->cur = xcalloc(ncpus, sizeof(*l->cur));
+	l->heap_idx = xcalloc(ncpus, sizeof(*l->heap_idx));
+	l->heap_time = xcalloc(ncpus, sizeof(*l->heap_time));
 	for (i = 0; i < ncpus; i++)
 		l->ring_fds[i] = -1;
 
@@ -182,6 +189,9 @@ void live_close(struct live *l)
 	free(l->fds);
 	free(l->ring_fds);
 	free(l->rings);
+	free(l->cur);
+	free(l->heap_idx);
+	free(l->heap_time);
 	free(l);
 }
 
@@ -211,22 +221,88 @@ void live_fill_pollfds(const struct live *l, struct pollfd *pfd)
 	}
 }
 
+/* The ring holding the oldest pending record: a binary min-heap of ring
+ * indices keyed by record time. */
+struct live_heap {
+	size_t *idx;
+	uint64_t *time;     /* per ring */
+	size_t n;
+};
+
+static bool heap_less(const struct live_heap *h, size_t a, size_t b)
+{
+	return h->time[h->idx[a]] < h->time[h->idx[b]] ||
+	       (h->time[h->idx[a]] == h->time[h->idx[b]] && h->idx[a] < h->idx[b]);
+}
+
+static void heap_swap(struct live_heap *h, size_t a, size_t b)
+{
+	size_t t = h->idx[a];
+
+	h->idx[a] = h->idx[b];
+	h->idx[b] = t;
+}
+
+static void heap_down(struct live_heap *h, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < h->n && heap_less(h, l, m))
+			m = l;
+		if (r < h->n && heap_less(h, r, m))
+			m = r;
+		if (m == i)
+			return;
+		heap_swap(h, i, m);
+		i = m;
+	}
+}
+
+static void heap_up(struct live_heap *h, size_t i)
+{
+	while (i > 0 && heap_less(h, i, (i - 1) / 2)) {
+		heap_swap(h, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+/* Records are handed on in time order across the rings: a process that
+ * moved between CPUs has its MMAP2 in one ring and its next samples in
+ * another, and a drain covers up to a quarter of each ring. */
 size_t live_read(struct live *l, live_record_cb cb, void *ctx)
 {
-	const struct perf_event_header *hdr;
+	const struct perf_event_header **cur = l->cur;
+	struct live_heap h = { l->heap_idx, l->heap_time, 0 };
 	size_t i, n = 0;
 
 	for (i = 0; i < l->nrings; i++) {
-		struct ring *r = l->rings[i];
-
-		if (!r)
+		if (!l->rings[i])
 			continue;
-		ring_read_begin(r);
-		while ((hdr = ring_next(r)) != NULL) {
-			cb(hdr, ctx);
-			n++;
-		}
-		ring_read_end(r);
+		ring_read_begin(l->rings[i]);
+		cur[i] = ring_next(l->rings[i]);
+		if (!cur[i])
+			continue;
+		h.time[i] = record_time(cur[i], &l->attr);
+		h.idx[h.n] = i;
+		heap_up(&h, h.n++);
 	}
+	while (h.n > 0) {
+		size_t r = h.idx[0];
+
+		cb(cur[r], ctx);
+		n++;
+		/* The record stays valid until its ring's next ring_next. */
+		cur[r] = ring_next(l->rings[r]);
+		if (cur[r]) {
+			h.time[r] = record_time(cur[r], &l->attr);
+		} else {
+			h.idx[0] = h.idx[--h.n];
+		}
+		heap_down(&h, 0);
+	}
+	for (i = 0; i < l->nrings; i++)
+		if (l->rings[i])
+			ring_read_end(l->rings[i]);
 	return n;
 }

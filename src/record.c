@@ -102,6 +102,34 @@ size_t record_sample_id_size(const struct perf_event_attr *attr)
 	return n * 8;
 }
 
+uint64_t record_time(const struct perf_event_header *hdr, const struct perf_event_attr *attr)
+{
+	uint64_t t = attr->sample_type, time;
+	size_t off;
+
+	if (!(t & PERF_SAMPLE_TIME) || hdr->size < sizeof(*hdr))
+		return 0;
+	if (hdr->type == PERF_RECORD_SAMPLE) {
+		off = sizeof(*hdr) + 8 * (!!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
+					   !!(t & PERF_SAMPLE_TID));
+	} else {
+		size_t after;
+
+		if (!attr->sample_id_all || hdr->type >= PERF_RECORD_MAX)
+			return 0;
+		/* TIME, then ID, STREAM_ID, CPU, IDENTIFIER at the very end. */
+		after = 8 * (1 + !!(t & PERF_SAMPLE_ID) + !!(t & PERF_SAMPLE_STREAM_ID) +
+			     !!(t & PERF_SAMPLE_CPU) + !!(t & PERF_SAMPLE_IDENTIFIER));
+		if (hdr->size < sizeof(*hdr) + after)
+			return 0;
+		off = hdr->size - after;
+	}
+	if (off + 8 > hdr->size)
+		return 0;
+	memcpy(&time, (const char *)hdr + off, 8);
+	return time;
+}
+
 /* Parse the sample_id_all trailer, which occupies exactly the cursor's
  * range.  When both ID and IDENTIFIER are present they hold the same value;
  * IDENTIFIER is the one taken since its position is the reliable one. */

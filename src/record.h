@@ -129,6 +129,10 @@ int record_decode(const struct perf_event_header *hdr,
 		  const struct perf_event_attr *attr, struct record *out,
 		  const char **why);
 
+/* The record's time (the sample's TIME field, or the sample_id_all
+ * trailer's), without decoding the rest; 0 when it carries none. */
+uint64_t record_time(const struct perf_event_header *hdr, const struct perf_event_attr *attr);
+
 /* "SAMPLE", "MMAP2", "FINISHED_ROUND", ... or "UNKNOWN". */
 const char *record_type_name(uint32_t type);
 

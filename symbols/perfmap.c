@@ -155,7 +155,8 @@ struct symtab *perfmap_parse(const char *buf, size_t len)
 	/* Overlaps are rare but real (code freed and reused): cut the range
 	 * at every start and end, and give each piece to the newest entry
 	 * covering it, so lookups never return a superseded name. */
-	qsort(ents, n, sizeof(*ents), pm_start_cmp);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(ents, n, sizeof(*ents), pm_start_cmp);
 	bounds = xmalloc((2 * n + 1) * sizeof(*bounds));
 	for (i = 0; i < n; i++) {
 		bounds[nb++] = ents[i].start;

@@ -1035,6 +1035,36 @@ START_TEST(test_mmap2_bad_build_id_size)
 }
 END_TEST
 
+/* record_time: the TIME field of a sample and of a side-band trailer. */
+START_TEST(test_record_time)
+{
+	static struct rb b;
+	struct perf_event_attr attr = { .size = sizeof(attr), .sample_id_all = 1 };
+
+	attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			   PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+	rb_init(&b, PERF_RECORD_SAMPLE, 0);
+	rb_u64(&b, 7);       /* identifier */
+	rb_u64(&b, 0x1234);  /* ip */
+	rb_u32x2(&b, 1, 2);  /* pid, tid */
+	rb_u64(&b, 5555);    /* time */
+	rb_u32x2(&b, 1, 0);  /* cpu */
+	ck_assert_uint_eq(record_time(rb_done(&b), &attr), 5555);
+
+	rb_init(&b, PERF_RECORD_COMM, 0);
+	rb_u32x2(&b, 1, 1);
+	rb_str(&b, "x");
+	rb_u32x2(&b, 1, 1);  /* tid */
+	rb_u64(&b, 6666);    /* time */
+	rb_u32x2(&b, 0, 0);  /* cpu */
+	rb_u64(&b, 7);       /* identifier */
+	ck_assert_uint_eq(record_time(rb_done(&b), &attr), 6666);
+
+	attr.sample_type &= ~(uint64_t)PERF_SAMPLE_TIME;
+	ck_assert_uint_eq(record_time(rb_done(&b), &attr), 0);
+}
+END_TEST
+
 /* ---- headers, other record types, names ---- */
 
 START_TEST(test_header_checks)
@@ -1201,6 +1231,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_other_sizes_huge);
 	tcase_add_test(tc, test_strings_without_nul);
 	tcase_add_test(tc, test_mmap2_bad_build_id_size);
+	tcase_add_test(tc, test_record_time);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("sideband");
