@@ -55,6 +55,18 @@ int read_file(const char *path, size_t max, char **out, size_t *len);
 /* Read an integer from a one-line file; returns 0 or -errno. */
 int read_file_long(const char *path, long *val);
 
+/* Decimal digits of v (1 for 0): column widths. */
+static inline unsigned util_digits(uint64_t v)
+{
+	unsigned n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
 /* Monotonic time in seconds. */
 double now_monotonic(void);
 

@@ -128,17 +128,6 @@ static size_t output_name_width(const char *s, size_t max)
 	return w;
 }
 
-static size_t output_num_width(uint64_t v)
-{
-	size_t w = 1;
-
-	while (v >= 10) {
-		v /= 10;
-		w++;
-	}
-	return w;
-}
-
 static void output_header(struct strbuf *sb, const struct snapshot *snap)
 {
 	double kernel_pct = 0.0;
@@ -285,11 +274,11 @@ static size_t output_cell_width(const struct snapshot_row *r, enum output_col c)
 	case OUTPUT_COL_COMM:
 		return output_name_width(r->comm ? r->comm : "-", OUTPUT_COMM_MAX);
 	case OUTPUT_COL_PID:
-		return r->has_pid ? output_num_width(r->pid) : 1;
+		return r->has_pid ? util_digits(r->pid) : 1;
 	case OUTPUT_COL_TID:
-		return r->has_tid ? output_num_width(r->tid) : 1;
+		return r->has_tid ? util_digits(r->tid) : 1;
 	case OUTPUT_COL_CPU:
-		return r->has_cpu ? output_num_width(r->cpu) : 1;
+		return r->has_cpu ? util_digits(r->cpu) : 1;
 	case OUTPUT_COL_DSO:
 		return output_name_width(r->dso ? r->dso : "[unknown]", OUTPUT_DSO_MAX);
 	case OUTPUT_COL_SYM:
@@ -558,8 +547,8 @@ void output_text(FILE *out, const struct snapshot *snap)
 		output_fixed(&pct, r->children, 2);
 		if (pct.len + 1 > w_child)
 			w_child = pct.len + 1;
-		if (output_num_width(r->samples) > w_samp)
-			w_samp = output_num_width(r->samples);
+		if (util_digits(r->samples) > w_samp)
+			w_samp = util_digits(r->samples);
 		for (k = 0; k < ncols; k++) {
 			w = output_cell_width(r, cols[k]);
 			if (w > widths[k])

@@ -514,17 +514,6 @@ static void tui_draw_header(struct tui *t)
 	}
 }
 
-static unsigned tui_digits(uint64_t v)
-{
-	unsigned n = 1;
-
-	while (v >= 10) {
-		v /= 10;
-		n++;
-	}
-	return n;
-}
-
 static void tui_cell_text(const struct snapshot *snap, const struct browser_line *l,
 			  enum layout_col col, char *buf, size_t size);
 
@@ -543,11 +532,11 @@ static void tui_wants(const struct browser *b, unsigned *want)
 
 		if (b->lines[i].node)
 			continue;
-		if ((w = tui_digits(r->samples)) > want[LAYOUT_SAMPLES])
+		if ((w = util_digits(r->samples)) > want[LAYOUT_SAMPLES])
 			want[LAYOUT_SAMPLES] = w;
-		if (r->has_pid && (w = tui_digits(r->pid)) > want[LAYOUT_PID])
+		if (r->has_pid && (w = util_digits(r->pid)) > want[LAYOUT_PID])
 			want[LAYOUT_PID] = w;
-		if (r->has_tid && (w = tui_digits(r->tid)) > want[LAYOUT_TID])
+		if (r->has_tid && (w = util_digits(r->tid)) > want[LAYOUT_TID])
 			want[LAYOUT_TID] = w;
 		if (r->comm && (w = layout_text_width(r->comm)) > want[LAYOUT_COMM])
 			want[LAYOUT_COMM] = w;
