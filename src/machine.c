@@ -85,6 +85,11 @@ struct dso {
 				     are no symbols (set by the loader) */
 	char *display_name;       /* short_name + " (stale)" once known */
 	struct elf_image img;
+	/* Set by the loader before it publishes LOADED: the file img was read
+	 * from, and the separate debug file whose symbols replaced img's
+	 * (NULL when none).  DWARF readers open these. */
+	char *sym_path;
+	char *debug_path;
 	struct dso *next_loaded;  /* the loader's list, for machine_free */
 };
 
@@ -322,6 +327,8 @@ static void dso_free(struct dso *d)
 	free(d->open_path);
 	free(d->short_name);
 	free(d->display_name);
+	free(d->sym_path);
+	free(d->debug_path);
 	free(d);
 }
 
@@ -422,6 +429,16 @@ const char *dso_path(const struct dso *d)
 enum dso_kind dso_kind(const struct dso *d)
 {
 	return d->kind;
+}
+
+const char *dso_sym_path(const struct dso *d)
+{
+	return __atomic_load_n(&d->state, __ATOMIC_ACQUIRE) == DSO_SYMS_LOADED ? d->sym_path : NULL;
+}
+
+const char *dso_debug_path(const struct dso *d)
+{
+	return __atomic_load_n(&d->state, __ATOMIC_ACQUIRE) == DSO_SYMS_LOADED ? d->debug_path : NULL;
 }
 
 bool dso_is_kernel(const struct dso *d)
@@ -554,6 +571,7 @@ static void dso_load_debug_symbols(const struct machine *m, struct dso *d)
 			dbg.symtab = t;
 		}
 		elf_image_release(&dbg);
+		d->debug_path = xasprintf("%s/%s", k == 0 ? m->symfs : "", rest.buf);
 		break;
 	}
 	strbuf_release(&rest);
@@ -569,6 +587,8 @@ static void dso_load_symbols(const struct machine *m, struct dso *d)
 
 	if (path && elf_image_load(path, &d->img) == 0) {
 		state = DSO_SYMS_LOADED;
+		d->sym_path = path;
+		path = NULL;
 		dso_load_debug_symbols(m, d);
 	} else if (!path && d->ident != DSO_IDENT_PATH) {
 		d->stale = stale;

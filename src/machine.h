@@ -122,5 +122,10 @@ const char *dso_short_name(const struct dso *d); /* "libc.so.6", "[kernel.kallsy
 const char *dso_path(const struct dso *d);       /* full path, or the short name */
 enum dso_kind dso_kind(const struct dso *d);
 bool dso_is_kernel(const struct dso *d);
+/* Once d's symbols are loaded: the file they were read from (may be a
+ * /proc/PID/... path), and the separate debug file used for its symbol
+ * table, or NULL.  NULL before loading or when it failed. */
+const char *dso_sym_path(const struct dso *d);
+const char *dso_debug_path(const struct dso *d);
 
 #endif
