@@ -43,6 +43,7 @@
 
 #include "elfsyms.h"
 #include "kallsyms.h"
+#include "nsopen.h"
 #include "perfmap.h"
 #include "procfs.h"
 #include "symtab.h"
@@ -446,13 +447,13 @@ bool dso_is_kernel(const struct dso *d)
 	return d->kind == DSO_KERNEL || d->kind == DSO_MODULE;
 }
 
-/* Does the file at path carry the build ID d expects?  A 20-byte ID from a
- * recording without a size is zero-padded: a shorter file ID (MD5, 16
- * bytes) matches when the rest is zero. */
-static bool dso_file_matches(const struct dso *d, const char *path)
+/* Does the file open at fd carry the build ID d expects?  A 20-byte ID
+ * from a recording without a size is zero-padded: a shorter file ID (MD5,
+ * 16 bytes) matches when the rest is zero. */
+static bool dso_file_matches(const struct dso *d, int fd)
 {
 	uint8_t id[ELF_BUILD_ID_MAX];
-	int n = elf_read_build_id(path, id);
+	int n = elf_read_build_id_fd(fd, id);
 	size_t i;
 
 	if (n <= 0 || (size_t)n > d->build_id_size || memcmp(id, d->build_id, (size_t)n) != 0)
@@ -463,70 +464,110 @@ static bool dso_file_matches(const struct dso *d, const char *path)
 	return true;
 }
 
-/* Does the file at path hold d's code?  By build ID when d has one
+/* Does the file open at fd hold d's code?  By build ID when d has one
  * (expected), else by inode when known, else any readable file. */
-static bool dso_file_ok(const struct machine *m, const struct dso *d, const char *path)
+static bool dso_file_ok(const struct machine *m, const struct dso *d, int fd)
 {
 	struct stat st;
 
 	if (d->build_id_expected)
-		return dso_file_matches(d, path);
+		return dso_file_matches(d, fd);
 	/* Only live: a recording's inodes are another boot's (or made up),
 	 * and its BUILD_ID feature says which file is right. */
 	if (m->live && d->ident == DSO_IDENT_INODE && d->ino)
-		return stat(path, &st) == 0 && (uint64_t)st.st_ino == d->ino;
-	return access(path, R_OK) == 0;
+		return fstat(fd, &st) == 0 && (uint64_t)st.st_ino == d->ino;
+	return true;
 }
 
-/* The file to read d's symbols from, malloc'd, or NULL; *stale says why
- * not when a file was there but was not d's.  In order: symfs/.build-id/
- * xx/rest and symfs/path (recordings made elsewhere); /proc/PID/root/path
- * (a process in another mount namespace sees its own files); path; while
- * the process lives /proc/PID/map_files/START-END (the mapped inode itself,
- * even when the path now names another file or none); the debug file by
- * build ID.  Every candidate must pass dso_file_ok: never another
- * binary's names. */
-static char *dso_find_file(const struct machine *m, const struct dso *d, const char **stale)
+/* A place d's file may be: path, or inner under /proc/root_pid/root. */
+struct dso_cand {
+	char *path;               /* what dso_sym_path shows */
+	uint32_t root_pid;        /* 0: open path itself */
+	const char *inner;        /* the path as root_pid sees it */
+};
+
+/* Open a candidate for reading if it is a regular file.  Under a
+ * process's root, nsopen keeps the container's symlinks inside it (a
+ * plain open of /proc/PID/root/path would follow an absolute link to the
+ * host's file).  Sets *exists when something is there.  Returns a
+ * readable descriptor or -errno. */
+static int dso_cand_open(const struct dso_cand *c, bool *exists)
 {
-	char *cand[8], *found = NULL;
+	int pfd, fd;
+
+	if (c->root_pid)
+		pfd = nsopen_pid(c->root_pid, c->inner, O_PATH);
+	else
+		pfd = open(c->path, O_PATH | O_CLOEXEC);
+	if (pfd < 0)
+		return c->root_pid ? pfd : -errno;
+	*exists = true;
+	fd = nsopen_regular(pfd);
+	close(pfd);
+	return fd;
+}
+
+/* The file to read d's symbols from, open (*fdp) and named (returned,
+ * malloc'd), or NULL; *stale says why not when a file was there but was
+ * not d's.  In order: symfs/.build-id/xx/rest and symfs/path (recordings
+ * made elsewhere); path under /proc/PID/root (a process in another mount
+ * namespace sees its own files); path; while the process lives
+ * /proc/PID/map_files/START-END (the mapped inode itself, even when the
+ * path now names another file or none); the debug file by build ID.
+ * Every candidate must pass dso_file_ok: never another binary's names. */
+static char *dso_find_file(const struct machine *m, const struct dso *d, int *fdp,
+			   const char **stale)
+{
+	struct dso_cand cand[8];
+	char *found = NULL;
 	size_t n = 0, i;
 	bool any = false;
 	struct strbuf sb;
 
+	memset(cand, 0, sizeof(cand));
 	strbuf_init(&sb);
 	if (d->build_id_size) {
 		for (i = 1; i < d->build_id_size; i++)
 			strbuf_addf(&sb, "%02x", d->build_id[i]);
 	}
 	if (m->symfs && d->build_id_expected && d->build_id_size)
-		cand[n++] = xasprintf("%s/.build-id/%02x/%s", m->symfs, d->build_id[0], sb.buf);
+		cand[n++].path = xasprintf("%s/.build-id/%02x/%s", m->symfs, d->build_id[0], sb.buf);
 	if (m->symfs)
-		cand[n++] = xasprintf("%s%s%s", m->symfs, d->open_path[0] == '/' ? "" : "/",
-				      d->open_path);
-	if (m->live && d->hint_pid && d->open_path[0] == '/')
-		cand[n++] = xasprintf("/proc/%u/root%s", d->hint_pid, d->open_path);
-	cand[n++] = xstrdup(d->open_path);
+		cand[n++].path = xasprintf("%s%s%s", m->symfs, d->open_path[0] == '/' ? "" : "/",
+					   d->open_path);
+	if (m->live && d->hint_pid && d->open_path[0] == '/') {
+		cand[n].path = xasprintf("/proc/%u/root%s", d->hint_pid, d->open_path);
+		cand[n].root_pid = d->hint_pid;
+		cand[n++].inner = d->open_path;
+	}
+	cand[n++].path = xstrdup(d->open_path);
 	if (m->live && d->hint_pid && d->hint_end > d->hint_start)
-		cand[n++] = xasprintf("/proc/%u/map_files/%" PRIx64 "-%" PRIx64, d->hint_pid,
-				      d->hint_start, d->hint_end);
+		cand[n++].path = xasprintf("/proc/%u/map_files/%" PRIx64 "-%" PRIx64, d->hint_pid,
+					   d->hint_start, d->hint_end);
 	if (d->build_id_expected && d->build_id_size) {
-		cand[n++] = xasprintf("%s/usr/lib/debug/.build-id/%02x/%s.debug",
-				      m->symfs ? m->symfs : "", d->build_id[0], sb.buf);
+		cand[n++].path = xasprintf("%s/usr/lib/debug/.build-id/%02x/%s.debug",
+					   m->symfs ? m->symfs : "", d->build_id[0], sb.buf);
 		if (m->symfs)
-			cand[n++] = xasprintf("/usr/lib/debug/.build-id/%02x/%s.debug",
-					      d->build_id[0], sb.buf);
+			cand[n++].path = xasprintf("/usr/lib/debug/.build-id/%02x/%s.debug",
+						   d->build_id[0], sb.buf);
 	}
 	strbuf_release(&sb);
+	*fdp = -1;
 	for (i = 0; i < n && !found; i++) {
-		if (dso_file_ok(m, d, cand[i])) {
-			found = cand[i];
-			cand[i] = NULL;
-		} else if (access(cand[i], F_OK) == 0) {
-			any = true;
+		int fd = dso_cand_open(&cand[i], &any);
+
+		if (fd < 0)
+			continue;
+		if (dso_file_ok(m, d, fd)) {
+			found = cand[i].path;
+			cand[i].path = NULL;
+			*fdp = fd;
+		} else {
+			close(fd);
 		}
 	}
 	for (i = 0; i < n; i++)
-		free(cand[i]);
+		free(cand[i].path);
 	*stale = NULL;
 	if (!found)
 		*stale = any ? (d->build_id_expected ? "build-id mismatch" : "replaced") :
@@ -582,10 +623,11 @@ static void dso_load_debug_symbols(const struct machine *m, struct dso *d)
 static void dso_load_symbols(const struct machine *m, struct dso *d)
 {
 	const char *stale = NULL;
-	char *path = dso_find_file(m, d, &stale);
+	int fd = -1;
+	char *path = dso_find_file(m, d, &fd, &stale);
 	int state = DSO_SYMS_FAILED;
 
-	if (path && elf_image_load(path, &d->img) == 0) {
+	if (path && elf_image_load_fd(fd, &d->img) == 0) {
 		state = DSO_SYMS_LOADED;
 		d->sym_path = path;
 		path = NULL;
@@ -593,6 +635,8 @@ static void dso_load_symbols(const struct machine *m, struct dso *d)
 	} else if (!path && d->ident != DSO_IDENT_PATH) {
 		d->stale = stale;
 	}
+	if (fd >= 0)
+		close(fd);
 	free(path);
 	__atomic_store_n(&d->state, state, __ATOMIC_RELEASE);
 }

@@ -61,32 +61,44 @@ static int elf_open_regular(const char *path)
 	return fd;
 }
 
-/* Open path as an ELF file.  ELF_C_READ rather than ELF_C_READ_MMAP: a
- * binary truncated in place would SIGBUS an mmap reader, and ELF_C_READ
- * only pread()s the sections we ask for. */
-static int elf_image_open(const char *path, int *fdp, Elf **elfp)
+/* An Elf for the readable regular file fd.  ELF_C_READ rather than
+ * ELF_C_READ_MMAP: a binary truncated in place would SIGBUS an mmap
+ * reader, and ELF_C_READ only pread()s the sections we ask for. */
+static int elf_image_begin_fd(int fd, Elf **elfp)
 {
+	struct stat st;
 	Elf *elf;
-	int fd;
 
 	pthread_once(&elf_once, elf_init_once);
 	if (!elf_version_ok)
 		return -ENOSYS;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return -ENOEXEC;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf)
+		return -ENOEXEC;
+	if (elf_kind(elf) != ELF_K_ELF) {
+		elf_end(elf);
+		return -ENOEXEC;
+	}
+	*elfp = elf;
+	return 0;
+}
+
+/* Open path as an ELF file. */
+static int elf_image_open(const char *path, int *fdp, Elf **elfp)
+{
+	int fd, err;
+
 	fd = elf_open_regular(path);
 	if (fd < 0)
 		return fd;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf) {
+	err = elf_image_begin_fd(fd, elfp);
+	if (err) {
 		close(fd);
-		return -ENOEXEC;
-	}
-	if (elf_kind(elf) != ELF_K_ELF) {
-		elf_end(elf);
-		close(fd);
-		return -ENOEXEC;
+		return err;
 	}
 	*fdp = fd;
-	*elfp = elf;
 	return 0;
 }
 
@@ -453,25 +465,18 @@ static int elf_image_load_symbols(Elf *elf, struct elf_image *img)
 	return err;
 }
 
-int elf_image_load(const char *path, struct elf_image *out)
+/* The common core of the loaders: everything from an open Elf. */
+static int elf_image_load_elf(Elf *elf, struct elf_image *out)
 {
 	GElf_Ehdr eh;
-	Elf *elf;
-	int fd, err;
+	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = elf_image_open(path, &fd, &elf);
-	if (err)
-		return err;
-	if (!gelf_getehdr(elf, &eh)) {
-		err = -ENOEXEC;
-		goto out_close;
-	}
+	if (!gelf_getehdr(elf, &eh))
+		return -ENOEXEC;
 	/* Relocatable objects (.ko, .o) have section-relative symbol values. */
-	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
-		err = -ENOEXEC;
-		goto out_close;
-	}
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
+		return -ENOEXEC;
 	out->type = eh.e_type;
 	out->machine = eh.e_machine;
 	err = elf_image_read_segments(elf, out);
@@ -483,16 +488,68 @@ int elf_image_load(const char *path, struct elf_image *out)
 	if (err)
 		goto out_symtab;
 	symtab_finish(out->symtab);
-	elf_image_close(fd, elf);
 	return 0;
 
 out_symtab:
 	symtab_free(out->symtab);
 out_segs:
 	free(out->segs);
-out_close:
-	elf_image_close(fd, elf);
 	memset(out, 0, sizeof(*out));
+	return err;
+}
+
+int elf_image_load(const char *path, struct elf_image *out)
+{
+	Elf *elf;
+	int fd, err;
+
+	memset(out, 0, sizeof(*out));
+	err = elf_image_open(path, &fd, &elf);
+	if (err)
+		return err;
+	err = elf_image_load_elf(elf, out);
+	elf_image_close(fd, elf);
+	return err;
+}
+
+int elf_image_load_fd(int fd, struct elf_image *out)
+{
+	Elf *elf;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = elf_image_begin_fd(fd, &elf);
+	if (err)
+		return err;
+	err = elf_image_load_elf(elf, out);
+	elf_end(elf);
+	return err;
+}
+
+int elf_image_load_memory(const void *image, size_t size, struct elf_image *out)
+{
+	char *copy;
+	Elf *elf;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	pthread_once(&elf_once, elf_init_once);
+	if (!elf_version_ok)
+		return -ENOSYS;
+	if (size == 0)
+		return -ENOEXEC;
+	/* libelf may convert in place, and image may be read-only (the
+	 * vdso): it reads a private copy. */
+	copy = xmalloc(size);
+	memcpy(copy, image, size);
+	elf = elf_memory(copy, size);
+	if (!elf) {
+		free(copy);
+		return -ENOEXEC;
+	}
+	err = elf_kind(elf) == ELF_K_ELF ? elf_image_load_elf(elf, out) : -ENOEXEC;
+	elf_end(elf);
+	free(copy);
 	return err;
 }
 
@@ -536,5 +593,19 @@ int elf_read_build_id(const char *path, uint8_t id[ELF_BUILD_ID_MAX])
 		return err;
 	n = elf_image_find_build_id(elf, id);
 	elf_image_close(fd, elf);
+	return (int)n;
+}
+
+int elf_read_build_id_fd(int fd, uint8_t id[ELF_BUILD_ID_MAX])
+{
+	Elf *elf;
+	int err;
+	size_t n;
+
+	err = elf_image_begin_fd(fd, &elf);
+	if (err)
+		return err;
+	n = elf_image_find_build_id(elf, id);
+	elf_end(elf);
 	return (int)n;
 }

@@ -30,6 +30,12 @@ struct elf_image {
 /* Load everything above from path.  Returns 0, or -errno (-ENOEXEC when the
  * file is not a usable ELF). */
 int elf_image_load(const char *path, struct elf_image *out);
+/* The same from fd, a readable descriptor of a regular file (opened by
+ * the caller, e.g. under a container's root with nsopen); fd stays open. */
+int elf_image_load_fd(int fd, struct elf_image *out);
+/* The same from an ELF image in memory (the vdso), which is copied first:
+ * it may be read-only and need not outlive the call. */
+int elf_image_load_memory(const void *image, size_t size, struct elf_image *out);
 void elf_image_release(struct elf_image *img);
 
 /* Map a file offset (ip - map_start + map_pgoff) to an ELF virtual address
@@ -41,5 +47,7 @@ int elf_image_offset_to_vaddr(const struct elf_image *img, uint64_t offset,
 /* Only the build ID (cheap: no symbols).  Returns its size (0 if none) or
  * -errno. */
 int elf_read_build_id(const char *path, uint8_t id[ELF_BUILD_ID_MAX]);
+/* The same from a readable descriptor (it stays open). */
+int elf_read_build_id_fd(int fd, uint8_t id[ELF_BUILD_ID_MAX]);
 
 #endif

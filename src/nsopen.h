@@ -1,0 +1,39 @@
+/* Opening a path as another process sees it (its mount namespace and root),
+ * without letting symlinks inside that root lead out of it: binaries and
+ * perf-PID.map files of containers are opened through /proc/PID/root, and a
+ * container's user controls the symlinks there. */
+#ifndef PROFTOP_NSOPEN_H
+#define PROFTOP_NSOPEN_H
+
+#include <stdint.h>
+
+/* An O_PATH descriptor of /proc/PID/root (the process's root directory in
+ * its own mount namespace), or -errno. */
+int nsopen_root(uint32_t pid);
+
+/* Open path (absolute or not: both start at the root) under rootfd, the
+ * way a process whose root is rootfd would, except that every symlink,
+ * absolute or relative, and every "..", stays inside rootfd, and magic
+ * links (/proc/PID/fd/N...) are refused.  flags are open(2) flags: pass
+ * O_PATH (| O_NOFOLLOW to get a final symlink itself) and check the type
+ * before reading, since merely opening some files has effects.
+ * Uses openat2(RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS), or nsopen_walk
+ * where the kernel lacks it (ENOSYS, before 5.6).  Returns a descriptor
+ * (O_CLOEXEC) or -errno. */
+int nsopen_at(int rootfd, const char *path, int flags);
+
+/* The fallback of nsopen_at: a walk one component at a time with
+ * O_NOFOLLOW, resolving symlinks itself (40 at most: -ELOOP) and keeping
+ * ".." at the root from going above it.  Exported for the tests. */
+int nsopen_walk(int rootfd, const char *path, int flags);
+
+/* nsopen_at under /proc/PID/root. */
+int nsopen_pid(uint32_t pid, const char *path, int flags);
+
+/* A readable descriptor (O_RDONLY | O_NONBLOCK) for the file an O_PATH
+ * descriptor names, only if it is a regular file: -ELOOP for a symlink,
+ * -EINVAL for anything else (a FIFO would block, a device could act).
+ * fd stays open.  Returns the new descriptor or -errno. */
+int nsopen_regular(int fd);
+
+#endif
