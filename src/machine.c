@@ -123,8 +123,11 @@ struct process {
 	bool execd;               /* a COMM exec was seen: its maps are its own */
 	uint64_t born;            /* record time when it was created (0: unknown) */
 	/* Its /tmp/perf-PID.map (JIT code), read on the first sample that
-	 * needs it.  The table is owned by the machine (m->jit_tabs). */
-	struct symtab *jit;
+	 * needs it, then the lines appended since, each read a table of its
+	 * own, looked up newest first.  Tables are owned by the machine
+	 * (m->jit_tabs): symbols stay put, so rows keep their identity. */
+	struct symtab **jit;
+	size_t njit, jitcap;
 	struct dso *jit_dso;      /* "perf-PID.map" */
 	uint64_t jit_size;        /* bytes parsed */
 	double jit_checked;       /* now_monotonic() of the last look; 0: never */
@@ -875,6 +878,7 @@ static void process_free(struct machine *m, struct process *p)
 		idtab_remove(&m->procs, p);
 	m->stats.maps -= p->nmaps;
 	free(p->maps);
+	free(p->jit);
 	free(p);
 	m->stats.processes = m->procs.count;
 }
@@ -892,6 +896,7 @@ void machine_free(struct machine *m)
 		/* Processes are freed through their last thread only. */
 		if (t && --t->proc->nthreads == 0) {
 			free(t->proc->maps);
+			free(t->proc->jit);
 			free(t->proc);
 		}
 		free(t);
@@ -1305,14 +1310,26 @@ static void dso_symbolize(struct dso *d, int state, uint64_t file_off, struct re
 	}
 }
 
+/* The newest of p's perf map tables that names ip. */
+static const struct symbol *jit_lookup(const struct process *p, uint64_t ip)
+{
+	const struct symbol *sym;
+	size_t i;
+
+	for (i = p->njit; i-- > 0;)
+		if ((sym = symtab_lookup(p->jit[i], ip)) != NULL)
+			return sym;
+	return NULL;
+}
+
 /* ip in JIT code of live process p: its perf-PID.map names it.  Read on
  * the first such sample, then again on a miss at most once a second, and
- * only when the file grew (JITs append).  Replays do not look: the pids
- * are another machine's. */
+ * only the lines appended since (JITs append).  Replays do not look: the
+ * pids are another machine's. */
 static bool resolve_jit(struct machine *m, struct process *p, uint64_t ip,
 			struct resolved *out)
 {
-	const struct symbol *sym = p->jit ? symtab_lookup(p->jit, ip) : NULL;
+	const struct symbol *sym = jit_lookup(p, ip);
 	struct symtab *st;
 	uint64_t size;
 	double now;
@@ -1325,7 +1342,8 @@ static bool resolve_jit(struct machine *m, struct process *p, uint64_t ip,
 				m->jit_tabs = xgrow(m->jit_tabs, &m->jit_cap, m->njit_tabs + 1,
 						    sizeof(*m->jit_tabs));
 				m->jit_tabs[m->njit_tabs++] = st;
-				p->jit = st;
+				p->jit = xgrow(p->jit, &p->jitcap, p->njit + 1, sizeof(*p->jit));
+				p->jit[p->njit++] = st;
 				p->jit_size = size;
 				sym = symtab_lookup(st, ip);
 			}

@@ -11,8 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "nsopen.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -200,8 +203,10 @@ struct symtab *perfmap_parse(const char *buf, size_t len)
 	return st;
 }
 
-/* The real and effective uids of pid from /proc/PID/status. */
-static int pm_proc_uids(uint32_t pid, uid_t *ruid, uid_t *euid)
+/* The real and effective uids of pid, and its pid in its own pid
+ * namespace (the last NSpid field; pid itself before 4.1), from
+ * /proc/PID/status. */
+static int pm_proc_status(uint32_t pid, uid_t *ruid, uid_t *euid, uint32_t *nspid)
 {
 	char path[64], line[256];
 	unsigned long r, e;
@@ -212,77 +217,68 @@ static int pm_proc_uids(uint32_t pid, uid_t *ruid, uid_t *euid)
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
+	*nspid = pid;
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "Uid: %lu %lu", &r, &e) == 2) {
 			*ruid = (uid_t)r;
 			*euid = (uid_t)e;
 			ret = 0;
-			break;
+		} else if (strncmp(line, "NSpid:", 6) == 0) {
+			const char *last = strrchr(line, '\t');
+			unsigned long v;
+			char *end;
+
+			if (!last)
+				last = line + 5;
+			v = strtoul(last + 1, &end, 10);
+			if (end != last + 1 && v > 0 && v <= UINT32_MAX)
+				*nspid = (uint32_t)v;
 		}
 	}
 	fclose(f);
 	return ret;
 }
 
-/* Open path for reading if it is a regular file and not a symlink.  The
- * type is checked on an O_PATH descriptor first, which opens nothing:
- * merely opening some devices has effects. */
-static int pm_open(const char *path)
+/* Parse the lines of buf[0..len) that are complete, the last one too when
+ * tail_done (the file has not changed for a while): a line the JIT is
+ * still writing is left for the next read.  Returns the bytes consumed. */
+static size_t pm_complete(const char *buf, size_t len, bool tail_done)
 {
-	char proc[64];
-	struct stat st;
-	int pfd, fd;
+	const char *nl;
 
-	pfd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (pfd < 0)
-		return -errno;
-	if (fstat(pfd, &st) < 0)
-		st.st_mode = 0;
-	if (!S_ISREG(st.st_mode)) {
-		close(pfd);
-		return S_ISLNK(st.st_mode) ? -ELOOP : -EINVAL;
-	}
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
-	fd = open(proc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT)
-		/* No /proc: the caller's fstat checks the type again. */
-		fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		fd = -errno;
-	close(pfd);
-	return fd;
+	if (tail_done)
+		return len;
+	for (nl = buf + len; nl > buf && nl[-1] != '\n'; nl--)
+		;
+	return (size_t)(nl - buf);
 }
 
-int perfmap_load(uint32_t pid, uint64_t known_size, struct symtab **out,
-		 uint64_t *size)
+int perfmap_load_at(int rootfd, uint32_t nspid, uid_t ruid, uid_t euid, uint64_t known_size,
+		    struct symtab **out, uint64_t *size)
 {
 	char path[64];
 	struct stat st;
-	uid_t ruid = (uid_t)-1, euid = (uid_t)-1;
-	size_t len = 0;
+	size_t len = 0, want, used;
 	char *buf;
-	int fd, err;
+	int pfd, fd, err;
 
-	snprintf(path, sizeof(path), "/tmp/perf-%u.map", pid);
-	/* /tmp is world-writable: refuse symlinks (O_NOFOLLOW), never block
-	 * on a FIFO (O_NONBLOCK), and trust only files the process's own
+	snprintf(path, sizeof(path), "/tmp/perf-%u.map", nspid);
+	/* /tmp is world-writable, and inside a container its user owns
+	 * every symlink: resolve within the process's root, refuse a final
+	 * symlink (O_NOFOLLOW), never block on a FIFO (only regular files
+	 * are opened for reading), and trust only files the process's own
 	 * user or root wrote. */
-	fd = pm_open(path);
+	pfd = nsopen_at(rootfd, path, O_PATH | O_NOFOLLOW);
+	if (pfd < 0)
+		return pfd;
+	fd = nsopen_regular(pfd);
+	close(pfd);
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, &st) < 0) {
 		err = -errno;
 		goto out;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		err = -EINVAL;
-		goto out;
-	}
-	/* The owner check last: most processes have no map, and a failed
-	 * open is the cheapest way to learn that on every retry. */
-	err = pm_proc_uids(pid, &ruid, &euid);
-	if (err)
-		goto out;
 	if (st.st_uid != 0 && st.st_uid != ruid && st.st_uid != euid) {
 		err = -EPERM;
 		goto out;
@@ -295,10 +291,12 @@ int perfmap_load(uint32_t pid, uint64_t known_size, struct symtab **out,
 		err = -EAGAIN;
 		goto out;
 	}
-	/* Read what is there now: the JIT may be appending meanwhile. */
-	buf = xmalloc((size_t)st.st_size + 1);
-	while (len < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + len, (size_t)st.st_size - len);
+	/* Only what was appended since the last read: JITs append, so the
+	 * lines before known_size are parsed already. */
+	want = (size_t)((uint64_t)st.st_size - known_size);
+	buf = xmalloc(want + 1);
+	while (len < want) {
+		ssize_t r = pread(fd, buf + len, want - len, (off_t)(known_size + len));
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -306,18 +304,38 @@ int perfmap_load(uint32_t pid, uint64_t known_size, struct symtab **out,
 			break;
 		len += (size_t)r;
 	}
-	/* A line the JIT is still writing may be parsed cut short: the file
-	 * grows when it is done, and the next load reads it whole. */
-	if (len <= known_size) {
+	/* An unterminated last line is taken once the file has been left
+	 * alone for two seconds: a finished map without a final newline. */
+	used = pm_complete(buf, len, len == want && time(NULL) - st.st_mtime >= 2);
+	if (used == 0) {
 		free(buf);
 		err = -EAGAIN;
 		goto out;
 	}
-	*out = perfmap_parse(buf, len);
-	*size = len;
+	*out = perfmap_parse(buf, used);
+	*size = known_size + used;
 	free(buf);
 	err = 0;
 out:
 	close(fd);
+	return err;
+}
+
+int perfmap_load(uint32_t pid, uint64_t known_size, struct symtab **out, uint64_t *size)
+{
+	uid_t ruid = (uid_t)-1, euid = (uid_t)-1;
+	uint32_t nspid = pid;
+	int root, err;
+
+	err = pm_proc_status(pid, &ruid, &euid, &nspid);
+	if (err)
+		return err;
+	/* The map is in the process's own /tmp, named with the pid it sees
+	 * itself as (NSpid): a container's JIT writes /tmp/perf-1.map. */
+	root = nsopen_root(pid);
+	if (root < 0)
+		return root;
+	err = perfmap_load_at(root, nspid, ruid, euid, known_size, out, size);
+	close(root);
 	return err;
 }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct symtab;
 
@@ -16,12 +17,23 @@ struct symtab;
  * (JITs append when they recompile).  Never returns NULL. */
 struct symtab *perfmap_parse(const char *buf, size_t len);
 
-/* Load /tmp/perf-PID.map if it is a regular file (not a symlink) owned by
- * the process's uid (from /proc/PID/status) or by root, and larger than
- * known_size (the size of the previous load, 0 at first).  Returns 0 with
- * *out and *size set, -EAGAIN when the file has not grown, or -errno
- * (-EPERM: wrong owner, -ELOOP: a symlink, -EFBIG: too large). */
+/* Load the lines of PID's perf map appended since known_size (the *size
+ * of the previous load, 0 at first) into a new table: the caller looks
+ * tables up newest first, so that later lines win across loads too.  The
+ * file is /tmp/perf-NSPID.map as the process sees it (under /proc/PID/root,
+ * NSpid: the pid in its own namespace), opened with nsopen (symlinks stay
+ * inside that root) only if it is a regular file (not a symlink) owned by
+ * the process's uid (from /proc/PID/status) or by root.  Only whole lines
+ * are taken (an unterminated last one once the file has not changed for
+ * 2 s).  Returns 0 with *out and *size set, -EAGAIN when nothing new is
+ * complete, or -errno (-EPERM: wrong owner, -ELOOP: a symlink, -EINVAL:
+ * not a regular file, -EFBIG: too large). */
 int perfmap_load(uint32_t pid, uint64_t known_size, struct symtab **out,
 		 uint64_t *size);
+
+/* The same with the root directory (an O_PATH descriptor), the pid as the
+ * process sees itself and its uids given: for the tests. */
+int perfmap_load_at(int rootfd, uint32_t nspid, uid_t ruid, uid_t euid, uint64_t known_size,
+		    struct symtab **out, uint64_t *size);
 
 #endif

@@ -1179,10 +1179,15 @@ START_TEST(test_jit_perfmap)
 
 	/* Appended entries are read on a miss, at most once a second; the
 	 * symbols resolved before stay valid. */
-	jit_write("a", "7f0000003000 20 jit_later\n");
+	jit_write("a", "7f0000003000 20 jit_later\n"
+		       "7f0000001080 80 jit_recompiled\n");
 	usleep(1100 * 1000);
 	ck_assert_str_eq(jit_sym(m, JIT_BASE + 0x3008, &dso), "jit_later");
 	ck_assert_str_eq(r.sym->name, "jit_func");
+	/* Only the appended lines were read, and they win over older ones;
+	 * the older part keeps its symbol (the same row in the table). */
+	ck_assert_str_eq(jit_sym(m, JIT_BASE + 0x1090, &dso), "jit_recompiled");
+	ck_assert_ptr_eq(user(m, pid, pid, JIT_BASE + 0x1010).sym, r.sym);
 	machine_free(m);
 
 	/* Replays do not read this host's perf maps. */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utime.h>
 
 #include "perfmap.h"
 #include "symtab.h"
@@ -235,6 +236,98 @@ START_TEST(test_load_refuses)
 }
 END_TEST
 
+/* Re-reads parse only the lines appended since, and only whole lines. */
+START_TEST(test_load_incremental)
+{
+	struct symtab *st1 = NULL, *st2 = NULL, *st3 = NULL;
+	uint64_t size1 = 0, size2 = 0, size3 = 0;
+	struct utimbuf old = { 1000000000, 1000000000 };
+	FILE *f;
+
+	write_map("1000 10 first\n");
+	ck_assert_int_eq(perfmap_load((uint32_t)getpid(), 0, &st1, &size1), 0);
+	ck_assert_uint_eq(size1, 14);
+	f = fopen(map_path(), "a");
+	ck_assert_ptr_nonnull(f);
+	fputs("1000 10 second\n2000 10 more\n3000 10 partial", f);
+	fclose(f);
+	ck_assert_int_eq(perfmap_load((uint32_t)getpid(), size1, &st2, &size2), 0);
+	/* Only the two new whole lines: not "first", not the cut one. */
+	ck_assert_uint_eq(size2, 14 + 15 + 13);
+	ck_assert_uint_eq(symtab_count(st2), 2);
+	ck_assert_str_eq(name_at(st2, 0x1000), "second");
+	ck_assert_str_eq(name_at(st2, 0x2000), "more");
+	ck_assert_str_eq(name_at(st2, 0x3000), "-");
+	ck_assert_str_eq(name_at(st1, 0x1000), "first");
+	/* The JIT is still writing the last line: nothing new yet. */
+	ck_assert_int_eq(perfmap_load((uint32_t)getpid(), size2, &st3, &size3), -EAGAIN);
+	/* Left alone for a while: an unterminated last line is whole. */
+	ck_assert_int_eq(utime(map_path(), &old), 0);
+	ck_assert_int_eq(perfmap_load((uint32_t)getpid(), size2, &st3, &size3), 0);
+	ck_assert_uint_eq(symtab_count(st3), 1);
+	ck_assert_str_eq(name_at(st3, 0x3000), "partial");
+	ck_assert_int_eq(perfmap_load((uint32_t)getpid(), size3, &st3, &size3), -EAGAIN);
+	symtab_free(st1);
+	symtab_free(st2);
+	symtab_free(st3);
+	unlink(map_path());
+}
+END_TEST
+
+/* A container's map, under its root: /tmp/perf-NSPID.map, with its
+ * symlinks kept inside that root. */
+START_TEST(test_load_at_root)
+{
+	char *dir = testutil_tmpdir("perfmap-root");
+	char path[512], abs[512];
+	struct symtab *st = NULL;
+	uint64_t size = 0;
+	uid_t me = geteuid();
+	int root;
+
+	ck_assert_int_eq(testutil_sh("mkdir -p %s/root/tmp %s/root2 %s/host", dir, dir, dir), 0);
+	ck_assert_int_eq(testutil_sh("printf '1000 10 inside\\n' > %s/root/tmp/perf-7.map", dir), 0);
+	ck_assert_int_eq(testutil_sh("printf '1000 10 host_secret\\n' > %s/host/perf-9.map", dir), 0);
+	write_map("1000 10 host_tmp\n");
+	snprintf(path, sizeof(path), "%s/root", dir);
+	root = open(path, O_PATH | O_DIRECTORY);
+	ck_assert_int_ge(root, 0);
+	ck_assert_int_eq(perfmap_load_at(root, 7, me, me, 0, &st, &size), 0);
+	ck_assert_str_eq(name_at(st, 0x1000), "inside");
+	symtab_free(st);
+	/* A final symlink, even to the host's good map: refused. */
+	snprintf(path, sizeof(path), "%s/root/tmp/perf-8.map", dir);
+	ck_assert_int_eq(symlink(map_path(), path), 0);
+	ck_assert_int_eq(perfmap_load_at(root, 8, me, me, 0, &st, &size), -ELOOP);
+	/* A FIFO: refused without blocking. */
+	ck_assert_int_eq(testutil_sh("mkfifo %s/root/tmp/perf-10.map", dir), 0);
+	ck_assert_int_eq(perfmap_load_at(root, 10, me, me, 0, &st, &size), -EINVAL);
+	close(root);
+
+	/* /tmp itself a symlink out of the root: looked up inside it. */
+	ck_assert_ptr_nonnull(realpath(dir, abs));
+	snprintf(path, sizeof(path), "%s/root2/tmp", dir);
+	strncat(abs, "/host", sizeof(abs) - strlen(abs) - 1);
+	ck_assert_int_eq(symlink(abs, path), 0);
+	snprintf(path, sizeof(path), "%s/root2", dir);
+	root = open(path, O_PATH | O_DIRECTORY);
+	ck_assert_int_ge(root, 0);
+	ck_assert_int_eq(perfmap_load_at(root, 9, me, me, 0, &st, &size), -ENOENT);
+	close(root);
+	snprintf(path, sizeof(path), "%s/root2/tmp", dir);
+	unlink(path);
+	ck_assert_int_eq(symlink("../../../../../../../../host", path), 0);
+	snprintf(path, sizeof(path), "%s/root2", dir);
+	root = open(path, O_PATH | O_DIRECTORY);
+	ck_assert_int_eq(perfmap_load_at(root, 9, me, me, 0, &st, &size), -ENOENT);
+	close(root);
+
+	unlink(map_path());
+	testutil_sh("rm -rf %s", dir);
+	free(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("perfmap");
@@ -251,6 +344,8 @@ static Suite *suite(void)
 	tc = tcase_create("load");
 	tcase_add_test(tc, test_load);
 	tcase_add_test(tc, test_load_refuses);
+	tcase_add_test(tc, test_load_incremental);
+	tcase_add_test(tc, test_load_at_root);
 	suite_add_tcase(s, tc);
 
 	return s;
