@@ -48,6 +48,7 @@
 #include "procfs.h"
 #include "symtab.h"
 #include "util.h"
+#include "vdso.h"
 
 enum dso_syms_state {
 	DSO_SYMS_NONE,      /* not tried yet */
@@ -178,6 +179,13 @@ struct machine {
 	 * outlive the processes (and re-reads) that loaded them. */
 	struct symtab **jit_tabs;
 	size_t njit_tabs, jit_cap;
+	/* Our own vdso's symbols name [vdso] maps of the same size: the
+	 * kernel maps one image into every process of our ABI.  Only when
+	 * the samples are this kernel's (live, or a recording of it). */
+	bool vdso_allowed;
+	int vdso_state;           /* 0: not tried, 1: vdso_img loaded, -1: none */
+	struct elf_image vdso_img;
+	uint64_t vdso_map_size;   /* its [vdso] mapping's length */
 };
 
 struct known_build_id {
@@ -727,6 +735,7 @@ int machine_set_async(struct machine *m, bool async)
 void machine_set_live(struct machine *m, bool live)
 {
 	m->live = live;
+	m->vdso_allowed |= live;
 }
 
 size_t machine_symbols_loading(const struct machine *m)
@@ -919,6 +928,8 @@ void machine_free(struct machine *m)
 	for (i = 0; i < m->njit_tabs; i++)
 		symtab_free(m->jit_tabs[i]);
 	free(m->jit_tabs);
+	if (m->vdso_state > 0)
+		elf_image_release(&m->vdso_img);
 	free(m);
 }
 
@@ -1241,6 +1252,8 @@ int machine_load_kernel(struct machine *m, bool *restricted)
 	size_t i;
 	int err;
 
+	/* Called only when the samples are the running kernel's. */
+	m->vdso_allowed = true;
 	if (m->ks_loaded) {
 		kallsyms_release(&m->ks);
 		m->ks_loaded = false;
@@ -1364,6 +1377,31 @@ static bool resolve_jit(struct machine *m, struct process *p, uint64_t ip,
 	return true;
 }
 
+/* [vdso] code at offset out->addr of map: named from our own vdso image
+ * when the map has its size (a 32-bit process's vdso is another image). */
+static void resolve_vdso(struct machine *m, const struct map *map, struct resolved *out)
+{
+	const void *image;
+	size_t size, map_size;
+	uint64_t vaddr;
+
+	if (!m->vdso_allowed)
+		return;
+	if (m->vdso_state == 0) {
+		m->vdso_state = -1;
+		if (vdso_self(&image, &size, &map_size) == 0 &&
+		    elf_image_load_memory(image, size, &m->vdso_img) == 0) {
+			m->vdso_state = 1;
+			m->vdso_map_size = map_size;
+		}
+	}
+	if (m->vdso_state < 0 || map->end - map->start != m->vdso_map_size ||
+	    elf_image_offset_to_vaddr(&m->vdso_img, out->addr, &vaddr) != 0)
+		return;
+	out->addr = vaddr;
+	out->sym = symtab_lookup(m->vdso_img.symtab, vaddr);
+}
+
 static void resolve_map(struct machine *m, struct process *p, const struct map *map,
 			uint64_t ip, struct resolved *out)
 {
@@ -1394,6 +1432,7 @@ static void resolve_map(struct machine *m, struct process *p, const struct map *
 	case DSO_VDSO:
 		/* pgoff means nothing for [vdso]. */
 		out->addr = ip - map->start;
+		resolve_vdso(m, map, out);
 		break;
 	default:
 		/* Anonymous code (JIT): perf-PID.map uses absolute addresses. */

@@ -22,6 +22,7 @@
 #include "symtab.h"
 #include "testutil.h"
 #include "util.h"
+#include "vdso.h"
 
 #define PAGE 0x1000ULL
 
@@ -1236,6 +1237,53 @@ START_TEST(test_jit_perfmap_refused)
 }
 END_TEST
 
+/* [vdso]: named from our own vdso image, live only, and only for maps of
+ * its size. */
+START_TEST(test_vdso_symbols)
+{
+	const void *image;
+	size_t size, map_size, i;
+	struct elf_image img;
+	const struct symbol *want = NULL;
+	uint64_t base = 0x7ffff7fc0000ULL;
+	struct machine *m;
+	struct resolved r;
+
+	if (vdso_self(&image, &size, &map_size) != 0) {
+		fprintf(stderr, "SKIP: test_vdso_symbols: no vdso\n");
+		return;
+	}
+	ck_assert_int_eq(elf_image_load_memory(image, size, &img), 0);
+	for (i = 0; i < symtab_count(img.symtab) && !want; i++)
+		if (strstr(symtab_get(img.symtab, i)->name, "clock_gettime"))
+			want = symtab_get(img.symtab, i);
+	ck_assert_ptr_nonnull(want);
+
+	m = machine_new();
+	machine_set_live(m, true);
+	do_mmap(m, 100, 100, base, map_size, 0, "[vdso]");
+	do_mmap(m, 200, 200, base, map_size + 4096, 0, "[vdso]");
+	r = user(m, 100, 100, base + want->start + 1);
+	ck_assert_ptr_nonnull(r.sym);
+	ck_assert_str_eq(r.sym->name, want->name);
+	ck_assert_str_eq(dso_short_name(r.dso), "[vdso]");
+	/* Another image (a 32-bit process's): no name from ours. */
+	r = user(m, 200, 200, base + want->start + 1);
+	ck_assert_ptr_null(r.sym);
+	ck_assert_str_eq(dso_short_name(r.dso), "[vdso]");
+	machine_free(m);
+
+	/* A recording of another kernel: not ours to name. */
+	m = machine_new();
+	do_mmap(m, 100, 100, base, map_size, 0, "[vdso]");
+	r = user(m, 100, 100, base + want->start + 1);
+	ck_assert_ptr_null(r.sym);
+	ck_assert_uint_eq(r.addr, want->start + 1);
+	machine_free(m);
+	elf_image_release(&img);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("machine");
@@ -1264,6 +1312,7 @@ static Suite *suite(void)
 	tc = tcase_create("jit");
 	tcase_add_test(tc, test_jit_perfmap);
 	tcase_add_test(tc, test_jit_perfmap_refused);
+	tcase_add_test(tc, test_vdso_symbols);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("elf");
