@@ -179,3 +179,18 @@ cat >"$DIR/fuzz_perfmap/basic" <<'P'
 7f0000003000 0 zero_size
 bad line
 P
+cat >"$DIR/fuzz_perfmap/overlaps" <<'P'
+1000 100 old
+1040 40 new
+1040 40 newer
+2000 20 left
+2010 20 right
+3010 20 late_right
+3000 20 late_left
+1000 1000 big_last
+P
+printf '1000 10 crlf\r\n2000 10 tab\tname\r\n\n\n3000 10 no_newline' >"$DIR/fuzz_perfmap/crlf"
+printf 'ffffffffffffffff 1 wraps\nfffffffffffffff0 10 top\n0 1 zero\n12345678901234567 1 long\n' \
+	>"$DIR/fuzz_perfmap/edges"
+awk 'BEGIN { for (i = 0; i < 300; i++) printf "%x %x f%d\n", 4096 + (i * 37 % 200) * 16, 16 + i % 5 * 16, i }' \
+	>"$DIR/fuzz_perfmap/many"

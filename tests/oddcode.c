@@ -1,6 +1,7 @@
 /* Integration workload for code that no ELF file on disk names.
  *
- * usage: oddcode jit SECONDS    a fake JIT: copies a small loop into an
+ * usage: oddcode jit SECONDS [nomap]
+ *                               a fake JIT: copies a small loop into an
  *                               anonymous executable mapping, names it in
  *                               /tmp/perf-PID.map (PID as the process sees
  *                               itself) and runs it; halfway through it
@@ -8,6 +9,7 @@
  *                               runs that one (perf map re-reads)
  *        oddcode vdso SECONDS   calls clock_gettime and time in a loop:
  *                               its samples are in the [vdso]
+ * nomap: no map is written (the tests put one there themselves).
  * SECONDS 0 runs until killed.  Prints "ready PID" once started (for jit
  * after the first map line is written), and for jit the code addresses.
  * jit exits 77 where it cannot make code (not x86_64, or W^X refused). */
@@ -54,7 +56,7 @@ static loop_fn make_code(void)
 #endif
 }
 
-static int run_jit(double secs)
+static int run_jit(double secs, int nomap)
 {
 	double start = now(), end = start + secs;
 	loop_fn first = make_code(), second = NULL;
@@ -66,7 +68,7 @@ static int run_jit(double secs)
 		return 77;
 	}
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
-	map = fopen(path, "w");
+	map = fopen(nomap ? "/dev/null" : path, "w");
 	if (!map) {
 		perror(path);
 		return 1;
@@ -89,7 +91,8 @@ static int run_jit(double secs)
 		(second ? second : first)(2000000);
 	}
 	fclose(map);
-	unlink(path);
+	if (!nomap)
+		unlink(path);
 	return 0;
 }
 
@@ -116,7 +119,7 @@ int main(int argc, char **argv)
 	double secs = argc > 2 ? atof(argv[2]) : 3.0;
 
 	if (argc > 1 && strcmp(argv[1], "jit") == 0)
-		return run_jit(secs);
+		return run_jit(secs, argc > 3 && strcmp(argv[3], "nomap") == 0);
 	if (argc > 1 && strcmp(argv[1], "vdso") == 0)
 		return run_vdso(secs);
 	fprintf(stderr, "usage: oddcode jit|vdso [SECONDS]\n");
