@@ -283,7 +283,7 @@ START_TEST(test_load_at_root)
 	struct symtab *st = NULL;
 	uint64_t size = 0;
 	uid_t me = geteuid();
-	int root;
+	int root, err;
 
 	ck_assert_int_eq(testutil_sh("mkdir -p %s/root/tmp %s/root2 %s/host", dir, dir, dir), 0);
 	ck_assert_int_eq(testutil_sh("printf '1000 10 inside\\n' > %s/root/tmp/perf-7.map", dir), 0);
@@ -312,7 +312,10 @@ START_TEST(test_load_at_root)
 	snprintf(path, sizeof(path), "%s/root2", dir);
 	root = open(path, O_PATH | O_DIRECTORY);
 	ck_assert_int_ge(root, 0);
-	ck_assert_int_eq(perfmap_load_at(root, 9, me, me, 0, &st, &size), -ENOENT);
+	/* -ELOOP when dir is under /tmp: inside root2, the target's "/tmp"
+	 * is the link itself. */
+	err = perfmap_load_at(root, 9, me, me, 0, &st, &size);
+	ck_assert_msg(err == -ENOENT || err == -ELOOP, "err %d", err);
 	close(root);
 	snprintf(path, sizeof(path), "%s/root2/tmp", dir);
 	unlink(path);
