@@ -125,10 +125,9 @@ struct process {
 	uint64_t born;            /* record time when it was created (0: unknown) */
 	/* Its /tmp/perf-PID.map (JIT code), read on the first sample that
 	 * needs it, then the lines appended since, each read a table of its
-	 * own, looked up newest first.  Tables are owned by the machine
+	 * own, indexed newest first.  Tables are owned by the machine
 	 * (m->jit_tabs): symbols stay put, so rows keep their identity. */
-	struct symtab **jit;
-	size_t njit, jitcap;
+	struct perfmap_index jit;
 	struct dso *jit_dso;      /* "perf-PID.map" */
 	uint64_t jit_size;        /* bytes parsed */
 	double jit_checked;       /* now_monotonic() of the last look; 0: never */
@@ -887,7 +886,7 @@ static void process_free(struct machine *m, struct process *p)
 		idtab_remove(&m->procs, p);
 	m->stats.maps -= p->nmaps;
 	free(p->maps);
-	free(p->jit);
+	perfmap_index_release(&p->jit);
 	free(p);
 	m->stats.processes = m->procs.count;
 }
@@ -905,7 +904,7 @@ void machine_free(struct machine *m)
 		/* Processes are freed through their last thread only. */
 		if (t && --t->proc->nthreads == 0) {
 			free(t->proc->maps);
-			free(t->proc->jit);
+			perfmap_index_release(&t->proc->jit);
 			free(t->proc);
 		}
 		free(t);
@@ -1323,18 +1322,6 @@ static void dso_symbolize(struct dso *d, int state, uint64_t file_off, struct re
 	}
 }
 
-/* The newest of p's perf map tables that names ip. */
-static const struct symbol *jit_lookup(const struct process *p, uint64_t ip)
-{
-	const struct symbol *sym;
-	size_t i;
-
-	for (i = p->njit; i-- > 0;)
-		if ((sym = symtab_lookup(p->jit[i], ip)) != NULL)
-			return sym;
-	return NULL;
-}
-
 /* ip in JIT code of live process p: its perf-PID.map names it.  Read on
  * the first such sample, then again on a miss at most once a second, and
  * only the lines appended since (JITs append).  Replays do not look: the
@@ -1342,7 +1329,7 @@ static const struct symbol *jit_lookup(const struct process *p, uint64_t ip)
 static bool resolve_jit(struct machine *m, struct process *p, uint64_t ip,
 			struct resolved *out)
 {
-	const struct symbol *sym = jit_lookup(p, ip);
+	const struct symbol *sym = perfmap_index_lookup(&p->jit, ip);
 	struct symtab *st;
 	uint64_t size;
 	double now;
@@ -1355,10 +1342,9 @@ static bool resolve_jit(struct machine *m, struct process *p, uint64_t ip,
 				m->jit_tabs = xgrow(m->jit_tabs, &m->jit_cap, m->njit_tabs + 1,
 						    sizeof(*m->jit_tabs));
 				m->jit_tabs[m->njit_tabs++] = st;
-				p->jit = xgrow(p->jit, &p->jitcap, p->njit + 1, sizeof(*p->jit));
-				p->jit[p->njit++] = st;
+				perfmap_index_add(&p->jit, st);
 				p->jit_size = size;
-				sym = symtab_lookup(st, ip);
+				sym = perfmap_index_lookup(&p->jit, ip);
 			}
 		}
 	}

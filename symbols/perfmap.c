@@ -203,6 +203,80 @@ struct symtab *perfmap_parse(const char *buf, size_t len)
 	return st;
 }
 
+void perfmap_index_add(struct perfmap_index *ix, const struct symtab *newer)
+{
+	size_t nn = symtab_count(newer), i, j0 = 0, k = 0, a = 0, b = 0, np = 0, cap;
+	struct perfmap_range *pieces, *out;
+
+	/* The older ranges minus the newer symbols: at most one more piece
+	 * per newer symbol than there were ranges. */
+	pieces = xmalloc((ix->n + nn + 1) * sizeof(*pieces));
+	for (i = 0; i < ix->n; i++) {
+		const struct perfmap_range *o = &ix->ranges[i];
+		uint64_t s = o->start;
+		size_t j;
+
+		while (j0 < nn && symtab_get(newer, j0)->end <= o->start)
+			j0++;
+		for (j = j0; j < nn && symtab_get(newer, j)->start < o->end; j++) {
+			const struct symbol *ns = symtab_get(newer, j);
+
+			if (ns->start > s) {
+				pieces[np].start = s;
+				pieces[np].end = ns->start;
+				pieces[np++].sym = o->sym;
+			}
+			if (ns->end > s)
+				s = ns->end;
+		}
+		if (s < o->end) {
+			pieces[np].start = s;
+			pieces[np].end = o->end;
+			pieces[np++].sym = o->sym;
+		}
+	}
+	/* Merge the two sorted, mutually disjoint lists. */
+	cap = np + nn;
+	out = xmalloc((cap ? cap : 1) * sizeof(*out));
+	while (a < np || b < nn) {
+		if (b == nn || (a < np && pieces[a].start < symtab_get(newer, b)->start)) {
+			out[k++] = pieces[a++];
+		} else {
+			const struct symbol *ns = symtab_get(newer, b++);
+
+			out[k].start = ns->start;
+			out[k].end = ns->end;
+			out[k++].sym = ns;
+		}
+	}
+	free(pieces);
+	free(ix->ranges);
+	ix->ranges = out;
+	ix->n = k;
+}
+
+const struct symbol *perfmap_index_lookup(const struct perfmap_index *ix, uint64_t addr)
+{
+	size_t lo = 0, hi = ix->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->ranges[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ix->n && ix->ranges[lo].start <= addr ? ix->ranges[lo].sym : NULL;
+}
+
+void perfmap_index_release(struct perfmap_index *ix)
+{
+	free(ix->ranges);
+	ix->ranges = NULL;
+	ix->n = 0;
+}
+
 /* The real and effective uids of pid, and its pid in its own pid
  * namespace (the last NSpid field; pid itself before 4.1), from
  * /proc/PID/status. */

@@ -17,9 +17,30 @@ struct symtab;
  * (JITs append when they recompile).  Never returns NULL. */
 struct symtab *perfmap_parse(const char *buf, size_t len);
 
+/* One address range of an index and the symbol that names it. */
+struct perfmap_range {
+	uint64_t start, end;          /* end exclusive */
+	const struct symbol *sym;     /* owned by one of the indexed tables */
+};
+
+/* Lookups over the tables of successive loads (perfmap_load) in one
+ * binary search: sorted, non-overlapping ranges pointing at the tables'
+ * own symbols, so a function keeps its symbol across re-reads. */
+struct perfmap_index {
+	struct perfmap_range *ranges;
+	size_t n;
+};
+
+/* Add the table of a newer load: its symbols win where they overlap the
+ * older ones (cut around them).  Costs O(ranges + symbols). */
+void perfmap_index_add(struct perfmap_index *ix, const struct symtab *newer);
+const struct symbol *perfmap_index_lookup(const struct perfmap_index *ix, uint64_t addr);
+void perfmap_index_release(struct perfmap_index *ix);
+
 /* Load the lines of PID's perf map appended since known_size (the *size
  * of the previous load, 0 at first) into a new table: the caller looks
- * tables up newest first, so that later lines win across loads too.  The
+ * tables up newest first (perfmap_index_add), so that later lines win
+ * across loads too.  The
  * file is /tmp/perf-NSPID.map as the process sees it (under /proc/PID/root,
  * NSpid: the pid in its own namespace), opened with nsopen (symlinks stay
  * inside that root) only if it is a regular file (not a symlink) owned by

@@ -167,6 +167,66 @@ START_TEST(test_overlaps_random)
 }
 END_TEST
 
+/* The index over the tables of successive loads names every address as
+ * one parse of the whole file does, and points at the tables' symbols. */
+START_TEST(test_index_random)
+{
+	unsigned seed = 777;
+	int it, i;
+
+	for (it = 0; it < 2000; it++) {
+		char buf[1024];
+		size_t len = 0, cut[4], k;
+		int n = (int)(rand_r(&seed) % 12);
+		struct symtab *whole, *part[3];
+		struct perfmap_index ix = { 0 };
+		uint64_t a;
+
+		cut[0] = 0;
+		for (i = 0; i < n; i++) {
+			uint64_t s = rand_r(&seed) % 60;
+
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%llx %llx n%d\n",
+						(unsigned long long)s,
+						(unsigned long long)(1 + rand_r(&seed) % 20), i);
+		}
+		/* Two cuts at line ends (or the ends of the buffer). */
+		for (k = 1; k < 3; k++) {
+			const char *nl = len ? memchr(buf + rand_r(&seed) % len, '\n', 1) : NULL;
+
+			cut[k] = nl ? (size_t)(nl - buf) + 1 : cut[k - 1];
+			if (cut[k] < cut[k - 1])
+				cut[k] = cut[k - 1];
+		}
+		cut[3] = len;
+		whole = perfmap_parse(buf, len);
+		for (k = 0; k < 3; k++) {
+			part[k] = perfmap_parse(buf + cut[k], cut[k + 1] - cut[k]);
+			perfmap_index_add(&ix, part[k]);
+		}
+		for (a = 0; a < 90; a++) {
+			const struct symbol *w = symtab_lookup(whole, a);
+			const struct symbol *x = perfmap_index_lookup(&ix, a);
+
+			ck_assert_msg((w == NULL) == (x == NULL) && (!w || !strcmp(w->name, x->name)),
+				      "at %llx: %s, not %s, in\n%s", (unsigned long long)a,
+				      x ? x->name : "-", w ? w->name : "-", buf);
+			/* The symbol is the newest part's that has the address. */
+			if (x) {
+				for (k = 3; k-- > 0;)
+					if (symtab_lookup(part[k], a))
+						break;
+				ck_assert_ptr_eq(x, symtab_lookup(part[k], a));
+			}
+		}
+		perfmap_index_release(&ix);
+		for (k = 0; k < 3; k++)
+			symtab_free(part[k]);
+		symtab_free(whole);
+	}
+}
+END_TEST
+
 static char *map_path(void)
 {
 	static char path[64];
@@ -342,6 +402,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_overlaps);
 	tcase_add_test(tc, test_no_trailing_newline);
 	tcase_add_test(tc, test_overlaps_random);
+	tcase_add_test(tc, test_index_random);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("load");
