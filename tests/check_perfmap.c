@@ -174,7 +174,7 @@ START_TEST(test_index_random)
 	unsigned seed = 777;
 	int it, i;
 
-	for (it = 0; it < 2000; it++) {
+	for (it = 0; it < 300; it++) {
 		char buf[1024];
 		size_t len = 0, cut[4], k;
 		int n = (int)(rand_r(&seed) % 12);
