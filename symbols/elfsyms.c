@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "debugfile.h"
 #include "demangle.h"
 #include "symtab.h"
 #include "util.h"
@@ -416,16 +417,88 @@ static void elf_image_synth_plt(Elf *elf, const struct elf_image_pltsecs *ps,
 	strbuf_release(&name);
 }
 
-/* Pick .symtab if present (it is a superset), else .dynsym; then the PLT. */
+/* The first SHT_SYMTAB section of elf, or NULL. */
+static Elf_Scn *elf_image_find_symtab(Elf *elf, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, sh) && sh->sh_type == SHT_SYMTAB)
+			return scn;
+	return NULL;
+}
+
+/* .gnu_debuglink: the debug file's name, NUL, padding to 4, its CRC-32 in
+ * the file's byte order.  Names with '/' are refused (they would leave the
+ * directories searched). */
+static void elf_image_read_debuglink(Elf *elf, Elf_Scn *scn, struct elf_image *img)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	const unsigned char *p, *end;
+	size_t len, off;
+	GElf_Ehdr eh;
+
+	if (!data || !data->d_buf || data->d_size < 8 || !gelf_getehdr(elf, &eh))
+		return;
+	p = data->d_buf;
+	end = memchr(p, '\0', data->d_size);
+	if (!end || end == p)
+		return;
+	len = (size_t)(end - p);
+	off = (len + 4) & ~(size_t)3;
+	if (len > 255 || off + 4 > data->d_size || memchr(p, '/', len))
+		return;
+	p += off;
+	img->debuglink_crc = eh.e_ident[EI_DATA] == ELFDATA2MSB ?
+		(uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3] :
+		(uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+	img->debuglink = xstrndup(data->d_buf, len);
+}
+
+/* .gnu_debugdata (MiniDebugInfo): an xz-compressed ELF whose .symtab holds
+ * the functions .dynsym lacks; add them to img's table.  The sizes are
+ * capped: the section is whatever the file says. */
+static void elf_image_read_debugdata(Elf_Scn *scn, struct elf_image *img,
+				     struct elf_image_plt *plt)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	Elf_Scn *symscn;
+	GElf_Shdr symsh;
+	GElf_Ehdr eh;
+	size_t len;
+	void *buf;
+	Elf *mini;
+
+	if (!data || !data->d_buf || data->d_size == 0 || data->d_size > DEBUGFILE_XZ_MAX)
+		return;
+	if (debugfile_xz_decode(data->d_buf, data->d_size, DEBUGFILE_XZ_MAX, &buf, &len) != 0)
+		return;
+	mini = elf_memory(buf, len);
+	if (mini && elf_kind(mini) == ELF_K_ELF && gelf_getehdr(mini, &eh) &&
+	    eh.e_machine == img->machine && (symscn = elf_image_find_symtab(mini, &symsh)) &&
+	    elf_image_read_symbols(mini, symscn, &symsh, img->machine, img->symtab, plt) == 0)
+		img->from_debugdata = true;
+	if (mini)
+		elf_end(mini);
+	free(buf);
+}
+
+/* Pick .symtab if present (it is a superset), else .dynsym and what
+ * .gnu_debugdata adds; then the PLT. */
 static int elf_image_load_symbols(Elf *elf, struct elf_image *img)
 {
-	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL, *debugdata = NULL;
 	GElf_Shdr sh, symsh, dynsh;
 	struct elf_image_pltsecs ps;
 	struct elf_image_plt plt = { 0 };
+	size_t shstrndx = 0;
 	int err = 0;
 
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		shstrndx = 0;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+
 		if (!gelf_getshdr(scn, &sh))
 			continue;
 		if (sh.sh_type == SHT_SYMTAB && !symtab) {
@@ -434,6 +507,12 @@ static int elf_image_load_symbols(Elf *elf, struct elf_image *img)
 		} else if (sh.sh_type == SHT_DYNSYM && !dynsym) {
 			dynsym = scn;
 			dynsh = sh;
+		} else if (sh.sh_type == SHT_PROGBITS && shstrndx &&
+			   (name = elf_strptr(elf, shstrndx, sh.sh_name)) != NULL) {
+			if (strcmp(name, ".gnu_debuglink") == 0 && !img->debuglink)
+				elf_image_read_debuglink(elf, scn, img);
+			else if (strcmp(name, ".gnu_debugdata") == 0 && !debugdata)
+				debugdata = scn;
 		}
 	}
 	/* Only the x86_64 PLT layout is known here; elsewhere no @plt. */
@@ -447,6 +526,8 @@ static int elf_image_load_symbols(Elf *elf, struct elf_image *img)
 		err = elf_image_read_symbols(elf, dynsym, &dynsh, img->machine, img->symtab,
 					     plt.hi > plt.lo ? &plt : NULL);
 	}
+	if (!err && !symtab && debugdata)
+		elf_image_read_debugdata(debugdata, img, plt.hi > plt.lo ? &plt : NULL);
 	if (!err && plt.hi > plt.lo)
 		elf_image_synth_plt(elf, &ps, &plt, img->symtab);
 	free(plt.taken);
@@ -490,6 +571,7 @@ out_symtab:
 	symtab_free(out->symtab);
 out_segs:
 	free(out->segs);
+	free(out->debuglink);
 out_close:
 	elf_image_close(fd, elf);
 	memset(out, 0, sizeof(*out));
@@ -502,6 +584,7 @@ void elf_image_release(struct elf_image *img)
 		return;
 	symtab_free(img->symtab);
 	free(img->segs);
+	free(img->debuglink);
 	memset(img, 0, sizeof(*img));
 }
 
@@ -537,4 +620,52 @@ int elf_read_build_id(const char *path, uint8_t id[ELF_BUILD_ID_MAX])
 	n = elf_image_find_build_id(elf, id);
 	elf_image_close(fd, elf);
 	return (int)n;
+}
+
+int elf_image_merge_debug(struct elf_image *img, const char *path)
+{
+	struct symtab *st;
+	Elf_Scn *symscn;
+	GElf_Shdr symsh;
+	GElf_Ehdr eh;
+	size_t i, n;
+	Elf *elf;
+	int fd, err;
+
+	err = elf_image_open(path, &fd, &elf);
+	if (err)
+		return err;
+	if (!gelf_getehdr(elf, &eh) || eh.e_machine != img->machine ||
+	    !(symscn = elf_image_find_symtab(elf, &symsh))) {
+		elf_image_close(fd, elf);
+		return -ENODATA;
+	}
+	st = symtab_new();
+	err = elf_image_read_symbols(elf, symscn, &symsh, img->machine, st, NULL);
+	elf_image_close(fd, elf);
+	if (err) {
+		symtab_free(st);
+		return err;
+	}
+	/* img's symbols go in as local: at a shared start the debug file's
+	 * name wins, and they keep the extent they had. */
+	n = symtab_count(img->symtab);
+	for (i = 0; i < n; i++) {
+		const struct symbol *s = symtab_get(img->symtab, i);
+
+		symtab_add(st, s->start, s->end - s->start, SYMTAB_LOCAL, s->name, s->end);
+	}
+	symtab_finish(st);
+	if (symtab_count(st) <= n) {
+		symtab_free(st);
+		return -ENODATA;
+	}
+	symtab_free(img->symtab);
+	img->symtab = st;
+	return 0;
+}
+
+int elf_open_checked(const char *path)
+{
+	return elf_open_regular(path);
 }
