@@ -290,10 +290,11 @@ static int elf_image_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *sy
  * .plt.sec + 16 * i, else at .plt + 16 * (i + 1) after the PLT0 header. */
 #define ELF_PLT_ENTRY 16
 
-/* The .plt / .plt.sec / .rela.plt sections, when the file has them. */
+/* The .plt / .plt.sec / .rela.plt sections, when the file has them, and
+ * .plt.got with the .rela.dyn that names its GOT slots. */
 struct elf_image_pltsecs {
-	Elf_Scn *rela;
-	GElf_Shdr relash, pltsh, secsh, gotsh;
+	Elf_Scn *rela, *reladyn, *pltgot;
+	GElf_Shdr relash, pltsh, secsh, gotsh, reladynsh, pltgotsh;
 	bool have_rela, have_plt, have_sec, have_got;
 };
 
@@ -326,14 +327,31 @@ static void elf_image_find_plt(Elf *elf, struct elf_image_pltsecs *ps,
 		} else if (strcmp(name, ".got.plt") == 0) {
 			ps->gotsh = sh;
 			ps->have_got = true;
+		} else if (strcmp(name, ".rela.dyn") == 0 && sh.sh_type == SHT_RELA) {
+			ps->reladyn = scn;
+			ps->reladynsh = sh;
+		} else if (strcmp(name, ".plt.got") == 0 && (sh.sh_flags & SHF_EXECINSTR) &&
+			   sh.sh_type == SHT_PROGBITS) {
+			ps->pltgot = scn;
+			ps->pltgotsh = sh;
 		}
 	}
-	if (!ps->have_rela || !(ps->have_plt || ps->have_sec))
-		return;
 	plt->lo = UINT64_MAX;
+	if (ps->pltgot && ps->reladyn) {
+		plt->lo = ps->pltgotsh.sh_addr;
+		plt->hi = ps->pltgotsh.sh_addr + ps->pltgotsh.sh_size;
+	}
+	if (!ps->have_rela || !(ps->have_plt || ps->have_sec)) {
+		ps->have_plt = ps->have_sec = false;
+		if (plt->hi <= plt->lo)
+			plt->lo = plt->hi = 0;
+		return;
+	}
 	if (ps->have_plt) {
-		plt->lo = ps->pltsh.sh_addr;
-		plt->hi = ps->pltsh.sh_addr + ps->pltsh.sh_size;
+		if (ps->pltsh.sh_addr < plt->lo)
+			plt->lo = ps->pltsh.sh_addr;
+		if (ps->pltsh.sh_addr + ps->pltsh.sh_size > plt->hi)
+			plt->hi = ps->pltsh.sh_addr + ps->pltsh.sh_size;
 	}
 	if (ps->have_sec) {
 		if (ps->secsh.sh_addr < plt->lo)
@@ -365,6 +383,8 @@ static void elf_image_synth_plt(Elf *elf, const struct elf_image_pltsecs *ps,
 	size_t i, nrel;
 	struct strbuf name;
 
+	if (!ps->have_plt && !ps->have_sec)
+		return;
 	rel = elf_getdata(ps->rela, NULL);
 	dynscn = elf_getscn(elf, ps->relash.sh_link);
 	if (!rel || !rel->d_buf || ps->relash.sh_entsize == 0 || !dynscn ||
@@ -415,6 +435,116 @@ static void elf_image_synth_plt(Elf *elf, const struct elf_image_pltsecs *ps,
 		symtab_add(st, addr, ELF_PLT_ENTRY, SYMTAB_LOCAL, name.buf, end);
 	}
 	strbuf_release(&name);
+}
+
+/* A GOT slot and the .dynsym index its R_X86_64_GLOB_DAT names. */
+struct elf_image_gotslot {
+	uint64_t addr;
+	uint32_t sym;
+};
+
+static int elf_image_gotslot_cmp(const void *a, const void *b)
+{
+	const struct elf_image_gotslot *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The GOT slot an x86_64 .plt.got entry jumps through: the entry is
+ * `jmp *disp32(%rip)` (ff 25), maybe after endbr64 (f3 0f 1e fa) and with
+ * a bnd prefix (f2).  Returns false when the bytes are anything else. */
+static bool elf_image_pltgot_target(const unsigned char *p, size_t len, uint64_t addr,
+				    uint64_t *slot)
+{
+	size_t i = 0;
+	int32_t disp;
+
+	if (len >= 4 && p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa)
+		i = 4;
+	if (i < len && p[i] == 0xf2)
+		i++;
+	if (i + 6 > len || p[i] != 0xff || p[i + 1] != 0x25)
+		return false;
+	disp = (int32_t)((uint32_t)p[i + 2] | (uint32_t)p[i + 3] << 8 |
+			 (uint32_t)p[i + 4] << 16 | (uint32_t)p[i + 5] << 24);
+	*slot = addr + i + 6 + (uint64_t)(int64_t)disp;
+	return true;
+}
+
+/* Name the .plt.got entries func@plt, as perf and objdump do: the linker
+ * puts there the PLT entries of functions whose address is also taken,
+ * which jump through a GOT slot that an R_X86_64_GLOB_DAT relocation of
+ * .rela.dyn fills with func.  Entries are 8 bytes, or 16 with IBT. */
+static void elf_image_synth_pltgot(Elf *elf, const struct elf_image_pltsecs *ps,
+				   const struct elf_image_plt *plt, struct symtab *st)
+{
+	struct elf_image_gotslot *slots = NULL;
+	size_t nslots = 0, cap = 0, i, nrel, nsyms, esize;
+	const unsigned char *code;
+	Elf_Data *rel, *dyn, *text;
+	Elf_Scn *dynscn;
+	GElf_Shdr dynsh;
+	uint64_t base, size;
+	struct strbuf name;
+
+	if (!ps->pltgot || !ps->reladyn || ps->reladynsh.sh_entsize == 0)
+		return;
+	text = elf_getdata(ps->pltgot, NULL);
+	rel = elf_getdata(ps->reladyn, NULL);
+	dynscn = elf_getscn(elf, ps->reladynsh.sh_link);
+	if (!text || !text->d_buf || !rel || !rel->d_buf || !dynscn ||
+	    !gelf_getshdr(dynscn, &dynsh) || dynsh.sh_type != SHT_DYNSYM || dynsh.sh_entsize == 0)
+		return;
+	dyn = elf_getdata(dynscn, NULL);
+	if (!dyn || !dyn->d_buf)
+		return;
+	nsyms = dyn->d_size / dynsh.sh_entsize;
+	nrel = rel->d_size / ps->reladynsh.sh_entsize;
+	for (i = 0; i < nrel; i++) {
+		GElf_Rela r;
+
+		if (!gelf_getrela(rel, (int)i, &r) || GELF_R_TYPE(r.r_info) != R_X86_64_GLOB_DAT ||
+		    GELF_R_SYM(r.r_info) == 0 || GELF_R_SYM(r.r_info) >= nsyms)
+			continue;
+		slots = xgrow(slots, &cap, nslots + 1, sizeof(*slots));
+		slots[nslots].addr = r.r_offset;
+		slots[nslots].sym = (uint32_t)GELF_R_SYM(r.r_info);
+		nslots++;
+	}
+	if (!nslots)
+		return;
+	qsort(slots, nslots, sizeof(*slots), elf_image_gotslot_cmp);
+	code = text->d_buf;
+	size = text->d_size < ps->pltgotsh.sh_size ? text->d_size : ps->pltgotsh.sh_size;
+	base = ps->pltgotsh.sh_addr;
+	/* With IBT every entry starts with endbr64 and is 16 bytes. */
+	esize = size >= 4 && code[0] == 0xf3 && code[1] == 0x0f && code[2] == 0x1e &&
+		code[3] == 0xfa ? 16 : 8;
+	strbuf_init(&name);
+	for (i = 0; i + esize <= size; i += esize) {
+		struct elf_image_gotslot key, *hit;
+		const char *sname;
+		uint64_t slot;
+		GElf_Sym sym;
+		char *dem;
+
+		if (!elf_image_pltgot_target(code + i, esize, base + i, &slot))
+			continue;
+		key.addr = slot;
+		hit = bsearch(&key, slots, nslots, sizeof(*slots), elf_image_gotslot_cmp);
+		if (!hit || !gelf_getsym(dyn, (int)hit->sym, &sym) ||
+		    !(sname = elf_strptr(elf, dynsh.sh_link, sym.st_name)) || !*sname ||
+		    elf_image_plt_taken(plt, base + i))
+			continue;
+		dem = demangle(sname);
+		strbuf_reset(&name);
+		strbuf_addstr(&name, dem ? dem : sname);
+		strbuf_addstr(&name, "@plt");
+		free(dem);
+		symtab_add(st, base + i, esize, SYMTAB_LOCAL, name.buf, base + size);
+	}
+	strbuf_release(&name);
+	free(slots);
 }
 
 /* The first SHT_SYMTAB section of elf, or NULL. */
@@ -528,8 +658,10 @@ static int elf_image_load_symbols(Elf *elf, struct elf_image *img)
 	}
 	if (!err && !symtab && debugdata)
 		elf_image_read_debugdata(debugdata, img, plt.hi > plt.lo ? &plt : NULL);
-	if (!err && plt.hi > plt.lo)
+	if (!err && plt.hi > plt.lo) {
 		elf_image_synth_plt(elf, &ps, &plt, img->symtab);
+		elf_image_synth_pltgot(elf, &ps, &plt, img->symtab);
+	}
 	free(plt.taken);
 	return err;
 }

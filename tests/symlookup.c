@@ -1,4 +1,4 @@
-/* symlookup [--symfs DIR] [--debug-path] FILE ADDR...: the function name
+/* symlookup [--symfs DIR] [--debug-path] [--no-demangle] FILE ADDR...: the function name
  * proftop gives each ELF virtual address of FILE, one per line ("??" when
  * none), through the same machine and debug-file search as a live session
  * (the file is mapped as if a process had it at 0x10000000).  For comparing
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demangle.h"
 #include "elfsyms.h"
 #include "machine.h"
 #include "symtab.h"
@@ -32,11 +33,13 @@ int main(int argc, char **argv)
 			machine_set_symfs(m, argv[++a]);
 		else if (strcmp(argv[a], "--debug-path") == 0)
 			show_debug = true;
+		else if (strcmp(argv[a], "--no-demangle") == 0)
+			demangle_set_enabled(false);
 		else
 			break;
 	}
 	if (a >= argc) {
-		fprintf(stderr, "usage: symlookup [--symfs DIR] [--debug-path] FILE ADDR...\n");
+		fprintf(stderr, "usage: symlookup [--symfs DIR] [--debug-path] [--no-demangle] FILE ADDR...\n");
 		return 2;
 	}
 	/* Mapped paths are absolute, and the debug link is looked up beside. */

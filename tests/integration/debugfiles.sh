@@ -115,4 +115,4 @@ if grep -q 'HAVE_LIBLZMA' config.h 2>/dev/null && command -v xz >/dev/null 2>&1;
 else
 	echo "# built without liblzma or no xz: .gnu_debugdata not checked"
 fi
-[ -n "$KEEP" ] || rm -rf "$TMP"
+rm -rf "$TMP"
