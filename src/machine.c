@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "debugfile.h"
+#include "debuginfod.h"
 #include "elfsyms.h"
 #include "kallsyms.h"
 #include "perfmap.h"
@@ -166,6 +167,8 @@ struct machine {
 	struct machine_stats stats;
 	uint64_t now;             /* time of the record being processed */
 	char *symfs;              /* --symfs DIR, or NULL */
+	long debuginfod_ms;       /* --debuginfod: its timeout; 0: off */
+	size_t debuginfod_active; /* fetches in progress (atomic) */
 	bool async;               /* symbols load on the loader thread */
 	bool live;                /* pids are live: /proc/PID/root, map_files */
 	struct symloader loader;
@@ -535,6 +538,31 @@ static char *dso_find_file(const struct machine *m, const struct dso *d, const c
 	return found;
 }
 
+/* --debuginfod: ask the servers of DEBUGINFOD_URLS for d's debug file by
+ * build ID (on the loader thread: sampling goes on meanwhile), and merge it
+ * as a local one when its build ID is d's. */
+static void dso_fetch_debuginfo(const struct machine *m, struct dso *d)
+{
+	size_t *active = (size_t *)&m->debuginfod_active;
+	uint8_t id[ELF_BUILD_ID_MAX];
+	char *path = NULL;
+	int n;
+
+	if (!m->debuginfod_ms || !d->img.build_id_size)
+		return;
+	__atomic_add_fetch(active, 1, __ATOMIC_RELAXED);
+	n = debuginfod_fetch_debuginfo(d->img.build_id, d->img.build_id_size, m->debuginfod_ms,
+				       &path);
+	__atomic_sub_fetch(active, 1, __ATOMIC_RELAXED);
+	if (n == 0 && (n = elf_read_build_id(path, id)) > 0 &&
+	    (size_t)n == d->img.build_id_size && memcmp(id, d->img.build_id, (size_t)n) == 0 &&
+	    elf_image_merge_debug(&d->img, path) == 0) {
+		d->debug_path = path;
+		path = NULL;
+	}
+	free(path);
+}
+
 /* A stripped binary (no .symtab) whose separate debug file is around: merge
  * the debug file's .symtab into d's symbols, as perf report and gdb do.
  * First by build ID: symfs/usr/lib/debug/.build-id/xx/rest.debug, then
@@ -574,8 +602,10 @@ static void dso_load_debug_symbols(const struct machine *m, struct dso *d)
 		free(path);
 	}
 	strbuf_release(&rest);
-	if (!d->img.debuglink || d->open_path[0] != '/')
+	if (!d->img.debuglink || d->open_path[0] != '/') {
+		dso_fetch_debuginfo(m, d);
 		return;
+	}
 	/* The binary was read from PREFIX + open_path: look beside it there. */
 	plen = strlen(d->sym_path);
 	olen = strlen(d->open_path);
@@ -598,6 +628,8 @@ static void dso_load_debug_symbols(const struct machine *m, struct dso *d)
 	free(link);
 	free(dir);
 	free(prefix);
+	if (!d->debug_path)
+		dso_fetch_debuginfo(m, d);
 }
 
 /* Load d's symbols; runs on the loader thread when async.  Writes only
@@ -761,6 +793,16 @@ static void symloader_stop(struct machine *m)
 	pthread_cond_destroy(&l->idle);
 	free(l->queue);
 	l->started = false;
+}
+
+void machine_set_debuginfod(struct machine *m, long timeout_ms)
+{
+	m->debuginfod_ms = timeout_ms > 0 ? timeout_ms : 0;
+}
+
+size_t machine_debuginfod_active(const struct machine *m)
+{
+	return __atomic_load_n(&m->debuginfod_active, __ATOMIC_RELAXED);
 }
 
 void machine_set_symfs(struct machine *m, const char *dir)
