@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "debugfile.h"
-#include "demangle.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -255,7 +254,6 @@ static int elf_image_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *sy
 		GElf_Sym sym;
 		Elf32_Word xndx = 0;
 		const char *name;
-		char *dem;
 		size_t shndx;
 		int type;
 
@@ -274,12 +272,10 @@ static int elf_image_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *sy
 		/* Thumb functions have bit 0 set in their value. */
 		if (machine == EM_ARM)
 			sym.st_value &= ~(GElf_Addr)1;
-		/* Demangled here, on the loader thread, once per table:
-		 * names are then ready for every view and for sorting. */
-		dem = demangle(name);
+		/* Raw: demangled only when shown (demangle_display), which
+		 * saves most of the load time of a large C++ binary. */
 		symtab_add(st, sym.st_value, sym.st_size, elf_image_bind(GELF_ST_BIND(sym.st_info)),
-			   dem ? dem : name, sects[shndx].end);
-		free(dem);
+			   name, sects[shndx].end);
 		elf_image_plt_note(plt, sym.st_value, sym.st_size);
 	}
 	free(sects);
@@ -407,7 +403,6 @@ static void elf_image_synth_plt(Elf *elf, const struct elf_image_pltsecs *ps,
 		const char *sname;
 		GElf_Rela r;
 		GElf_Sym sym;
-		char *dem;
 
 		if (!gelf_getrela(rel, (int)i, &r))
 			continue;
@@ -427,11 +422,9 @@ static void elf_image_synth_plt(Elf *elf, const struct elf_image_pltsecs *ps,
 		    !(sname = elf_strptr(elf, dynsh.sh_link, sym.st_name)) || !*sname ||
 		    elf_image_plt_taken(plt, addr))
 			continue;
-		dem = demangle(sname);
 		strbuf_reset(&name);
-		strbuf_addstr(&name, dem ? dem : sname);
+		strbuf_addstr(&name, sname);
 		strbuf_addstr(&name, "@plt");
-		free(dem);
 		symtab_add(st, addr, ELF_PLT_ENTRY, SYMTAB_LOCAL, name.buf, end);
 	}
 	strbuf_release(&name);
@@ -526,7 +519,6 @@ static void elf_image_synth_pltgot(Elf *elf, const struct elf_image_pltsecs *ps,
 		const char *sname;
 		uint64_t slot;
 		GElf_Sym sym;
-		char *dem;
 
 		if (!elf_image_pltgot_target(code + i, esize, base + i, &slot))
 			continue;
@@ -536,11 +528,9 @@ static void elf_image_synth_pltgot(Elf *elf, const struct elf_image_pltsecs *ps,
 		    !(sname = elf_strptr(elf, dynsh.sh_link, sym.st_name)) || !*sname ||
 		    elf_image_plt_taken(plt, base + i))
 			continue;
-		dem = demangle(sname);
 		strbuf_reset(&name);
-		strbuf_addstr(&name, dem ? dem : sname);
+		strbuf_addstr(&name, sname);
 		strbuf_addstr(&name, "@plt");
-		free(dem);
 		symtab_add(st, base + i, esize, SYMTAB_LOCAL, name.buf, base + size);
 	}
 	strbuf_release(&name);

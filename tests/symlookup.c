@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 		struct resolved r;
 
 		machine_resolve(m, PID, PID, PERF_RECORD_MISC_USER, BASE + addr, &r);
-		printf("%s\n", r.sym ? r.sym->name : "??");
+		printf("%s\n", r.sym ? demangle_display(r.sym->name) : "??");
 		if (show_debug && r.dso) {
 			const char *dp = dso_debug_path(r.dso);
 
