@@ -563,7 +563,8 @@ static void dso_fetch_debuginfo(const struct machine *m, struct dso *d)
 	free(path);
 }
 
-/* A stripped binary (no .symtab) whose separate debug file is around: merge
+/* A stripped binary (no .symtab; static ones have no .dynsym either) whose
+ * separate debug file is around: merge
  * the debug file's .symtab into d's symbols, as perf report and gdb do.
  * First by build ID: symfs/usr/lib/debug/.build-id/xx/rest.debug, then
  * /usr/lib/debug/...; then by .gnu_debuglink (file name + CRC) in the
@@ -578,7 +579,7 @@ static void dso_load_debug_symbols(const struct machine *m, struct dso *d)
 	char *dir, *slash, *prefix = NULL, *link;
 	int k;
 
-	if (!d->img.from_dynsym)
+	if (!d->img.no_symtab)
 		return;
 	strbuf_init(&rest);
 	if (d->img.build_id_size) {

@@ -646,6 +646,7 @@ static int elf_image_load_symbols(Elf *elf, struct elf_image *img)
 		err = elf_image_read_symbols(elf, dynsym, &dynsh, img->machine, img->symtab,
 					     plt.hi > plt.lo ? &plt : NULL);
 	}
+	img->no_symtab = !symtab;
 	if (!err && !symtab && debugdata)
 		elf_image_read_debugdata(debugdata, img, plt.hi > plt.lo ? &plt : NULL);
 	if (!err && plt.hi > plt.lo) {

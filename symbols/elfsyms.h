@@ -26,6 +26,8 @@ struct elf_image {
 	struct symtab *symtab;    /* never NULL after a successful load (may be empty) */
 	bool from_dynsym;         /* the file has no .symtab: names came from
 				     .dynsym (and .gnu_debugdata, if any) */
+	bool no_symtab;           /* no .symtab (with or without .dynsym): a
+				     separate debug file may have more */
 	bool from_debugdata;      /* .gnu_debugdata's symbols were merged in */
 	char *debuglink;          /* .gnu_debuglink file name, or NULL */
 	uint32_t debuglink_crc;   /* and the CRC-32 of that file */

@@ -147,6 +147,13 @@ START_TEST(test_debuglink_read)
 	ck_assert_int_eq(debugfile_file_crc32(dbg, &crc), 0);
 	ck_assert_uint_eq(img.debuglink_crc, crc);
 	ck_assert(img.from_dynsym);
+	ck_assert(img.no_symtab);
+	elf_image_release(&img);
+	/* The full binary has a .symtab: no debug file needed. */
+	free(bin);
+	bin = fixture("nob");
+	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	ck_assert(!img.no_symtab);
 	elf_image_release(&img);
 	/* A stripped binary without the section has no link. */
 	free(bin);

@@ -71,6 +71,19 @@ objcopy --only-keep-debug "$TMP/wrong.full" "$TMP/.debug/hot_linked_crc.debug"
 ! has "$TMP/c.json" hot_linked_crc || fail "names without their debug file?"
 ok "live: a debug file with the wrong CRC is refused"
 
+# A static binary: stripped, it has no .dynsym either.
+if cc -static -O1 -g -DNAME=hot_static -o "$TMP/st.full" "$TMP/v.c" 2>/dev/null; then
+	objcopy --only-keep-debug "$TMP/st.full" "$TMP/hot_static.debug"
+	strip -o "$TMP/st.s" "$TMP/st.full"
+	objcopy --add-gnu-debuglink="$TMP/hot_static.debug" "$TMP/st.s" "$TMP/hot_static"
+	"$PROFTOP" --batch --json -d 1 -n 1 -- "$TMP/hot_static" 3 >"$TMP/st.json" 2>"$TMP/err"
+	has "$TMP/st.json" hot_static ||
+		fail "static binary's debug link: $(head -c 600 "$TMP/st.json") $(cat "$TMP/err")"
+	ok "live: .gnu_debuglink of a static binary (no .dynsym)"
+else
+	echo "# no static libc: static binary not checked"
+fi
+
 # -i: a perf record of the build-ID case, and perf report's names for it.
 if perf record -q --no-buildid-cache -o "$TMP/perf.data" -e cpu-clock -F 999 -- \
 	"$TMP/hot_linked_bid" 2 >/dev/null 2>"$TMP/rec"; then
