@@ -59,20 +59,20 @@ server() {
 	URL=http://127.0.0.1:$(cat "$TMP/$1.port")
 }
 has() {
-	json_check "$1" "any(r.get('symbol') == '$2' for r in snaps[-1]['rows'])"
+	json_check "$1" "any(r.get('symbol') == '$2' for s in snaps for r in s['rows'])"
 }
 export DEBUGINFOD_CACHE_PATH="$TMP/cache"
 
 server fast
 # Without --debuginfod: DEBUGINFOD_URLS alone never reaches the network.
-DEBUGINFOD_URLS=$URL "$PROFTOP" --batch --json -d 1 -n 1 -- "$TMP/hot_from_server" 3 \
+DEBUGINFOD_URLS=$URL "$PROFTOP" --batch --json -d 1 -n 3 -- "$TMP/hot_from_server" 5 \
 	>"$TMP/off.json" 2>"$TMP/err"
 [ ! -s "$TMP/fast.log" ] || fail "requests without --debuginfod: $(cat "$TMP/fast.log")"
 ! has "$TMP/off.json" hot_from_server || fail "a name without its debug file?"
 ok "no --debuginfod: no request, even with DEBUGINFOD_URLS set"
 
-DEBUGINFOD_URLS=$URL "$PROFTOP" --debuginfod --batch --json -d 1 -n 1 -- \
-	"$TMP/hot_from_server" 3 >"$TMP/on.json" 2>"$TMP/err"
+DEBUGINFOD_URLS=$URL "$PROFTOP" --debuginfod --batch --json -d 1 -n 3 -- \
+	"$TMP/hot_from_server" 5 >"$TMP/on.json" 2>"$TMP/err"
 grep -q '^/buildid/[0-9a-f]*/debuginfo$' "$TMP/fast.log" || fail "no request: $(cat "$TMP/err")"
 has "$TMP/on.json" hot_from_server ||
 	fail "--debuginfod: $(head -c 600 "$TMP/on.json") $(cat "$TMP/err")"
