@@ -467,8 +467,8 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 			break;
 		case OPT_DEBUGINFOD_TIMEOUT:
 			if (options_parse_timeout(optarg, &o->debuginfod_timeout))
-				return usage_error("--debuginfod-timeout wants seconds (0.1 to 3600), "
-						   "not '%s'", optarg);
+				return usage_error("--debuginfod-timeout wants seconds "
+						   "(0.1 to 3600), not '%s'", optarg);
 			have_timeout = true;
 			break;
 		case 'g':

@@ -150,7 +150,8 @@ int debugfile_xz_decode(const void *in, size_t inlen, size_t max, void **out,
 		if (ret == LZMA_STREAM_END)
 			break;
 		if (ret != LZMA_OK) {
-			err = ret == LZMA_MEM_ERROR || ret == LZMA_MEMLIMIT_ERROR ? -ENOMEM : -EINVAL;
+			err = ret == LZMA_MEM_ERROR || ret == LZMA_MEMLIMIT_ERROR ? -ENOMEM :
+										    -EINVAL;
 			break;
 		}
 		if (s.avail_in == 0 && s.avail_out != 0) {

@@ -629,9 +629,12 @@ static int elf_image_load_symbols(Elf *elf, struct elf_image *img)
 			dynsh = sh;
 		} else if (sh.sh_type == SHT_PROGBITS && shstrndx &&
 			   (name = elf_strptr(elf, shstrndx, sh.sh_name)) != NULL) {
-			if (strcmp(name, ".gnu_debuglink") == 0 && !img->debuglink)
+			/* Sizes checked before libelf reads the bytes in. */
+			if (strcmp(name, ".gnu_debuglink") == 0 && !img->debuglink &&
+			    sh.sh_size <= 4096)
 				elf_image_read_debuglink(elf, scn, img);
-			else if (strcmp(name, ".gnu_debugdata") == 0 && !debugdata)
+			else if (strcmp(name, ".gnu_debugdata") == 0 && !debugdata &&
+				 sh.sh_size <= DEBUGFILE_XZ_MAX)
 				debugdata = scn;
 		}
 	}

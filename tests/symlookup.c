@@ -39,7 +39,8 @@ int main(int argc, char **argv)
 			break;
 	}
 	if (a >= argc) {
-		fprintf(stderr, "usage: symlookup [--symfs DIR] [--debug-path] [--no-demangle] FILE ADDR...\n");
+		fprintf(stderr, "usage: symlookup [--symfs DIR] [--debug-path] [--no-demangle] "
+				"FILE ADDR...\n");
 		return 2;
 	}
 	/* Mapped paths are absolute, and the debug link is looked up beside. */
