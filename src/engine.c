@@ -24,6 +24,7 @@
 #include "arch.h"
 #include "callchain.h"
 #include "deferred.h"
+#include "debuginfod.h"
 #include "demangle.h"
 #include "dump.h"
 #include "event.h"
@@ -347,7 +348,18 @@ static void engine_set_machine(struct engine *e, int e_machine)
  * those are added with their payload at once. */
 static void engine_symbols_async(struct engine *e)
 {
+	const char *why;
+
 	demangle_set_enabled(!e->opts->no_demangle);
+	if (e->opts->debuginfod) {
+		if (!getenv("DEBUGINFOD_URLS") || !*getenv("DEBUGINFOD_URLS"))
+			msg_notice("--debuginfod: DEBUGINFOD_URLS is not set: no server to ask");
+		else if (!debuginfod_available(&why))
+			msg_notice("--debuginfod: %s", why);
+		else
+			machine_set_debuginfod(e->machine,
+					       (long)(e->opts->debuginfod_timeout * 1000));
+	}
 	if (e->profileme || machine_set_async(e->machine, true) != 0)
 		return;
 	e->deferred = deferred_new();
@@ -855,6 +867,7 @@ static void engine_publish(struct engine *e, double interval, engine_refresh_cb 
 				       (enum hist_mode)e->mode);
 	}
 	snap.symbols_loading = machine_symbols_loading(e->machine);
+	snap.debuginfod_active = machine_debuginfod_active(e->machine);
 	view_build(e->hist, &o->view, &snap);
 	if (!cb(&snap, ctx))
 		snapshot_release(&snap);

@@ -41,6 +41,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "debugfile.h"
+#include "debuginfod.h"
 #include "elfsyms.h"
 #include "kallsyms.h"
 #include "nsopen.h"
@@ -169,6 +171,8 @@ struct machine {
 	struct machine_stats stats;
 	uint64_t now;             /* time of the record being processed */
 	char *symfs;              /* --symfs DIR, or NULL */
+	long debuginfod_ms;       /* --debuginfod: its timeout; 0: off */
+	size_t debuginfod_active; /* fetches in progress (atomic) */
 	bool async;               /* symbols load on the loader thread */
 	bool live;                /* pids are live: /proc/PID/root, map_files */
 	struct symloader loader;
@@ -585,47 +589,99 @@ static char *dso_find_file(const struct machine *m, const struct dso *d, int *fd
 	return found;
 }
 
-/* A stripped binary (only .dynsym) whose separate debug file is installed:
- * take the full symbol table from symfs/usr/lib/debug/.build-id/xx/rest.debug
- * or /usr/lib/debug/.build-id/..., as perf report does, when its build ID
- * is the binary's.  The binary's own segments stay (same addresses). */
+/* --debuginfod: ask the servers of DEBUGINFOD_URLS for d's debug file by
+ * build ID (on the loader thread: sampling goes on meanwhile), and merge it
+ * as a local one when its build ID is d's. */
+static void dso_fetch_debuginfo(const struct machine *m, struct dso *d)
+{
+	size_t *active = (size_t *)&m->debuginfod_active;
+	uint8_t id[ELF_BUILD_ID_MAX];
+	char *path = NULL;
+	int n;
+
+	if (!m->debuginfod_ms || !d->img.build_id_size)
+		return;
+	__atomic_add_fetch(active, 1, __ATOMIC_RELAXED);
+	n = debuginfod_fetch_debuginfo(d->img.build_id, d->img.build_id_size, m->debuginfod_ms,
+				       &path);
+	__atomic_sub_fetch(active, 1, __ATOMIC_RELAXED);
+	if (n == 0 && (n = elf_read_build_id(path, id)) > 0 &&
+	    (size_t)n == d->img.build_id_size && memcmp(id, d->img.build_id, (size_t)n) == 0 &&
+	    elf_image_merge_debug(&d->img, path) == 0) {
+		d->debug_path = path;
+		path = NULL;
+	}
+	free(path);
+}
+
+/* A stripped binary (no .symtab; static ones have no .dynsym either) whose
+ * separate debug file is around: merge
+ * the debug file's .symtab into d's symbols, as perf report and gdb do.
+ * First by build ID: symfs/usr/lib/debug/.build-id/xx/rest.debug, then
+ * /usr/lib/debug/...; then by .gnu_debuglink (file name + CRC) in the
+ * binary's directory, its .debug/ and /usr/lib/debug/DIR/, under the root
+ * the binary was found in (--symfs, /proc/PID/root), --symfs and /.  The
+ * binary's own segments stay (same addresses). */
 static void dso_load_debug_symbols(const struct machine *m, struct dso *d)
 {
 	struct strbuf rest;
-	struct elf_image dbg;
-	size_t i;
+	const char *roots[3];
+	size_t i, nroots = 0, plen, olen;
+	char *dir, *slash, *prefix = NULL, *link;
 	int k;
 
-	if (!d->img.from_dynsym || !d->img.build_id_size)
+	if (!d->img.no_symtab)
 		return;
 	strbuf_init(&rest);
-	strbuf_addf(&rest, "usr/lib/debug/.build-id/%02x/", d->img.build_id[0]);
-	for (i = 1; i < d->img.build_id_size; i++)
-		strbuf_addf(&rest, "%02x", d->img.build_id[i]);
-	strbuf_addstr(&rest, ".debug");
-	for (k = m->symfs ? 0 : 1; k < 2; k++) {
+	if (d->img.build_id_size) {
+		strbuf_addf(&rest, "usr/lib/debug/.build-id/%02x/", d->img.build_id[0]);
+		for (i = 1; i < d->img.build_id_size; i++)
+			strbuf_addf(&rest, "%02x", d->img.build_id[i]);
+		strbuf_addstr(&rest, ".debug");
+	}
+	for (k = m->symfs ? 0 : 1; k < 2 && d->img.build_id_size; k++) {
 		char *path = xasprintf("%s/%s", k == 0 ? m->symfs : "", rest.buf);
 		uint8_t id[ELF_BUILD_ID_MAX];
 		int n = elf_read_build_id(path, id);
-		bool ok = n > 0 && (size_t)n == d->img.build_id_size &&
-			  memcmp(id, d->img.build_id, (size_t)n) == 0 &&
-			  elf_image_load(path, &dbg) == 0;
 
-		free(path);
-		if (!ok)
-			continue;
-		if (symtab_count(dbg.symtab) > symtab_count(d->img.symtab)) {
-			struct symtab *t = d->img.symtab;
-
-			d->img.symtab = dbg.symtab;
-			d->img.from_dynsym = dbg.from_dynsym;
-			dbg.symtab = t;
+		if (n > 0 && (size_t)n == d->img.build_id_size &&
+		    memcmp(id, d->img.build_id, (size_t)n) == 0 &&
+		    elf_image_merge_debug(&d->img, path) == 0) {
+			d->debug_path = path;
+			strbuf_release(&rest);
+			return;
 		}
-		elf_image_release(&dbg);
-		d->debug_path = xasprintf("%s/%s", k == 0 ? m->symfs : "", rest.buf);
-		break;
+		free(path);
 	}
 	strbuf_release(&rest);
+	if (!d->img.debuglink || d->open_path[0] != '/') {
+		dso_fetch_debuginfo(m, d);
+		return;
+	}
+	/* The binary was read from PREFIX + open_path: look beside it there. */
+	plen = strlen(d->sym_path);
+	olen = strlen(d->open_path);
+	if (plen > olen && strcmp(d->sym_path + plen - olen, d->open_path) == 0) {
+		prefix = xstrndup(d->sym_path, plen - olen);
+		roots[nroots++] = prefix;
+	}
+	if (m->symfs && (!prefix || strcmp(prefix, m->symfs) != 0))
+		roots[nroots++] = m->symfs;
+	roots[nroots++] = "";
+	dir = xstrdup(d->open_path);
+	slash = strrchr(dir, '/');
+	slash[slash == dir ? 1 : 0] = '\0';
+	link = debugfile_find_link(roots, nroots, dir, d->img.debuglink, d->img.debuglink_crc,
+				   d->img.build_id, d->img.build_id_size);
+	if (link && elf_image_merge_debug(&d->img, link) == 0) {
+		d->debug_path = link;
+		link = NULL;
+	}
+	free(link);
+	free(dir);
+	free(prefix);
+	if (!d->debug_path)
+		dso_fetch_debuginfo(m, d);
 }
 
 /* Load d's symbols; runs on the loader thread when async.  Writes only
@@ -793,6 +849,16 @@ static void symloader_stop(struct machine *m)
 	pthread_cond_destroy(&l->idle);
 	free(l->queue);
 	l->started = false;
+}
+
+void machine_set_debuginfod(struct machine *m, long timeout_ms)
+{
+	m->debuginfod_ms = timeout_ms > 0 ? timeout_ms : 0;
+}
+
+size_t machine_debuginfod_active(const struct machine *m)
+{
+	return __atomic_load_n(&m->debuginfod_active, __ATOMIC_RELAXED);
 }
 
 void machine_set_symfs(struct machine *m, const char *dir)

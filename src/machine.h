@@ -48,6 +48,13 @@ void machine_free(struct machine *m);
  * the paths themselves: --symfs, for recordings made elsewhere. */
 void machine_set_symfs(struct machine *m, const char *dir);
 
+/* --debuginfod: fetch the debug files of stripped binaries that have none
+ * here from debuginfod servers, giving up on one after timeout_ms (0: never
+ * ask, the default). */
+void machine_set_debuginfod(struct machine *m, long timeout_ms);
+/* Debug files being fetched right now ("debuginfod: N"). */
+size_t machine_debuginfod_active(const struct machine *m);
+
 /* A build ID known for path (perf.data's BUILD_ID feature): its symbols then
  * come only from a file with the same build ID. */
 void machine_add_build_id(struct machine *m, const char *path, const uint8_t *id,

@@ -72,6 +72,11 @@ int main(int argc, char **argv)
 		options_release(&opts);
 		return 0;
 	}
+	/* libdw and libdwfl contact the servers of DEBUGINFOD_URLS by
+	 * themselves: only --debuginfod may reach the network.  Done before
+	 * any thread starts (setenv is not thread-safe). */
+	if (!opts.debuginfod)
+		unsetenv("DEBUGINFOD_URLS");
 	if (opts.output == OUTPUT_SCREEN && !opts.dump) {
 		if (opts.tui || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))) {
 			status = main_tui(&opts);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debuginfod.h"
 #include "util.h"
 
 #define DEFAULT_FREQ 4000
@@ -25,6 +26,8 @@ enum {
 	OPT_PERCENT_LIMIT,
 	OPT_SYMFS,
 	OPT_NO_DEMANGLE,
+	OPT_DEBUGINFOD,
+	OPT_DEBUGINFOD_TIMEOUT,
 	OPT_CALL_GRAPH,
 	OPT_MAX_STACK,
 	OPT_CHILDREN,
@@ -63,6 +66,8 @@ static const struct option long_options[] = {
 	{ "dump", no_argument, NULL, 'D' },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	{ "debuginfod", no_argument, NULL, OPT_DEBUGINFOD },
+	{ "debuginfod-timeout", required_argument, NULL, OPT_DEBUGINFOD_TIMEOUT },
 	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "children", no_argument, NULL, OPT_CHILDREN },
@@ -113,6 +118,10 @@ void options_usage(FILE *out)
 	      "  -D, --dump               print every record of the -i file, in file order\n"
 	      "      --symfs=DIR          look for the recording's binaries under DIR\n"
 	      "      --no-demangle        show C++ and Rust symbol names as in the binary\n"
+	      "      --debuginfod         fetch missing debug files by build ID from the\n"
+	      "                           servers in DEBUGINFOD_URLS (never without it)\n"
+	      "      --debuginfod-timeout=SECS  give up on a file after SECS (default\n"
+	      "                           DEBUGINFOD_TIMEOUT, else 10)\n"
 	      "Targets (default: system-wide):\n"
 	      "  -a, --all-cpus           system-wide\n"
 	      "  -C, --cpu=CPULIST        only these CPUs, e.g. 0-3,8\n"
@@ -285,7 +294,23 @@ static void options_defaults(struct options *o, bool stdout_is_tty)
 	o->mmap_pages = DEFAULT_MMAP_PAGES;
 	o->exit_on_end = -1;
 	o->view.tree_rows = DEFAULT_TREE_ROWS;
+	o->debuginfod_timeout = DEBUGINFOD_DEFAULT_TIMEOUT;
 	sort_spec_parse("dso,sym", &o->sort, &bad);
+}
+
+/* A debuginfod timeout in seconds, as --debuginfod-timeout and
+ * DEBUGINFOD_TIMEOUT give it. */
+static int options_parse_timeout(const char *s, double *secs)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(s, &end);
+	if (errno || *end || end == s || !isfinite(d) || d < 0.1 || d > 3600)
+		return -EINVAL;
+	*secs = d;
+	return 0;
 }
 
 int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
@@ -293,6 +318,7 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 {
 	bool explicit_all = false, have_freq = false, have_count = false;
 	bool zero = false, accumulate = false, batch = false, json = false, folded = false;
+	bool have_timeout = false;
 	const char *why;
 	uint64_t v;
 	int c;
@@ -436,6 +462,15 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		case OPT_NO_DEMANGLE:
 			o->no_demangle = true;
 			break;
+		case OPT_DEBUGINFOD:
+			o->debuginfod = true;
+			break;
+		case OPT_DEBUGINFOD_TIMEOUT:
+			if (options_parse_timeout(optarg, &o->debuginfod_timeout))
+				return usage_error("--debuginfod-timeout wants seconds "
+						   "(0.1 to 3600), not '%s'", optarg);
+			have_timeout = true;
+			break;
 		case 'g':
 			o->callchain = true;
 			break;
@@ -524,6 +559,10 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		return usage_error("-D dumps a recording: give it with -i FILE");
 	if (o->input && o->cpus)
 		return usage_error("-C selects CPUs to sample: it does not apply to -i FILE");
+	/* libdebuginfod's own variable, when the option is not given. */
+	if (!have_timeout && getenv("DEBUGINFOD_TIMEOUT") &&
+	    options_parse_timeout(getenv("DEBUGINFOD_TIMEOUT"), &o->debuginfod_timeout))
+		o->debuginfod_timeout = DEBUGINFOD_DEFAULT_TIMEOUT;
 	o->mode = zero ? HIST_ZERO : accumulate ? HIST_ACCUMULATE : HIST_DECAY;
 	/* --batch --json: JSON lines, the batch form of --json. */
 	if (batch)

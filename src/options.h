@@ -45,6 +45,8 @@ struct options {
 	bool dump;                  /* -D: print the records of -i FILE */
 	const char *symfs;          /* --symfs DIR */
 	bool no_demangle;           /* --no-demangle: raw C++/Rust names */
+	bool debuginfod;            /* --debuginfod: fetch missing debug files */
+	double debuginfod_timeout;  /* --debuginfod-timeout, DEBUGINFOD_TIMEOUT: seconds */
 	bool callchain;             /* -g, --call-graph fp, --folded; with -i the file's
 				       chains are used whenever it has them */
 	unsigned max_stack;         /* --max-stack; 0 = kernel.perf_event_max_stack */

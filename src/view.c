@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "callchain.h"
+#include "demangle.h"
 #include "machine.h"
 #include "symtab.h"
 #include "util.h"
@@ -166,7 +167,7 @@ static void view_fill_row(const struct hist_entry *e, const bool *key, double to
 	}
 	if (key[SORT_SYM]) {
 		r->has_sym = true;
-		r->symbol = e->sym && e->sym->name ? e->sym->name : view_unknown;
+		r->symbol = e->sym && e->sym->name ? demangle_display(e->sym->name) : view_unknown;
 	}
 }
 
@@ -232,7 +233,7 @@ static void view_builder_add(struct view_builder *b, const uint32_t *ids, size_t
 
 static const char *view_frame_symbol(const struct callchain_frame *f)
 {
-	return f && f->sym && f->sym->name ? f->sym->name : view_unknown;
+	return f && f->sym && f->sym->name ? demangle_display(f->sym->name) : view_unknown;
 }
 
 static const char *view_frame_dso(const struct callchain_frame *f)

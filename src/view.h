@@ -158,6 +158,7 @@ struct snapshot {
 	const char *mode;            /* "decay", "zero", "accumulate" */
 	size_t symbols_loading;      /* DSOs whose symbols are loading now: their
 					samples join the table when ready */
+	size_t debuginfod_active;    /* debug files being fetched (--debuginfod) */
 
 	/* filled by view_build: */
 	struct sort_spec sort;

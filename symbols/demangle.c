@@ -7,6 +7,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,4 +132,110 @@ char *demangle(const char *name)
 			out[n - 19] = '\0';
 	}
 	return out;
+}
+
+/* demangle_display's cache: raw name -> demangled, by content (a name's
+ * storage may be freed and reused by another table), open addressing,
+ * grown at half full.  Entries are never freed: they are the names on
+ * screen, a few thousand at most. */
+struct demangle_entry {
+	uint64_t hash;
+	char *raw;                /* NULL: empty slot */
+	char *shown;              /* the demangled form, NULL: shown raw */
+};
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct demangle_entry *cache;
+static size_t cache_cap, cache_used;
+
+static uint64_t demangle_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ull;   /* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+static void demangle_cache_grow(void)
+{
+	struct demangle_entry *old = cache;
+	size_t old_cap = cache_cap, i;
+
+	cache_cap = old_cap ? old_cap * 2 : 256;
+	cache = calloc(cache_cap, sizeof(*cache));
+	if (!cache)
+		abort();
+	for (i = 0; i < old_cap; i++) {
+		size_t j;
+
+		if (!old[i].raw)
+			continue;
+		for (j = old[i].hash & (cache_cap - 1); cache[j].raw; j = (j + 1) & (cache_cap - 1))
+			;
+		cache[j] = old[i];
+	}
+	free(old);
+}
+
+/* The demangled form of name, malloc'd; a func@plt suffix is kept. */
+static char *demangle_with_suffix(const char *name)
+{
+	static const char plt[] = "@plt";
+	size_t n = strlen(name), k = sizeof(plt) - 1;
+	char *base, *dem, *out;
+
+	if (n <= k || strcmp(name + n - k, plt) != 0)
+		return demangle(name);
+	base = strndup(name, n - k);
+	if (!base)
+		abort();
+	dem = demangle(base);
+	free(base);
+	if (!dem)
+		return NULL;
+	out = malloc(strlen(dem) + k + 1);
+	if (!out)
+		abort();
+	strcpy(out, dem);
+	strcat(out, plt);
+	free(dem);
+	return out;
+}
+
+const char *demangle_display(const char *name)
+{
+	const char *shown;
+	uint64_t h;
+	size_t i;
+	char *dem;
+
+	/* Most names are C: no lock, no hash. */
+	if (!name || !demangle_on || strncmp(name, "_Z", 2) != 0)
+		return name;
+	h = demangle_hash(name);
+	pthread_mutex_lock(&cache_lock);
+	for (i = cache_cap ? h & (cache_cap - 1) : 0; cache_cap && cache[i].raw;
+	     i = (i + 1) & (cache_cap - 1)) {
+		if (cache[i].hash == h && strcmp(cache[i].raw, name) == 0) {
+			shown = cache[i].shown;
+			pthread_mutex_unlock(&cache_lock);
+			return shown ? shown : name;
+		}
+	}
+	/* Demangled under the lock: each name once, and rarely (names are
+	 * looked up once per refresh, demangled once per run). */
+	dem = demangle_with_suffix(name);
+	if (2 * (cache_used + 1) > cache_cap)
+		demangle_cache_grow();
+	for (i = h & (cache_cap - 1); cache[i].raw; i = (i + 1) & (cache_cap - 1))
+		;
+	cache[i].hash = h;
+	cache[i].raw = strdup(name);
+	if (!cache[i].raw)
+		abort();
+	cache[i].shown = dem;
+	cache_used++;
+	pthread_mutex_unlock(&cache_lock);
+	return dem ? dem : name;
 }

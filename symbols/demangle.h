@@ -15,4 +15,12 @@ void demangle_set_enabled(bool on);
  * Thread-safe. */
 char *demangle(const char *name);
 
+/* The name to show for a symbol's raw name: its demangled form (func@plt
+ * keeps its suffix), computed on first use and cached for the rest of the
+ * run, or name itself when it is not mangled or demangling is off.  The
+ * loaders keep raw names, so only names that get displayed pay for
+ * demangling (a large C++ binary has tens of thousands).  Thread-safe; the
+ * result stays valid until exit. */
+const char *demangle_display(const char *name);
+
 #endif

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "demangle.h"
+#include "debugfile.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -266,7 +266,6 @@ static int elf_image_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *sy
 		GElf_Sym sym;
 		Elf32_Word xndx = 0;
 		const char *name;
-		char *dem;
 		size_t shndx;
 		int type;
 
@@ -285,12 +284,10 @@ static int elf_image_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *sy
 		/* Thumb functions have bit 0 set in their value. */
 		if (machine == EM_ARM)
 			sym.st_value &= ~(GElf_Addr)1;
-		/* Demangled here, on the loader thread, once per table:
-		 * names are then ready for every view and for sorting. */
-		dem = demangle(name);
+		/* Raw: demangled only when shown (demangle_display), which
+		 * saves most of the load time of a large C++ binary. */
 		symtab_add(st, sym.st_value, sym.st_size, elf_image_bind(GELF_ST_BIND(sym.st_info)),
-			   dem ? dem : name, sects[shndx].end);
-		free(dem);
+			   name, sects[shndx].end);
 		elf_image_plt_note(plt, sym.st_value, sym.st_size);
 	}
 	free(sects);
@@ -301,10 +298,11 @@ static int elf_image_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *sy
  * .plt.sec + 16 * i, else at .plt + 16 * (i + 1) after the PLT0 header. */
 #define ELF_PLT_ENTRY 16
 
-/* The .plt / .plt.sec / .rela.plt sections, when the file has them. */
+/* The .plt / .plt.sec / .rela.plt sections, when the file has them, and
+ * .plt.got with the .rela.dyn that names its GOT slots. */
 struct elf_image_pltsecs {
-	Elf_Scn *rela;
-	GElf_Shdr relash, pltsh, secsh, gotsh;
+	Elf_Scn *rela, *reladyn, *pltgot;
+	GElf_Shdr relash, pltsh, secsh, gotsh, reladynsh, pltgotsh;
 	bool have_rela, have_plt, have_sec, have_got;
 };
 
@@ -337,14 +335,31 @@ static void elf_image_find_plt(Elf *elf, struct elf_image_pltsecs *ps,
 		} else if (strcmp(name, ".got.plt") == 0) {
 			ps->gotsh = sh;
 			ps->have_got = true;
+		} else if (strcmp(name, ".rela.dyn") == 0 && sh.sh_type == SHT_RELA) {
+			ps->reladyn = scn;
+			ps->reladynsh = sh;
+		} else if (strcmp(name, ".plt.got") == 0 && (sh.sh_flags & SHF_EXECINSTR) &&
+			   sh.sh_type == SHT_PROGBITS) {
+			ps->pltgot = scn;
+			ps->pltgotsh = sh;
 		}
 	}
-	if (!ps->have_rela || !(ps->have_plt || ps->have_sec))
-		return;
 	plt->lo = UINT64_MAX;
+	if (ps->pltgot && ps->reladyn) {
+		plt->lo = ps->pltgotsh.sh_addr;
+		plt->hi = ps->pltgotsh.sh_addr + ps->pltgotsh.sh_size;
+	}
+	if (!ps->have_rela || !(ps->have_plt || ps->have_sec)) {
+		ps->have_plt = ps->have_sec = false;
+		if (plt->hi <= plt->lo)
+			plt->lo = plt->hi = 0;
+		return;
+	}
 	if (ps->have_plt) {
-		plt->lo = ps->pltsh.sh_addr;
-		plt->hi = ps->pltsh.sh_addr + ps->pltsh.sh_size;
+		if (ps->pltsh.sh_addr < plt->lo)
+			plt->lo = ps->pltsh.sh_addr;
+		if (ps->pltsh.sh_addr + ps->pltsh.sh_size > plt->hi)
+			plt->hi = ps->pltsh.sh_addr + ps->pltsh.sh_size;
 	}
 	if (ps->have_sec) {
 		if (ps->secsh.sh_addr < plt->lo)
@@ -376,6 +391,8 @@ static void elf_image_synth_plt(Elf *elf, const struct elf_image_pltsecs *ps,
 	size_t i, nrel;
 	struct strbuf name;
 
+	if (!ps->have_plt && !ps->have_sec)
+		return;
 	rel = elf_getdata(ps->rela, NULL);
 	dynscn = elf_getscn(elf, ps->relash.sh_link);
 	if (!rel || !rel->d_buf || ps->relash.sh_entsize == 0 || !dynscn ||
@@ -398,7 +415,6 @@ static void elf_image_synth_plt(Elf *elf, const struct elf_image_pltsecs *ps,
 		const char *sname;
 		GElf_Rela r;
 		GElf_Sym sym;
-		char *dem;
 
 		if (!gelf_getrela(rel, (int)i, &r))
 			continue;
@@ -418,26 +434,203 @@ static void elf_image_synth_plt(Elf *elf, const struct elf_image_pltsecs *ps,
 		    !(sname = elf_strptr(elf, dynsh.sh_link, sym.st_name)) || !*sname ||
 		    elf_image_plt_taken(plt, addr))
 			continue;
-		dem = demangle(sname);
 		strbuf_reset(&name);
-		strbuf_addstr(&name, dem ? dem : sname);
+		strbuf_addstr(&name, sname);
 		strbuf_addstr(&name, "@plt");
-		free(dem);
 		symtab_add(st, addr, ELF_PLT_ENTRY, SYMTAB_LOCAL, name.buf, end);
 	}
 	strbuf_release(&name);
 }
 
-/* Pick .symtab if present (it is a superset), else .dynsym; then the PLT. */
+/* A GOT slot and the .dynsym index its R_X86_64_GLOB_DAT names. */
+struct elf_image_gotslot {
+	uint64_t addr;
+	uint32_t sym;
+};
+
+static int elf_image_gotslot_cmp(const void *a, const void *b)
+{
+	const struct elf_image_gotslot *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The GOT slot an x86_64 .plt.got entry jumps through: the entry is
+ * `jmp *disp32(%rip)` (ff 25), maybe after endbr64 (f3 0f 1e fa) and with
+ * a bnd prefix (f2).  Returns false when the bytes are anything else. */
+static bool elf_image_pltgot_target(const unsigned char *p, size_t len, uint64_t addr,
+				    uint64_t *slot)
+{
+	size_t i = 0;
+	int32_t disp;
+
+	if (len >= 4 && p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa)
+		i = 4;
+	if (i < len && p[i] == 0xf2)
+		i++;
+	if (i + 6 > len || p[i] != 0xff || p[i + 1] != 0x25)
+		return false;
+	disp = (int32_t)((uint32_t)p[i + 2] | (uint32_t)p[i + 3] << 8 |
+			 (uint32_t)p[i + 4] << 16 | (uint32_t)p[i + 5] << 24);
+	*slot = addr + i + 6 + (uint64_t)(int64_t)disp;
+	return true;
+}
+
+/* Name the .plt.got entries func@plt, as perf and objdump do: the linker
+ * puts there the PLT entries of functions whose address is also taken,
+ * which jump through a GOT slot that an R_X86_64_GLOB_DAT relocation of
+ * .rela.dyn fills with func.  Entries are 8 bytes, or 16 with IBT. */
+static void elf_image_synth_pltgot(Elf *elf, const struct elf_image_pltsecs *ps,
+				   const struct elf_image_plt *plt, struct symtab *st)
+{
+	struct elf_image_gotslot *slots = NULL;
+	size_t nslots = 0, cap = 0, i, nrel, nsyms, esize;
+	const unsigned char *code;
+	Elf_Data *rel, *dyn, *text;
+	Elf_Scn *dynscn;
+	GElf_Shdr dynsh;
+	uint64_t base, size;
+	struct strbuf name;
+
+	if (!ps->pltgot || !ps->reladyn || ps->reladynsh.sh_entsize == 0)
+		return;
+	text = elf_getdata(ps->pltgot, NULL);
+	rel = elf_getdata(ps->reladyn, NULL);
+	dynscn = elf_getscn(elf, ps->reladynsh.sh_link);
+	if (!text || !text->d_buf || !rel || !rel->d_buf || !dynscn ||
+	    !gelf_getshdr(dynscn, &dynsh) || dynsh.sh_type != SHT_DYNSYM || dynsh.sh_entsize == 0)
+		return;
+	dyn = elf_getdata(dynscn, NULL);
+	if (!dyn || !dyn->d_buf)
+		return;
+	nsyms = dyn->d_size / dynsh.sh_entsize;
+	nrel = rel->d_size / ps->reladynsh.sh_entsize;
+	for (i = 0; i < nrel; i++) {
+		GElf_Rela r;
+
+		if (!gelf_getrela(rel, (int)i, &r) || GELF_R_TYPE(r.r_info) != R_X86_64_GLOB_DAT ||
+		    GELF_R_SYM(r.r_info) == 0 || GELF_R_SYM(r.r_info) >= nsyms)
+			continue;
+		slots = xgrow(slots, &cap, nslots + 1, sizeof(*slots));
+		slots[nslots].addr = r.r_offset;
+		slots[nslots].sym = (uint32_t)GELF_R_SYM(r.r_info);
+		nslots++;
+	}
+	if (!nslots)
+		return;
+	qsort(slots, nslots, sizeof(*slots), elf_image_gotslot_cmp);
+	code = text->d_buf;
+	size = text->d_size < ps->pltgotsh.sh_size ? text->d_size : ps->pltgotsh.sh_size;
+	base = ps->pltgotsh.sh_addr;
+	/* With IBT every entry starts with endbr64 and is 16 bytes. */
+	esize = size >= 4 && code[0] == 0xf3 && code[1] == 0x0f && code[2] == 0x1e &&
+		code[3] == 0xfa ? 16 : 8;
+	strbuf_init(&name);
+	for (i = 0; i + esize <= size; i += esize) {
+		struct elf_image_gotslot key, *hit;
+		const char *sname;
+		uint64_t slot;
+		GElf_Sym sym;
+
+		if (!elf_image_pltgot_target(code + i, esize, base + i, &slot))
+			continue;
+		key.addr = slot;
+		hit = bsearch(&key, slots, nslots, sizeof(*slots), elf_image_gotslot_cmp);
+		if (!hit || !gelf_getsym(dyn, (int)hit->sym, &sym) ||
+		    !(sname = elf_strptr(elf, dynsh.sh_link, sym.st_name)) || !*sname ||
+		    elf_image_plt_taken(plt, base + i))
+			continue;
+		strbuf_reset(&name);
+		strbuf_addstr(&name, sname);
+		strbuf_addstr(&name, "@plt");
+		symtab_add(st, base + i, esize, SYMTAB_LOCAL, name.buf, base + size);
+	}
+	strbuf_release(&name);
+	free(slots);
+}
+
+/* The first SHT_SYMTAB section of elf, or NULL. */
+static Elf_Scn *elf_image_find_symtab(Elf *elf, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, sh) && sh->sh_type == SHT_SYMTAB)
+			return scn;
+	return NULL;
+}
+
+/* .gnu_debuglink: the debug file's name, NUL, padding to 4, its CRC-32 in
+ * the file's byte order.  Names with '/' are refused (they would leave the
+ * directories searched). */
+static void elf_image_read_debuglink(Elf *elf, Elf_Scn *scn, struct elf_image *img)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	const unsigned char *p, *end;
+	size_t len, off;
+	GElf_Ehdr eh;
+
+	if (!data || !data->d_buf || data->d_size < 8 || !gelf_getehdr(elf, &eh))
+		return;
+	p = data->d_buf;
+	end = memchr(p, '\0', data->d_size);
+	if (!end || end == p)
+		return;
+	len = (size_t)(end - p);
+	off = (len + 4) & ~(size_t)3;
+	if (len > 255 || off + 4 > data->d_size || memchr(p, '/', len))
+		return;
+	p += off;
+	img->debuglink_crc = eh.e_ident[EI_DATA] == ELFDATA2MSB ?
+		(uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3] :
+		(uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+	img->debuglink = xstrndup(data->d_buf, len);
+}
+
+/* .gnu_debugdata (MiniDebugInfo): an xz-compressed ELF whose .symtab holds
+ * the functions .dynsym lacks; add them to img's table.  The sizes are
+ * capped: the section is whatever the file says. */
+static void elf_image_read_debugdata(Elf_Scn *scn, struct elf_image *img,
+				     struct elf_image_plt *plt)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	Elf_Scn *symscn;
+	GElf_Shdr symsh;
+	GElf_Ehdr eh;
+	size_t len;
+	void *buf;
+	Elf *mini;
+
+	if (!data || !data->d_buf || data->d_size == 0 || data->d_size > DEBUGFILE_XZ_MAX)
+		return;
+	if (debugfile_xz_decode(data->d_buf, data->d_size, DEBUGFILE_XZ_MAX, &buf, &len) != 0)
+		return;
+	mini = elf_memory(buf, len);
+	if (mini && elf_kind(mini) == ELF_K_ELF && gelf_getehdr(mini, &eh) &&
+	    eh.e_machine == img->machine && (symscn = elf_image_find_symtab(mini, &symsh)) &&
+	    elf_image_read_symbols(mini, symscn, &symsh, img->machine, img->symtab, plt) == 0)
+		img->from_debugdata = true;
+	if (mini)
+		elf_end(mini);
+	free(buf);
+}
+
+/* Pick .symtab if present (it is a superset), else .dynsym and what
+ * .gnu_debugdata adds; then the PLT. */
 static int elf_image_load_symbols(Elf *elf, struct elf_image *img)
 {
-	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL, *debugdata = NULL;
 	GElf_Shdr sh, symsh, dynsh;
 	struct elf_image_pltsecs ps;
 	struct elf_image_plt plt = { 0 };
+	size_t shstrndx = 0;
 	int err = 0;
 
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		shstrndx = 0;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+
 		if (!gelf_getshdr(scn, &sh))
 			continue;
 		if (sh.sh_type == SHT_SYMTAB && !symtab) {
@@ -446,6 +639,15 @@ static int elf_image_load_symbols(Elf *elf, struct elf_image *img)
 		} else if (sh.sh_type == SHT_DYNSYM && !dynsym) {
 			dynsym = scn;
 			dynsh = sh;
+		} else if (sh.sh_type == SHT_PROGBITS && shstrndx &&
+			   (name = elf_strptr(elf, shstrndx, sh.sh_name)) != NULL) {
+			/* Sizes checked before libelf reads the bytes in. */
+			if (strcmp(name, ".gnu_debuglink") == 0 && !img->debuglink &&
+			    sh.sh_size <= 4096)
+				elf_image_read_debuglink(elf, scn, img);
+			else if (strcmp(name, ".gnu_debugdata") == 0 && !debugdata &&
+				 sh.sh_size <= DEBUGFILE_XZ_MAX)
+				debugdata = scn;
 		}
 	}
 	/* Only the x86_64 PLT layout is known here; elsewhere no @plt. */
@@ -459,8 +661,13 @@ static int elf_image_load_symbols(Elf *elf, struct elf_image *img)
 		err = elf_image_read_symbols(elf, dynsym, &dynsh, img->machine, img->symtab,
 					     plt.hi > plt.lo ? &plt : NULL);
 	}
-	if (!err && plt.hi > plt.lo)
+	img->no_symtab = !symtab;
+	if (!err && !symtab && debugdata)
+		elf_image_read_debugdata(debugdata, img, plt.hi > plt.lo ? &plt : NULL);
+	if (!err && plt.hi > plt.lo) {
 		elf_image_synth_plt(elf, &ps, &plt, img->symtab);
+		elf_image_synth_pltgot(elf, &ps, &plt, img->symtab);
+	}
 	free(plt.taken);
 	return err;
 }
@@ -494,6 +701,7 @@ out_symtab:
 	symtab_free(out->symtab);
 out_segs:
 	free(out->segs);
+	free(out->debuglink);
 	memset(out, 0, sizeof(*out));
 	return err;
 }
@@ -559,6 +767,7 @@ void elf_image_release(struct elf_image *img)
 		return;
 	symtab_free(img->symtab);
 	free(img->segs);
+	free(img->debuglink);
 	memset(img, 0, sizeof(*img));
 }
 
@@ -608,4 +817,52 @@ int elf_read_build_id_fd(int fd, uint8_t id[ELF_BUILD_ID_MAX])
 	n = elf_image_find_build_id(elf, id);
 	elf_end(elf);
 	return (int)n;
+}
+
+int elf_image_merge_debug(struct elf_image *img, const char *path)
+{
+	struct symtab *st;
+	Elf_Scn *symscn;
+	GElf_Shdr symsh;
+	GElf_Ehdr eh;
+	size_t i, n;
+	Elf *elf;
+	int fd, err;
+
+	err = elf_image_open(path, &fd, &elf);
+	if (err)
+		return err;
+	if (!gelf_getehdr(elf, &eh) || eh.e_machine != img->machine ||
+	    !(symscn = elf_image_find_symtab(elf, &symsh))) {
+		elf_image_close(fd, elf);
+		return -ENODATA;
+	}
+	st = symtab_new();
+	err = elf_image_read_symbols(elf, symscn, &symsh, img->machine, st, NULL);
+	elf_image_close(fd, elf);
+	if (err) {
+		symtab_free(st);
+		return err;
+	}
+	/* img's symbols go in as local: at a shared start the debug file's
+	 * name wins, and they keep the extent they had. */
+	n = symtab_count(img->symtab);
+	for (i = 0; i < n; i++) {
+		const struct symbol *s = symtab_get(img->symtab, i);
+
+		symtab_add(st, s->start, s->end - s->start, SYMTAB_LOCAL, s->name, s->end);
+	}
+	symtab_finish(st);
+	if (symtab_count(st) <= n) {
+		symtab_free(st);
+		return -ENODATA;
+	}
+	symtab_free(img->symtab);
+	img->symtab = st;
+	return 0;
+}
+
+int elf_open_checked(const char *path)
+{
+	return elf_open_regular(path);
 }

@@ -24,7 +24,13 @@ struct elf_image {
 	struct elf_segment *segs;
 	size_t nsegs;
 	struct symtab *symtab;    /* never NULL after a successful load (may be empty) */
-	bool from_dynsym;         /* names came from .dynsym only */
+	bool from_dynsym;         /* the file has no .symtab: names came from
+				     .dynsym (and .gnu_debugdata, if any) */
+	bool no_symtab;           /* no .symtab (with or without .dynsym): a
+				     separate debug file may have more */
+	bool from_debugdata;      /* .gnu_debugdata's symbols were merged in */
+	char *debuglink;          /* .gnu_debuglink file name, or NULL */
+	uint32_t debuglink_crc;   /* and the CRC-32 of that file */
 };
 
 /* Load everything above from path.  Returns 0, or -errno (-ENOEXEC when the
@@ -37,6 +43,18 @@ int elf_image_load_fd(int fd, struct elf_image *out);
  * it may be read-only and need not outlive the call. */
 int elf_image_load_memory(const void *image, size_t size, struct elf_image *out);
 void elf_image_release(struct elf_image *img);
+
+/* Merge the .symtab of the separate debug file at path (found by build ID
+ * or .gnu_debuglink, and checked by the caller) into img's symbols: the
+ * debug file's names win, img's own (func@plt, ...) stay where the debug
+ * file has none.  Only the symbols change (the debug file's segments are
+ * NOBITS).  Returns 0, -ENODATA when the debug file adds no symbol (img
+ * unchanged), or -errno. */
+int elf_image_merge_debug(struct elf_image *img, const char *path);
+
+/* Open path read-only if it is a regular file (never a FIFO or device:
+ * paths come from others).  Returns an fd or -errno. */
+int elf_open_checked(const char *path);
 
 /* Map a file offset (ip - map_start + map_pgoff) to an ELF virtual address
  * through the PT_LOAD that contains it (the executable one if several do).

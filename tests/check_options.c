@@ -323,6 +323,36 @@ START_TEST(test_explain)
 }
 END_TEST
 
+/* --debuginfod is off unless given; its timeout comes from the option,
+ * else DEBUGINFOD_TIMEOUT, else 10 s; bad values are usage errors (the
+ * option) or ignored (the variable, which is libdebuginfod's too). */
+START_TEST(test_debuginfod)
+{
+	struct options o;
+	enum options_result res;
+
+	unsetenv("DEBUGINFOD_TIMEOUT");
+	ck_assert_int_eq(parse(&o, &res, NULL), 0);
+	ck_assert(!o.debuginfod);
+	ck_assert(o.debuginfod_timeout == 10.0);
+	ck_assert_int_eq(parse(&o, &res, "--debuginfod", "--debuginfod-timeout", "2.5", NULL), 0);
+	ck_assert(o.debuginfod);
+	ck_assert(o.debuginfod_timeout == 2.5);
+	setenv("DEBUGINFOD_TIMEOUT", "7", 1);
+	ck_assert_int_eq(parse(&o, &res, "--debuginfod", NULL), 0);
+	ck_assert(o.debuginfod_timeout == 7.0);
+	ck_assert_int_eq(parse(&o, &res, "--debuginfod-timeout=3", NULL), 0);
+	ck_assert(o.debuginfod_timeout == 3.0);
+	setenv("DEBUGINFOD_TIMEOUT", "soon", 1);
+	ck_assert_int_eq(parse(&o, &res, "--debuginfod", NULL), 0);
+	ck_assert(o.debuginfod_timeout == 10.0);
+	unsetenv("DEBUGINFOD_TIMEOUT");
+	ck_assert_int_ne(parse(&o, &res, "--debuginfod-timeout", "0", NULL), 0);
+	ck_assert_int_ne(parse(&o, &res, "--debuginfod-timeout", "x", NULL), 0);
+	ck_assert_int_ne(parse(&o, &res, "--debuginfod-timeout", "1e9", NULL), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("options");
@@ -333,6 +363,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_all_options);
 	tcase_add_test(tc, test_command);
 	tcase_add_test(tc, test_help_version);
+	tcase_add_test(tc, test_debuginfod);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("lists");
 	tcase_add_test(tc, test_cpulist);

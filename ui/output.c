@@ -163,6 +163,8 @@ static void output_header(struct strbuf *sb, const struct snapshot *snap)
 		strbuf_addf(sb, "  order: %s", view_order_name(snap->order));
 	if (snap->symbols_loading)
 		strbuf_addf(sb, "  loading symbols: %zu", snap->symbols_loading);
+	if (snap->debuginfod_active)
+		strbuf_addf(sb, "  debuginfod: %zu", snap->debuginfod_active);
 	strbuf_addstr(sb, "\n\n");
 }
 

@@ -493,6 +493,8 @@ static void tui_draw_header(struct tui *t)
 			    b->relative ? "% of shown rows" : "% of all samples");
 		if (s->symbols_loading)
 			strbuf_addf(&sb, "  loading symbols: %zu", s->symbols_loading);
+		if (s->debuginfod_active)
+			strbuf_addf(&sb, "  debuginfod: %zu", s->debuginfod_active);
 		if (b->filter[0])
 			strbuf_addf(&sb, "  Filter: %s", b->filter);
 		if (b->zoom_comm)

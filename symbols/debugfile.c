@@ -1,0 +1,182 @@
+/* Separate debug files: .gnu_debuglink search and check, and the xz
+ * decoder for .gnu_debugdata (MiniDebugInfo). */
+#include "config.h"
+
+#include "debugfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifdef HAVE_LIBLZMA
+#include <lzma.h>
+#endif
+
+#include "elfsyms.h"
+#include "util.h"
+
+static uint32_t crc_table[256];
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+
+static void debugfile_crc_init(void)
+{
+	uint32_t i, j, c;
+
+	for (i = 0; i < 256; i++) {
+		c = i;
+		for (j = 0; j < 8; j++)
+			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+		crc_table[i] = c;
+	}
+}
+
+uint32_t debugfile_crc32(uint32_t crc, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	pthread_once(&crc_once, debugfile_crc_init);
+	crc = ~crc;
+	while (len--)
+		crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+	return ~crc;
+}
+
+int debugfile_file_crc32(const char *path, uint32_t *crc)
+{
+	static const size_t bufsz = 64 * 1024;
+	unsigned char *buf;
+	uint32_t c = 0;
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = elf_open_checked(path);
+	if (fd < 0)
+		return fd;
+	buf = xmalloc(bufsz);
+	while ((n = read(fd, buf, bufsz)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		c = debugfile_crc32(c, buf, (size_t)n);
+	}
+	free(buf);
+	close(fd);
+	if (!err)
+		*crc = c;
+	return err;
+}
+
+/* Whether path is the debug file the link describes. */
+static bool debugfile_link_ok(const char *path, uint32_t crc, const uint8_t *id, size_t idsize)
+{
+	uint8_t fid[ELF_BUILD_ID_MAX];
+	uint32_t fcrc;
+	int n = elf_read_build_id(path, fid);
+
+	if (n < 0)
+		return false;
+	/* Build IDs decide when both files have one: cheaper than reading
+	 * the whole file, and a mismatch rules out a CRC collision. */
+	if (n > 0 && idsize > 0)
+		return (size_t)n == idsize && memcmp(fid, id, idsize) == 0;
+	return debugfile_file_crc32(path, &fcrc) == 0 && fcrc == crc;
+}
+
+char *debugfile_find_link(const char *const *roots, size_t nroots, const char *dir,
+			  const char *link, uint32_t crc, const uint8_t *id, size_t idsize)
+{
+	/* dir/link, dir/.debug/link, /usr/lib/debug/dir/link (gdb's order). */
+	static const char *const mids[] = { "", "/.debug", "/usr/lib/debug" };
+	size_t r, f;
+
+	if (!link || !*link || strchr(link, '/') || !strcmp(link, ".") || !strcmp(link, ".."))
+		return NULL;
+	if (!dir || dir[0] != '/')
+		return NULL;
+	if (strcmp(dir, "/") == 0)
+		dir = "";
+	for (r = 0; r < nroots; r++) {
+		for (f = 0; f < sizeof(mids) / sizeof(mids[0]); f++) {
+			char *path = f == 2 ? xasprintf("%s%s%s/%s", roots[r], mids[f], dir, link) :
+					      xasprintf("%s%s%s/%s", roots[r], dir, mids[f], link);
+
+			if (debugfile_link_ok(path, crc, id, idsize))
+				return path;
+			free(path);
+		}
+	}
+	return NULL;
+}
+
+#ifdef HAVE_LIBLZMA
+int debugfile_xz_decode(const void *in, size_t inlen, size_t max, void **out,
+			size_t *outlen)
+{
+	lzma_stream s = LZMA_STREAM_INIT;
+	unsigned char *buf = NULL;
+	size_t cap = 0;
+	lzma_ret ret;
+	int err = 0;
+
+	/* The decoder's own memory (dictionary) is capped as well. */
+	if (lzma_stream_decoder(&s, 256u << 20, 0) != LZMA_OK)
+		return -ENOMEM;
+	s.next_in = in;
+	s.avail_in = inlen;
+	for (;;) {
+		if (s.avail_out == 0) {
+			size_t used = cap;
+
+			if (cap >= max) {
+				err = -EFBIG;
+				break;
+			}
+			cap = cap ? cap * 2 : (inlen < (1u << 20) ? 4 * inlen + 4096 : inlen * 2);
+			if (cap > max)
+				cap = max;
+			buf = xrealloc(buf, cap);
+			s.next_out = buf + used;
+			s.avail_out = cap - used;
+		}
+		ret = lzma_code(&s, LZMA_FINISH);
+		if (ret == LZMA_STREAM_END)
+			break;
+		if (ret != LZMA_OK) {
+			err = ret == LZMA_MEM_ERROR || ret == LZMA_MEMLIMIT_ERROR ? -ENOMEM :
+										    -EINVAL;
+			break;
+		}
+		if (s.avail_in == 0 && s.avail_out != 0) {
+			err = -EINVAL;    /* truncated */
+			break;
+		}
+	}
+	if (!err) {
+		*out = buf;
+		*outlen = (size_t)s.total_out;
+	} else {
+		free(buf);
+	}
+	lzma_end(&s);
+	return err;
+}
+#else
+int debugfile_xz_decode(const void *in, size_t inlen, size_t max, void **out,
+			size_t *outlen)
+{
+	(void)in;
+	(void)inlen;
+	(void)max;
+	(void)out;
+	(void)outlen;
+	return -ENOTSUP;
+}
+#endif

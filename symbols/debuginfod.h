@@ -1,0 +1,26 @@
+/* Debug files fetched by build ID from debuginfod servers (DEBUGINFOD_URLS)
+ * through libdebuginfod, loaded with dlopen: proftop does not depend on it,
+ * and nothing here runs unless --debuginfod asked for it. */
+#ifndef PROFTOP_DEBUGINFOD_H
+#define PROFTOP_DEBUGINFOD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Whether libdebuginfod.so.1 could be loaded (loads it on first call).
+ * *why, when false, says what is missing. */
+bool debuginfod_available(const char **why);
+
+/* Fetch the debug file of build ID id (downloaded into libdebuginfod's
+ * cache, or already there) and set *path to it, malloc'd.  Gives up after
+ * timeout_ms milliseconds in all (the progress callback aborts the
+ * transfer).  Blocks: call it from the symbol loader thread.  Returns 0,
+ * -ENOSYS without libdebuginfod, -ETIMEDOUT, or another -errno (-ENOENT:
+ * no server has it). */
+int debuginfod_fetch_debuginfo(const uint8_t *id, size_t size, long timeout_ms, char **path);
+
+/* The default of --debuginfod-timeout, in seconds. */
+#define DEBUGINFOD_DEFAULT_TIMEOUT 10
+
+#endif

@@ -1,0 +1,426 @@
+/* Unit tests for symbols/debugfile.c and the debug-file parts of
+ * symbols/elfsyms.c: .gnu_debuglink (read, searched, checked by build ID or
+ * CRC), merging a debug file's .symtab, .gnu_debugdata (MiniDebugInfo) and
+ * the xz decoder's limits.  Fixtures are built here with cc, objcopy,
+ * strip and xz. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "debugfile.h"
+#include "elfsyms.h"
+#include "symtab.h"
+#include "testutil.h"
+#include "util.h"
+
+static char *dir;
+static pid_t builder;
+static bool have_xz;
+
+static const char prog_src[] =
+	"#include <stdio.h>\n"
+	"static __attribute__((noinline)) int hidden_local(int x)\n"
+	"{\n"
+	"	return x * 3 + 1;\n"
+	"}\n"
+	"__attribute__((noinline)) int visible_func(int x)\n"
+	"{\n"
+	"	int i, s = 0;\n"
+	"	for (i = 0; i < x; i++)\n"
+	"		s += hidden_local(i);\n"
+	"	return s;\n"
+	"}\n"
+	"int main(int argc, char **argv)\n"
+	"{\n"
+	"	printf(\"%d\\n\", visible_func(argc));\n"
+	"	return 0;\n"
+	"}\n";
+
+static char *fixture(const char *name)
+{
+	return xasprintf("%s/%s", dir, name);
+}
+
+static void remove_fixtures(void)
+{
+	if (!dir || getpid() != builder)
+		return;
+	testutil_sh("rm -rf '%s'", dir);
+	free(dir);
+	dir = NULL;
+}
+
+/* NAME: -rdynamic build (visible_func in .dynsym, hidden_local only in
+ * .symtab); NAME.debug its debug file; NAME.s stripped; NAME.l stripped
+ * with a .gnu_debuglink to NAME.debug. */
+#define DEBUG_SET(name, flags)                                                          \
+	"cc -O1 -g -rdynamic " flags " -o " name " prog.c && "                         \
+	"objcopy --only-keep-debug " name " " name ".debug && "                        \
+	"strip -o " name ".s " name " && "                                              \
+	"objcopy --add-gnu-debuglink=" name ".debug " name ".s " name ".l"
+
+static void build_fixtures(void)
+{
+	FILE *f;
+	char *src;
+
+	if (dir)
+		return;
+	src = testutil_tmpdir("check_debugfile");
+	/* Absolute: mapped paths are, and links are looked up beside them. */
+	dir = realpath(src, NULL);
+	if (!dir)
+		abort();
+	free(src);
+	builder = getpid();
+	atexit(remove_fixtures);
+	src = fixture("prog.c");
+	f = fopen(src, "w");
+	if (!f)
+		abort();
+	fputs(prog_src, f);
+	fclose(f);
+	free(src);
+	if (testutil_sh("cd '%s' && (" DEBUG_SET("bid", "-Wl,--build-id") " && "
+			DEBUG_SET("nob", "-Wl,--build-id=none") " && "
+			/* Another build: different build ID, same link name. */
+			"cc -O0 -g -rdynamic -Wl,--build-id -o other prog.c && "
+			"objcopy --only-keep-debug other other.debug && "
+			"cc -O0 -g -rdynamic -Wl,--build-id=none -o othernob prog.c && "
+			"objcopy --only-keep-debug othernob othernob.debug) >/dev/null 2>&1",
+			dir)) {
+		fprintf(stderr, "check_debugfile: cannot build the fixtures\n");
+		abort();
+	}
+	/* MiniDebugInfo as Fedora makes it: the function symbols .dynsym
+	 * lacks, in a debug file without DWARF, xz-compressed into the
+	 * stripped binary's .gnu_debugdata. */
+	have_xz = testutil_sh(
+		"cd '%s' && (nm -D --format=posix --defined-only bid | awk '{print $1}' | sort > dynsyms && "
+		"nm --format=posix --defined-only bid | awk '$2 ~ /^[Tt]$/ {print $1}' | sort > funcsyms && "
+		"comm -13 dynsyms funcsyms > keep && "
+		"objcopy -S --remove-section .gdb_index --remove-section .comment "
+		"--keep-symbols=keep bid.debug mini && "
+		"xz -k mini && cp bid.s mdi && "
+		"objcopy --add-section .gnu_debugdata=mini.xz mdi && "
+		"head -c 100 mini.xz > trunc.xz && "
+		"cp bid.s mdibad && objcopy --add-section .gnu_debugdata=trunc.xz mdibad) "
+		">/dev/null 2>&1", dir) == 0;
+}
+
+static bool has_sym(const struct elf_image *img, const char *name)
+{
+	size_t i, n = symtab_count(img->symtab);
+
+	for (i = 0; i < n; i++)
+		if (strcmp(symtab_get(img->symtab, i)->name, name) == 0)
+			return true;
+	return false;
+}
+
+START_TEST(test_crc32)
+{
+	/* The CRC-32 check value, and zlib's crc32 chaining. */
+	ck_assert_uint_eq(debugfile_crc32(0, "123456789", 9), 0xcbf43926u);
+	ck_assert_uint_eq(debugfile_crc32(debugfile_crc32(0, "1234", 4), "56789", 5),
+			  0xcbf43926u);
+	ck_assert_uint_eq(debugfile_crc32(0, "", 0), 0);
+}
+END_TEST
+
+/* The name and CRC objcopy wrote are read back, and the CRC is the one of
+ * the debug file as computed here. */
+START_TEST(test_debuglink_read)
+{
+	struct elf_image img;
+	char *bin = fixture("nob.l"), *dbg = fixture("nob.debug");
+	uint32_t crc = 0;
+
+	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	ck_assert_ptr_nonnull(img.debuglink);
+	ck_assert_str_eq(img.debuglink, "nob.debug");
+	ck_assert_int_eq(debugfile_file_crc32(dbg, &crc), 0);
+	ck_assert_uint_eq(img.debuglink_crc, crc);
+	ck_assert(img.from_dynsym);
+	ck_assert(img.no_symtab);
+	elf_image_release(&img);
+	/* The full binary has a .symtab: no debug file needed. */
+	free(bin);
+	bin = fixture("nob");
+	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	ck_assert(!img.no_symtab);
+	elf_image_release(&img);
+	/* A stripped binary without the section has no link. */
+	free(bin);
+	bin = fixture("nob.s");
+	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	ck_assert_ptr_null(img.debuglink);
+	elf_image_release(&img);
+	free(bin);
+	free(dbg);
+}
+END_TEST
+
+/* Where the link is looked for, and which files are refused. */
+START_TEST(test_find_link)
+{
+	struct elf_image img;
+	char *bin = fixture("bid.l"), *bindir = fixture("bin"), *found, *want;
+	const char *roots[2];
+
+	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	ck_assert_uint_gt(img.build_id_size, 0);
+	ck_assert_int_eq(testutil_sh("cd '%s' && mkdir -p bin/.debug root/usr/lib/debug%s/bin", dir,
+				     dir), 0);
+	roots[0] = "";
+	/* Nothing there yet. */
+	ck_assert_ptr_null(debugfile_find_link(roots, 1, bindir, "bid.debug", img.debuglink_crc,
+					       img.build_id, img.build_id_size));
+	/* Under /usr/lib/debug/DIR of another root (a --symfs). */
+	ck_assert_int_eq(testutil_sh("cp '%s/bid.debug' '%s/root/usr/lib/debug%s/bin/'", dir, dir,
+				     dir), 0);
+	roots[1] = found = fixture("root");
+	want = xasprintf("%s/root/usr/lib/debug%s/bin/bid.debug", dir, dir);
+	{
+		char *got = debugfile_find_link(roots, 2, bindir, "bid.debug", img.debuglink_crc,
+						img.build_id, img.build_id_size);
+
+		ck_assert_ptr_nonnull(got);
+		ck_assert_str_eq(got, want);
+		free(got);
+	}
+	free(want);
+	/* DIR/.debug/ comes before /usr/lib/debug, DIR/ before both. */
+	ck_assert_int_eq(testutil_sh("cp '%s/bid.debug' '%s/bin/.debug/'", dir, dir), 0);
+	want = xasprintf("%s/.debug/bid.debug", bindir);
+	{
+		char *got = debugfile_find_link(roots, 2, bindir, "bid.debug", img.debuglink_crc,
+						img.build_id, img.build_id_size);
+
+		ck_assert_str_eq(got, want);
+		free(got);
+	}
+	free(want);
+	/* Another build's debug file under the name in DIR/: its build ID
+	 * differs, so it is skipped for the next candidate. */
+	ck_assert_int_eq(testutil_sh("cp '%s/other.debug' '%s/bin/bid.debug'", dir, dir), 0);
+	want = xasprintf("%s/.debug/bid.debug", bindir);
+	{
+		char *got = debugfile_find_link(roots, 2, bindir, "bid.debug", img.debuglink_crc,
+						img.build_id, img.build_id_size);
+
+		ck_assert_str_eq(got, want);
+		free(got);
+	}
+	free(want);
+	/* The right file in DIR/ wins. */
+	ck_assert_int_eq(testutil_sh("cp '%s/bid.debug' '%s/bin/bid.debug'", dir, dir), 0);
+	want = xasprintf("%s/bid.debug", bindir);
+	{
+		char *got = debugfile_find_link(roots, 2, bindir, "bid.debug", img.debuglink_crc,
+						img.build_id, img.build_id_size);
+
+		ck_assert_str_eq(got, want);
+		free(got);
+	}
+	free(want);
+	/* A build ID mismatch rejects even with the right CRC. */
+	{
+		uint8_t id[ELF_BUILD_ID_MAX];
+
+		memcpy(id, img.build_id, img.build_id_size);
+		id[0] ^= 0xff;
+		ck_assert_ptr_null(debugfile_find_link(roots, 2, bindir, "bid.debug",
+						       img.debuglink_crc, id, img.build_id_size));
+	}
+	/* Names that would leave the directories are refused. */
+	ck_assert_ptr_null(debugfile_find_link(roots, 2, bindir, "../bin/bid.debug",
+					       img.debuglink_crc, img.build_id,
+					       img.build_id_size));
+	ck_assert_ptr_null(debugfile_find_link(roots, 2, bindir, "..", img.debuglink_crc,
+					       img.build_id, img.build_id_size));
+	ck_assert_ptr_null(debugfile_find_link(roots, 2, "relative", "bid.debug",
+					       img.debuglink_crc, img.build_id,
+					       img.build_id_size));
+	elf_image_release(&img);
+	free(found);
+	free(bin);
+	free(bindir);
+}
+END_TEST
+
+/* Without build IDs the CRC decides. */
+START_TEST(test_find_link_crc)
+{
+	struct elf_image img;
+	char *bin = fixture("nob.l"), *cdir = fixture("crc"), *got;
+	const char *roots[1] = { "" };
+
+	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	ck_assert_uint_eq(img.build_id_size, 0);
+	ck_assert_int_eq(testutil_sh("mkdir -p '%s/crc' && cp '%s/othernob.debug' '%s/crc/nob.debug'",
+				     dir, dir, dir), 0);
+	ck_assert_ptr_null(debugfile_find_link(roots, 1, cdir, "nob.debug", img.debuglink_crc,
+					       NULL, 0));
+	ck_assert_int_eq(testutil_sh("cp '%s/nob.debug' '%s/crc/nob.debug'", dir, dir), 0);
+	got = debugfile_find_link(roots, 1, cdir, "nob.debug", img.debuglink_crc, NULL, 0);
+	ck_assert_ptr_nonnull(got);
+	free(got);
+	/* One byte changed: refused. */
+	ck_assert_int_eq(testutil_sh("printf x | dd of='%s/crc/nob.debug' bs=1 seek=100 conv=notrunc "
+				     "2>/dev/null", dir), 0);
+	ck_assert_ptr_null(debugfile_find_link(roots, 1, cdir, "nob.debug", img.debuglink_crc,
+					       NULL, 0));
+	elf_image_release(&img);
+	free(bin);
+	free(cdir);
+}
+END_TEST
+
+/* The debug file's .symtab is merged in: local functions appear, and the
+ * binary's own func@plt names stay. */
+START_TEST(test_merge_debug)
+{
+	struct elf_image img;
+	char *bin = fixture("bid.s"), *dbg = fixture("bid.debug");
+	size_t before;
+
+	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	ck_assert(img.from_dynsym);
+	ck_assert(has_sym(&img, "visible_func"));
+	ck_assert(!has_sym(&img, "hidden_local"));
+	ck_assert(has_sym(&img, "printf@plt"));
+	before = symtab_count(img.symtab);
+	ck_assert_int_eq(elf_image_merge_debug(&img, dbg), 0);
+	ck_assert(has_sym(&img, "hidden_local"));
+	ck_assert(has_sym(&img, "visible_func"));
+	ck_assert(has_sym(&img, "printf@plt"));
+	ck_assert_uint_gt(symtab_count(img.symtab), before);
+	/* Twice: nothing new. */
+	ck_assert_int_eq(elf_image_merge_debug(&img, dbg), -ENODATA);
+	/* Not an ELF file, or no .symtab. */
+	ck_assert_int_lt(elf_image_merge_debug(&img, bin), 0);
+	elf_image_release(&img);
+	free(bin);
+	free(dbg);
+}
+END_TEST
+
+START_TEST(test_debugdata)
+{
+	struct elf_image img;
+	char *bin;
+
+#ifndef HAVE_LIBLZMA
+	return;   /* built without liblzma: nothing to read them with */
+#endif
+	if (!have_xz)
+		return;
+	bin = fixture("mdi");
+	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	ck_assert(img.from_dynsym);
+	ck_assert(img.from_debugdata);
+	ck_assert(has_sym(&img, "visible_func"));
+	ck_assert(has_sym(&img, "hidden_local"));
+	ck_assert(has_sym(&img, "main"));
+	ck_assert(has_sym(&img, "printf@plt"));
+	elf_image_release(&img);
+	free(bin);
+	/* A truncated stream: .dynsym only, no failure. */
+	bin = fixture("mdibad");
+	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	ck_assert(!img.from_debugdata);
+	ck_assert(has_sym(&img, "visible_func"));
+	ck_assert(!has_sym(&img, "hidden_local"));
+	elf_image_release(&img);
+	free(bin);
+}
+END_TEST
+
+static void *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = xmalloc((size_t)n + 1);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+START_TEST(test_xz_limits)
+{
+	char *xzp, *rawp;
+	void *in, *raw, *out = NULL;
+	size_t inlen, rawlen, outlen = 0;
+
+#ifndef HAVE_LIBLZMA
+	ck_assert_int_eq(debugfile_xz_decode("", 0, 1, &out, &outlen), -ENOTSUP);
+	return;
+#endif
+	if (!have_xz)
+		return;
+	xzp = fixture("mini.xz");
+	rawp = fixture("mini");
+	in = slurp(xzp, &inlen);
+	raw = slurp(rawp, &rawlen);
+	ck_assert_int_eq(debugfile_xz_decode(in, inlen, DEBUGFILE_XZ_MAX, &out, &outlen), 0);
+	ck_assert_uint_eq(outlen, rawlen);
+	ck_assert(memcmp(out, raw, rawlen) == 0);
+	free(out);
+	/* The cap holds: a bomb stops there. */
+	ck_assert_int_eq(debugfile_xz_decode(in, inlen, rawlen / 2, &out, &outlen), -EFBIG);
+	/* Truncated and corrupt streams. */
+	ck_assert_int_eq(debugfile_xz_decode(in, inlen / 2, DEBUGFILE_XZ_MAX, &out, &outlen),
+			 -EINVAL);
+	((unsigned char *)in)[inlen / 2] ^= 0x55;
+	ck_assert_int_lt(debugfile_xz_decode(in, inlen, DEBUGFILE_XZ_MAX, &out, &outlen), 0);
+	ck_assert_int_lt(debugfile_xz_decode("not xz at all", 13, DEBUGFILE_XZ_MAX, &out, &outlen),
+			 0);
+	free(in);
+	free(raw);
+	free(xzp);
+	free(rawp);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("debugfile");
+	TCase *tc;
+
+	tc = tcase_create("debuglink");
+	tcase_add_unchecked_fixture(tc, build_fixtures, NULL);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_crc32);
+	tcase_add_test(tc, test_debuglink_read);
+	tcase_add_test(tc, test_find_link);
+	tcase_add_test(tc, test_find_link_crc);
+	tcase_add_test(tc, test_merge_debug);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("debugdata");
+	tcase_add_unchecked_fixture(tc, build_fixtures, NULL);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_debugdata);
+	tcase_add_test(tc, test_xz_limits);
+	suite_add_tcase(s, tc);
+
+	return s;
+}
+
+int main(void)
+{
+	return testutil_run(suite()) != 0;
+}
