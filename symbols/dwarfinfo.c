@@ -24,7 +24,8 @@
 #define DWARFINFO_MAX_INLINES 64
 
 struct dwarfinfo_file {
-	const char *path;       /* interned: the identity */
+	const char *path;       /* interned: the identity (the file's path, with
+				   the build ID it must have) */
 	Dwfl *dwfl;             /* NULL when the file could not be used */
 	Dwfl_Module *mod;
 	int err;                /* -errno remembered for a failed file */
@@ -32,7 +33,7 @@ struct dwarfinfo_file {
 };
 
 struct dwarfinfo_entry {
-	const char *path;       /* interned; NULL: empty slot */
+	const char *path;       /* the file's identity, interned; NULL: empty slot */
 	uint64_t addr;
 	size_t pool_off;        /* its inline frames: pool[pool_off..+nr_inlines) */
 	struct dwarfinfo info; /* .inlines set from pool_off when handed out */
@@ -117,11 +118,12 @@ void dwarfinfo_cache_free(struct dwarfinfo_cache *c)
 
 /* A Dwfl with the file alone, at bias 0: its addresses are the ELF's
  * vaddrs.  Returns 0 or -errno. */
-static int dwarfinfo_file_open(struct dwarfinfo_file *f, const char *path)
+static int dwarfinfo_file_open(struct dwarfinfo_file *f, const char *key, const char *path,
+			       const uint8_t *id, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	f->path = path;
+	f->path = key;
 	if (fd < 0)
 		return f->err = -errno;
 	f->dwfl = dwfl_begin(&dwarfinfo_callbacks);
@@ -139,6 +141,18 @@ static int dwarfinfo_file_open(struct dwarfinfo_file *f, const char *path)
 		f->dwfl = NULL;
 		return f->err = -ENOEXEC;
 	}
+	if (size) {
+		const unsigned char *bits;
+		GElf_Addr vaddr;
+		int n = dwfl_module_build_id(f->mod, &bits, &vaddr);
+
+		if (n <= 0 || (size_t)n != size || memcmp(bits, id, size) != 0) {
+			dwfl_end(f->dwfl);
+			f->dwfl = NULL;
+			f->mod = NULL;
+			return f->err = -ESTALE;
+		}
+	}
 	{
 		Dwarf_Addr bias;
 
@@ -154,19 +168,21 @@ static int dwarfinfo_file_open(struct dwarfinfo_file *f, const char *path)
 
 /* The open file for path, opening it (closing the least recently used)
  * when needed; NULL with *err when it cannot be used. */
-static struct dwarfinfo_file *dwarfinfo_file_get(struct dwarfinfo_cache *c, const char *path, int *err)
+static struct dwarfinfo_file *dwarfinfo_file_get(struct dwarfinfo_cache *c, const char *key,
+					      const char *path, const uint8_t *id, size_t size,
+					      int *err)
 {
 	struct dwarfinfo_file *f = NULL;
 	size_t i;
 	int r;
 
 	for (i = 0; i < c->nbad; i++)
-		if (c->bad[i] == path) {
+		if (c->bad[i] == key) {
 			*err = c->bad_err[i];
 			return NULL;
 		}
 	for (i = 0; i < c->nfiles; i++)
-		if (c->files[i].path == path) {
+		if (c->files[i].path == key) {
 			c->files[i].used = ++c->clock;
 			return &c->files[i];
 		}
@@ -180,7 +196,7 @@ static struct dwarfinfo_file *dwarfinfo_file_get(struct dwarfinfo_cache *c, cons
 		dwarfinfo_file_close(f);
 	}
 	c->stats.files_opened++;
-	r = dwarfinfo_file_open(f, path);
+	r = dwarfinfo_file_open(f, key, path, id, size);
 	if (r < 0) {
 		if (c->nbad == c->bad_cap) {
 			size_t cap = c->bad_cap;
@@ -189,7 +205,7 @@ static struct dwarfinfo_file *dwarfinfo_file_get(struct dwarfinfo_cache *c, cons
 			c->bad_err = xrealloc(c->bad_err, cap * sizeof(*c->bad_err));
 			c->bad_cap = cap;
 		}
-		c->bad[c->nbad] = path;
+		c->bad[c->nbad] = key;
 		c->bad_err[c->nbad++] = r;
 		dwarfinfo_file_close(f);
 		/* Give the slot back: it is the last one or a closed LRU. */
@@ -329,16 +345,34 @@ static void dwarfinfo_cache_clear(struct dwarfinfo_cache *c)
 }
 
 int dwarfinfo_lookup(struct dwarfinfo_cache *c, const char *path, uint64_t addr,
-		 const struct dwarfinfo **out)
+		     const struct dwarfinfo **out)
+{
+	return dwarfinfo_lookup_id(c, path, NULL, 0, addr, out);
+}
+
+int dwarfinfo_lookup_id(struct dwarfinfo_cache *c, const char *file, const uint8_t *id,
+			size_t size, uint64_t addr, const struct dwarfinfo **out)
 {
 	struct dwarfinfo_file *f;
 	struct dwarfinfo_entry *e;
+	const char *path;
 	size_t j;
 	int err = 0;
 
-	if (!c || !path)
+	if (!c || !file || (size && !id))
 		return -EINVAL;
-	path = intern(path);
+	if (size) {
+		/* The identity is the path with the build ID it must have. */
+		char *k = xmalloc(strlen(file) + 2 * size + 2);
+		size_t i, n = (size_t)sprintf(k, "%s@", file);
+
+		for (i = 0; i < size; i++)
+			n += (size_t)sprintf(k + n, "%02x", id[i]);
+		path = intern(k);
+		free(k);
+	} else {
+		path = intern(file);
+	}
 	pthread_mutex_lock(&c->lock);
 	for (j = dwarfinfo_slot_of(c, path, addr); c->slots[j].path; j = (j + 1) & (c->nslots - 1))
 		if (c->slots[j].path == path && c->slots[j].addr == addr) {
@@ -349,7 +383,7 @@ int dwarfinfo_lookup(struct dwarfinfo_cache *c, const char *path, uint64_t addr,
 			pthread_mutex_unlock(&c->lock);
 			return 0;
 		}
-	f = dwarfinfo_file_get(c, path, &err);
+	f = dwarfinfo_file_get(c, path, file, id, size, &err);
 	if (!f) {
 		pthread_mutex_unlock(&c->lock);
 		return err;

@@ -48,7 +48,12 @@ void dwarfinfo_cache_free(struct dwarfinfo_cache *c);
  * or -errno when the file cannot be opened or has no DWARF at all
  * (remembered: the file is not tried again).  Thread-safe (one lock). */
 int dwarfinfo_lookup(struct dwarfinfo_cache *c, const char *path, uint64_t addr,
-		 const struct dwarfinfo **out);
+		     const struct dwarfinfo **out);
+/* The same, using path only when its build ID is id (size bytes; no check
+ * when size is 0): -ESTALE otherwise.  A path is opened and checked once
+ * per (path, id). */
+int dwarfinfo_lookup_id(struct dwarfinfo_cache *c, const char *path, const uint8_t *id,
+			size_t size, uint64_t addr, const struct dwarfinfo **out);
 
 /* "file:line" the way perf's srcline sort prints it: the file's base name
  * and the line (or "file:?" / NULL when unknown).  Interned. */

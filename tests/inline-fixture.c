@@ -36,8 +36,9 @@ int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? atof(argv[1]) : 1.0, end = now() + secs;
 
+	/* The volatile read keeps the call in the loop (it is pure). */
 	do
-		inline_fixture_sink += outer_noinline(100);
+		inline_fixture_sink += outer_noinline(100 + (inline_fixture_sink & 1));
 	while (now() < end);
 	return 0;
 }
