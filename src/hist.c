@@ -118,7 +118,7 @@ int sort_spec_parse(const char *s, struct sort_spec *out, const char **bad)
 				break;
 		if (k == SORT__MAX) {
 			snprintf(sort_spec_msg, sizeof(sort_spec_msg),
-				 "unknown sort key '%.*s' (known: comm, pid, tid, cpu, dso, sym)",
+				 "unknown sort key '%.*s' (known: comm, pid, tid, cpu, dso, sym, srcline)",
 				 (int)(len > 40 ? 40 : len), p);
 			if (bad)
 				*bad = sort_spec_msg;
