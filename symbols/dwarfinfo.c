@@ -85,7 +85,7 @@ struct dwarfinfo_cache *dwarfinfo_cache_new(size_t max_entries)
 	struct dwarfinfo_cache *c = xcalloc(1, sizeof(*c));
 
 	pthread_mutex_init(&c->lock, NULL);
-	c->max_entries = max_entries ? max_entries : 65536;
+	c->max_entries = max_entries ? max_entries : 16384;
 	c->nslots = 64;
 	while (c->nslots < 2 * c->max_entries && c->nslots < (1u << 20))
 		c->nslots *= 2;

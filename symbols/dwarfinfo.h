@@ -33,7 +33,7 @@ struct dwarfinfo {
 
 struct dwarfinfo_cache;
 
-/* max_entries: addresses remembered (0: 64K); past it the cache starts
+/* max_entries: addresses remembered (0: 16K); past it the cache starts
  * over.  At most a few files are kept open (least recently used closed).
  * Never reaches the network: separate debug files are searched on disk
  * only (the caller passes the debug file itself when it knows it), and

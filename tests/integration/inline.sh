@@ -55,6 +55,11 @@ if not any(r.get("symbol") == "outer_noinline" and r["self"] > 50 for r in p["ro
     print("not ok - without --inline the samples are not outer_noinline's"); sys.exit(1)
 PY
 	ok "live: --inline shows hot_inline (inlined) with outer_noinline as its caller; without it nothing changes"
+	timeout 60 "$PROFTOP" --folded --accumulate -d 5 --inline -- "$FIX" 1 >"$TMP/folded" \
+		2>"$TMP/folded.err" || fail "--folded --inline: status $?"
+	grep -q "^inlfix;outer_noinline;hot_inline [0-9]" "$TMP/folded" ||
+		fail "--folded --inline: no inlfix;outer_noinline;hot_inline stack ($(head -3 "$TMP/folded"))"
+	ok "live: --folded --inline has the inlined frame under its function"
 else
 	echo "# SKIP live part: perf_event_open unavailable: $(echo "$out" | tail -1)"
 fi
