@@ -24,18 +24,18 @@
 #define DWARFINFO_MAX_INLINES 64
 
 struct dwarfinfo_file {
-	const char *path;       /* interned: the identity (the file's path, with
+	const char *path; /* interned: the identity (the file's path, with
 				   the build ID it must have) */
-	Dwfl *dwfl;             /* NULL when the file could not be used */
+	Dwfl *dwfl;	  /* NULL when the file could not be used */
 	Dwfl_Module *mod;
-	int err;                /* -errno remembered for a failed file */
-	uint64_t used;          /* LRU clock */
+	int err;       /* -errno remembered for a failed file */
+	uint64_t used; /* LRU clock */
 };
 
 struct dwarfinfo_entry {
-	const char *path;       /* the file's identity, interned; NULL: empty slot */
+	const char *path; /* the file's identity, interned; NULL: empty slot */
 	uint64_t addr;
-	size_t pool_off;        /* its inline frames: pool[pool_off..+nr_inlines) */
+	size_t pool_off;       /* its inline frames: pool[pool_off..+nr_inlines) */
 	struct dwarfinfo info; /* .inlines set from pool_off when handed out */
 };
 
@@ -47,9 +47,9 @@ struct dwarfinfo_cache {
 	const char **bad;
 	int *bad_err;
 	size_t nbad, bad_cap;
-	struct dwarfinfo_entry *slots;  /* open addressing, power of two */
+	struct dwarfinfo_entry *slots; /* open addressing, power of two */
 	size_t nslots, nentries, max_entries;
-	struct dwarfinfo_inline *pool;  /* inline frames of every entry */
+	struct dwarfinfo_inline *pool; /* inline frames of every entry */
 	size_t npool, pool_cap;
 	uint64_t clock;
 	struct dwarfinfo_stats stats;
@@ -60,15 +60,16 @@ static const Dwfl_Callbacks dwarfinfo_callbacks;
 /* libdwfl asks its debuginfod client itself when DEBUGINFOD_URLS is set:
  * search the disk only, and not even that then. */
 static int dwarfinfo_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-				Dwarf_Addr base, const char *file_name, const char *debuglink_file,
-				GElf_Word debuglink_crc, char **debuginfo_file_name)
+				    Dwarf_Addr base, const char *file_name,
+				    const char *debuglink_file, GElf_Word debuglink_crc,
+				    char **debuginfo_file_name)
 {
 	const char *urls = getenv("DEBUGINFOD_URLS");
 
 	if (urls && *urls)
 		return -1;
-	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
-					    debuglink_file, debuglink_crc, debuginfo_file_name);
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
 }
 
 static char *dwarfinfo_debuginfo_path;
@@ -169,8 +170,8 @@ static int dwarfinfo_file_open(struct dwarfinfo_file *f, const char *key, const 
 /* The open file for path, opening it (closing the least recently used)
  * when needed; NULL with *err when it cannot be used. */
 static struct dwarfinfo_file *dwarfinfo_file_get(struct dwarfinfo_cache *c, const char *key,
-					      const char *path, const uint8_t *id, size_t size,
-					      int *err)
+						 const char *path, const uint8_t *id, size_t size,
+						 int *err)
 {
 	struct dwarfinfo_file *f = NULL;
 	size_t i;
@@ -270,7 +271,7 @@ static unsigned dwarfinfo_call_line(Dwarf_Die *die)
 
 /* Fill info for addr from the module: line table, then the scopes. */
 static void dwarfinfo_query(struct dwarfinfo_cache *c, struct dwarfinfo_file *f, uint64_t addr,
-			struct dwarfinfo_entry *e)
+			    struct dwarfinfo_entry *e)
 {
 	struct dwarfinfo *info = &e->info;
 	Dwfl_Line *l;
@@ -310,7 +311,8 @@ static void dwarfinfo_query(struct dwarfinfo_cache *c, struct dwarfinfo_file *f,
 			if (c->npool - first >= DWARFINFO_MAX_INLINES)
 				continue;
 			if (c->npool == c->pool_cap)
-				c->pool = xgrow(c->pool, &c->pool_cap, c->npool + 1, sizeof(*c->pool));
+				c->pool = xgrow(c->pool, &c->pool_cap, c->npool + 1,
+						sizeof(*c->pool));
 			in = &c->pool[c->npool++];
 			in->name = dwarfinfo_die_name(&chain[i]);
 			if (!in->name)
@@ -350,8 +352,8 @@ int dwarfinfo_lookup(struct dwarfinfo_cache *c, const char *path, uint64_t addr,
 	return dwarfinfo_lookup_id(c, path, NULL, 0, addr, out);
 }
 
-int dwarfinfo_lookup_id(struct dwarfinfo_cache *c, const char *file, const uint8_t *id,
-			size_t size, uint64_t addr, const struct dwarfinfo **out)
+int dwarfinfo_lookup_id(struct dwarfinfo_cache *c, const char *file, const uint8_t *id, size_t size,
+			uint64_t addr, const struct dwarfinfo **out)
 {
 	struct dwarfinfo_file *f;
 	struct dwarfinfo_entry *e;

@@ -122,7 +122,8 @@ START_TEST(test_matches_eu_addr2line)
 		p = popen(cmd, "r");
 		ck_assert_ptr_nonnull(p);
 		want[0] = 0;
-		while (fgets(line, sizeof(line), p) && (size_t)(w - want) + strlen(line) < sizeof(want))
+		while (fgets(line, sizeof(line), p) &&
+		       (size_t)(w - want) + strlen(line) < sizeof(want))
 			w += sprintf(w, "%s", line);
 		pclose(p);
 		ck_assert_int_eq(dwarfinfo_lookup(c, fixture, a, &in), 0);
@@ -133,12 +134,17 @@ START_TEST(test_matches_eu_addr2line)
 
 			off += snprintf(got + off, sizeof(got) - off, "%s", name ? name : "??");
 			for (k = 0; k < in->nr_inlines; k++) {
-				const char *cf = in->inlines[k].call_file, *b = cf ? strrchr(cf, '/') : NULL;
-				const char *caller = k + 1 < in->nr_inlines ? in->inlines[k + 1].name :
-									      in->function;
+				const char *cf = in->inlines[k].call_file,
+					   *b = cf ? strrchr(cf, '/') : NULL;
+				const char *caller = k + 1 < in->nr_inlines ?
+							     in->inlines[k + 1].name :
+							     in->function;
 
 				off += snprintf(got + off, sizeof(got) - off, " inlined at %s:%u",
-						b ? b + 1 : cf ? cf : "??", in->inlines[k].call_line);
+						b  ? b + 1 :
+						cf ? cf :
+						     "??",
+						in->inlines[k].call_line);
 				/* (the column is left out of the comparison) */
 				off += snprintf(got + off, sizeof(got) - off, " in %s", caller);
 			}
@@ -247,7 +253,8 @@ START_TEST(test_many_files)
 	for (round = 0; round < 2; round++)
 		for (i = 0; i < 12; i++) {
 			snprintf(path, sizeof(path), "%s/copy%d", dir, i);
-			ck_assert_int_eq(dwarfinfo_lookup(c, path, outer_start + (uint64_t)round, &in), 0);
+			ck_assert_int_eq(
+				dwarfinfo_lookup(c, path, outer_start + (uint64_t)round, &in), 0);
 			ck_assert_str_eq(in->function, "outer_noinline");
 		}
 	dwarfinfo_cache_free(c);
