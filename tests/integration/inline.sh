@@ -4,7 +4,8 @@
 # (eu-addr2line -i -f / -s on the sampled addresses) and perf report
 # -s srcline.  perf 6.1 report --inline shows no inlined frame for this
 # fixture at all (it only lists outer_noinline), so for inlines the
-# reference is eu-addr2line.  Skipped without gcc, or without sampling.
+# reference is eu-addr2line.  Then the browser on the recording, in tmux.
+# Skipped without gcc, or without sampling (parts: without perf, tmux).
 . tests/lib.sh
 
 command -v gcc >/dev/null 2>&1 || skip "gcc is not installed"
@@ -158,3 +159,31 @@ if hot == 0 or (have_eu and hot != inl["hot_inline"]):
     sys.exit(1)
 PY
 ok "-i: -s srcline matches eu-addr2line -s and perf report -s srcline; --inline matches eu-addr2line -i"
+
+# --- the browser (tmux) ----------------------------------------------
+command -v tmux >/dev/null 2>&1 || skip "tmux is not installed (other parts done)"
+T="tmux -L proftop-inline-$$ -f /dev/null"
+trap '$T kill-server 2>/dev/null; cleanup' EXIT INT TERM
+screen() { $T capture-pane -p -t tui; }
+wait_for() {
+	i=0
+	while ! screen | grep -q -E -- "$1"; do
+		i=$((i + 1))
+		if [ $i -ge 150 ]; then
+			screen | sed 's/^/# | /'
+			fail "browser: $2: no line matching '$1'"
+		fi
+		sleep 0.1
+	done
+}
+ABS=$(pwd)
+$T new-session -d -s tui -x 120 -y 30 "env PS1='$ ' sh" || skip "tmux cannot start a session here"
+$T send-keys -t tui "$ABS/$PROFTOP -i $ABS/$TMP/fix.data --tui -g --inline -s sym,srcline; echo EXIT=\$?" Enter
+wait_for 'Source:Line' "the Source:Line column"
+wait_for '\[\.\] hot_inline \(inlined\) +inline-fixture\.c:1[0-9]' "an inlined row with its line"
+# Enter on the top row (hot_inline's, the hottest) opens its callers tree.
+$T send-keys -t tui Enter
+wait_for '\[\.\] outer_noinline +inlfix' "outer_noinline under hot_inline in its callers tree"
+$T send-keys -t tui q
+wait_for '^EXIT=0' "exit status 0 after q"
+ok "browser: Source:Line column, hot_inline (inlined) rows, outer_noinline as its caller"
