@@ -197,7 +197,8 @@ static void cc_reindex(uint32_t **slots, size_t *nslots, size_t want, size_t n,
 
 static uint32_t cc_frame_id(struct callchain_store *st, const struct callchain_frame *f)
 {
-	uint64_t h = cc_finish(cc_mix(cc_mix((uintptr_t)f->dso, (uintptr_t)f->sym), f->kernel));
+	uint64_t h = cc_finish(
+		cc_mix(cc_mix(cc_mix((uintptr_t)f->dso, (uintptr_t)f->sym), f->kernel), f->addr));
 	size_t mask = st->nfslots - 1, j;
 
 	for (j = h & mask; st->fslots[j] != CC_SLOT_EMPTY; j = (j + 1) & mask) {
@@ -205,7 +206,7 @@ static uint32_t cc_frame_id(struct callchain_store *st, const struct callchain_f
 		const struct callchain_frame *g = &st->frames[id];
 
 		if (st->frame_hash[id] == h && g->dso == f->dso && g->sym == f->sym &&
-		    g->kernel == f->kernel)
+		    g->kernel == f->kernel && g->addr == f->addr)
 			return id;
 	}
 	if (st->nframes == st->frames_cap) {
@@ -246,12 +247,12 @@ static bool cc_key_eq(const struct callchain_key *a, const struct callchain_key 
  * the ids are only computed for a new chain. */
 static uint64_t cc_frame_mix(uint64_t h, const struct callchain_frame *f)
 {
-	return cc_mix(h, ((uintptr_t)f->dso * 31) ^ (uintptr_t)f->sym ^ f->kernel);
+	return cc_mix(h, ((uintptr_t)f->dso * 31) ^ (uintptr_t)f->sym ^ f->kernel ^ (f->addr << 1));
 }
 
 static bool cc_frame_eq(const struct callchain_frame *a, const struct callchain_frame *b)
 {
-	return a->sym == b->sym && a->dso == b->dso && a->kernel == b->kernel;
+	return a->sym == b->sym && a->dso == b->dso && a->kernel == b->kernel && a->addr == b->addr;
 }
 
 static bool cc_chain_eq(const struct callchain_store *st, const struct cc_chain_rec *c,

@@ -34,6 +34,9 @@ struct callchain_frame {
 	struct dso *dso;            /* NULL: no map */
 	const struct symbol *sym;   /* NULL: [unknown] */
 	bool kernel;
+	uint64_t addr;              /* 0, or (--inline, -s srcline) the address in
+				       dso's symbol space: then part of the frame's
+				       identity */
 };
 
 /* The keys of a chain besides its frames: the sample's comm (always, for

@@ -75,6 +75,7 @@ void deferred_add(struct deferred *d, const struct hist_sample *s,
 			f->f.dso = s->dso;
 			f->f.sym = s->sym;
 			f->f.kernel = s->kernel;
+			f->f.addr = s->addr;
 		}
 		f->at = at[i];
 	}
@@ -135,6 +136,9 @@ size_t deferred_flush(struct deferred *d, struct machine *m, struct hist *h,
 				continue;
 			machine_resolve_deferred(m, f->f.dso, f->at.addr, f->f.kernel, &res);
 			d->scratch[j].sym = res.sym;
+			/* A wanted address was held as the file offset. */
+			if (f->f.addr)
+				d->scratch[j].addr = res.addr;
 		}
 		/* -z: an interval already shown and cleared has no place for it. */
 		if (mode == HIST_ZERO && waited)
@@ -147,6 +151,7 @@ size_t deferred_flush(struct deferred *d, struct machine *m, struct hist *h,
 		hs.dso = d->scratch[0].dso;
 		hs.sym = d->scratch[0].sym;
 		hs.kernel = d->scratch[0].kernel;
+		hs.addr = d->scratch[0].addr;
 		hs.period = mode == HIST_DECAY ? deferred_age(r->period, waited) : r->period;
 		if (r->chain) {
 			hs.chain = d->scratch;

@@ -409,6 +409,8 @@ static int engine_start_file(struct engine *e, const struct options *o)
 	}
 	e->machine = machine_new();
 	e->hist = hist_new(&o->sort);
+	if (o->view.inline_frames)
+		hist_key_addresses(e->hist);
 	/* No ARCH feature: EM_NONE, nothing is taken for ProfileMe. */
 	engine_set_machine(e, arch_machine_from_name(info->arch));
 	engine_symbols_async(e);
@@ -553,6 +555,8 @@ int engine_start(const struct options *o, struct engine **out)
 
 	e->machine = machine_new();
 	e->hist = hist_new(&o->sort);
+	if (o->view.inline_frames)
+		hist_key_addresses(e->hist);
 	/* live.c asks for the payload with arch_adjust_attr on the same host. */
 	engine_set_machine(e, arch_host_machine());
 	machine_set_live(e->machine, true);
@@ -588,6 +592,15 @@ static bool is_target(const struct engine *e, uint32_t pid)
 	return false;
 }
 
+/* Whether samples and frames keep their address (hist_sample.addr,
+ * callchain_frame.addr): only for what the view computes from them at
+ * refresh (--inline frames, -s srcline), since each distinct address then
+ * makes its own frame and entry. */
+static bool engine_wants_addr(const struct engine *e)
+{
+	return e->opts->view.inline_frames || sort_spec_has(hist_sort_spec(e->hist), SORT_SRCLINE);
+}
+
 /* machine_resolve through the cache.  Only answers that cannot change
  * while the process's maps stay the same are kept: not an address whose
  * symbols are still loading, nor an [unknown] in a DSO (its table may
@@ -609,6 +622,7 @@ static bool engine_resolve(struct engine *e, uint32_t pid, uint32_t tid, uint16_
 	machine_resolve(e->machine, pid, tid, cpumode, ip, r);
 	if (r->pending || (!r->sym && r->dso && !r->kernel))
 		return false;
+	f.addr = 0;
 	f.dso = r->dso;
 	f.sym = r->sym;
 	f.kernel = r->kernel;
@@ -627,6 +641,7 @@ static size_t engine_resolve_chain(struct engine *e, const struct sample *s,
 	const struct callchain_frame *hit;
 	bool final = true;
 	size_t need, n, i;
+	bool want_addr = engine_wants_addr(e);
 
 	if (!e->max_stack)
 		e->max_stack = e->opts->max_stack ? e->opts->max_stack : event_max_stack();
@@ -644,6 +659,7 @@ static size_t engine_resolve_chain(struct engine *e, const struct sample *s,
 	e->cc_frames[0].dso = r->dso;
 	e->cc_frames[0].sym = r->sym;
 	e->cc_frames[0].kernel = r->kernel;
+	e->cc_frames[0].addr = want_addr ? r->addr : 0;
 	e->cc_at[0].addr = r->addr;
 	e->cc_at[0].pending = r->pending;
 	e->cc_pending = r->pending;
@@ -669,6 +685,7 @@ static size_t engine_resolve_chain(struct engine *e, const struct sample *s,
 		e->cc_frames[i].dso = fr.dso;
 		e->cc_frames[i].sym = fr.sym;
 		e->cc_frames[i].kernel = fr.kernel;
+		e->cc_frames[i].addr = want_addr ? fr.addr : 0;
 		e->cc_at[i].addr = fr.addr;
 		e->cc_at[i].pending = fr.pending;
 		e->cc_pending |= fr.pending;
@@ -698,6 +715,8 @@ static void engine_sample(struct engine *e, const struct sample *s,
 	hs.dso = r.dso;
 	hs.sym = r.sym;
 	hs.kernel = r.kernel;
+	/* Pending: the file offset, made an address by deferred_flush. */
+	hs.addr = engine_wants_addr(e) ? r.addr : 0;
 	hs.period = s->period;
 	hs.chain = NULL;
 	hs.nr_chain = 0;

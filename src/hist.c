@@ -41,6 +41,7 @@ struct hist_memo {
 struct hist {
 	struct sort_spec spec;
 	bool key[SORT__MAX];
+	bool key_addr;            /* hist_key_addresses */
 	struct hist_entry *entries; /* dense, hist_entry_at order */
 	struct hist_extra *extra;   /* parallel to entries */
 	size_t nr, cap;		    /* cap counts both arrays */
@@ -65,7 +66,7 @@ struct hist {
 
 static const char *const sort_key_names[SORT__MAX] = {
 	[SORT_COMM] = "comm", [SORT_PID] = "pid", [SORT_TID] = "tid",
-	[SORT_CPU] = "cpu",   [SORT_DSO] = "dso", [SORT_SYM] = "sym",
+	[SORT_CPU] = "cpu",   [SORT_DSO] = "dso", [SORT_SYM] = "sym", [SORT_SRCLINE] = "srcline",
 };
 
 const char *sort_key_name(enum sort_key key)
@@ -117,7 +118,7 @@ int sort_spec_parse(const char *s, struct sort_spec *out, const char **bad)
 				break;
 		if (k == SORT__MAX) {
 			snprintf(sort_spec_msg, sizeof(sort_spec_msg),
-				 "unknown sort key '%.*s' (known: comm, pid, tid, cpu, dso, sym)",
+				 "unknown sort key '%.*s' (known: comm, pid, tid, cpu, dso, sym, srcline)",
 				 (int)(len > 40 ? 40 : len), p);
 			if (bad)
 				*bad = sort_spec_msg;
@@ -169,13 +170,14 @@ static uint64_t hist_hash(const struct hist_entry *k)
 	h = hist_mix(h, k->cpu);
 	h = hist_mix(h, (uintptr_t)k->dso);
 	h = hist_mix(h, (uintptr_t)k->sym);
+	h = hist_mix(h, k->addr);
 	return hist_finish(h);
 }
 
 static bool hist_key_eq(const struct hist_entry *a, const struct hist_entry *b)
 {
 	return a->comm == b->comm && a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu &&
-	       a->dso == b->dso && a->sym == b->sym;
+	       a->dso == b->dso && a->sym == b->sym && a->addr == b->addr;
 }
 
 struct hist *hist_new(const struct sort_spec *spec)
@@ -211,6 +213,11 @@ void hist_enable_callchains(struct hist *h, size_t max_ids)
 {
 	if (!h->chains)
 		h->chains = callchain_store_new(max_ids);
+}
+
+void hist_key_addresses(struct hist *h)
+{
+	h->key_addr = true;
 }
 
 bool hist_has_callchains(const struct hist *h)
@@ -257,7 +264,7 @@ static size_t hist_slots_for(size_t n)
  * zero counts when new.  Indices stay valid until hist_age; pointers into
  * entries do not survive the next call. */
 static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct dso *dso,
-			  const struct symbol *sym, bool kernel)
+			  const struct symbol *sym, bool kernel, uint64_t addr)
 {
 	struct hist_entry key = { 0 }, *e;
 	struct hist_extra *x;
@@ -272,10 +279,14 @@ static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct ds
 		key.tid = s->tid;
 	if (h->key[SORT_CPU])
 		key.cpu = s->cpu;
-	if (h->key[SORT_DSO])
+	/* An address means something only with its DSO (and determines
+	 * its symbol): the view needs both to look it up. */
+	if (h->key[SORT_DSO] || h->key[SORT_SRCLINE] || h->key_addr)
 		key.dso = dso;
-	if (h->key[SORT_SYM])
+	if (h->key[SORT_SYM] || h->key[SORT_SRCLINE] || h->key_addr)
 		key.sym = sym;
+	if (h->key[SORT_SRCLINE] || h->key_addr)
+		key.addr = addr;
 	hash = hist_hash(&key);
 
 	mask = h->nslots - 1;
@@ -373,7 +384,7 @@ static struct hist_memo *hist_memo_of(struct hist *h, size_t ci)
 static size_t hist_add_chain(struct hist *h, const struct hist_sample *s)
 {
 	struct callchain_key ck;
-	struct callchain_frame self = { s->dso, s->sym, s->kernel };
+	struct callchain_frame self = { s->dso, s->sym, s->kernel, s->addr };
 	const struct callchain_frame *leaf = &self, *callers = s->callers;
 	uint64_t token = 0;
 	size_t n = 1, ci = 0, idx, i, nent = 0;
@@ -396,7 +407,7 @@ static size_t hist_add_chain(struct hist *h, const struct hist_sample *s)
 	 * is the sample's own function, as every caller passes it. */
 	memo = callchain_store_add_split(h->chains, &ck, leaf, callers, n - 1, token, s->period,
 					 &ci) == 0 &&
-	       leaf->dso == s->dso && leaf->sym == s->sym;
+	       leaf->dso == s->dso && leaf->sym == s->sym && leaf->addr == s->addr;
 	if (memo) {
 		m = hist_memo_of(h, ci);
 		if (m->epoch == h->epoch && (m->any_pid || m->pid == s->pid)) {
@@ -423,7 +434,7 @@ static size_t hist_add_chain(struct hist *h, const struct hist_sample *s)
 		}
 	}
 
-	idx = hist_lookup(h, s, s->dso, s->sym, s->kernel);
+	idx = hist_lookup(h, s, s->dso, s->sym, s->kernel, s->addr);
 	h->entries[idx].period += s->period;
 	h->entries[idx].samples++;
 	h->total_period += s->period;
@@ -435,7 +446,7 @@ static size_t hist_add_chain(struct hist *h, const struct hist_sample *s)
 		h->memo_ent[m->off + nent++] = (uint32_t)idx;
 	for (i = 1; i < n; i++) {
 		const struct callchain_frame *f = hist_chain_frame(s, leaf, i);
-		size_t fi = hist_lookup(h, s, f->dso, f->sym, f->kernel);
+		size_t fi = hist_lookup(h, s, f->dso, f->sym, f->kernel, f->addr);
 
 		if (h->extra[fi].gen == h->gen)
 			continue;
@@ -462,7 +473,7 @@ static size_t hist_add_at(struct hist *h, const struct hist_sample *s)
 
 	if (h->chains)
 		return hist_add_chain(h, s);
-	idx = hist_lookup(h, s, s->dso, s->sym, s->kernel);
+	idx = hist_lookup(h, s, s->dso, s->sym, s->kernel, s->addr);
 	e = &h->entries[idx];
 	e->period += s->period;
 	e->samples++;

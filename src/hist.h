@@ -22,6 +22,9 @@ enum sort_key {
 	SORT_CPU,
 	SORT_DSO,
 	SORT_SYM,
+	SORT_SRCLINE,   /* source file:line of the sampled address (entries are
+			   keyed by the address; rows merged by file:line in
+			   the view) */
 	SORT__MAX,
 };
 
@@ -43,6 +46,9 @@ struct hist_sample {
 	struct dso *dso;             /* NULL: no map */
 	const struct symbol *sym;    /* NULL: [unknown] */
 	bool kernel;
+	uint64_t addr;               /* the sampled address in dso's symbol space
+					(ELF vaddr) when the engine keeps addresses
+					(--inline, -s srcline), else 0 */
 	uint64_t period;
 	/* With callchains: the resolved chain, innermost first, chain[0]
 	 * being the sampled function itself (the same dso/sym as above); the
@@ -64,6 +70,8 @@ struct hist_entry {
 	uint32_t pid, tid, cpu;
 	struct dso *dso;
 	const struct symbol *sym;
+	uint64_t addr;               /* with SORT_SRCLINE: the sampled address (or
+					the frame's, for an entry only a caller has) */
 	/* not keys: */
 	bool kernel;
 	const char *only_comm;       /* the comm of every sample so far, NULL if mixed */
@@ -92,6 +100,11 @@ void hist_free(struct hist *h);
  * store of at most max_ids frame ids (0: the default).  Idempotent. */
 void hist_enable_callchains(struct hist *h, size_t max_ids);
 bool hist_has_callchains(const struct hist *h);
+/* Key entries by the sampled address too (hist_sample.addr, and the
+ * frames' for entries only callers have), as SORT_SRCLINE does, without
+ * it being a sort key: --inline, whose view splits rows by inlined
+ * function.  Call before the first hist_add. */
+void hist_key_addresses(struct hist *h);
 /* The interned chains (NULL without callchains); their key holds pid, tid
  * and cpu only when those are sort keys, and always the comm.  Valid until
  * the next hist_add/hist_age. */

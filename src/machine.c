@@ -456,6 +456,14 @@ const char *dso_debug_path(const struct dso *d)
 	return __atomic_load_n(&d->state, __ATOMIC_ACQUIRE) == DSO_SYMS_LOADED ? d->debug_path : NULL;
 }
 
+size_t dso_file_build_id(const struct dso *d, const uint8_t **id)
+{
+	if (__atomic_load_n(&d->state, __ATOMIC_ACQUIRE) != DSO_SYMS_LOADED)
+		return 0;
+	*id = d->img.build_id;
+	return d->img.build_id_size;
+}
+
 bool dso_is_kernel(const struct dso *d)
 {
 	return d->kind == DSO_KERNEL || d->kind == DSO_MODULE;

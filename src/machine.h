@@ -134,5 +134,10 @@ bool dso_is_kernel(const struct dso *d);
  * table, or NULL.  NULL before loading or when it failed. */
 const char *dso_sym_path(const struct dso *d);
 const char *dso_debug_path(const struct dso *d);
+/* Once loaded: the build ID of the file the symbols came from (*id, its
+ * size returned), or 0 when it has none or is not loaded.  Lets a later
+ * reader (DWARF, after a /proc/PID path is gone) check another path holds
+ * the same binary. */
+size_t dso_file_build_id(const struct dso *d, const uint8_t **id);
 
 #endif

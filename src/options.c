@@ -39,6 +39,7 @@ enum {
 	OPT_EXIT_ON_END,
 	OPT_NO_EXIT_ON_END,
 	OPT_ORDER,
+	OPT_INLINE,
 };
 
 static const struct option long_options[] = {
@@ -51,6 +52,7 @@ static const struct option long_options[] = {
 	{ "tid", required_argument, NULL, 't' },
 	{ "sort", required_argument, NULL, 's' },
 	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "zero", no_argument, NULL, 'z' },
 	{ "accumulate", no_argument, NULL, OPT_ACCUMULATE },
 	{ "delay", required_argument, NULL, 'd' },
@@ -129,7 +131,10 @@ void options_usage(FILE *out)
 	      "  -t, --tid=TID[,TID...]   these threads only\n"
 	      "  -- COMMAND [ARGS]        run COMMAND, profile it, exit with its status\n"
 	      "Table:\n"
-	      "  -s, --sort=KEYS          keys among comm,pid,tid,cpu,dso,sym (default dso,sym)\n"
+	      "  -s, --sort=KEYS          keys among comm,pid,tid,cpu,dso,sym,srcline (default\n"
+	      "                           dso,sym); srcline: file:line from the DWARF line table\n"
+	      "      --inline             inlined functions (DWARF) as rows and tree frames of\n"
+	      "                           their own, marked \"(inlined)\"\n"
 	      "      --order=KEY          row order: overhead (default), or on Alpha ProfileMe\n"
 	      "                           data retired, killed, stalled, mispredict, traps,\n"
 	      "                           icmiss, ldst, pctr1\n"
@@ -499,6 +504,9 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 			break;
 		case OPT_NO_CHILDREN:
 			o->view.no_children = true;
+			break;
+		case OPT_INLINE:
+			o->view.inline_frames = true;
 			break;
 		case 'G':
 			if (parse_u64(optarg, 0, 100000, &v))

@@ -5,12 +5,14 @@
 #include "view.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "callchain.h"
 #include "demangle.h"
+#include "dwarfinfo.h"
 #include "machine.h"
 #include "symtab.h"
 #include "util.h"
@@ -42,6 +44,10 @@ static int view_row_cmp(const void *pa, const void *pb)
 	if ((c = CMP(b->samples, a->samples)))
 		return c;
 	if ((c = view_strcmp(a->symbol, b->symbol)))
+		return c;
+	if ((c = CMP(a->inlined, b->inlined)))
+		return c;
+	if ((c = view_strcmp(a->srcline, b->srcline)))
 		return c;
 	if ((c = view_strcmp(a->dso, b->dso)))
 		return c;
@@ -171,6 +177,265 @@ static void view_fill_row(const struct hist_entry *e, const bool *key, double to
 	}
 }
 
+/* ---- DWARF: inlined functions and source lines (--inline, -s srcline) ---- */
+
+/* One cache for the process: the view runs on the engine thread, and the
+ * answers (interned strings) stay valid for any snapshot. */
+static struct dwarfinfo_cache *view_dwarf;
+static pthread_once_t view_dwarf_once = PTHREAD_ONCE_INIT;
+
+static void view_dwarf_init(void)
+{
+	view_dwarf = dwarfinfo_cache_new(0);
+}
+
+/* The DWARF answer at addr in dso (valid until the next lookup), or NULL:
+ * from its debug file, else the file its symbols came from, else (that
+ * was a /proc/PID path of a process now gone) its path, each only with
+ * the build ID of the file the symbols came from. */
+static const struct dwarfinfo *view_dwarf_at(struct dso *dso, uint64_t addr)
+{
+	const struct dwarfinfo *in;
+	const uint8_t *id = NULL;
+	const char *paths[3];
+	size_t size, n = 0, i;
+
+	if (!dso || dso_is_kernel(dso))
+		return NULL;
+	size = dso_file_build_id(dso, &id);
+	if ((paths[n] = dso_debug_path(dso)))
+		n++;
+	if ((paths[n] = dso_sym_path(dso)))
+		n++;
+	/* Unchecked, a path may hold another binary now: not without an ID. */
+	if (size && n && strcmp(paths[n - 1], dso_path(dso)) != 0)
+		paths[n++] = dso_path(dso);
+	pthread_once(&view_dwarf_once, view_dwarf_init);
+	for (i = 0; i < n; i++)
+		if (dwarfinfo_lookup_id(view_dwarf, paths[i], id, size, addr, &in) == 0)
+			return in;
+	return NULL;
+}
+
+/* perf's srcline, from the line table or else its fallbacks. */
+static const char *view_srcline_of(const struct dwarfinfo *in, struct dso *dso,
+				   const struct symbol *sym, uint64_t addr)
+{
+	char buf[1024];
+
+	if (in && in->file)
+		return dwarfinfo_srcline(in);
+	if (sym && sym->name && addr >= sym->start)
+		snprintf(buf, sizeof(buf), "%s+%llu", sym->name,
+			 (unsigned long long)(addr - sym->start));
+	else if (dso)
+		snprintf(buf, sizeof(buf), "%s[%llx]", dso_short_name(dso), (unsigned long long)addr);
+	else
+		return intern("??:0");
+	return intern(buf);
+}
+
+const char *view_srcline(struct dso *dso, const struct symbol *sym, uint64_t addr)
+{
+	return view_srcline_of(view_dwarf_at(dso, addr), dso, sym, addr);
+}
+
+/* A frame as displayed: the real function, or one inlined into it, with
+ * the source line when that is a key.  Interned in a table per snapshot;
+ * node is the id of the same frame without srcline, which is what tree
+ * nodes and folded stacks show. */
+struct view_dframe {
+	struct dso *dso;
+	const char *name;       /* interned, or the symbol's own name */
+	const char *srcline;    /* interned, or NULL */
+	bool kernel, inlined;
+	uint32_t node;
+};
+
+#define VIEW_MAX_INLINES 64
+
+struct view_dtab {
+	bool srcline, inl;      /* what frames are expanded with */
+	struct view_dframe *v;
+	size_t n, cap;
+	uint32_t *slots;        /* open addressing over v, UINT32_MAX: empty */
+	size_t nslots;
+	/* Expansions of the callchain store's frames, by frame id. */
+	uint32_t *exp_off, *exp_nr;
+	size_t nexp;
+	uint32_t *pool;         /* dframe ids, innermost first */
+	size_t npool, pool_cap;
+	size_t lookups;         /* addresses asked of libdw */
+};
+
+static uint64_t view_dframe_hash(const struct view_dframe *f)
+{
+	uint64_t h = (uintptr_t)f->dso * 0x9e3779b97f4a7c15ULL;
+
+	h ^= (uintptr_t)f->name + (h << 6) + (h >> 2);
+	h ^= (uintptr_t)f->srcline * 0xbf58476d1ce4e5b9ULL;
+	h ^= (uint64_t)f->kernel << 1 | (uint64_t)f->inlined;
+	h ^= h >> 31;
+	return h * 0x94d049bb133111ebULL;
+}
+
+static bool view_dframe_eq(const struct view_dframe *a, const struct view_dframe *b)
+{
+	return a->dso == b->dso && a->name == b->name && a->srcline == b->srcline &&
+	       a->kernel == b->kernel && a->inlined == b->inlined;
+}
+
+static void view_dtab_init(struct view_dtab *t, bool srcline, bool inl)
+{
+	memset(t, 0, sizeof(*t));
+	t->srcline = srcline;
+	t->inl = inl;
+	t->nslots = 256;
+	t->slots = xmalloc(t->nslots * sizeof(*t->slots));
+	memset(t->slots, 0xff, t->nslots * sizeof(*t->slots));
+}
+
+static void view_dtab_free(struct view_dtab *t)
+{
+	free(t->v);
+	free(t->slots);
+	free(t->exp_off);
+	free(t->exp_nr);
+	free(t->pool);
+}
+
+static uint32_t view_dtab_intern(struct view_dtab *t, const struct view_dframe *f)
+{
+	size_t mask = t->nslots - 1, j;
+	uint32_t id;
+
+	for (j = view_dframe_hash(f) & mask; t->slots[j] != UINT32_MAX; j = (j + 1) & mask)
+		if (view_dframe_eq(&t->v[t->slots[j]], f))
+			return t->slots[j];
+	if (t->n == t->cap)
+		t->v = xgrow(t->v, &t->cap, t->n + 1, sizeof(*t->v));
+	id = (uint32_t)t->n++;
+	t->v[id] = *f;
+	t->slots[j] = id;
+	if (t->n * 2 > t->nslots) {
+		size_t i;
+
+		free(t->slots);
+		t->nslots *= 2;
+		t->slots = xmalloc(t->nslots * sizeof(*t->slots));
+		memset(t->slots, 0xff, t->nslots * sizeof(*t->slots));
+		mask = t->nslots - 1;
+		for (i = 0; i < t->n; i++) {
+			for (j = view_dframe_hash(&t->v[i]) & mask; t->slots[j] != UINT32_MAX;
+			     j = (j + 1) & mask)
+				;
+			t->slots[j] = (uint32_t)i;
+		}
+	}
+	/* The node: the same frame without its line (itself when it has none). */
+	if (f->srcline) {
+		struct view_dframe g = *f;
+		uint32_t node;
+
+		g.srcline = NULL;
+		node = view_dtab_intern(t, &g);
+		t->v[id].node = node;
+	} else {
+		t->v[id].node = id;
+	}
+	return id;
+}
+
+static void view_dtab_push(struct view_dtab *t, uint32_t id)
+{
+	if (t->npool == t->pool_cap)
+		t->pool = xgrow(t->pool, &t->pool_cap, t->npool + 1, sizeof(*t->pool));
+	t->pool[t->npool++] = id;
+}
+
+/* Append the display frames of (dso, sym, kernel, addr) to the pool,
+ * innermost first: the inlined functions at addr (--inline), then the
+ * function itself.  Returns how many. */
+static uint32_t view_dtab_expand(struct view_dtab *t, struct dso *dso, const struct symbol *sym,
+				 bool kernel, uint64_t addr)
+{
+	const char *inl[VIEW_MAX_INLINES];
+	const struct dwarfinfo *in = NULL;
+	struct view_dframe f;
+	size_t ninl = 0, k;
+
+	memset(&f, 0, sizeof(f));
+	if (addr && dso) {
+		in = view_dwarf_at(dso, addr);
+		t->lookups++;
+	}
+	if (t->srcline)
+		f.srcline = view_srcline_of(in, dso, sym, addr);
+	if (t->inl && in)
+		for (k = 0; k < in->nr_inlines && ninl < VIEW_MAX_INLINES; k++)
+			inl[ninl++] = in->inlines[k].name;
+	f.dso = dso;
+	f.kernel = kernel;
+	f.inlined = true;
+	for (k = 0; k < ninl; k++) {
+		f.name = inl[k];
+		view_dtab_push(t, view_dtab_intern(t, &f));
+	}
+	f.name = sym && sym->name ? sym->name : view_unknown;
+	f.inlined = false;
+	view_dtab_push(t, view_dtab_intern(t, &f));
+	return (uint32_t)ninl + 1;
+}
+
+/* The expansion of the store's frame id: pool[*off..*off + return). */
+static uint32_t view_dtab_frame(struct view_dtab *t, const struct callchain_store *st,
+				uint32_t id, uint32_t *off)
+{
+	const struct callchain_frame *f;
+	uint32_t n;
+
+	if (id >= t->nexp) {
+		size_t old = t->nexp, cap = t->nexp;
+
+		t->exp_nr = xgrow(t->exp_nr, &cap, (size_t)id + 1, sizeof(*t->exp_nr));
+		t->exp_off = xrealloc(t->exp_off, cap * sizeof(*t->exp_off));
+		memset(t->exp_nr + old, 0xff, (cap - old) * sizeof(*t->exp_nr));
+		t->nexp = cap;
+	}
+	if (t->exp_nr[id] != UINT32_MAX) {
+		*off = t->exp_off[id];
+		return t->exp_nr[id];
+	}
+	f = callchain_store_frame(st, id);
+	*off = (uint32_t)t->npool;
+	n = f ? view_dtab_expand(t, f->dso, f->sym, f->kernel, f->addr) :
+		view_dtab_expand(t, NULL, NULL, false, 0);
+	t->exp_off[id] = *off;
+	t->exp_nr[id] = n;
+	return n;
+}
+
+/* A chain's frames expanded, innermost first, into *buf (grown): the
+ * dframe ids, or with nodes their node ids.  Returns the count. */
+static size_t view_dtab_chain(struct view_dtab *t, const struct callchain_store *st,
+			      const struct callchain_chain *c, bool nodes, uint32_t **buf,
+			      size_t *cap)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->nr; i++) {
+		uint32_t off, k, nr = view_dtab_frame(t, st, c->ids[i], &off);
+
+		*buf = xgrow(*buf, cap, n + nr, sizeof(**buf));
+		for (k = 0; k < nr; k++) {
+			uint32_t id = t->pool[off + k];
+
+			(*buf)[n++] = nodes ? t->v[id].node : id;
+		}
+	}
+	return n;
+}
+
 /* ---- call trees ---- */
 
 /* A mutable tree while building: nodes in one array, linked by index. */
@@ -255,7 +520,9 @@ static int view_node_cmp(const void *pa, const void *pb)
 
 struct view_tree_ctx {
 	const struct callchain_store *st;
+	const struct view_dtab *dt;   /* node ids are its frames' (NULL: the store's) */
 	const struct callchain_frame *root_frame;
+	uint32_t root_df;             /* with dt: the root's frame */
 	double total;           /* the snapshot's period */
 	double threshold;       /* percent */
 	bool share_total;
@@ -266,9 +533,25 @@ static void view_node_fill(const struct view_tree_ctx *t, const struct callchain
 			   struct snapshot_node *n)
 {
 	memset(n, 0, sizeof(*n));
-	n->symbol = view_frame_symbol(f);
-	n->dso = view_frame_dso(f);
-	n->kernel = f ? f->kernel : false;
+	if (t->dt && depth) {
+		const struct view_dframe *d = &t->dt->v[bn->id];
+
+		n->symbol = d->name;
+		n->dso = d->dso ? dso_short_name(d->dso) : view_unknown;
+		n->kernel = d->kernel;
+		n->inlined = d->inlined;
+	} else if (t->dt) {
+		const struct view_dframe *d = &t->dt->v[t->root_df];
+
+		n->symbol = d->name;
+		n->dso = d->dso ? dso_short_name(d->dso) : view_unknown;
+		n->kernel = d->kernel;
+		n->inlined = d->inlined;
+	} else {
+		n->symbol = view_frame_symbol(f);
+		n->dso = view_frame_dso(f);
+		n->kernel = f ? f->kernel : false;
+	}
 	n->period = bn->period;
 	n->samples = bn->samples;
 	n->share_entry = root > 0 ? 100.0 * (double)bn->period / root : 0.0;
@@ -297,7 +580,7 @@ static struct snapshot_node *view_tree_flatten(const struct view_tree_ctx *t,
 		for (c = b->nodes[q[head]].first_child; c; c = b->nodes[c].next_sibling) {
 			struct snapshot_node *n = &out[tail];
 
-			view_node_fill(t, callchain_store_frame(t->st, b->nodes[c].id),
+			view_node_fill(t, t->dt ? NULL : callchain_store_frame(t->st, b->nodes[c].id),
 				       &b->nodes[c], root, out[head].depth + 1, n);
 			if (n->share < t->threshold)
 				continue;
@@ -348,7 +631,7 @@ static uint64_t view_build_trees(const struct hist *h, const struct hist_entry *
 {
 	const struct callchain_store *st = hist_callchains(h);
 	struct view_builder callers, callees;
-	struct callchain_frame root = { e->dso, e->sym, e->kernel };
+	struct callchain_frame root = { e->dso, e->sym, e->kernel, e->addr };
 	struct view_tree_ctx t;
 	size_t max = opts->tree_max_nodes ? opts->tree_max_nodes : VIEW_TREE_MAX_NODES;
 	size_t n = callchain_store_count(st), i;
@@ -383,7 +666,90 @@ static uint64_t view_build_trees(const struct hist *h, const struct hist_entry *
 				 c.samples);
 	}
 	t.st = st;
+	t.dt = NULL;
+	t.root_df = 0;
 	t.root_frame = &root;
+	t.total = (double)snap->period;
+	t.threshold = opts->percent_limit > 0 ? opts->percent_limit : VIEW_TREE_MIN_PERCENT;
+	t.share_total = opts->tree_percent_total;
+	r->callers = view_tree_flatten(&t, &callers);
+	r->callees = view_tree_flatten(&t, &callees);
+	dropped = callers.dropped + callees.dropped;
+	free(callers.nodes);
+	free(callees.nodes);
+	return dropped;
+}
+
+/* Whether display frame x is the row's (target's) in the keys shown. */
+static bool view_dframe_is(const struct view_dframe *x, const struct view_dframe *target,
+			   const bool *key)
+{
+	return (!key[SORT_DSO] || x->dso == target->dso) &&
+	       (!key[SORT_SYM] || (x->name == target->name && x->inlined == target->inlined)) &&
+	       (!key[SORT_SRCLINE] || x->srcline == target->srcline);
+}
+
+static bool view_chain_key_is_row(const struct callchain_key *k, const struct snapshot_row *r,
+				  const bool *key)
+{
+	return (!key[SORT_COMM] || k->comm == r->comm) && (!key[SORT_PID] || k->pid == r->pid) &&
+	       (!key[SORT_TID] || k->tid == r->tid) && (!key[SORT_CPU] || k->cpu == r->cpu);
+}
+
+/* view_build_trees over expanded chains (--inline, -s srcline): the row is
+ * display frame df; nodes are display frames without their lines. */
+static uint64_t view_build_trees_x(const struct hist *h, struct view_dtab *dt, uint32_t df,
+				   const bool *key, const struct view_opts *opts,
+				   const struct snapshot *snap, struct snapshot_row *r)
+{
+	const struct callchain_store *st = hist_callchains(h);
+	struct view_builder callers, callees;
+	struct view_tree_ctx t;
+	size_t max = opts->tree_max_nodes ? opts->tree_max_nodes : VIEW_TREE_MAX_NODES;
+	size_t n = callchain_store_count(st), i, cap = 0, ncap = 0;
+	uint32_t *ids = NULL, *nodes = NULL;
+	uint64_t dropped;
+
+	view_builder_init(&callers, max);
+	view_builder_init(&callees, max);
+	for (i = 0; i < n; i++) {
+		struct callchain_chain c;
+		size_t inner, outer, k, nr;
+
+		callchain_store_get(st, i, &c);
+		if (!c.nr || !view_chain_key_is_row(&c.key, r, key))
+			continue;
+		nr = view_dtab_chain(dt, st, &c, false, &ids, &cap);
+		if (!nr)
+			continue;
+		if (opts->no_children) {
+			if (!view_dframe_is(&dt->v[ids[0]], &dt->v[df], key))
+				continue;
+			inner = outer = 0;
+		} else {
+			for (inner = 0; inner < nr; inner++)
+				if (view_dframe_is(&dt->v[ids[inner]], &dt->v[df], key))
+					break;
+			if (inner == nr)
+				continue;
+			for (outer = nr - 1; outer > inner; outer--)
+				if (view_dframe_is(&dt->v[ids[outer]], &dt->v[df], key))
+					break;
+		}
+		nodes = xgrow(nodes, &ncap, nr, sizeof(*nodes));
+		for (k = 0; k < nr; k++)
+			nodes[k] = dt->v[ids[k]].node;
+		k = nr - inner - 1;
+		view_builder_add(&callers, nodes + inner + 1, k, 1, c.period, c.samples);
+		view_builder_add(&callees, outer ? nodes + outer - 1 : nodes, outer, -1, c.period,
+				 c.samples);
+	}
+	free(ids);
+	free(nodes);
+	t.st = st;
+	t.dt = dt;
+	t.root_df = df;
+	t.root_frame = NULL;
 	t.total = (double)snap->period;
 	t.threshold = opts->percent_limit > 0 ? opts->percent_limit : VIEW_TREE_MIN_PERCENT;
 	t.share_total = opts->tree_percent_total;
@@ -419,23 +785,48 @@ static int view_stack_cmp(const void *pa, const void *pb)
 	return CMP(a->nr, b->nr);
 }
 
-/* Every unique (comm, frames) stack, merged over pid/tid/cpu. */
-static void view_build_stacks(const struct callchain_store *st, struct snapshot *snap)
+/* Every unique (comm, frames) stack, merged over pid/tid/cpu; with dt, of
+ * display frames (inlined functions as frames of their own). */
+static void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
+			      struct snapshot *snap)
 {
-	size_t n = callchain_store_count(st), i, j, m = 0, nframes = 0;
+	size_t n = callchain_store_count(st), i, j, m = 0, nframes = 0, cap = 0, ncap = 0;
 	struct view_stack_tmp *tmp;
 	struct snapshot_frame *f;
+	uint32_t *pool = NULL, *buf = NULL;
+	size_t npool = 0, *offs = NULL;
 
 	if (!n)
 		return;
 	tmp = xmalloc(n * sizeof(*tmp));
+	if (dt) {
+		/* Expanded chains in one pool; pointers taken once it is full. */
+		offs = xmalloc(n * sizeof(*offs));
+		for (i = 0; i < n; i++) {
+			struct callchain_chain c;
+			size_t k = 0;
+
+			callchain_store_get(st, i, &c);
+			k = view_dtab_chain(dt, st, &c, true, &buf, &ncap);
+			pool = xgrow(pool, &cap, npool + k, sizeof(*pool));
+			memcpy(pool + npool, buf, k * sizeof(*buf));
+			offs[i] = npool;
+			tmp[i].nr = k;
+			npool += k;
+		}
+		free(buf);
+	}
 	for (i = 0; i < n; i++) {
 		struct callchain_chain c;
 
 		callchain_store_get(st, i, &c);
 		tmp[i].comm = c.key.comm;
-		tmp[i].ids = c.ids;
-		tmp[i].nr = c.nr;
+		if (dt) {
+			tmp[i].ids = pool + offs[i];
+		} else {
+			tmp[i].ids = c.ids;
+			tmp[i].nr = c.nr;
+		}
 		tmp[i].samples = c.samples;
 		tmp[i].period = c.period;
 	}
@@ -460,24 +851,180 @@ static void view_build_stacks(const struct callchain_store *st, struct snapshot 
 		s->samples = tmp[i].samples;
 		s->period = tmp[i].period;
 		for (j = 0; j < tmp[i].nr; j++) {
-			const struct callchain_frame *cf =
-				callchain_store_frame(st, tmp[i].ids[tmp[i].nr - 1 - j]);
+			uint32_t id = tmp[i].ids[tmp[i].nr - 1 - j];
 
-			f->symbol = view_frame_symbol(cf);
-			f->dso = view_frame_dso(cf);
-			f->kernel = cf ? cf->kernel : false;
+			if (dt) {
+				const struct view_dframe *d = &dt->v[id];
+
+				f->symbol = d->name;
+				f->dso = d->dso ? dso_short_name(d->dso) : view_unknown;
+				f->kernel = d->kernel;
+				f->inlined = d->inlined;
+			} else {
+				const struct callchain_frame *cf = callchain_store_frame(st, id);
+
+				f->symbol = view_frame_symbol(cf);
+				f->dso = view_frame_dso(cf);
+				f->kernel = cf ? cf->kernel : false;
+				f->inlined = false;
+			}
 			f++;
 		}
 	}
 	snap->nr_stacks = m;
 	free(tmp);
+	free(pool);
+	free(offs);
 }
 
 /* A row and the hist entry it came from, sorted together. */
 struct view_row_tmp {
 	struct snapshot_row row;
 	size_t entry;
+	uint32_t df;            /* with a view_dtab: the row's display frame */
 };
+
+/* ---- rows over display frames (--inline, -s srcline) ---- */
+
+struct view_merge_ctx {
+	const bool *key;
+	const struct view_dtab *dt;
+};
+
+/* The keys shown, for merging rows: equal rows are one row. */
+static int view_merge_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct view_merge_ctx *m = ctx;
+	const struct view_row_tmp *a = pa, *b = pb;
+	const struct view_dframe *x = &m->dt->v[a->df], *y = &m->dt->v[b->df];
+	int c;
+
+	if (m->key[SORT_COMM] && (c = view_strcmp(a->row.comm, b->row.comm)))
+		return c;
+	if (m->key[SORT_PID] && (c = CMP(a->row.pid, b->row.pid)))
+		return c;
+	if (m->key[SORT_TID] && (c = CMP(a->row.tid, b->row.tid)))
+		return c;
+	if (m->key[SORT_CPU] && (c = CMP(a->row.cpu, b->row.cpu)))
+		return c;
+	if (m->key[SORT_DSO] && (c = CMP((uintptr_t)x->dso, (uintptr_t)y->dso)))
+		return c;
+	if (m->key[SORT_SYM] && ((c = view_strcmp(x->name, y->name)) ||
+				 (c = CMP(x->inlined, y->inlined))))
+		return c;
+	if (m->key[SORT_SRCLINE] && (c = view_strcmp(x->srcline, y->srcline)))
+		return c;
+	return CMP(a->entry, b->entry);
+}
+
+static bool view_merge_same(const struct view_merge_ctx *m, const struct view_row_tmp *a,
+			    const struct view_row_tmp *b)
+{
+	struct view_row_tmp x = *a, y = *b;
+
+	x.entry = y.entry = 0;
+	return view_merge_cmp(&x, &y, (void *)m) == 0;
+}
+
+/* The rows of entries tmp[0..n) (one per entry, df unset) over display
+ * frames: an entry's self goes to the frame of its address (the innermost
+ * inlined function with --inline), its children to every frame of the
+ * expansion, since a sample through the address has all of them on its
+ * chain; rows with the same keys shown are then merged.  Returns the new
+ * array (tmp is freed) and its length in *nr; *pm holds merged ProfileMe
+ * stats (free it after the rows are copied). */
+static struct view_row_tmp *view_rows_expand(const struct hist *h, struct view_dtab *dt,
+					     const bool *key, bool children, double total,
+					     struct view_row_tmp *tmp, size_t *nr,
+					     struct profileme_stats **pm)
+{
+	struct view_merge_ctx m = { key, dt };
+	struct view_row_tmp *out = NULL;
+	size_t cap = 0, n = 0, i, j, kept;
+
+	*pm = NULL;
+	for (i = 0; i < *nr; i++) {
+		const struct hist_entry *e = hist_entry_at(h, tmp[i].entry);
+		size_t off = dt->npool;
+		uint32_t levels = view_dtab_expand(dt, e->dso, e->sym, e->kernel, e->addr);
+
+		/* Without sym as a key the levels would be one row. */
+		if (!key[SORT_SYM]) {
+			off += levels - 1;
+			levels = 1;
+		}
+		for (j = 0; j < levels; j++) {
+			struct view_row_tmp *t;
+			const struct view_dframe *d = &dt->v[dt->pool[off + j]];
+
+			out = xgrow(out, &cap, n + 1, sizeof(*out));
+			t = &out[n++];
+			*t = tmp[i];
+			t->df = dt->pool[off + j];
+			if (key[SORT_SYM]) {
+				t->row.symbol = d->name;
+				t->row.inlined = d->inlined;
+			}
+			t->row.has_srcline = key[SORT_SRCLINE];
+			t->row.srcline = key[SORT_SRCLINE] ? d->srcline : NULL;
+			if (j) {
+				t->row.period = 0;
+				t->row.samples = 0;
+				t->row.profileme = NULL;
+			}
+		}
+	}
+	free(tmp);
+	if (n > 1)
+		qsort_r(out, n, sizeof(*out), view_merge_cmp, &m);
+	kept = 0;
+	for (i = 0; i < n; i++) {
+		struct snapshot_row *a, *b = &out[i].row;
+
+		if (!kept || !view_merge_same(&m, &out[kept - 1], &out[i])) {
+			out[kept++] = out[i];
+			continue;
+		}
+		a = &out[kept - 1].row;
+		a->period += b->period;
+		a->samples += b->samples;
+		a->children_period += b->children_period;
+		if (a->comm != b->comm && !key[SORT_COMM])
+			a->comm = NULL;
+		if (!key[SORT_PID] && (!a->has_pid || !b->has_pid || a->pid != b->pid))
+			a->has_pid = false;
+		if (b->profileme) {
+			if (!*pm)
+				*pm = xcalloc(n, sizeof(**pm));
+			if (a->profileme != &(*pm)[kept - 1]) {
+				struct profileme_stats *s = &(*pm)[kept - 1];
+
+				memset(s, 0, sizeof(*s));
+				if (a->profileme)
+					profileme_stats_merge(s, a->profileme);
+				a->profileme = s;
+			}
+			profileme_stats_merge(&(*pm)[kept - 1], b->profileme);
+		}
+		/* Keep the hottest entry's as the row's own (for its path). */
+		if (b->period > out[kept - 1].row.period - b->period)
+			out[kept - 1].entry = out[i].entry;
+	}
+	n = kept;
+	kept = 0;
+	for (i = 0; i < n; i++) {
+		struct snapshot_row *r = &out[i].row;
+
+		r->self = total > 0 ? 100.0 * (double)r->period / total : 0.0;
+		if (children)
+			r->children = total > 0 ? 100.0 * (double)r->children_period / total : 0.0;
+		if (!r->period && !children)
+			continue;
+		out[kept++] = out[i];
+	}
+	*nr = kept;
+	return out;
+}
 
 /* The chosen order's measure first (higher first; rows without one
  * last), then the default order. */
@@ -530,11 +1077,20 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 	struct snapshot_row *rows;
 	uint64_t kernel_period = 0;
 	double total;
+	struct view_dtab dt;
+	struct profileme_stats *merged_pm = NULL;
+	bool expand;
 
 	if (!opts)
 		opts = &none;
 	for (i = 0; i < spec->n; i++)
 		key[spec->keys[i]] = true;
+	/* Rows over display frames: only then is libdw asked anything. */
+	expand = key[SORT_SRCLINE] || opts->inline_frames;
+	if (expand)
+		view_dtab_init(&dt, key[SORT_SRCLINE], opts->inline_frames);
+	snap->inline_frames = opts->inline_frames;
+	snap->dwarf_lookups = 0;
 	snap->sort = *spec;
 	snap->samples = hist_total_samples(h);
 	snap->period = hist_total_period(h);
@@ -559,15 +1115,19 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 			kernel_period += e->period;
 		if ((opts->hide_kernel && e->kernel) || (opts->hide_user && !e->kernel))
 			continue;
-		/* Without children, an entry only a caller has no row. */
-		if (!e->period && !snap->children)
+		/* Without children, an entry only a caller has no row (expanded
+		 * rows are merged first: see view_rows_expand). */
+		if (!e->period && !snap->children && !expand)
 			continue;
 		view_fill_row(e, key, total, snap->children, &tmp[nr].row);
 		/* The hist's own until the rows are chosen, copied below. */
 		tmp[nr].row.profileme = hist_entry_profileme(h, i);
+		tmp[nr].df = 0;
 		tmp[nr++].entry = i;
 	}
 	snap->kernel_period = kernel_period;
+	if (expand)
+		tmp = view_rows_expand(h, &dt, key, snap->children, total, tmp, &nr, &merged_pm);
 
 	if (nr > 1)
 		qsort_r(tmp, nr, sizeof(*tmp), view_row_tmp_cmp, snap);
@@ -597,16 +1157,24 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 			snap->profileme_rows[i] = *tmp[i].row.profileme;
 			rows[i].profileme = &snap->profileme_rows[i];
 		}
-		if (snap->callchains && i < opts->tree_rows)
+		if (snap->callchains && i < opts->tree_rows && expand)
+			snap->callchain_nodes_dropped +=
+				view_build_trees_x(h, &dt, tmp[i].df, key, opts, snap, &rows[i]);
+		else if (snap->callchains && i < opts->tree_rows)
 			snap->callchain_nodes_dropped +=
 				view_build_trees(h, hist_entry_at(h, tmp[i].entry), key, opts, snap,
 						 &rows[i]);
 	}
 	free(tmp);
+	free(merged_pm);
 	snap->rows = rows;
 	snap->nr_rows = nr;
 	if (snap->callchains && opts->stacks)
-		view_build_stacks(hist_callchains(h), snap);
+		view_build_stacks(hist_callchains(h), expand ? &dt : NULL, snap);
+	if (expand) {
+		snap->dwarf_lookups = dt.lookups;
+		view_dtab_free(&dt);
+	}
 }
 
 void snapshot_release(struct snapshot *snap)

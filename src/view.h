@@ -48,6 +48,11 @@ struct view_opts {
 	size_t tree_max_nodes;  /* per tree, 0: VIEW_TREE_MAX_NODES; beyond it the
 				   coldest branches are dropped and counted */
 	bool stacks;            /* fill snapshot.stacks (folded output) */
+	bool inline_frames;     /* --inline: an address in inlined code counts for
+				   the innermost inlined function (a row and a
+				   tree node marked inlined), whose callers are the
+				   functions it was inlined into, then the real
+				   function; from libdw, for displayed rows only */
 	enum view_order order;  /* --order */
 };
 
@@ -83,6 +88,8 @@ struct snapshot_node {
 	const char *symbol;          /* name, or "[unknown]" */
 	const char *dso;             /* short name, or "[unknown]" */
 	bool kernel;
+	bool inlined;                /* --inline: symbol was inlined into its parent
+					in the callers tree (its child in callees) */
 	uint64_t period;             /* of the samples through this path (decayed) */
 	uint64_t samples;
 	double share;                /* percent: share_entry, or share_total with
@@ -99,6 +106,7 @@ struct snapshot_frame {
 	const char *symbol;          /* name, or "[unknown]" */
 	const char *dso;             /* short name, or "[unknown]" */
 	bool kernel;
+	bool inlined;                /* --inline: inlined into the frame before it */
 };
 
 /* One unique stack (comm and frames) with its counts, for folded output. */
@@ -126,6 +134,12 @@ struct snapshot_row {
 	const char *dso_path;
 	bool has_sym;           /* sym is a key */
 	const char *symbol;     /* name, or "[unknown]" */
+	bool inlined;           /* --inline: symbol is an inlined function (shown
+				   "name (inlined)" as perf does) */
+	bool has_srcline;       /* srcline is a key (-s srcline) */
+	const char *srcline;    /* "file.c:12" (base name, perf's format); without
+				   line information perf's fallbacks: "sym+OFF"
+				   (decimal), "dso[hexaddr]", or "??:0" */
 	bool kernel;
 	/* callchains (snapshot.callchains), else zero/NULL: */
 	double children;        /* percent of the total period: samples with this row's
@@ -188,7 +202,17 @@ struct snapshot {
 					PCTR1 column's meaning */
 	enum view_order order;       /* how rows are sorted */
 	struct profileme_stats *profileme_rows; /* storage of the rows' stats */
+	/* --inline / -s srcline (rows merged from entries by file:line or
+	   inlined function, through libdw): */
+	bool inline_frames;          /* the rows and trees have inlined functions */
+	size_t dwarf_lookups;        /* distinct addresses asked of libdw (or its
+					cache) for this snapshot */
 };
+
+/* The source line of addr (ELF vaddr of dso's symbol space) in perf's
+ * format (see snapshot_row.srcline), interned; sym may be NULL.  Cached
+ * per address; the DWARF comes from dso_debug_path(), else dso_sym_path(). */
+const char *view_srcline(struct dso *dso, const struct symbol *sym, uint64_t addr);
 
 /* A row's ProfileMe measure for order o: percent of the row's ProfileMe
  * samples (retired, killed...), or for VIEW_ORDER_PCTR1 the mean PCTR1 of

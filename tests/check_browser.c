@@ -160,6 +160,57 @@ START_TEST(test_selection_follows_entry)
 }
 END_TEST
 
+/* -s sym,srcline --inline: a Source:Line column to sort by, and the
+ * selection told apart by srcline and by the inlined mark, not only by
+ * the symbol's name. */
+START_TEST(test_srcline_inline)
+{
+	static const struct spec_row rows[] = {
+		{ "wl", "wl", "hot", 600, false },
+		{ "wl", "wl", "hot", 300, false },
+		{ "wl", "wl", "hot", 100, false },
+	};
+	static const char *const lines[] = { "b.c:2", "a.c:9", "b.c:2" };
+	struct snapshot *s = snap_of(rows, ARRAY_SIZE(rows)), *s2;
+	struct browser b;
+	const char *bad;
+	size_t i;
+
+	/* rows 0 and 2 differ only by the inlined mark */
+	for (i = 0; i < 3; i++) {
+		s->rows[i].srcline = lines[i];
+		s->rows[i].has_srcline = true;
+	}
+	s->rows[0].inlined = true;
+	sort_spec_parse("sym,srcline", &s->sort, &bad);
+	browser_init(&b, &(struct browser_init){ .mode = HIST_DECAY });
+	browser_set_snapshot(&b, s);
+	browser_set_page(&b, 20);
+	ck_assert_int_eq(b.cols[b.nr_cols - 1], LAYOUT_SRCLINE);
+	ck_assert_str_eq(layout_title(LAYOUT_SRCLINE), "Source:Line");
+	ck_assert(layout_is_name(LAYOUT_SRCLINE));
+	while (b.sort_col != LAYOUT_SRCLINE)
+		browser_key(&b, 's');
+	ck_assert_str_eq(b.lines[0].row->srcline, "a.c:9");
+	/* select the not-inlined b.c:2 row; it stays selected (not the
+	 * inlined one of the same name and line, listed first) */
+	browser_key(&b, BKEY_END);
+	ck_assert(!b.lines[b.selected].row->inlined);
+	s2 = snap_of(rows, ARRAY_SIZE(rows));
+	for (i = 0; i < 3; i++) {
+		s2->rows[i].srcline = lines[i];
+		s2->rows[i].has_srcline = true;
+	}
+	s2->rows[0].inlined = true;
+	sort_spec_parse("sym,srcline", &s2->sort, &bad);
+	browser_set_snapshot(&b, s2);
+	ck_assert(!b.lines[b.selected].row->inlined);
+	ck_assert_str_eq(b.lines[b.selected].row->srcline, "b.c:2");
+	ck_assert_uint_eq(b.lines[b.selected].row->period, 100);
+	browser_release(&b);
+}
+END_TEST
+
 START_TEST(test_moves_and_scroll)
 {
 	struct browser b;
@@ -408,6 +459,7 @@ static Suite *suite(void)
 
 	tc = tcase_create("selection");
 	tcase_add_test(tc, test_selection_follows_entry);
+	tcase_add_test(tc, test_srcline_inline);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("filters");

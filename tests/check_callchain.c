@@ -114,7 +114,8 @@ static void teardown(void)
 
 static struct callchain_frame F(const struct symbol *sym)
 {
-	struct callchain_frame f = { sym == &sym_sys ? dso_kernel : dso_app, sym, sym == &sym_sys };
+	struct callchain_frame f = { .dso = sym == &sym_sys ? dso_kernel : dso_app, .sym = sym,
+				      .kernel = sym == &sym_sys };
 
 	return f;
 }

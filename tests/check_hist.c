@@ -591,6 +591,71 @@ START_TEST(test_profileme_none)
 }
 END_TEST
 
+/* -s srcline and --inline (hist_key_addresses): entries by address, each
+ * with its DSO and symbol even when those are not keys (the view looks
+ * the address up in them); without either the address is not a key.
+ * Callers' frames key their entries by their own address. */
+START_TEST(test_group_by_address)
+{
+	static const struct symbol f = { 0x1000, 0x1100, "f" }, g = { 0x2000, 0x2100, "g" };
+	struct dso *d = (struct dso *)(uintptr_t)0x1234; /* an identity only */
+	struct sort_spec spec = spec_of("srcline"), plain = spec_of("sym");
+	struct hist *h = hist_new(&spec), *hp = hist_new(&plain), *hk = hist_new(&plain);
+	struct hist_sample s = sample("a", 1, 1, 0, d, &f, false, 10);
+	struct callchain_frame chain[2] = { { d, &f, false, 0x1010 }, { d, &g, false, 0x2020 } };
+	const struct hist_entry *e;
+	size_t i, callers = 0;
+
+	ck_assert_str_eq(sort_key_name(SORT_SRCLINE), "srcline");
+	s.addr = 0x1010;
+	hist_add(h, &s);
+	hist_add(hp, &s);
+	hist_add(hk, &s);
+	s.addr = 0x1020;
+	hist_add(h, &s);
+	hist_add(hp, &s);
+	hist_add(hk, &s);
+	s.addr = 0x1010;
+	hist_add(h, &s);
+	ck_assert_uint_eq(hist_count(h), 2);
+	ck_assert_uint_eq(hist_count(hp), 1);
+	hist_key_addresses(hk);
+	s.addr = 0x1030;
+	hist_add(hk, &s);
+	ck_assert_uint_eq(hist_count(hk), 2); /* from now on */
+	for (i = 0; i < hist_count(h); i++) {
+		e = hist_entry_at(h, i);
+		ck_assert_ptr_eq(e->dso, d);
+		ck_assert_ptr_eq(e->sym, &f);
+		ck_assert_uint_eq(e->samples, e->addr == 0x1010 ? 2 : 1);
+	}
+	hist_free(h);
+
+	/* chains: the caller's entry is at its frame's address */
+	h = hist_new(&spec);
+	hist_enable_callchains(h, 0);
+	s.addr = 0x1010;
+	s.chain = chain;
+	s.nr_chain = 2;
+	hist_add(h, &s);
+	hist_add(h, &s);
+	ck_assert_uint_eq(hist_count(h), 2);
+	for (i = 0; i < hist_count(h); i++) {
+		e = hist_entry_at(h, i);
+		if (e->sym == &g) {
+			ck_assert_uint_eq(e->addr, 0x2020);
+			ck_assert_uint_eq(e->period, 0);
+			ck_assert_uint_eq(e->children, 20);
+			callers++;
+		}
+	}
+	ck_assert_uint_eq(callers, 1);
+	hist_free(h);
+	hist_free(hp);
+	hist_free(hk);
+}
+END_TEST
+
 START_TEST(test_profileme_aggregate)
 {
 	struct sort_spec spec = spec_of("sym");
@@ -708,6 +773,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_group_comm_dso_sym);
 	tcase_add_test(tc, test_group_pid_tid_cpu);
 	tcase_add_test(tc, test_group_null_keys);
+	tcase_add_test(tc, test_group_by_address);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("uniform");

@@ -115,6 +115,14 @@ START_TEST(test_all_options)
 	ck_assert_int_eq(o.output, OUTPUT_TEXT);
 	ck_assert(o.freq_max);
 	ck_assert(o.view.hide_user);
+	ck_assert(!o.view.inline_frames);
+	options_release(&o);
+
+	/* --inline and the srcline key */
+	ck_assert_int_eq(parse(&o, &res, "--inline", "-s", "sym,srcline", NULL), 0);
+	ck_assert(o.view.inline_frames);
+	ck_assert_uint_eq(o.sort.n, 2);
+	ck_assert_int_eq(o.sort.keys[1], SORT_SRCLINE);
 	options_release(&o);
 }
 END_TEST

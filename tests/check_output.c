@@ -409,6 +409,52 @@ START_TEST(test_text_columns)
 }
 END_TEST
 
+/* -s sym,srcline --inline: a Source:Line column, " (inlined)" after an
+ * inlined symbol (rows and tree nodes, as perf prints them), and in JSON
+ * "srcline" and "inlined" fields. */
+START_TEST(test_srcline_inline)
+{
+	struct snapshot_node callers[2] = {
+		{ .symbol = "hot", .dso = "fix", .inlined = true, .period = 10, .share = 100,
+		  .share_entry = 100, .depth = 0, .children = &callers[1], .nr_children = 1 },
+		{ .symbol = "outer", .dso = "fix", .period = 10, .share = 100, .share_entry = 100,
+		  .depth = 1 },
+	};
+	struct snapshot_row rows[] = {
+		{ .self = 60, .samples = 6, .period = 6, .has_sym = true, .symbol = "hot",
+		  .inlined = true, .has_srcline = true, .srcline = "fix.c:14",
+		  .callers = callers },
+		{ .self = 40, .samples = 4, .period = 4, .has_sym = true, .symbol = "outer",
+		  .has_srcline = true, .srcline = "outer+12" },
+	};
+	struct snapshot snap = header();
+	char *out;
+
+	snap.sort = spec_of("sym,srcline");
+	snap.rows = rows;
+	snap.nr_rows = 2;
+	snap.nr_entries = 2;
+	snap.callchains = true;
+	out = render(output_text, &snap);
+	ck_assert_msg(strstr(out, "\nOverhead  Samples  Symbol             Source:Line\n"), "%s",
+		      out);
+	ck_assert_msg(strstr(out, "\n  60.00%        6  [.] hot (inlined)  fix.c:14\n"), "%s", out);
+	ck_assert_msg(strstr(out, "\n  40.00%        4  [.] outer          outer+12\n"), "%s", out);
+	ck_assert_msg(strstr(out, "---hot (inlined)\n"), "%s", out);
+	free(out);
+	out = render(output_json, &snap);
+	ck_assert_int_eq(python_check(out, "r = d['rows']\n"
+					   "assert d['sort'] == ['sym','srcline']\n"
+					   "assert r[0]['symbol'] == 'hot' and r[0]['inlined'] is True\n"
+					   "assert r[0]['srcline'] == 'fix.c:14'\n"
+					   "assert 'inlined' not in r[1] and r[1]['srcline'] == 'outer+12'\n"
+					   "c = r[0]['callers']\n"
+					   "assert c[0]['symbol'] == 'outer' and 'inlined' not in c[0]\n"),
+			 0);
+	free(out);
+}
+END_TEST
+
 START_TEST(test_text_empty)
 {
 	struct snapshot snap = header();
@@ -648,6 +694,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_text_columns);
 	tcase_add_test(tc, test_text_empty);
 	tcase_add_test(tc, test_text_names);
+	tcase_add_test(tc, test_srcline_inline);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("pipeline");

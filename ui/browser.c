@@ -110,6 +110,7 @@ static void browser_key_release(struct browser_key *k)
 	free(k->comm);
 	free(k->dso);
 	free(k->symbol);
+	free(k->srcline);
 	memset(k, 0, sizeof(*k));
 }
 
@@ -119,6 +120,8 @@ static void browser_key_set(struct browser_key *k, const struct snapshot_row *r)
 	k->comm = browser_dup(r->comm);
 	k->dso = browser_dup(r->dso);
 	k->symbol = browser_dup(r->symbol);
+	k->srcline = browser_dup(r->srcline);
+	k->inlined = r->inlined;
 	k->has_pid = r->has_pid;
 	k->pid = r->pid;
 	k->has_tid = r->has_tid;
@@ -141,6 +144,7 @@ static bool browser_key_match(const struct browser_key *k, const struct snapshot
 	       (!k->has_pid || k->pid == r->pid) && k->has_tid == r->has_tid &&
 	       (!k->has_tid || k->tid == r->tid) && k->has_cpu == r->has_cpu &&
 	       (!k->has_cpu || k->cpu == r->cpu) && browser_streq(k->symbol, r->symbol) &&
+	       k->inlined == r->inlined && browser_streq(k->srcline, r->srcline) &&
 	       browser_streq(k->dso, r->dso) && browser_streq(k->comm, r->comm);
 }
 
@@ -265,6 +269,9 @@ static void browser_set_columns(struct browser *b, const struct snapshot *snap)
 		case SORT_SYM:
 			b->cols[n++] = LAYOUT_SYM;
 			break;
+		case SORT_SRCLINE:
+			b->cols[n++] = LAYOUT_SRCLINE;
+			break;
 		case SORT__MAX:
 			break;
 		}
@@ -378,7 +385,11 @@ static int browser_line_cmp(const void *pa, const void *pb, void *ctx)
 		c = browser_strcmp(x->dso, y->dso);
 		break;
 	case LAYOUT_SYM:
-		c = browser_strcmp(x->symbol, y->symbol);
+		if (!(c = browser_strcmp(x->symbol, y->symbol)))
+			c = CMP(x->inlined, y->inlined);
+		break;
+	case LAYOUT_SRCLINE:
+		c = browser_strcmp(x->srcline, y->srcline);
 		break;
 	case LAYOUT_PM_TRAP:
 		c = browser_strcmp(browser_trap_name(x), browser_trap_name(y));
@@ -397,7 +408,8 @@ static int browser_line_cmp(const void *pa, const void *pb, void *ctx)
 		return c;
 	if ((c = CMP(y->period, x->period)) || (c = CMP(y->samples, x->samples)))
 		return c;
-	if ((c = browser_strcmp(x->symbol, y->symbol)) || (c = browser_strcmp(x->dso, y->dso)) ||
+	if ((c = browser_strcmp(x->symbol, y->symbol)) || (c = CMP(x->inlined, y->inlined)) ||
+	    (c = browser_strcmp(x->srcline, y->srcline)) || (c = browser_strcmp(x->dso, y->dso)) ||
 	    (c = browser_strcmp(x->comm, y->comm)))
 		return c;
 	if ((c = browser_idcmp(x->has_pid, x->pid, y->has_pid, y->pid)) ||
@@ -451,6 +463,8 @@ static void browser_line_id(const struct browser *b, const struct browser_line *
 		    b->callees ? '>' : '<', r->comm ? r->comm : "", r->has_pid, r->pid,
 		    r->has_tid, r->tid, r->has_cpu, r->cpu, r->dso ? r->dso : "",
 		    r->symbol ? r->symbol : "", r->kernel);
+	if (r->inlined || r->srcline)
+		strbuf_addf(sb, "\x1f%d\x1f%s", r->inlined, r->srcline ? r->srcline : "");
 	if (l->node)
 		strbuf_addstr(sb, b->paths.buf + l->path);
 }
@@ -536,8 +550,8 @@ static void browser_add_nodes(struct browser *b, struct browser_line **arr, size
 			strbuf_addstr(&b->paths, pp);
 			free(pp);
 		}
-		strbuf_addf(&b->paths, "\x1e%s\x1f%s", c->symbol ? c->symbol : "",
-			    c->dso ? c->dso : "");
+		strbuf_addf(&b->paths, "\x1e%s%s\x1f%s", c->symbol ? c->symbol : "",
+			    c->inlined ? " (inlined)" : "", c->dso ? c->dso : "");
 		strbuf_addch(&b->paths, '\0');
 		l.expanded = l.expandable && browser_is_expanded(b, &l, id);
 		added = browser_push(arr, n, cap, &l);

@@ -74,6 +74,8 @@ struct browser_line {
 /* The identity of a row, to find it again in the next snapshot. */
 struct browser_key {
 	char *comm, *dso, *symbol;        /* copies: owned */
+	char *srcline;                    /* likewise (-s srcline), or NULL */
+	bool inlined;                     /* --inline: the row's symbol is inlined */
 	bool has_pid, has_tid, has_cpu, kernel;
 	uint32_t pid, tid, cpu;
 };

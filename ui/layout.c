@@ -18,12 +18,13 @@ static const char *const layout_titles[LAYOUT__MAX] = {
 	[LAYOUT_PM_PCTR1] = "PCTR1",
 	[LAYOUT_PID] = "Pid",		[LAYOUT_TID] = "Tid",
 	[LAYOUT_CPU] = "Cpu",		[LAYOUT_DSO] = "Shared Object",
-	[LAYOUT_SYM] = "Symbol",
+	[LAYOUT_SYM] = "Symbol",	[LAYOUT_SRCLINE] = "Source:Line",
 };
 
 /* Names narrower than these stop saying anything. */
 static const unsigned layout_min[LAYOUT__MAX] = {
 	[LAYOUT_COMM] = 6, [LAYOUT_DSO] = 8, [LAYOUT_SYM] = 12, [LAYOUT_PM_TRAP] = 6,
+	[LAYOUT_SRCLINE] = 10,
 };
 
 const char *layout_title(enum layout_col col)
@@ -34,7 +35,7 @@ const char *layout_title(enum layout_col col)
 bool layout_is_name(enum layout_col col)
 {
 	return col == LAYOUT_COMM || col == LAYOUT_DSO || col == LAYOUT_SYM ||
-	       col == LAYOUT_PM_TRAP;
+	       col == LAYOUT_PM_TRAP || col == LAYOUT_SRCLINE;
 }
 
 bool layout_is_profileme(enum layout_col col)

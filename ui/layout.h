@@ -28,6 +28,7 @@ enum layout_col {
 	LAYOUT_CPU,
 	LAYOUT_DSO,
 	LAYOUT_SYM,        /* "[k] name": the marker is part of the cell */
+	LAYOUT_SRCLINE,    /* "file.c:12" (-s srcline) */
 	LAYOUT__MAX,
 };
 

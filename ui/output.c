@@ -27,7 +27,11 @@ enum output_col {
 	OUTPUT_COL_CPU,
 	OUTPUT_COL_DSO,
 	OUTPUT_COL_SYM,
+	OUTPUT_COL_SRCLINE,
 };
+
+/* perf's mark of an inlined function (--inline), after its name. */
+#define OUTPUT_INLINED " (inlined)"
 
 static const char *output_str(const char *s)
 {
@@ -128,6 +132,14 @@ static size_t output_name_width(const char *s, size_t max)
 	return w;
 }
 
+/* A tree node's name, marked when inlined. */
+static void output_add_node_name(struct strbuf *sb, const struct snapshot_node *n)
+{
+	output_add_name(sb, n->symbol, 0);
+	if (n->inlined)
+		strbuf_addstr(sb, OUTPUT_INLINED);
+}
+
 static void output_header(struct strbuf *sb, const struct snapshot *snap)
 {
 	double kernel_pct = 0.0;
@@ -185,7 +197,7 @@ static void output_tree_children(struct strbuf *sb, const struct snapshot_node *
 	}
 	if (node->nr_children == 1 && node->children[0].period == node->period) {
 		strbuf_addstr(sb, prefix);
-		output_add_name(sb, node->children[0].symbol, 0);
+		output_add_node_name(sb, &node->children[0]);
 		strbuf_addch(sb, '\n');
 		output_tree_children(sb, &node->children[0], prefix);
 		return;
@@ -200,7 +212,7 @@ static void output_tree_children(struct strbuf *sb, const struct snapshot_node *
 		output_fixed(&pct, c->share, 2);
 		strbuf_addch(&pct, '%');
 		strbuf_addf(sb, "%s|\n%s%s--%s--", prefix, prefix, last ? " " : "|", pct.buf);
-		output_add_name(sb, c->symbol, 0);
+		output_add_node_name(sb, c);
 		strbuf_addch(sb, '\n');
 		strbuf_reset(&pfx);
 		strbuf_addf(&pfx, "%s%s%*s", prefix, last ? " " : "|", (int)(pct.len + 4), "");
@@ -218,7 +230,7 @@ static void output_tree(struct strbuf *sb, const struct snapshot_node *root, siz
 	strbuf_init(&pfx);
 	strbuf_addf(&pfx, "%*s", (int)indent, "");
 	strbuf_addf(sb, "%s|\n%s---", pfx.buf, pfx.buf);
-	output_add_name(sb, root->symbol, 0);
+	output_add_node_name(sb, root);
 	strbuf_addch(sb, '\n');
 	strbuf_addstr(&pfx, "   ");
 	output_tree_children(sb, root, pfx.buf);
@@ -251,6 +263,9 @@ static size_t output_columns(const struct snapshot *snap, enum output_col *cols)
 		case SORT_SYM:
 			cols[n++] = OUTPUT_COL_SYM;
 			break;
+		case SORT_SRCLINE:
+			cols[n++] = OUTPUT_COL_SRCLINE;
+			break;
 		case SORT__MAX:
 			break;
 		}
@@ -262,6 +277,7 @@ static const char *const output_col_title[] = {
 	[OUTPUT_COL_COMM] = "Command",	    [OUTPUT_COL_PID] = "Pid",
 	[OUTPUT_COL_TID] = "Tid",	    [OUTPUT_COL_CPU] = "Cpu",
 	[OUTPUT_COL_DSO] = "Shared Object", [OUTPUT_COL_SYM] = "Symbol",
+	[OUTPUT_COL_SRCLINE] = "Source:Line",
 };
 
 static bool output_col_numeric(enum output_col c)
@@ -285,7 +301,10 @@ static size_t output_cell_width(const struct snapshot_row *r, enum output_col c)
 		return output_name_width(r->dso ? r->dso : "[unknown]", OUTPUT_DSO_MAX);
 	case OUTPUT_COL_SYM:
 		/* "[k] " + the name, uncut: it is the last column */
-		return 4 + output_name_width(r->symbol ? r->symbol : "[unknown]", 0);
+		return 4 + output_name_width(r->symbol ? r->symbol : "[unknown]", 0) +
+		       (r->inlined ? strlen(OUTPUT_INLINED) : 0);
+	case OUTPUT_COL_SRCLINE:
+		return output_name_width(r->srcline ? r->srcline : "??:0", 0);
 	}
 	return 0;
 }
@@ -321,6 +340,14 @@ static void output_cell(struct strbuf *sb, const struct snapshot_row *r, enum ou
 		strbuf_addstr(sb, r->kernel ? "[k] " : "[.] ");
 		w = output_add_name(sb, r->symbol ? r->symbol : "[unknown]", 0);
 		w = 4 + output_width(sb->buf + sb->len - w, w);
+		if (r->inlined) {
+			strbuf_addstr(sb, OUTPUT_INLINED);
+			w += strlen(OUTPUT_INLINED);
+		}
+		break;
+	case OUTPUT_COL_SRCLINE:
+		w = output_add_name(sb, r->srcline ? r->srcline : "??:0", 0);
+		w = output_width(sb->buf + sb->len - w, w);
 		break;
 	default:
 		w = width;
@@ -658,7 +685,10 @@ static void output_json_nodes(struct strbuf *sb, const struct snapshot_node *nod
 		output_json_str(sb, c->symbol);
 		strbuf_addstr(sb, ",\"dso\":");
 		output_json_str(sb, c->dso);
-		strbuf_addf(sb, ",\"kernel\":%s,\"share\":", c->kernel ? "true" : "false");
+		strbuf_addf(sb, ",\"kernel\":%s,", c->kernel ? "true" : "false");
+		if (c->inlined)
+			strbuf_addstr(sb, "\"inlined\":true,");
+		strbuf_addstr(sb, "\"share\":");
 		output_fixed(sb, c->share, 2);
 		strbuf_addf(sb, ",\"period\":%llu,\"children\":", (unsigned long long)c->period);
 		output_json_nodes(sb, c);
@@ -733,6 +763,12 @@ static void output_json_row(struct strbuf *sb, const struct snapshot *snap,
 	if (r->has_sym) {
 		strbuf_addstr(sb, ",\"symbol\":");
 		output_json_str(sb, r->symbol);
+		if (r->inlined)
+			strbuf_addstr(sb, ",\"inlined\":true");
+	}
+	if (r->has_srcline) {
+		strbuf_addstr(sb, ",\"srcline\":");
+		output_json_str(sb, r->srcline);
 	}
 	strbuf_addf(sb, ",\"kernel\":%s", r->kernel ? "true" : "false");
 	if (r->callers) {

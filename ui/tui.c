@@ -544,8 +544,11 @@ static void tui_wants(const struct browser *b, unsigned *want)
 			want[LAYOUT_COMM] = w;
 		if (r->dso && (w = layout_text_width(r->dso)) > want[LAYOUT_DSO])
 			want[LAYOUT_DSO] = w;
-		if (r->symbol && (w = 4 + layout_text_width(r->symbol)) > want[LAYOUT_SYM])
+		if (r->symbol &&
+		    (w = 4 + layout_text_width(r->symbol) + (r->inlined ? 10 : 0)) > want[LAYOUT_SYM])
 			want[LAYOUT_SYM] = w;
+		if (r->srcline && (w = layout_text_width(r->srcline)) > want[LAYOUT_SRCLINE])
+			want[LAYOUT_SRCLINE] = w;
 		if (b->profileme) {
 			enum layout_col c;
 			char text[64];
@@ -615,9 +618,14 @@ static void tui_cell_text(const struct snapshot *snap, const struct browser_line
 	case LAYOUT_DSO:
 		snprintf(buf, size, "%s", r->dso ? r->dso : "[unknown]");
 		break;
+	case LAYOUT_SRCLINE:
+		snprintf(buf, size, "%s", r->srcline ? r->srcline : "??:0");
+		break;
 	case LAYOUT_SYM:
 	default:
-		snprintf(buf, size, "%s", r->symbol ? r->symbol : "[unknown]");
+		/* perf's mark of an inlined function (--inline) */
+		snprintf(buf, size, "%s%s", r->symbol ? r->symbol : "[unknown]",
+			 r->inlined ? " (inlined)" : "");
 		break;
 	}
 }
@@ -653,8 +661,9 @@ static void tui_draw_node(struct tui *t, const struct browser_line *l, const str
 	tui_put(y, x, text, COLS - x);
 	x += (int)layout_text_width(text);
 	attrset(base);
-	snprintf(text, sizeof(text), "%s %s  %s", n->kernel ? "[k]" : "[.]",
-		 n->symbol ? n->symbol : "[unknown]", n->dso ? n->dso : "");
+	snprintf(text, sizeof(text), "%s %s%s  %s", n->kernel ? "[k]" : "[.]",
+		 n->symbol ? n->symbol : "[unknown]", n->inlined ? " (inlined)" : "",
+		 n->dso ? n->dso : "");
 	tui_put(y, x, text, COLS - x);
 }
 
