@@ -592,6 +592,53 @@ void callchain_cache_key(const struct callchain_cache *c, uint32_t pid,
 	k->nr = n;
 }
 
+/* One word into both hashes (see callchain_cache_key). */
+#define CCC_MIX(h1, h2, v)                                   \
+	do {                                                 \
+		(h1) = ((h1) ^ (v)) * 0x9e3779b97f4a7c15ULL; \
+		(h1) ^= (h1) >> 29;                          \
+		(h2) = ((h2) + (v)) * 0xff51afd7ed558ccdULL; \
+		(h2) = ((h2) << 23) | ((h2) >> 41);          \
+	} while (0)
+
+size_t callchain_cache_key_sample(const struct callchain_cache *c, const struct sample *s,
+				  size_t max, struct callchain_cache_key *k)
+{
+	const uint64_t *w = s->callchain;
+	uint16_t mode = s->cpumode & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint64_t h1 = 0x452821e638d01377ULL ^ s->sid.pid, h2 = 0xbe5466cf34e90c6cULL ^ mode;
+	size_t nr = (size_t)s->nr_callchain, n = 1, i = 0;
+
+	/* callchain_ips's walk, hashing the raw words instead of writing
+	 * addresses: the words after the sampled ip, the sample's cpumode
+	 * and whether the chain's first address was the sampled ip (then
+	 * skipped, as callchain_ips does) decide every caller and its
+	 * cpumode.  The flag sits where no marker can (1 and 2 are not
+	 * markers), so no two different walks hash the same words. */
+	if (max < 2) {
+		n = max;
+		nr = 0;
+	}
+	for (; i < nr && record_is_context(w[i]); i++)
+		CCC_MIX(h1, h2, w[i]);
+	if (i < nr && w[i] == s->ip) {
+		CCC_MIX(h1, h2, 1);
+		i++;
+	} else {
+		CCC_MIX(h1, h2, 2);
+	}
+	for (; i < nr && n < max; i++) {
+		CCC_MIX(h1, h2, w[i]);
+		n += !record_is_context(w[i]);
+	}
+	k->h1 = cc_finish(h1 ^ n);
+	k->h2 = cc_finish(h2 + n * 0x9e3779b97f4a7c15ULL);
+	k->pid = s->sid.pid;
+	k->gen = ccc_gen(c, s->sid.pid);
+	k->nr = n ? n - 1 : 0;
+	return n;
+}
+
 const struct callchain_frame *callchain_cache_find(struct callchain_cache *c,
 						   const struct callchain_cache_key *k, uint64_t *token)
 {

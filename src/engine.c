@@ -628,7 +628,10 @@ static size_t engine_resolve_chain(struct engine *e, const struct sample *s,
 		e->cc_at = xrealloc(e->cc_at, cap * sizeof(*e->cc_at));
 		e->cc_cap = cap;
 	}
-	n = callchain_ips(s, e->cc_ips, need);
+	/* Callers' return addresses repeat from sample to sample: a chain
+	 * seen before in this process costs one pass over its raw words
+	 * (the key), not the addresses and n lookups. */
+	n = callchain_cache_key_sample(e->rcache, s, need, &key);
 	e->cc_frames[0].dso = r->dso;
 	e->cc_frames[0].sym = r->sym;
 	e->cc_frames[0].kernel = r->kernel;
@@ -639,15 +642,13 @@ static size_t engine_resolve_chain(struct engine *e, const struct sample *s,
 	e->cc_token = 0;
 	if (n < 2)
 		return n;
-	/* Callers' return addresses repeat from sample to sample: a chain
-	 * seen before in this process costs one hash, not n lookups. */
-	callchain_cache_key(e->rcache, s->sid.pid, e->cc_ips + 1, n - 1, &key);
 	hit = callchain_cache_find(e->rcache, &key, &e->cc_token);
 	if (hit) {
 		/* Not copied: 31 frames a sample was 12% of the ingestion. */
 		e->cc_callers = hit;
 		return n;
 	}
+	n = callchain_ips(s, e->cc_ips, need);
 	for (i = 1; i < n; i++) {
 		struct resolved fr;
 
