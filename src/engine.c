@@ -327,6 +327,13 @@ static void engine_file_kernel(struct engine *e, const struct perfdata_info *inf
 			   "[unknown] in [kernel.kallsyms]");
 		return;
 	}
+	/* Samples wait for symbols still loading (e->deferred): kallsyms is
+	 * read at the first kernel address, beside the ingestion, and the
+	 * notice comes once it is read (engine_run_file). */
+	if (e->deferred) {
+		machine_load_kernel_lazy(e->machine);
+		return;
+	}
 	if (machine_load_kernel(e->machine, &restricted) == 0 && restricted)
 		msg_notice("kernel addresses are hidden (kernel.kptr_restrict): kernel samples show "
 			   "as [unknown]");
@@ -920,6 +927,7 @@ static void reap_child(struct engine *e)
 static int engine_run_file(struct engine *e, engine_refresh_cb cb, void *ctx)
 {
 	struct perfdata_record rec;
+	bool restricted;
 	int rc = 0;
 
 	if (e->opts->dump)
@@ -942,6 +950,10 @@ static int engine_run_file(struct engine *e, engine_refresh_cb cb, void *ctx)
 		e->mode = HIST_ACCUMULATE;
 		/* Every held sample gets its names before the one snapshot. */
 		machine_wait_symbols(e->machine);
+		if (e->deferred && machine_kernel_status(e->machine, &restricted) == 0 &&
+		    restricted)
+			msg_notice("kernel addresses are hidden (kernel.kptr_restrict): kernel "
+				   "samples show as [unknown]");
 		engine_refresh(e, e->file_seconds, cb, ctx);
 	}
 	fflush(stdout);

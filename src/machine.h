@@ -78,6 +78,15 @@ bool machine_resolve_deferred(struct machine *m, struct dso *d, uint64_t addr, b
 /* Load kernel and module symbols from /proc.  Returns 0 or -errno; sets
  * *restricted when kptr_restrict hides the addresses. */
 int machine_load_kernel(struct machine *m, bool *restricted);
+/* The same, but only once a kernel address needs it, and then on a thread
+ * of its own while ingestion goes on (kernel addresses resolve as pending
+ * meanwhile, see machine_resolve_deferred): for a replay, where a
+ * recording without kernel samples need not read kallsyms at all.
+ * Without machine_set_async it is machine_load_kernel.  Returns 0. */
+int machine_load_kernel_lazy(struct machine *m);
+/* After machine_wait_symbols: 0 with *restricted when kernel symbols were
+ * read, 1 when none were needed, or -errno. */
+int machine_kernel_status(struct machine *m, bool *restricted);
 
 /* Synthesize existing processes from /proc (comm, threads, exec maps):
  * all of them when npids == 0, else those pids and their threads.
