@@ -618,7 +618,6 @@ static bool engine_resolve(struct engine *e, uint32_t pid, uint32_t tid, uint16_
 static size_t engine_resolve_chain(struct engine *e, const struct sample *s,
 				   const struct resolved *r)
 {
-	struct callchain_cache_key key;
 	const struct callchain_frame *hit;
 	bool final = true;
 	size_t need, n, i;
@@ -635,10 +634,6 @@ static size_t engine_resolve_chain(struct engine *e, const struct sample *s,
 		e->cc_at = xrealloc(e->cc_at, cap * sizeof(*e->cc_at));
 		e->cc_cap = cap;
 	}
-	/* Callers' return addresses repeat from sample to sample: a chain
-	 * seen before in this process costs one pass over its raw words
-	 * (the key), not the addresses and n lookups. */
-	n = callchain_cache_key_sample(e->rcache, s, need, &key);
 	e->cc_frames[0].dso = r->dso;
 	e->cc_frames[0].sym = r->sym;
 	e->cc_frames[0].kernel = r->kernel;
@@ -647,15 +642,19 @@ static size_t engine_resolve_chain(struct engine *e, const struct sample *s,
 	e->cc_pending = r->pending;
 	e->cc_callers = e->cc_frames + 1;
 	e->cc_token = 0;
-	if (n < 2)
-		return n;
-	hit = callchain_cache_find(e->rcache, &key, &e->cc_token);
-	if (hit) {
+	/* Callers' return addresses repeat from sample to sample: a chain
+	 * seen before in this process costs a compare of its raw words, not
+	 * the addresses and n lookups.  (need is the same for every sample.) */
+	hit = callchain_cache_find_sample(e->rcache, s, &n, &e->cc_token);
+	if (hit && n >= 2) {
 		/* Not copied: 31 frames a sample was 12% of the ingestion. */
 		e->cc_callers = hit;
 		return n;
 	}
+	e->cc_token = 0;
 	n = callchain_ips(s, e->cc_ips, need);
+	if (n < 2)
+		return n;
 	for (i = 1; i < n; i++) {
 		struct resolved fr;
 
@@ -670,7 +669,7 @@ static size_t engine_resolve_chain(struct engine *e, const struct sample *s,
 		e->cc_pending |= fr.pending;
 	}
 	if (final)
-		callchain_cache_insert(e->rcache, &key, e->cc_frames + 1);
+		callchain_cache_insert_sample(e->rcache, s, e->cc_frames + 1, n - 1);
 	return n;
 }
 
