@@ -168,12 +168,9 @@ struct machine {
 	bool async;               /* symbols load on the loader thread */
 	bool live;                /* pids are live: /proc/PID/root, map_files */
 	struct symloader loader;
-	/* machine_load_kernel_lazy: kallsyms read on a thread of its own at
-	 * the first kernel address (the kernel DSO QUEUED meanwhile), then
-	 * installed into ks by the engine thread (kernel_install). */
-	bool ks_lazy, ks_thread_started;
-	pthread_t ks_thread;
-	struct kernel_syms ks_next;
+	/* machine_load_kernel_lazy: kallsyms read at the first kernel
+	 * address; ks_err is what that read returned. */
+	bool ks_lazy;
 	int ks_err;
 	struct known_build_id *known_ids;  /* machine_add_build_id, by path */
 	size_t nknown_ids, known_cap;
@@ -604,8 +601,6 @@ static void dso_load_symbols(const struct machine *m, struct dso *d)
 	__atomic_store_n(&d->state, state, __ATOMIC_RELEASE);
 }
 
-static void kernel_join(struct machine *m);
-
 /* ---- the loader thread ---- */
 
 static void *symloader_main(void *arg)
@@ -707,9 +702,6 @@ bool machine_wait_symbols_for(struct machine *m, int ms)
 	struct timespec until;
 	bool idle;
 
-	/* The kallsyms thread (replay) only joins the unbounded wait. */
-	if (ms < 0)
-		kernel_join(m);
 	if (!l->started)
 		return true;
 	clock_gettime(CLOCK_REALTIME, &until);
@@ -854,7 +846,6 @@ void machine_free(struct machine *m)
 	if (!m)
 		return;
 	symloader_stop(m);
-	kernel_join(m);
 	for (i = 0; i < m->threads.cap; i++) {
 		struct thread *t = m->threads.slots[i];
 
@@ -1231,87 +1222,10 @@ int machine_load_kernel(struct machine *m, bool *restricted)
 	return 0;
 }
 
-/* ---- kallsyms off the ingestion path (replay) ---- */
-
-static void *kernel_loader_main(void *arg)
-{
-	struct machine *m = arg;
-
-	m->ks_err = kallsyms_load(&m->ks_next);
-	/* Back to the kernel DSO's usual state: the engine sees it done. */
-	__atomic_store_n(&m->kernel_dso->state, DSO_SYMS_FAILED, __ATOMIC_RELEASE);
-	return NULL;
-}
-
-/* Start reading kallsyms (engine thread, first kernel address); false
- * when no thread could be started (then it was read here and now). */
-static bool kernel_start(struct machine *m)
-{
-	struct dso *k = kernel_dso(m);
-
-	m->ks_lazy = false;
-	memset(&m->ks_next, 0, sizeof(m->ks_next));
-	__atomic_store_n(&k->state, DSO_SYMS_QUEUED, __ATOMIC_RELEASE);
-	if (pthread_create(&m->ks_thread, NULL, kernel_loader_main, m) == 0) {
-		m->ks_thread_started = true;
-		return true;
-	}
-	__atomic_store_n(&k->state, DSO_SYMS_FAILED, __ATOMIC_RELEASE);
-	machine_load_kernel(m, NULL);
-	return false;
-}
-
-/* Engine thread: take the thread's table once it is done (or wait for it
- * first), with a DSO per module as machine_load_kernel makes them. */
-static void kernel_install(struct machine *m)
-{
-	size_t i;
-
-	pthread_join(m->ks_thread, NULL);
-	m->ks_thread_started = false;
-	if (m->ks_err) {
-		memset(&m->ks_next, 0, sizeof(m->ks_next));
-		return;
-	}
-	if (m->ks_loaded)
-		kallsyms_release(&m->ks);
-	m->ks = m->ks_next;
-	memset(&m->ks_next, 0, sizeof(m->ks_next));
-	m->ks_loaded = true;
-	free(m->module_dsos);
-	m->module_dsos = xcalloc(m->ks.nmodules ? m->ks.nmodules : 1, sizeof(*m->module_dsos));
-	for (i = 0; i < m->ks.nmodules; i++) {
-		char *name = xasprintf("[%s]", m->ks.modules[i].name);
-
-		m->module_dsos[i] = machine_dso_get(m, name, DSO_MODULE);
-		free(name);
-	}
-}
-
-/* Whether kernel symbols are still loading; installs them once done. */
-static bool kernel_pending(struct machine *m)
-{
-	if (m->ks_lazy)
-		return kernel_start(m);
-	if (!m->ks_thread_started)
-		return false;
-	if (__atomic_load_n(&m->kernel_dso->state, __ATOMIC_ACQUIRE) == DSO_SYMS_QUEUED)
-		return true;
-	kernel_install(m);
-	return false;
-}
-
-static void kernel_join(struct machine *m)
-{
-	if (m->ks_thread_started)
-		kernel_install(m);
-	m->ks_lazy = false;
-}
+/* ---- kallsyms only when needed (replay) ---- */
 
 int machine_load_kernel_lazy(struct machine *m)
 {
-	if (!m->async)
-		return machine_load_kernel(m, NULL);
 	kernel_dso(m);
 	m->ks_lazy = true;
 	return 0;
@@ -1320,7 +1234,7 @@ int machine_load_kernel_lazy(struct machine *m)
 int machine_kernel_status(struct machine *m, bool *restricted)
 {
 	*restricted = false;
-	if (m->ks_lazy || m->ks_thread_started)
+	if (m->ks_lazy)
 		return 1;
 	if (!m->ks_loaded)
 		return m->ks_err ? m->ks_err : -ENOENT;
@@ -1335,9 +1249,11 @@ static void resolve_kernel(struct machine *m, uint64_t ip, struct resolved *out)
 	out->kernel = true;
 	out->addr = ip;
 	out->dso = kernel_dso(m);
-	if ((m->ks_lazy || m->ks_thread_started) && kernel_pending(m)) {
-		out->pending = true;
-		return;
+	if (m->ks_lazy) {
+		/* The first kernel address of a replay: read kallsyms now
+		 * (a recording without kernel samples never does). */
+		m->ks_lazy = false;
+		m->ks_err = machine_load_kernel(m, NULL);
 	}
 	if (!m->ks_loaded || m->ks.restricted)
 		return;
@@ -1471,12 +1387,6 @@ bool machine_resolve_deferred(struct machine *m, struct dso *d, uint64_t addr, b
 	out->dso = d;
 	out->kernel = kernel;
 	out->addr = addr;
-	if (d && d->kind == DSO_KERNEL && d == m->kernel_dso) {
-		/* Held for kallsyms: the address is the ip, and a module's
-		 * address gets the module's DSO now. */
-		resolve_kernel(m, addr, out);
-		return !out->pending;
-	}
 	if (!d || d->kind != DSO_USER)
 		return true;
 	state = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);

@@ -5,7 +5,7 @@
 # (perfdata.c's reordering merges the runs of a round).  And kallsyms is
 # read only when a kernel address needs it: a user-only recording of this
 # kernel never opens /proc/kallsyms (strace), one with kernel samples gets
-# their names (read beside the ingestion).
+# their names (read at the first kernel address).
 . tests/lib.sh
 
 MK=${MKPERFDATA:-tests/mkperfdata}
