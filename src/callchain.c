@@ -471,7 +471,15 @@ struct ccc_chain {
 	uint64_t h1, h2;        /* two independent hashes of the addresses */
 	uint32_t pid, gen;
 	uint32_t off, nr;       /* frames[off..off + nr) */
+	/* Sample-keyed (callchain_cache_find_sample): the raw chain words
+	 * words[woff..woff + nw), the sampled ip's copy left out; else nw is
+	 * CCC_NO_WORDS and the two hashes are the key. */
+	uint32_t woff, nw;
+	uint16_t mode;          /* the sample's cpumode, | CCC_SKIPPED */
 };
+
+#define CCC_NO_WORDS UINT32_MAX
+#define CCC_SKIPPED 0x100
 
 struct callchain_cache {
 	/* A generation per pid slot: pids that share a slot invalidate each
@@ -484,6 +492,8 @@ struct callchain_cache {
 	size_t nslots;
 	struct callchain_frame *frames;
 	size_t nframes, frames_cap, max_frames;
+	uint64_t *words;        /* sample-keyed chains' raw words */
+	size_t nwords, words_cap;
 	struct callchain_cache_stats stats;
 };
 
@@ -517,6 +527,7 @@ void callchain_cache_free(struct callchain_cache *c)
 	free(c->chains);
 	free(c->slots);
 	free(c->frames);
+	free(c->words);
 	free(c);
 }
 
@@ -524,6 +535,7 @@ void callchain_cache_clear(struct callchain_cache *c)
 {
 	c->nchains = 0;
 	c->nframes = 0;
+	c->nwords = 0;
 	memset(c->slots, 0xff, c->nslots * sizeof(*c->slots));
 	c->stats.clears++;
 }
@@ -602,7 +614,7 @@ const struct callchain_frame *callchain_cache_find(struct callchain_cache *c,
 		const struct ccc_chain *e = &c->chains[c->slots[j]];
 
 		if (e->h1 == k->h1 && e->h2 == k->h2 && e->pid == k->pid && e->nr == k->nr &&
-		    e->gen == k->gen) {
+		    e->gen == k->gen && e->nw == CCC_NO_WORDS) {
 			c->stats.chain_hits++;
 			/* A chain's frames never change until a clear, and
 			 * each clear starts a new (clears, index) space. */
@@ -613,6 +625,23 @@ const struct callchain_frame *callchain_cache_find(struct callchain_cache *c,
 	}
 	c->stats.chain_misses++;
 	return NULL;
+}
+
+/* Index the chain just appended (hash h). */
+static void ccc_place(struct callchain_cache *c, uint64_t h)
+{
+	/* Load at most 1/2; a stale entry (old generation) keeps its slot
+	 * until the next clear. */
+	if (c->nchains * 2 > c->nslots) {
+		cc_reindex(&c->slots, &c->nslots, c->nslots * 2, c->nchains, c->chains,
+			   sizeof(*c->chains), offsetof(struct ccc_chain, h1));
+	} else {
+		size_t mask = c->nslots - 1, j;
+
+		for (j = h & mask; c->slots[j] != CC_SLOT_EMPTY; j = (j + 1) & mask)
+			;
+		c->slots[j] = (uint32_t)(c->nchains - 1);
+	}
 }
 
 void callchain_cache_insert(struct callchain_cache *c, const struct callchain_cache_key *k,
@@ -637,21 +666,132 @@ void callchain_cache_insert(struct callchain_cache *c, const struct callchain_ca
 	e->gen = k->gen;
 	e->off = (uint32_t)c->nframes;
 	e->nr = (uint32_t)k->nr;
+	e->woff = 0;
+	e->nw = CCC_NO_WORDS;
+	e->mode = 0;
 	memcpy(c->frames + c->nframes, frames, k->nr * sizeof(*frames));
 	c->nframes += k->nr;
 	c->nchains++;
-	/* Load at most 1/2; a stale entry (old generation) keeps its slot
-	 * until the next clear. */
-	if (c->nchains * 2 > c->nslots)
-		cc_reindex(&c->slots, &c->nslots, c->nslots * 2, c->nchains, c->chains,
-			   sizeof(*c->chains), offsetof(struct ccc_chain, h1));
-	else {
-		size_t mask = c->nslots - 1, j;
+	ccc_place(c, k->h1);
+}
 
-		for (j = k->h1 & mask; c->slots[j] != CC_SLOT_EMPTY; j = (j + 1) & mask)
-			;
-		c->slots[j] = (uint32_t)(c->nchains - 1);
+/* ---- chains keyed by the sample's raw words ---- */
+
+/* Where the chain's first address is (after the leading markers), and
+ * whether it is the sampled ip (callchain_ips leaves it out then). */
+static size_t ccc_first_addr(const struct sample *s, bool *skipped)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_callchain && record_is_context(s->callchain[i]); i++)
+		;
+	*skipped = i < s->nr_callchain && s->callchain[i] == s->ip;
+	return i;
+}
+
+/* A few words are enough to spread the chains over the slots: a hit is
+ * confirmed by comparing all of them. */
+static uint64_t ccc_sample_hash(uint32_t pid, uint16_t mode, const uint64_t *w, size_t first,
+				size_t nr, bool skipped)
+{
+	size_t rest = first + skipped;
+	uint64_t h = cc_mix(cc_mix((uint64_t)pid << 32 | mode, nr), first);
+
+	if (rest < nr)
+		h = cc_mix(h, w[rest]);
+	if (rest + 1 < nr)
+		h = cc_mix(h, w[rest + 1]);
+	if (nr > rest + 2)
+		h = cc_mix(cc_mix(h, w[nr - 1]), w[(rest + nr) / 2]);
+	return cc_finish(h);
+}
+
+/* The stored words of e against s's, the skipped ip's copy left out. */
+static bool ccc_words_eq(const struct callchain_cache *c, const struct ccc_chain *e,
+			 const struct sample *s, size_t first, bool skipped)
+{
+	const uint64_t *a = c->words + e->woff, *w = s->callchain;
+	size_t rest = first + skipped;
+
+	if (memcmp(a, w, first * sizeof(*w)) != 0)
+		return false;
+	return memcmp(a + first, w + rest, (s->nr_callchain - rest) * sizeof(*w)) == 0;
+}
+
+const struct callchain_frame *callchain_cache_find_sample(struct callchain_cache *c,
+							  const struct sample *s, size_t *n,
+							  uint64_t *token)
+{
+	bool skipped;
+	size_t first = ccc_first_addr(s, &skipped), mask = c->nslots - 1, j, nw;
+	uint16_t mode = (uint16_t)((s->cpumode & PERF_RECORD_MISC_CPUMODE_MASK) |
+				   (skipped ? CCC_SKIPPED : 0));
+	uint32_t gen = ccc_gen(c, s->sid.pid);
+	uint64_t h;
+
+	if (s->nr_callchain >= CCC_NO_WORDS)
+		return NULL;
+	nw = (size_t)s->nr_callchain - skipped;
+	h = ccc_sample_hash(s->sid.pid, mode, s->callchain, first, (size_t)s->nr_callchain,
+			    skipped);
+	for (j = h & mask; c->slots[j] != CC_SLOT_EMPTY; j = (j + 1) & mask) {
+		const struct ccc_chain *e = &c->chains[c->slots[j]];
+
+		if (e->h1 == h && e->nw == nw && e->pid == s->sid.pid && e->mode == mode &&
+		    e->gen == gen && ccc_words_eq(c, e, s, first, skipped)) {
+			c->stats.chain_hits++;
+			if (token)
+				*token = (c->stats.clears + 1) << 32 | (uint64_t)(c->slots[j] + 1);
+			*n = e->nr + 1;
+			return c->frames + e->off;
+		}
 	}
+	c->stats.chain_misses++;
+	return NULL;
+}
+
+void callchain_cache_insert_sample(struct callchain_cache *c, const struct sample *s,
+				   const struct callchain_frame *callers, size_t ncallers)
+{
+	bool skipped;
+	size_t first = ccc_first_addr(s, &skipped), nw;
+	uint16_t mode = (uint16_t)((s->cpumode & PERF_RECORD_MISC_CPUMODE_MASK) |
+				   (skipped ? CCC_SKIPPED : 0));
+	struct ccc_chain *e;
+
+	if (s->nr_callchain >= CCC_NO_WORDS || ncallers > c->max_frames ||
+	    s->nr_callchain > 2 * c->max_frames)
+		return;
+	nw = (size_t)s->nr_callchain - skipped;
+	if (c->nframes + ncallers > c->max_frames || c->nwords + nw > 2 * c->max_frames ||
+	    c->nchains >= CC_SLOT_EMPTY - 1)
+		callchain_cache_clear(c);
+	if (c->nframes + ncallers > c->frames_cap)
+		c->frames = xgrow(c->frames, &c->frames_cap, c->nframes + ncallers,
+				  sizeof(*c->frames));
+	if (c->nwords + nw > c->words_cap)
+		c->words = xgrow(c->words, &c->words_cap, c->nwords + nw, sizeof(*c->words));
+	if (c->nchains == c->chains_cap)
+		c->chains = xgrow(c->chains, &c->chains_cap, c->nchains + 1, sizeof(*c->chains));
+	e = &c->chains[c->nchains];
+	e->h1 = ccc_sample_hash(s->sid.pid, mode, s->callchain, first, (size_t)s->nr_callchain,
+				skipped);
+	e->h2 = 0;
+	e->pid = s->sid.pid;
+	e->gen = ccc_gen(c, s->sid.pid);
+	e->off = (uint32_t)c->nframes;
+	e->nr = (uint32_t)ncallers;
+	e->woff = (uint32_t)c->nwords;
+	e->nw = (uint32_t)nw;
+	e->mode = mode;
+	memcpy(c->words + c->nwords, s->callchain, first * sizeof(*c->words));
+	memcpy(c->words + c->nwords + first, s->callchain + first + skipped,
+	       (nw - first) * sizeof(*c->words));
+	c->nwords += nw;
+	memcpy(c->frames + c->nframes, callers, ncallers * sizeof(*callers));
+	c->nframes += ncallers;
+	c->nchains++;
+	ccc_place(c, e->h1);
 }
 
 const struct callchain_cache_stats *callchain_cache_get_stats(const struct callchain_cache *c)

@@ -142,6 +142,17 @@ const struct callchain_frame *callchain_cache_find(struct callchain_cache *c,
 						   const struct callchain_cache_key *k, uint64_t *token);
 void callchain_cache_insert(struct callchain_cache *c, const struct callchain_cache_key *k,
 			    const struct callchain_frame *frames);
+/* The same keyed by the sample itself: its raw chain words (the sampled
+ * ip's copy left out, as callchain_ips does), pid and cpumode, compared
+ * word for word, so a chain seen before costs no callchain_ips, no full
+ * hash and no lookups.  A hit gives the callers and *n, what callchain_ips
+ * would return (for the same max every time: the engine's max_stack).
+ * insert stores the ncallers frames resolved for s on a miss. */
+const struct callchain_frame *callchain_cache_find_sample(struct callchain_cache *c,
+							  const struct sample *s, size_t *n,
+							  uint64_t *token);
+void callchain_cache_insert_sample(struct callchain_cache *c, const struct sample *s,
+				   const struct callchain_frame *callers, size_t ncallers);
 const struct callchain_cache_stats *callchain_cache_get_stats(const struct callchain_cache *c);
 
 #endif

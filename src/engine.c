@@ -309,7 +309,7 @@ static void engine_file_kernel(struct engine *e, const struct perfdata_info *inf
 {
 	uint8_t id[20];
 	int n = kallsyms_kernel_build_id(id);
-	bool same = false, known = false, restricted = false;
+	bool same = false, known = false;
 	size_t i;
 	struct utsname uts;
 
@@ -328,9 +328,12 @@ static void engine_file_kernel(struct engine *e, const struct perfdata_info *inf
 			   "[unknown] in [kernel.kallsyms]");
 		return;
 	}
-	if (machine_load_kernel(e->machine, &restricted) == 0 && restricted)
-		msg_notice("kernel addresses are hidden (kernel.kptr_restrict): kernel samples show "
-			   "as [unknown]");
+	/* kallsyms (75-230 ms here) is read at the first kernel address, and
+	 * not at all for a recording without one; the notice comes at the
+	 * end (engine_run_file).  (Read on a thread beside the ingestion it
+	 * saved no time on a busy machine and held every kernel sample in
+	 * the meantime: +15% peak RSS.) */
+	machine_load_kernel_lazy(e->machine);
 }
 
 /* The samples' machine, once: it decides whether raw payloads are
@@ -637,7 +640,6 @@ static bool engine_resolve(struct engine *e, uint32_t pid, uint32_t tid, uint16_
 static size_t engine_resolve_chain(struct engine *e, const struct sample *s,
 				   const struct resolved *r)
 {
-	struct callchain_cache_key key;
 	const struct callchain_frame *hit;
 	bool final = true;
 	size_t need, n, i;
@@ -655,7 +657,6 @@ static size_t engine_resolve_chain(struct engine *e, const struct sample *s,
 		e->cc_at = xrealloc(e->cc_at, cap * sizeof(*e->cc_at));
 		e->cc_cap = cap;
 	}
-	n = callchain_ips(s, e->cc_ips, need);
 	e->cc_frames[0].dso = r->dso;
 	e->cc_frames[0].sym = r->sym;
 	e->cc_frames[0].kernel = r->kernel;
@@ -665,17 +666,19 @@ static size_t engine_resolve_chain(struct engine *e, const struct sample *s,
 	e->cc_pending = r->pending;
 	e->cc_callers = e->cc_frames + 1;
 	e->cc_token = 0;
-	if (n < 2)
-		return n;
 	/* Callers' return addresses repeat from sample to sample: a chain
-	 * seen before in this process costs one hash, not n lookups. */
-	callchain_cache_key(e->rcache, s->sid.pid, e->cc_ips + 1, n - 1, &key);
-	hit = callchain_cache_find(e->rcache, &key, &e->cc_token);
-	if (hit) {
+	 * seen before in this process costs a compare of its raw words, not
+	 * the addresses and n lookups.  (need is the same for every sample.) */
+	hit = callchain_cache_find_sample(e->rcache, s, &n, &e->cc_token);
+	if (hit && n >= 2) {
 		/* Not copied: 31 frames a sample was 12% of the ingestion. */
 		e->cc_callers = hit;
 		return n;
 	}
+	e->cc_token = 0;
+	n = callchain_ips(s, e->cc_ips, need);
+	if (n < 2)
+		return n;
 	for (i = 1; i < n; i++) {
 		struct resolved fr;
 
@@ -691,7 +694,7 @@ static size_t engine_resolve_chain(struct engine *e, const struct sample *s,
 		e->cc_pending |= fr.pending;
 	}
 	if (final)
-		callchain_cache_insert(e->rcache, &key, e->cc_frames + 1);
+		callchain_cache_insert_sample(e->rcache, s, e->cc_frames + 1, n - 1);
 	return n;
 }
 
@@ -951,6 +954,7 @@ static void reap_child(struct engine *e)
 static int engine_run_file(struct engine *e, engine_refresh_cb cb, void *ctx)
 {
 	struct perfdata_record rec;
+	bool restricted;
 	int rc = 0;
 
 	if (e->opts->dump)
@@ -973,6 +977,9 @@ static int engine_run_file(struct engine *e, engine_refresh_cb cb, void *ctx)
 		e->mode = HIST_ACCUMULATE;
 		/* Every held sample gets its names before the one snapshot. */
 		machine_wait_symbols(e->machine);
+		if (machine_kernel_status(e->machine, &restricted) == 0 && restricted)
+			msg_notice("kernel addresses are hidden (kernel.kptr_restrict): kernel "
+				   "samples show as [unknown]");
 		engine_refresh(e, e->file_seconds, cb, ctx);
 	}
 	fflush(stdout);

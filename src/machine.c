@@ -176,6 +176,10 @@ struct machine {
 	bool async;               /* symbols load on the loader thread */
 	bool live;                /* pids are live: /proc/PID/root, map_files */
 	struct symloader loader;
+	/* machine_load_kernel_lazy: kallsyms read at the first kernel
+	 * address; ks_err is what that read returned. */
+	bool ks_lazy;
+	int ks_err;
 	struct known_build_id *known_ids;  /* machine_add_build_id, by path */
 	size_t nknown_ids, known_cap;
 	/* Every perf-PID.map table read: results point into them, and they
@@ -1353,6 +1357,26 @@ int machine_load_kernel(struct machine *m, bool *restricted)
 	return 0;
 }
 
+/* ---- kallsyms only when needed (replay) ---- */
+
+int machine_load_kernel_lazy(struct machine *m)
+{
+	kernel_dso(m);
+	m->ks_lazy = true;
+	return 0;
+}
+
+int machine_kernel_status(struct machine *m, bool *restricted)
+{
+	*restricted = false;
+	if (m->ks_lazy)
+		return 1;
+	if (!m->ks_loaded)
+		return m->ks_err ? m->ks_err : -ENOENT;
+	*restricted = m->ks.restricted;
+	return 0;
+}
+
 static void resolve_kernel(struct machine *m, uint64_t ip, struct resolved *out)
 {
 	const struct kernel_module *mod = NULL;
@@ -1360,6 +1384,12 @@ static void resolve_kernel(struct machine *m, uint64_t ip, struct resolved *out)
 	out->kernel = true;
 	out->addr = ip;
 	out->dso = kernel_dso(m);
+	if (m->ks_lazy) {
+		/* The first kernel address of a replay: read kallsyms now
+		 * (a recording without kernel samples never does). */
+		m->ks_lazy = false;
+		m->ks_err = machine_load_kernel(m, NULL);
+	}
 	if (!m->ks_loaded || m->ks.restricted)
 		return;
 	out->sym = kallsyms_lookup(&m->ks, ip, &mod);

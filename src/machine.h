@@ -85,6 +85,13 @@ bool machine_resolve_deferred(struct machine *m, struct dso *d, uint64_t addr, b
 /* Load kernel and module symbols from /proc.  Returns 0 or -errno; sets
  * *restricted when kptr_restrict hides the addresses. */
 int machine_load_kernel(struct machine *m, bool *restricted);
+/* The same, but only once a kernel address needs it (at the first one):
+ * a replay of a recording without kernel samples never reads kallsyms.
+ * Returns 0. */
+int machine_load_kernel_lazy(struct machine *m);
+/* After the last record: 0 with *restricted when kernel symbols were
+ * read, 1 when none were needed, or -errno. */
+int machine_kernel_status(struct machine *m, bool *restricted);
 
 /* Synthesize existing processes from /proc (comm, threads, exec maps):
  * all of them when npids == 0, else those pids and their threads.

@@ -99,6 +99,10 @@ struct perfdata {
 	bool file_order, sorting;
 	struct pending *pend;
 	size_t npend, pendcap;
+	struct pending *merge_tmp; /* the other half of the run merge */
+	size_t merge_cap;
+	size_t *runs;              /* where each ascending run of pend starts */
+	size_t runs_cap;
 	size_t emit_i, emit_n;     /* pend[emit_i..emit_n) are ready, sorted */
 	uint64_t round_limit;      /* max time at the previous FINISHED_ROUND */
 	uint64_t max_time;
@@ -858,6 +862,8 @@ void perfdata_close(struct perfdata *pd)
 	free((char *)pd->info.arch);
 	free((char *)pd->info.cmdline);
 	free(pd->pend);
+	free(pd->merge_tmp);
+	free(pd->runs);
 	free(pd->scratch);
 	free(pd->path);
 	free(pd);
@@ -1160,9 +1166,12 @@ static const struct perfdata_event *record_event(const struct perfdata *pd,
 }
 
 /* Frame, copy and check the record at off.  Fills rec and *next (the
- * offset after it).  On damage sets the error and returns -EINVAL. */
+ * offset after it), and *time unless checked.  On damage sets the error
+ * and returns -EINVAL.  checked: the record was read and decoded before
+ * (queued for sorting), so the decoder's checks are not repeated: the
+ * engine decodes it anyway, and a queued record cannot have changed. */
 static int read_record(struct perfdata *pd, uint64_t off, struct perfdata_record *rec,
-		       uint64_t *next, uint64_t *time)
+		       uint64_t *next, uint64_t *time, bool checked)
 {
 	const unsigned char *r = pd->buf + off;
 	uint64_t left = pd->data_end - off, extra;
@@ -1219,7 +1228,7 @@ static int read_record(struct perfdata *pd, uint64_t off, struct perfdata_record
 		hdr = h;
 	}
 	*time = 0;
-	if (type < 64) {
+	if (type < 64 && !checked) {
 		if (record_decode(hdr, &ev->attr, &dec, &why))
 			return set_error(pd, off, "%s record of %u bytes: %s", record_type_name(type),
 					 size, why ? why : "cannot be decoded");
@@ -1242,12 +1251,88 @@ static int cmp_pending(const void *a, const void *b)
 	return CMP(x->off, y->off);
 }
 
+static bool pending_before(const struct pending *x, const struct pending *y)
+{
+	return x->time < y->time || (x->time == y->time && x->off < y->off);
+}
+
+/* Sort pend by (time, offset).  The records of a round come in a few
+ * ascending runs (one per CPU ring as perf writes them, a single run for
+ * a one-CPU or already ordered recording): the runs are found in one pass
+ * and merged pairwise, O(n log runs), and an ordered round costs that one
+ * pass.  Many short runs (no order to use) go to qsort. */
+static void sort_pending(struct perfdata *pd)
+{
+	struct pending *a = pd->pend, *b;
+	size_t n = pd->npend, nruns = 0, i;
+
+	if (n < 2)
+		return;
+	pd->runs = xgrow(pd->runs, &pd->runs_cap, 1, sizeof(*pd->runs));
+	pd->runs[nruns++] = 0;
+	for (i = 1; i < n; i++) {
+		if (!pending_before(&a[i], &a[i - 1]))
+			continue;
+		if (nruns >= 64 && nruns > n / 16) {
+			qsort(a, n, sizeof(*a), cmp_pending);
+			return;
+		}
+		pd->runs = xgrow(pd->runs, &pd->runs_cap, nruns + 2, sizeof(*pd->runs));
+		pd->runs[nruns++] = i;
+	}
+	if (nruns == 1)
+		return;
+	pd->merge_tmp = xgrow(pd->merge_tmp, &pd->merge_cap, n, sizeof(*pd->merge_tmp));
+	b = pd->merge_tmp;
+	pd->runs[nruns] = n;
+	while (nruns > 1) {
+		size_t r, out = 0;
+
+		for (r = 0; r < nruns; r += 2) {
+			size_t lo = pd->runs[r], mid = pd->runs[r + 1], hi, x, y, k = lo;
+
+			pd->runs[out++] = lo;
+			if (r + 1 == nruns) {
+				memcpy(b + lo, a + lo, (n - lo) * sizeof(*a));
+				break;
+			}
+			hi = pd->runs[r + 2];
+			/* Stable: on equal keys (never: offsets differ) x first. */
+			for (x = lo, y = mid; x < mid && y < hi;)
+				b[k++] = pending_before(&a[y], &a[x]) ? a[y++] : a[x++];
+			memcpy(b + k, a + x, (mid - x) * sizeof(*a));
+			k += mid - x;
+			memcpy(b + k, a + y, (hi - y) * sizeof(*a));
+		}
+		pd->runs[out] = n;
+		nruns = out;
+		/* Swap the halves: the merged runs are in b now. */
+		if (b == pd->merge_tmp) {
+			b = pd->pend;
+			a = pd->merge_tmp;
+		} else {
+			b = pd->merge_tmp;
+			a = pd->pend;
+		}
+	}
+	if (a != pd->pend) {
+		/* Keep pend the array that xgrow owns: swap the buffers. */
+		struct pending *t = pd->pend;
+		size_t cap = pd->pendcap;
+
+		pd->pend = pd->merge_tmp;
+		pd->pendcap = pd->merge_cap;
+		pd->merge_tmp = t;
+		pd->merge_cap = cap;
+	}
+}
+
 /* Make pend[0..k) ready for emission: those with time <= limit, sorted. */
 static void flush_upto(struct perfdata *pd, uint64_t limit, bool all)
 {
 	size_t k = 0;
 
-	qsort(pd->pend, pd->npend, sizeof(*pd->pend), cmp_pending);
+	sort_pending(pd);
 	if (all)
 		k = pd->npend;
 	else
@@ -1276,7 +1361,7 @@ static int next_file_order(struct perfdata *pd, struct perfdata_record *rec)
 		return pd->pending_err;
 	if (pd->pos >= pd->data_end)
 		return 0;
-	rc = read_record(pd, pd->pos, rec, &next, &time);
+	rc = read_record(pd, pd->pos, rec, &next, &time, false);
 	if (rc) {
 		pd->pending_err = rc;
 		return rc;
@@ -1296,13 +1381,13 @@ int perfdata_next(struct perfdata *pd, struct perfdata_record *rec)
 	for (;;) {
 		if (pd->emit_i < pd->emit_n) {
 			/* Read and checked once already: cannot fail now. */
-			rc = read_record(pd, pd->pend[pd->emit_i++].off, rec, &next, &time);
+			rc = read_record(pd, pd->pend[pd->emit_i++].off, rec, &next, &time, true);
 			return rc ? rc : 1;
 		}
 		compact_pending(pd);
 		if (pd->has_held) {
 			pd->has_held = false;
-			rc = read_record(pd, pd->held_off, rec, &next, &time);
+			rc = read_record(pd, pd->held_off, rec, &next, &time, false);
 			return rc ? rc : 1;
 		}
 		if (pd->pending_err) {
@@ -1318,7 +1403,7 @@ int perfdata_next(struct perfdata *pd, struct perfdata_record *rec)
 			flush_upto(pd, 0, true);
 			continue;
 		}
-		rc = read_record(pd, pd->pos, rec, &next, &time);
+		rc = read_record(pd, pd->pos, rec, &next, &time, false);
 		if (rc) {
 			/* Hand out what was read before the damage first. */
 			pd->pending_err = rc;

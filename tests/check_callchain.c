@@ -88,6 +88,128 @@ START_TEST(test_ips_guest_and_limits)
 }
 END_TEST
 
+/* callchain_cache_find_sample/insert_sample against callchain_ips: a hit
+ * gives the n callchain_ips gives and the callers stored for a sample with
+ * the same callers (address and cpumode), never another's; and samples
+ * that differ only in where the sampled ip sits in its function share one
+ * entry (the case that makes the cache pay).  The stored "frames" here
+ * encode the caller addresses themselves, so a wrong hit shows. */
+#define KS_N 1500
+#define KS_WORDS 10
+
+static uint64_t ks_rng(uint64_t *x)
+{
+	*x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *x >> 33;
+}
+
+static void ks_frames(const struct callchain_ip *ips, size_t n, struct callchain_frame *f)
+{
+	size_t k;
+
+	for (k = 1; k < n; k++) {
+		f[k - 1].dso = (struct dso *)(uintptr_t)(ips[k].cpumode + 1);
+		f[k - 1].sym = (const struct symbol *)(uintptr_t)ips[k].ip;
+		f[k - 1].kernel = false;
+	}
+}
+
+START_TEST(test_cache_sample)
+{
+	static const uint64_t markers[] = { K(PERF_CONTEXT_USER), K(PERF_CONTEXT_KERNEL),
+					    K(PERF_CONTEXT_GUEST), K(PERF_CONTEXT_HV) };
+	static const size_t maxes[] = { 2, 3, 64 };
+	struct callchain_cache *c;
+	uint64_t x = 42, chain[KS_WORDS];
+	size_t i, k, m, hits = 0;
+
+	for (m = 0; m < 3; m++) {
+		c = callchain_cache_new(0);
+		for (i = 0; i < KS_N; i++) {
+			struct sample s = { 0 };
+			struct callchain_ip ips[KS_WORDS + 1];
+			struct callchain_frame want[KS_WORDS];
+			const struct callchain_frame *got;
+			size_t nr = ks_rng(&x) % (KS_WORDS + 1), n, gn = 0;
+			uint64_t tok = 0;
+
+			for (k = 0; k < nr; k++) {
+				uint64_t r = ks_rng(&x) % 8;
+
+				/* few distinct words, 0 included: many repeats */
+				chain[k] = r < 2 ? markers[ks_rng(&x) % 4] :
+						   0x1000 * (r - 2) + (r == 2 ? 0 : 1);
+			}
+			s.ip = ks_rng(&x) % 3 ? 0x1001 + 0x10 * (ks_rng(&x) % 4) : 0x2001;
+			/* Often the chain's first address is the sampled ip. */
+			for (k = 0; k < nr; k++)
+				if (!record_is_context(chain[k])) {
+					if (ks_rng(&x) % 2)
+						chain[k] = s.ip;
+					break;
+				}
+			s.cpumode = ks_rng(&x) % 4 ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL;
+			s.sid.pid = 1 + (uint32_t)(ks_rng(&x) % 2);
+			s.callchain = chain;
+			s.nr_callchain = nr;
+			n = callchain_ips(&s, ips, maxes[m]);
+			ks_frames(ips, n, want);
+			got = callchain_cache_find_sample(c, &s, &gn, &tok);
+			if (got) {
+				hits++;
+				ck_assert_uint_eq(gn, n);
+				ck_assert_uint_ne(tok, 0);
+				for (k = 0; k + 1 < n; k++) {
+					ck_assert_ptr_eq(got[k].sym, want[k].sym);
+					ck_assert_ptr_eq(got[k].dso, want[k].dso);
+				}
+			} else if (n >= 2) {
+				callchain_cache_insert_sample(c, &s, want, n - 1);
+			}
+		}
+		callchain_cache_free(c);
+	}
+	ck_assert_uint_gt(hits, 100);
+
+	/* The sampled ip moves inside the leaf: the callers' entry stays. */
+	{
+		uint64_t a[] = { K(PERF_CONTEXT_USER), 0x1010, 0x2005, 0x3009 };
+		uint64_t b[] = { K(PERF_CONTEXT_USER), 0x1020, 0x2005, 0x3009 };
+		uint64_t d[] = { K(PERF_CONTEXT_USER), 0x1030, 0x2005, 0x3009 };
+		uint64_t e[] = { K(PERF_CONTEXT_USER), 0x2005, 0x3009 };
+		struct sample sa = { .ip = 0x1010, .cpumode = PERF_RECORD_MISC_USER,
+				     .callchain = a, .nr_callchain = 4 };
+		struct sample sb = sa, sd = sa;
+		struct callchain_ip ips[8];
+		struct callchain_frame f[8];
+		size_t n;
+
+		c = callchain_cache_new(0);
+		sb.ip = 0x1020;
+		sb.callchain = b;
+		sd.callchain = d;    /* 0x1030 is not the sampled ip: a caller */
+		n = callchain_ips(&sa, ips, 64);
+		ks_frames(ips, n, f);
+		callchain_cache_insert_sample(c, &sa, f, n - 1);
+		ck_assert_ptr_nonnull(callchain_cache_find_sample(c, &sb, &n, NULL));
+		ck_assert_uint_eq(n, 3);
+		ck_assert_ptr_null(callchain_cache_find_sample(c, &sd, &n, NULL));
+		/* The same words once the ip's copy is left out, but nothing
+		 * was skipped: 0x2005 starts the block (exact), not a return. */
+		sd.callchain = e;
+		sd.nr_callchain = 3;
+		ck_assert_ptr_null(callchain_cache_find_sample(c, &sd, &n, NULL));
+		/* another process, or its maps changed: a miss */
+		sb.sid.pid = 7;
+		ck_assert_ptr_null(callchain_cache_find_sample(c, &sb, &n, NULL));
+		sb.sid.pid = 0;
+		callchain_cache_invalidate(c, 0);
+		ck_assert_ptr_null(callchain_cache_find_sample(c, &sb, &n, NULL));
+		callchain_cache_free(c);
+	}
+}
+END_TEST
+
 /* ---- a small world ---- */
 
 static struct machine *machine;
@@ -775,6 +897,7 @@ static Suite *callchain_suite(void)
 	tcase_add_test(tc, test_ips_user);
 	tcase_add_test(tc, test_ips_kernel_user);
 	tcase_add_test(tc, test_ips_guest_and_limits);
+	tcase_add_test(tc, test_cache_sample);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("store");

@@ -7,6 +7,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,6 +295,66 @@ START_TEST(test_reorder)
 }
 END_TEST
 
+/* A round of nruns interleaved ascending runs (as perf writes per-CPU
+ * rings one after the other), with ties across runs: out in (time, file
+ * offset) order, every record once.  nruns 1 is an ordered round, 3 and
+ * 5 leave a run without a partner in the pairwise merge, 300 descending
+ * records are too many runs to merge (qsort). */
+static void check_runs(size_t nruns, size_t per_run, bool descending)
+{
+	struct perfdata *pd;
+	char err[512], name[32];
+	size_t total = nruns * per_run, n, i, r, k = 0;
+	struct seen *s = xcalloc(total + 8, sizeof(*s));
+	struct strbuf sb;
+	uint64_t *count = xcalloc(total, sizeof(*count));
+
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "attr sample_type=IP|TID|TIME|CPU|PERIOD\n");
+	for (r = 0; r < nruns; r++)
+		for (i = 0; i < per_run; i++) {
+			/* ip numbers the records in file order */
+			uint64_t t = descending ? 10 * (total - k) : 100 + 7 * i + (r % 3) * 5;
+
+			strbuf_addf(&sb, "sample pid=1 cpu=%zu ip=%zu time=%" PRIu64 "\n", r, k, t);
+			k++;
+		}
+	strbuf_addf(&sb, "round\n");
+	snprintf(name, sizeof(name), "runs%zu", nruns);
+	ck_assert_int_eq(make(name, "", sb.buf, &pd, err, sizeof(err)), 0);
+	ck_assert_int_eq(collect(pd, s, total + 8, &n), 0);
+	for (i = 0, k = 0; i < n; i++) {
+		if (s[i].type != PERF_RECORD_SAMPLE)
+			continue;
+		ck_assert_uint_lt(s[i].ip, total);
+		count[s[i].ip]++;
+		if (k) {
+			ck_assert_uint_ge(s[i].time, s[i - 1].time);
+			if (s[i].time == s[i - 1].time)
+				ck_assert_uint_gt(s[i].ip, s[i - 1].ip);
+		}
+		k++;
+	}
+	ck_assert_uint_eq(k, total);
+	for (i = 0; i < total; i++)
+		ck_assert_uint_eq(count[i], 1);
+	perfdata_close(pd);
+	strbuf_release(&sb);
+	free(count);
+	free(s);
+}
+
+START_TEST(test_reorder_runs)
+{
+	check_runs(1, 50, false);
+	check_runs(2, 40, false);
+	check_runs(3, 40, false);
+	check_runs(5, 33, false);
+	check_runs(16, 20, false);
+	check_runs(300, 1, true);
+}
+END_TEST
+
 START_TEST(test_no_time_file_order)
 {
 	struct perfdata *pd;
@@ -453,6 +514,7 @@ static Suite *suite(void)
 
 	tc = tcase_create("order");
 	tcase_add_test(tc, test_reorder);
+	tcase_add_test(tc, test_reorder_runs);
 	tcase_add_test(tc, test_no_time_file_order);
 	suite_add_tcase(s, tc);
 
