@@ -821,11 +821,11 @@ int elf_read_build_id_fd(int fd, uint8_t id[ELF_BUILD_ID_MAX])
 
 int elf_image_merge_debug(struct elf_image *img, const char *path)
 {
-	struct symtab *st;
+	struct symtab *st, *dbg;
 	Elf_Scn *symscn;
 	GElf_Shdr symsh;
 	GElf_Ehdr eh;
-	size_t i, n;
+	size_t i, n, nd;
 	Elf *elf;
 	int fd, err;
 
@@ -837,21 +837,34 @@ int elf_image_merge_debug(struct elf_image *img, const char *path)
 		elf_image_close(fd, elf);
 		return -ENODATA;
 	}
-	st = symtab_new();
-	err = elf_image_read_symbols(elf, symscn, &symsh, img->machine, st, NULL);
+	dbg = symtab_new();
+	err = elf_image_read_symbols(elf, symscn, &symsh, img->machine, dbg, NULL);
 	elf_image_close(fd, elf);
 	if (err) {
-		symtab_free(st);
+		symtab_free(dbg);
 		return err;
 	}
-	/* img's symbols go in as local: at a shared start the debug file's
-	 * name wins, and they keep the extent they had. */
+	/* The debug file's names, plus img's symbols at starts it has no
+	 * symbol for (func@plt): at a shared start the debug file's name
+	 * stays, as perf uses only the debug file's table there. */
+	symtab_finish(dbg);
+	nd = symtab_count(dbg);
 	n = symtab_count(img->symtab);
+	st = symtab_new();
+	symtab_reserve(st, nd + n, 0);
+	for (i = 0; i < nd; i++) {
+		const struct symbol *s = symtab_get(dbg, i);
+
+		symtab_add(st, s->start, s->end - s->start, SYMTAB_GLOBAL, s->name, s->end);
+	}
 	for (i = 0; i < n; i++) {
 		const struct symbol *s = symtab_get(img->symtab, i);
+		const struct symbol *d = symtab_lookup(dbg, s->start);
 
-		symtab_add(st, s->start, s->end - s->start, SYMTAB_LOCAL, s->name, s->end);
+		if (!d || d->start != s->start)
+			symtab_add(st, s->start, s->end - s->start, SYMTAB_GLOBAL, s->name, s->end);
 	}
+	symtab_free(dbg);
 	symtab_finish(st);
 	if (symtab_count(st) <= n) {
 		symtab_free(st);

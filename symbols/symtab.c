@@ -102,8 +102,11 @@ static bool symtab_better(const struct symtab_raw *a, const struct symtab_raw *b
 
 	if ((a->size != 0) != (b->size != 0))
 		return a->size != 0;
+	/* As perf chooses: not weak, then global. */
+	if ((a->bind == SYMTAB_WEAK) != (b->bind == SYMTAB_WEAK))
+		return b->bind == SYMTAB_WEAK;
 	if (a->bind != b->bind)
-		return a->bind > b->bind;
+		return a->bind == SYMTAB_GLOBAL;
 	ua = leading_underscores(na);
 	ub = leading_underscores(nb);
 	if (ua != ub)

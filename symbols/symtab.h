@@ -13,8 +13,9 @@ struct symbol {
 };
 
 /* How good a name is when several symbols share a start address: the
- * higher wins (sized > zero-sized, global > weak > local, fewer leading
- * underscores, then the longer name). */
+ * first that differs decides, as in perf: sized over zero-sized, not weak
+ * over weak, global over local, fewer leading underscores, then the longer
+ * name. */
 enum symtab_bind {
 	SYMTAB_LOCAL = 0,
 	SYMTAB_WEAK = 1,
