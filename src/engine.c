@@ -62,6 +62,7 @@ struct engine {
 	 * synthesis, done on the engine thread while the events already
 	 * sample into the rings, so the terminal comes up at once. */
 	bool need_kernel;
+	bool kernel_loading;         /* its notice not given yet */
 	bool synth_all;
 	pid_t *synth_procs;
 	size_t nsynth_procs;
@@ -116,6 +117,8 @@ struct engine {
 #define ENGINE_FIRST_FRAME 0.2
 /* How long past that it may wait for symbols still loading. */
 #define ENGINE_FIRST_FRAME_WAIT 0.3
+
+static void engine_kernel_notice(struct engine *e);
 
 static volatile sig_atomic_t got_stop_signal;
 static volatile sig_atomic_t got_sigchld;
@@ -855,6 +858,7 @@ static void engine_publish(struct engine *e, double interval, engine_refresh_cb 
 				       (enum hist_mode)e->mode);
 	}
 	snap.symbols_loading = machine_symbols_loading(e->machine);
+	engine_kernel_notice(e);
 	view_build(e->hist, &o->view, &snap);
 	if (!cb(&snap, ctx))
 		snapshot_release(&snap);
@@ -875,21 +879,37 @@ static void engine_refresh(struct engine *e, double interval, engine_refresh_cb 
 	engine_publish(e, interval, cb, ctx, false);
 }
 
+/* Once the kernel's symbols are read (on their own thread): say why
+ * kernel samples will show as [unknown], if they will. */
+static void engine_kernel_notice(struct engine *e)
+{
+	bool restricted;
+	int err;
+
+	if (!e->kernel_loading)
+		return;
+	err = machine_kernel_status(e->machine, &restricted);
+	if (err == -EINPROGRESS)
+		return;
+	e->kernel_loading = false;
+	if (restricted)
+		msg_notice("kernel addresses are hidden (kernel.kptr_restrict): kernel samples "
+			   "show as [unknown]; run as root or `sysctl kernel.kptr_restrict=0`");
+	else if (err)
+		msg_notice("cannot read /proc/kallsyms (%s): kernel samples show as [unknown]",
+			   strerror(-err));
+}
+
 /* The start-up work deferred from engine_start (see struct engine). */
 static void engine_prepare_machine(struct engine *e)
 {
-	bool restricted = false;
-	int err;
-
 	if (e->need_kernel) {
-		err = machine_load_kernel(e->machine, &restricted);
-		if (restricted)
-			msg_notice("kernel addresses are hidden (kernel.kptr_restrict): kernel samples "
-				   "show as [unknown]; run as root or `sysctl kernel.kptr_restrict=0`");
-		else if (err)
-			msg_notice("cannot read /proc/kallsyms (%s): kernel samples show as [unknown]",
-				   strerror(-err));
+		/* Off the path to the first frame: kernel samples wait in
+		 * e->deferred meanwhile, user ones go on. */
+		machine_load_kernel_async(e->machine);
+		e->kernel_loading = true;
 		e->need_kernel = false;
+		engine_kernel_notice(e);
 	}
 	/* After opening the events: what maps later comes as MMAP2 records. */
 	if (e->synth_all)

@@ -157,6 +157,18 @@ struct machine {
 	size_t dsocap, ndsos;
 	struct kernel_syms ks;
 	bool ks_loaded;
+	/* machine_load_kernel_async: kallsyms (and --vmlinux) read on a thread
+	 * of its own, so user DSOs do not queue behind it; installed into ks
+	 * by the engine thread once kernel_dso->state says it is done. */
+	struct kernel_load {
+		pthread_t thread;
+		bool started;             /* thread to join */
+		char *kallsyms, *modules; /* sources (NULL: /proc) */
+		struct kernel_syms ks;    /* written by the thread */
+		int err;
+		bool restricted;
+	} kload;
+	int kernel_err;           /* the last kernel load's result */
 	struct dso *kernel_dso;
 	struct dso **module_dsos; /* parallel to ks.modules */
 	void **gcbuf;             /* reusable scratch for machine_gc */
@@ -841,6 +853,14 @@ void machine_free(struct machine *m)
 
 	if (!m)
 		return;
+	/* Before the loader: the kernel thread uses the loader's lock. */
+	if (m->kload.started) {
+		pthread_join(m->kload.thread, NULL);
+		if (!m->kload.err)
+			kallsyms_release(&m->kload.ks);
+	}
+	free(m->kload.kallsyms);
+	free(m->kload.modules);
 	symloader_stop(m);
 	for (i = 0; i < m->threads.cap; i++) {
 		struct thread *t = m->threads.slots[i];
@@ -1187,23 +1207,31 @@ static struct dso *kernel_dso(struct machine *m)
 	return m->kernel_dso;
 }
 
-int machine_load_kernel(struct machine *m, bool *restricted)
+/* Read the kernel's symbols (any thread): kallsyms, then --vmlinux. */
+static int kernel_read(const struct machine *m, struct kernel_syms *ks)
+{
+	return kallsyms_load_files(m->kload.kallsyms, m->kload.modules, ks);
+}
+
+/* Engine thread: make ks (read by kernel_read, err its result) the
+ * machine's kernel symbols, with a DSO per module. */
+static int kernel_take(struct machine *m, struct kernel_syms *ks, int err, bool *restricted)
 {
 	size_t i;
-	int err;
 
 	if (m->ks_loaded) {
 		kallsyms_release(&m->ks);
 		m->ks_loaded = false;
 	}
-	kernel_dso(m);
-	err = kallsyms_load(&m->ks);
+	kernel_dso(m)->state = err ? DSO_SYMS_FAILED : DSO_SYMS_LOADED;
+	m->kernel_err = err;
+	if (restricted)
+		*restricted = false;
 	if (err) {
 		memset(&m->ks, 0, sizeof(m->ks));
-		if (restricted)
-			*restricted = false;
 		return err;
 	}
+	m->ks = *ks;
 	m->ks_loaded = true;
 	free(m->module_dsos);
 	m->module_dsos = xcalloc(m->ks.nmodules ? m->ks.nmodules : 1, sizeof(*m->module_dsos));
@@ -1218,6 +1246,102 @@ int machine_load_kernel(struct machine *m, bool *restricted)
 	return 0;
 }
 
+void machine_set_kernel_files(struct machine *m, const char *kallsyms, const char *modules)
+{
+	free(m->kload.kallsyms);
+	free(m->kload.modules);
+	m->kload.kallsyms = kallsyms ? xstrdup(kallsyms) : NULL;
+	m->kload.modules = modules ? xstrdup(modules) : NULL;
+}
+
+int machine_load_kernel(struct machine *m, bool *restricted)
+{
+	struct kernel_syms ks;
+	int err;
+
+	kernel_dso(m);
+	err = kernel_read(m, &ks);
+	return kernel_take(m, &ks, err, restricted);
+}
+
+static void *kernel_load_main(void *arg)
+{
+	struct machine *m = arg;
+	struct kernel_load *kl = &m->kload;
+	struct symloader *l = &m->loader;
+
+	kl->err = kernel_read(m, &kl->ks);
+	/* Published before busy drops: a waiter woken by it sees the state. */
+	__atomic_store_n(&m->kernel_dso->state, kl->err ? DSO_SYMS_FAILED : DSO_SYMS_LOADED,
+			 __ATOMIC_RELEASE);
+	pthread_mutex_lock(&l->lock);
+	l->busy--;
+	__atomic_store_n(&l->busy_hint, l->busy, __ATOMIC_RELAXED);
+	if (l->busy == 0)
+		pthread_cond_broadcast(&l->idle);
+	pthread_mutex_unlock(&l->lock);
+	return NULL;
+}
+
+int machine_load_kernel_async(struct machine *m)
+{
+	struct symloader *l = &m->loader;
+	struct dso *kd = kernel_dso(m);
+	int err;
+
+	if (!m->async || m->kload.started)
+		return m->kload.started ? 0 : machine_load_kernel(m, NULL);
+	kd->state = DSO_SYMS_QUEUED;
+	pthread_mutex_lock(&l->lock);
+	l->busy++;
+	__atomic_store_n(&l->busy_hint, l->busy, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&l->lock);
+	err = pthread_create(&m->kload.thread, NULL, kernel_load_main, m);
+	if (err) {
+		pthread_mutex_lock(&l->lock);
+		l->busy--;
+		__atomic_store_n(&l->busy_hint, l->busy, __ATOMIC_RELAXED);
+		pthread_mutex_unlock(&l->lock);
+		kd->state = DSO_SYMS_NONE;
+		return machine_load_kernel(m, NULL);
+	}
+	m->kload.started = true;
+	return 0;
+}
+
+/* Engine thread: once the kernel thread is done, join it and take its
+ * symbols.  Returns false while it is still reading. */
+static bool kernel_install(struct machine *m)
+{
+	struct kernel_load *kl = &m->kload;
+
+	if (!kl->started)
+		return true;
+	if (__atomic_load_n(&m->kernel_dso->state, __ATOMIC_ACQUIRE) == DSO_SYMS_QUEUED)
+		return false;
+	pthread_join(kl->thread, NULL);
+	kl->started = false;
+	kernel_take(m, &kl->ks, kl->err, NULL);
+	return true;
+}
+
+int machine_kernel_status(struct machine *m, bool *restricted)
+{
+	*restricted = false;
+	if (!kernel_install(m))
+		return -EINPROGRESS;
+	if (!m->kernel_dso)
+		return -ENOENT;
+	*restricted = m->ks_loaded && m->ks.restricted;
+	return m->kernel_err;
+}
+
+bool machine_kernel_loading(const struct machine *m)
+{
+	return m->kload.started && m->kernel_dso &&
+	       __atomic_load_n(&m->kernel_dso->state, __ATOMIC_ACQUIRE) == DSO_SYMS_QUEUED;
+}
+
 static void resolve_kernel(struct machine *m, uint64_t ip, struct resolved *out)
 {
 	const struct kernel_module *mod = NULL;
@@ -1225,6 +1349,11 @@ static void resolve_kernel(struct machine *m, uint64_t ip, struct resolved *out)
 	out->kernel = true;
 	out->addr = ip;
 	out->dso = kernel_dso(m);
+	/* Still reading kallsyms: held like a user DSO still loading. */
+	if (!kernel_install(m)) {
+		out->pending = true;
+		return;
+	}
 	if (!m->ks_loaded || m->ks.restricted)
 		return;
 	out->sym = kallsyms_lookup(&m->ks, ip, &mod);
@@ -1357,6 +1486,10 @@ bool machine_resolve_deferred(struct machine *m, struct dso *d, uint64_t addr, b
 	out->dso = d;
 	out->kernel = kernel;
 	out->addr = addr;
+	if (d && d->kind == DSO_KERNEL && kernel) {
+		resolve_kernel(m, addr, out);
+		return !out->pending;
+	}
 	if (!d || d->kind != DSO_USER)
 		return true;
 	state = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);

@@ -78,6 +78,20 @@ bool machine_resolve_deferred(struct machine *m, struct dso *d, uint64_t addr, b
 /* Load kernel and module symbols from /proc.  Returns 0 or -errno; sets
  * *restricted when kptr_restrict hides the addresses. */
 int machine_load_kernel(struct machine *m, bool *restricted);
+/* The same on a thread of its own when the machine is async (else at
+ * once): until it is done, kernel addresses resolve as pending under
+ * [kernel.kallsyms] (out->addr the address itself) and
+ * machine_resolve_deferred names them after.  Counted in
+ * machine_symbols_loading and waited for by machine_wait_symbols*. */
+int machine_load_kernel_async(struct machine *m);
+/* -EINPROGRESS while the kernel's symbols load, else the load's result
+ * (-ENOENT when none was asked for); *restricted as machine_load_kernel. */
+int machine_kernel_status(struct machine *m, bool *restricted);
+/* Whether the kernel thread is still reading. */
+bool machine_kernel_loading(const struct machine *m);
+/* Read kernel symbols from these files instead of /proc/kallsyms and
+ * /proc/modules (NULL: /proc's); for tests. */
+void machine_set_kernel_files(struct machine *m, const char *kallsyms, const char *modules);
 
 /* Synthesize existing processes from /proc (comm, threads, exec maps):
  * all of them when npids == 0, else those pids and their threads.

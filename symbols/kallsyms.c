@@ -544,17 +544,22 @@ int kallsyms_parse(FILE *kallsyms, FILE *modules, struct kernel_syms *out)
 
 int kallsyms_load(struct kernel_syms *out)
 {
+	return kallsyms_load_files(NULL, NULL, out);
+}
+
+int kallsyms_load_files(const char *kallsyms, const char *modules, struct kernel_syms *out)
+{
 	struct ks_parse ps;
 	char *mtext = NULL, *win;
 	size_t mlen = 0, have = 0;
 	int fd, err = 0;
 
 	memset(out, 0, sizeof(*out));
-	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	fd = open(kallsyms ? kallsyms : "/proc/kallsyms", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	/* Modules are absent without module support: not an error. */
-	if (ks_read_proc("/proc/modules", &mtext, &mlen))
+	if (ks_read_proc(modules ? modules : "/proc/modules", &mtext, &mlen))
 		mtext = NULL;
 	/* The file's size is unknown (st_size 0): reserve for a typical one. */
 	ks_parse_begin(&ps, mtext, 6 << 20);

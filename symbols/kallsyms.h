@@ -30,6 +30,9 @@ struct kernel_syms {
 int kallsyms_parse(FILE *kallsyms, FILE *modules, struct kernel_syms *out);
 /* The same from /proc; a missing /proc/modules is not an error. */
 int kallsyms_load(struct kernel_syms *out);
+/* The same from other files (NULL: the /proc one), read with read(2) as
+ * /proc/kallsyms is: a FIFO works, which lets tests hold a load back. */
+int kallsyms_load_files(const char *kallsyms, const char *modules, struct kernel_syms *out);
 void kallsyms_release(struct kernel_syms *ks);
 
 /* Find where a kernel address lives: sets *module to the module containing

@@ -1063,6 +1063,78 @@ END_TEST
 
 /* ---- kernel ---- */
 
+/* Kernel symbols on a thread of their own: while kallsyms is being read
+ * (a FIFO nobody has written yet), kernel addresses are pending under
+ * [kernel.kallsyms] and user DSOs are not held up; once it is read, the
+ * deferred resolve names them, a module's under its module. */
+START_TEST(test_kernel_async)
+{
+	char dir[] = "/tmp/check_machine_kXXXXXX";
+	char *fifo, *mods;
+	struct machine *m = machine_new();
+	struct resolved r, d;
+	bool restricted = true;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	fifo = xasprintf("%s/kallsyms", dir);
+	mods = xasprintf("%s/modules", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	f = fopen(mods, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("ext4 4096 0 - Live 0xffffffffc0000000\n", f);
+	fclose(f);
+
+	ck_assert_int_eq(machine_set_async(m, true), 0);
+	machine_set_kernel_files(m, fifo, mods);
+	ck_assert_int_eq(machine_load_kernel_async(m), 0);
+	ck_assert(machine_kernel_loading(m));
+	ck_assert_uint_ge(machine_symbols_loading(m), 1);
+	machine_resolve(m, 1, 1, PERF_RECORD_MISC_KERNEL, 0xffffffff81000010ULL, &r);
+	ck_assert(r.pending);
+	ck_assert(r.kernel);
+	ck_assert_ptr_null(r.sym);
+	ck_assert_str_eq(dso_short_name(r.dso), "[kernel.kallsyms]");
+	ck_assert(machine_dso_pending(r.dso));
+	ck_assert_uint_eq(r.addr, 0xffffffff81000010ULL);
+	ck_assert(!machine_resolve_deferred(m, r.dso, r.addr, true, &d));
+	ck_assert_int_eq(machine_kernel_status(m, &restricted), -EINPROGRESS);
+	ck_assert(!machine_wait_symbols_for(m, 30));
+
+	f = fopen(fifo, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("ffffffff81000000 T _stext\n"
+	      "ffffffff81000000 T kfunc_a\n"
+	      "ffffffff81000100 T kfunc_b\n"
+	      "ffffffff81001000 T _etext\n"
+	      "ffffffffc0000010 t modfunc\t[ext4]\n", f);
+	fclose(f);
+	machine_wait_symbols(m);
+	ck_assert(!machine_kernel_loading(m));
+	ck_assert_uint_eq(machine_symbols_loading(m), 0);
+	ck_assert(!machine_dso_pending(r.dso));
+	ck_assert(machine_resolve_deferred(m, r.dso, r.addr, true, &d));
+	ck_assert(!d.pending);
+	ck_assert_ptr_nonnull(d.sym);
+	ck_assert_str_eq(d.sym->name, "kfunc_a");
+	ck_assert(machine_resolve_deferred(m, r.dso, 0xffffffffc0000020ULL, true, &d));
+	ck_assert_ptr_nonnull(d.sym);
+	ck_assert_str_eq(d.sym->name, "modfunc");
+	ck_assert_str_eq(dso_short_name(d.dso), "[ext4]");
+	ck_assert_int_eq(machine_kernel_status(m, &restricted), 0);
+	ck_assert(!restricted);
+	machine_resolve(m, 1, 1, PERF_RECORD_MISC_KERNEL, 0xffffffff81000104ULL, &r);
+	ck_assert(!r.pending);
+	ck_assert_str_eq(r.sym->name, "kfunc_b");
+	machine_free(m);
+	unlink(fifo);
+	unlink(mods);
+	rmdir(dir);
+	free(fifo);
+	free(mods);
+}
+END_TEST
+
 START_TEST(test_kernel)
 {
 	struct machine *m = machine_new();
@@ -1291,6 +1363,7 @@ static Suite *suite(void)
 	tc = tcase_create("kernel");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_kernel);
+	tcase_add_test(tc, test_kernel_async);
 	suite_add_tcase(s, tc);
 
 	return s;
