@@ -113,8 +113,13 @@ struct engine {
 /* How long a refresh waits for symbols still loading (ms). */
 #define ENGINE_SYMBOLS_WAIT_MS 150
 
+/* Processes read from /proc between two ring reads (~50 us each). */
+#define ENGINE_SYNTH_STEP 32
+
 /* Seconds from the start to the first frame on the terminal. */
-#define ENGINE_FIRST_FRAME 0.2
+#define ENGINE_FIRST_FRAME 0.1
+/* Ring reads until then are at most this far apart (s). */
+#define ENGINE_FIRST_POLL 0.03
 /* How long past that it may wait for symbols still loading. */
 #define ENGINE_FIRST_FRAME_WAIT 0.3
 
@@ -743,6 +748,31 @@ static void engine_sample(struct engine *e, const struct sample *s,
 	hist_add(e->hist, &hs);
 }
 
+/* The /proc sweep is under way: read the process rec speaks of first. */
+static void engine_synth_pid(struct engine *e, const struct record *rec)
+{
+	switch (rec->kind) {
+	case RECORD_SAMPLE:
+		machine_synthesize_pid(e->machine, rec->u.sample.sid.pid);
+		break;
+	case RECORD_MMAP:
+		machine_synthesize_pid(e->machine, rec->u.mmap.pid);
+		break;
+	case RECORD_COMM:
+		machine_synthesize_pid(e->machine, rec->u.comm.pid);
+		break;
+	case RECORD_FORK:
+		/* The child inherits the parent's maps: the parent first. */
+		machine_synthesize_pid(e->machine, rec->u.task.ppid);
+		break;
+	case RECORD_EXIT:
+		machine_synthesize_pid(e->machine, rec->u.task.pid);
+		break;
+	default:
+		break;
+	}
+}
+
 /* What the cache holds for pid may now resolve differently. */
 static void engine_maps_changed(struct engine *e, uint32_t pid)
 {
@@ -761,6 +791,8 @@ void engine_process_record(struct engine *e, const struct perf_event_header *hdr
 	}
 	if (rec.kind != RECORD_SAMPLE)
 		machine_set_time(e->machine, rec.has_sid ? rec.sid.time : 0);
+	if (machine_synthesizing(e->machine))
+		engine_synth_pid(e, &rec);
 	switch (rec.kind) {
 	case RECORD_SAMPLE:
 		engine_sample(e, &rec.u.sample, attr);
@@ -846,7 +878,12 @@ static void engine_publish(struct engine *e, double interval, engine_refresh_cb 
 	snap.samples_per_sec =
 		interval > 0 ? (double)(e->samples - e->samples_at_refresh) / interval : 0;
 	snap.mode = mode_name((enum hist_mode)e->mode);
-	if (e->deferred) {
+	/* A preview waited for user symbols in engine_run already, and does
+	 * not wait for the kernel's: user rows come first. */
+	if (e->deferred && preview) {
+		deferred_flush(e->deferred, e->machine, e->hist, e->refresh_gen,
+			       (enum hist_mode)e->mode);
+	} else if (e->deferred) {
 		/* The rings are drained just before a refresh, so a DSO seen for
 		 * the first time has only just been queued: give the loader a
 		 * moment (the renderers wait, not the ingestion), and show
@@ -911,11 +948,14 @@ static void engine_prepare_machine(struct engine *e)
 		e->need_kernel = false;
 		engine_kernel_notice(e);
 	}
-	/* After opening the events: what maps later comes as MMAP2 records. */
+	/* After opening the events: what maps later comes as MMAP2 records.
+	 * Read in steps between ring reads (engine_run), a process the
+	 * records name at once (engine_process_record): the first samples
+	 * do not wait for a busy process table. */
 	if (e->synth_all)
-		machine_synthesize(e->machine, NULL, 0);
+		machine_synthesize_begin(e->machine, NULL, 0);
 	else if (e->nsynth_procs)
-		machine_synthesize(e->machine, e->synth_procs, e->nsynth_procs);
+		machine_synthesize_begin(e->machine, e->synth_procs, e->nsynth_procs);
 	e->synth_all = false;
 	free(e->synth_procs);
 	e->synth_procs = NULL;
@@ -975,6 +1015,8 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 	struct sigaction sa;
 	sigset_t block, orig;
 	double last, next, preview = 0;
+	uint64_t ticket = 0;
+	bool ticket_taken = false;
 	long refreshes = 0;
 	bool printed_since_data = false, ended = false;
 
@@ -1017,6 +1059,13 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 		/* Past the preview time and waiting for symbols: look again soon. */
 		if (preview && wait < 0)
 			wait = 0.01;
+		/* The /proc sweep goes on between ring reads. */
+		if (machine_synthesizing(e->machine))
+			wait = 0;
+		/* Before the first frame, read the rings often: the hot DSOs
+		 * start loading early. */
+		if (preview && wait > ENGINE_FIRST_POLL)
+			wait = ENGINE_FIRST_POLL;
 
 		if (wait < 0)
 			wait = 0;
@@ -1032,6 +1081,8 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 				pfd[i].fd = -1;
 		if (live_read(e->live, live_record, e) > 0)
 			printed_since_data = false;
+		if (machine_synthesizing(e->machine))
+			machine_synthesize_step(e->machine, ENGINE_SYNTH_STEP);
 		/* Not only on SIGCHLD: a command that ended before the handler
 		 * was installed (engine_start -> engine_run) sent it to nobody. */
 		got_sigchld = 0;
@@ -1042,8 +1093,14 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 		/* The first frame is worth a short wait for the symbols of the
 		 * hot DSOs (loading on machine.c's thread): a frame full of
 		 * [unknown] tells the user nothing. */
+		if (preview && now >= preview && !ticket_taken) {
+			/* The DSOs sampled so far are the hot ones: wait for
+			 * those, not for every one a busy system adds since. */
+			ticket = machine_symbols_ticket(e->machine);
+			ticket_taken = true;
+		}
 		if (preview && now >= preview && now < next && !ended &&
-		    (!machine_symbols_loading(e->machine) ||
+		    (machine_symbols_done(e->machine, ticket) ||
 		     now >= preview + ENGINE_FIRST_FRAME_WAIT)) {
 			engine_publish(e, now - last, cb, ctx, true);
 			preview = 0;

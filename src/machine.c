@@ -104,6 +104,8 @@ struct symloader {
 	size_t head, count, cap;
 	size_t busy;              /* queued + being loaded; under lock */
 	size_t busy_hint;         /* copy of busy, read without the lock */
+	uint64_t queued_total;    /* DSOs ever queued (engine thread) */
+	uint64_t done_total;      /* of which loaded, in queue order; atomic */
 	bool stop;
 };
 
@@ -174,6 +176,13 @@ struct machine {
 	void **gcbuf;             /* reusable scratch for machine_gc */
 	size_t gccap;
 	struct procfs procfs;     /* reusable /proc reader */
+	/* The /proc sweep of machine_synthesize_begin/step. */
+	struct synth_sweep {
+		int procfd;           /* -1: no sweep under way */
+		uint32_t *pids;       /* to read, in /proc order */
+		size_t n, next;
+		size_t done;          /* processes read */
+	} sweep;
 	struct machine_stats stats;
 	uint64_t now;             /* time of the record being processed */
 	char *symfs;              /* --symfs DIR, or NULL */
@@ -630,6 +639,7 @@ static void *symloader_main(void *arg)
 		pthread_mutex_unlock(&l->lock);
 		dso_load_symbols(m, d);
 		pthread_mutex_lock(&l->lock);
+		__atomic_store_n(&l->done_total, l->done_total + 1, __ATOMIC_RELEASE);
 		l->busy--;
 		__atomic_store_n(&l->busy_hint, l->busy, __ATOMIC_RELAXED);
 		if (l->busy == 0)
@@ -659,6 +669,7 @@ static void symloader_queue(struct machine *m, struct dso *d)
 	}
 	l->queue[(l->head + l->count) % l->cap] = d;
 	l->count++;
+	l->queued_total++;
 	l->busy++;
 	__atomic_store_n(&l->busy_hint, l->busy, __ATOMIC_RELAXED);
 	pthread_cond_signal(&l->wake);
@@ -697,6 +708,17 @@ void machine_set_live(struct machine *m, bool live)
 size_t machine_symbols_loading(const struct machine *m)
 {
 	return m->loader.started ? __atomic_load_n(&m->loader.busy_hint, __ATOMIC_RELAXED) : 0;
+}
+
+uint64_t machine_symbols_ticket(const struct machine *m)
+{
+	return m->loader.queued_total;
+}
+
+bool machine_symbols_done(const struct machine *m, uint64_t ticket)
+{
+	return !m->loader.started ||
+	       __atomic_load_n(&m->loader.done_total, __ATOMIC_ACQUIRE) >= ticket;
 }
 
 void machine_wait_symbols(struct machine *m)
@@ -823,6 +845,7 @@ static const struct known_build_id *known_build_id(const struct machine *m, cons
 /* ---- machine, processes, threads ---- */
 
 static struct thread *thread_get(struct machine *m, uint32_t pid, uint32_t tid);
+static void synth_end(struct machine *m);
 
 struct machine *machine_new(void)
 {
@@ -832,6 +855,7 @@ struct machine *machine_new(void)
 	/* The idle task (pid 0) never appears in /proc or in FORK records,
 	 * yet every CPU samples it. */
 	procfs_init(&m->procfs);
+	m->sweep.procfd = -1;
 	idle = thread_get(m, 0, 0);
 	idle->comm = idle->proc->comm = intern("swapper");
 	return m;
@@ -887,6 +911,7 @@ void machine_free(struct machine *m)
 	free(m->known_ids);
 	free(m->symfs);
 	procfs_release(&m->procfs);
+	synth_end(m);
 	for (i = 0; i < m->njit_tabs; i++)
 		symtab_free(m->jit_tabs[i]);
 	free(m->jit_tabs);
@@ -1686,37 +1711,108 @@ static int synth_process(struct machine *m, int procfd, uint32_t pid)
 	return 1;
 }
 
-int machine_synthesize(struct machine *m, const pid_t *pids, size_t npids)
+/* The pids of /proc, read in one pass of getdents (no stat per entry). */
+static int synth_list_all(int procfd, uint32_t **pids, size_t *n)
 {
-	int procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), n = 0;
-	size_t i;
+	int fd = dup(procfd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+	size_t cap = 0;
 
-	if (procfd < 0)
+	if (!dir) {
+		int err = -errno;
+
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		uint32_t pid;
+
+		if (!parse_id(de->d_name, &pid))
+			continue;
+		*pids = xgrow(*pids, &cap, *n + 1, sizeof(**pids));
+		(*pids)[(*n)++] = pid;
+	}
+	closedir(dir);
+	return 0;
+}
+
+static void synth_end(struct machine *m)
+{
+	struct synth_sweep *sw = &m->sweep;
+
+	if (sw->procfd >= 0)
+		close(sw->procfd);
+	sw->procfd = -1;
+	free(sw->pids);
+	sw->pids = NULL;
+	sw->n = sw->next = 0;
+}
+
+int machine_synthesize_begin(struct machine *m, const pid_t *pids, size_t npids)
+{
+	struct synth_sweep *sw = &m->sweep;
+	size_t i;
+	int err;
+
+	synth_end(m);
+	sw->done = 0;
+	sw->procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (sw->procfd < 0)
 		return -errno;
 	if (npids) {
+		sw->pids = xmalloc(npids * sizeof(*sw->pids));
 		for (i = 0; i < npids; i++)
-			n += synth_process(m, procfd, (uint32_t)pids[i]);
-	} else {
-		int fd = dup(procfd);
-		DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
-		struct dirent *de;
-
-		if (!dir) {
-			int err = -errno;
-
-			if (fd >= 0)
-				close(fd);
-			close(procfd);
-			return err;
-		}
-		while ((de = readdir(dir)) != NULL) {
-			uint32_t pid;
-
-			if (parse_id(de->d_name, &pid))
-				n += synth_process(m, procfd, pid);
-		}
-		closedir(dir);
+			sw->pids[i] = (uint32_t)pids[i];
+		sw->n = npids;
+	} else if ((err = synth_list_all(sw->procfd, &sw->pids, &sw->n)) < 0) {
+		synth_end(m);
+		return err;
 	}
-	close(procfd);
-	return n;
+	if (!sw->n)
+		synth_end(m);
+	return (int)sw->n;
+}
+
+size_t machine_synthesize_step(struct machine *m, size_t max)
+{
+	struct synth_sweep *sw = &m->sweep;
+
+	while (max-- && sw->next < sw->n) {
+		uint32_t pid = sw->pids[sw->next++];
+
+		/* Read already (a record asked for it), or known from the
+		 * records themselves (a FORK): those are newer than /proc. */
+		if (!idtab_find(&m->procs, pid))
+			sw->done += (size_t)synth_process(m, sw->procfd, pid);
+	}
+	if (sw->next < sw->n)
+		return sw->n - sw->next;
+	synth_end(m);
+	return 0;
+}
+
+void machine_synthesize_pid(struct machine *m, uint32_t pid)
+{
+	struct synth_sweep *sw = &m->sweep;
+
+	if (sw->procfd >= 0 && !idtab_find(&m->procs, pid))
+		sw->done += (size_t)synth_process(m, sw->procfd, pid);
+}
+
+bool machine_synthesizing(const struct machine *m)
+{
+	return m->sweep.procfd >= 0;
+}
+
+int machine_synthesize(struct machine *m, const pid_t *pids, size_t npids)
+{
+	int n = machine_synthesize_begin(m, pids, npids);
+
+	if (n < 0)
+		return n;
+	while (machine_synthesize_step(m, SIZE_MAX))
+		;
+	return (int)m->sweep.done;
 }

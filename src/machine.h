@@ -64,6 +64,11 @@ int machine_set_async(struct machine *m, bool async);
 void machine_set_live(struct machine *m, bool live);
 /* DSOs queued or being loaded right now ("loading symbols: N"). */
 size_t machine_symbols_loading(const struct machine *m);
+/* The loader takes DSOs in the order they were queued: the ticket is the
+ * number queued so far (engine thread), and done(ticket) says whether
+ * every DSO queued before it was taken is loaded, whatever came since. */
+uint64_t machine_symbols_ticket(const struct machine *m);
+bool machine_symbols_done(const struct machine *m, uint64_t ticket);
 /* Block until the loader thread is idle (end of a recording). */
 void machine_wait_symbols(struct machine *m);
 /* The same for at most ms milliseconds; returns whether it is idle. */
@@ -98,6 +103,18 @@ void machine_set_kernel_files(struct machine *m, const char *kallsyms, const cha
  * Processes that vanish while being read are skipped.  Returns the number
  * of processes read, or -errno when /proc itself cannot be read. */
 int machine_synthesize(struct machine *m, const pid_t *pids, size_t npids);
+
+/* The same in steps, so that sampling goes on meanwhile: begin lists the
+ * pids (all of /proc when npids == 0) and returns how many, or -errno;
+ * each step reads at most max of them and returns how many are left.
+ * While a sweep is under way, call machine_synthesize_pid with the pid of
+ * every record before passing the record in: a process the records speak
+ * of is read at once, and the sweep then skips it (it also skips pids the
+ * records created).  No pid of the list is left out. */
+int machine_synthesize_begin(struct machine *m, const pid_t *pids, size_t npids);
+size_t machine_synthesize_step(struct machine *m, size_t max);
+void machine_synthesize_pid(struct machine *m, uint32_t pid);
+bool machine_synthesizing(const struct machine *m);
 
 /* The time of the record about to be passed in (0 when unknown).  Records
  * from different CPUs' rings come out of order: a child's MMAP2 can be read

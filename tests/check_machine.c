@@ -911,6 +911,52 @@ START_TEST(test_synthesize_self)
 }
 END_TEST
 
+/* The sweep in steps: a process a record names is read at once, before
+ * the sweep gets to it, and the sweep then leaves it alone (what records
+ * added since stays); every listed process is read in the end. */
+START_TEST(test_synthesize_steps)
+{
+	struct machine *m = machine_new();
+	pid_t self = getpid(), pids[3] = { 1, 0x3ffffff0, 0 };
+	struct resolved r;
+	int n = machine_synthesize_begin(m, NULL, 0);
+	size_t left;
+
+	ck_assert_int_gt(n, 1);
+	ck_assert(machine_synthesizing(m));
+	left = machine_synthesize_step(m, 1);
+	ck_assert_uint_eq(left, (size_t)n - 1);
+	/* The sweep has not read us yet (pid 1 comes first)... */
+	ck_assert_ptr_null(machine_comm_of(m, (uint32_t)self, (uint32_t)self));
+	machine_synthesize_pid(m, (uint32_t)self);
+	r = user(m, (uint32_t)self, (uint32_t)self, (uint64_t)(uintptr_t)marker_ptr + 2);
+	ck_assert_ptr_nonnull(r.sym);
+	ck_assert_str_eq(r.sym->name, "machine_test_marker");
+	/* ...a record maps more; the rest of the sweep must keep it. */
+	do_mmap(m, (uint32_t)self, (uint32_t)self, 0x10000, 0x1000, 0, "/tmp/synth-step.so");
+	ck_assert_str_eq(name_at(m, (uint32_t)self, (uint32_t)self, 0x10010), "synth-step.so");
+	while ((left = machine_synthesize_step(m, 7)) > 0)
+		ck_assert(machine_synthesizing(m));
+	ck_assert(!machine_synthesizing(m));
+	ck_assert_str_eq(name_at(m, (uint32_t)self, (uint32_t)self, 0x10010), "synth-step.so");
+	ck_assert_ptr_nonnull(machine_comm_of(m, 1, 1));
+	ck_assert_uint_ge(machine_get_stats(m)->processes, (uint64_t)n - 8);
+	/* Once done, a pid is not read on demand any more. */
+	machine_synthesize_pid(m, 2);
+	machine_free(m);
+
+	/* A list: each pid once, a vanished one skipped. */
+	m = machine_new();
+	pids[2] = self;
+	ck_assert_int_eq(machine_synthesize_begin(m, pids, 3), 3);
+	ck_assert_uint_eq(machine_synthesize_step(m, 2), 1);
+	ck_assert_ptr_null(machine_comm_of(m, (uint32_t)self, (uint32_t)self));
+	ck_assert_uint_eq(machine_synthesize_step(m, 2), 0);
+	ck_assert_ptr_nonnull(machine_comm_of(m, (uint32_t)self, (uint32_t)self));
+	machine_free(m);
+}
+END_TEST
+
 START_TEST(test_synthesize_vanished)
 {
 	struct machine *m = machine_new();
@@ -1358,6 +1404,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_synthesize_self);
 	tcase_add_test(tc, test_synthesize_vanished);
 	tcase_add_test(tc, test_synthesize_all);
+	tcase_add_test(tc, test_synthesize_steps);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("kernel");
