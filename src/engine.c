@@ -26,6 +26,7 @@
 #include "deferred.h"
 #include "demangle.h"
 #include "dump.h"
+#include "elfsyms.h"
 #include "event.h"
 #include "hist.h"
 #include "kallsyms.h"
@@ -310,6 +311,33 @@ static void describe_target(struct engine *e, const struct options *o)
 	}
 }
 
+/* --vmlinux FILE: refused at once unless it is the running kernel's
+ * (its symbols load later, on the kernel thread).  Returns 0 or 2. */
+static int engine_check_vmlinux(struct engine *e, const char *path)
+{
+	uint8_t want[20], have[ELF_BUILD_ID_MAX];
+	int nw = kallsyms_kernel_build_id(want), nh = elf_read_build_id(path, have);
+
+	if (nh < 0) {
+		msg_error("--vmlinux %s: %s", path,
+			  nh == -ENOEXEC ? "not an ELF file" : strerror(-nh));
+		return 2;
+	}
+	if (nw <= 0) {
+		msg_error("--vmlinux %s: the running kernel's build ID is unknown "
+			  "(/sys/kernel/notes unreadable): cannot check that it matches", path);
+		return 2;
+	}
+	if (nh != nw || memcmp(have, want, (size_t)nw) != 0) {
+		msg_error("--vmlinux %s is not the running kernel's: %s; use the vmlinux of "
+			  "this kernel (uname -r) or leave --vmlinux out",
+			  path, nh ? "its build ID differs" : "it has no build ID");
+		return 2;
+	}
+	machine_set_vmlinux(e->machine, true, path);
+	return 0;
+}
+
 /* Kernel symbols for a recording: this machine's kallsyms, only when the
  * recording was made on this kernel (same build ID, else same release). */
 static void engine_file_kernel(struct engine *e, const struct perfdata_info *info)
@@ -332,12 +360,15 @@ static void engine_file_kernel(struct engine *e, const struct perfdata_info *inf
 		same = strcmp(uts.release, info->osrelease) == 0;
 	if (!same) {
 		msg_notice("the recording's kernel is not the running one: kernel samples show as "
-			   "[unknown] in [kernel.kallsyms]");
+			   "[unknown] in [kernel.kallsyms]%s",
+			   e->opts->vmlinux ? " (--vmlinux not used)" : "");
 		return;
 	}
 	if (machine_load_kernel(e->machine, &restricted) == 0 && restricted)
 		msg_notice("kernel addresses are hidden (kernel.kptr_restrict): kernel samples show "
 			   "as [unknown]");
+	else if (machine_kernel_note(e->machine))
+		msg_notice("%s", machine_kernel_note(e->machine));
 }
 
 /* The samples' machine, once: it decides whether raw payloads are
@@ -410,6 +441,10 @@ static int engine_start_file(struct engine *e, const struct options *o)
 	engine_symbols_async(e);
 	if (o->symfs)
 		machine_set_symfs(e->machine, o->symfs);
+	if (o->vmlinux && engine_check_vmlinux(e, o->vmlinux))
+		return 2;
+	else if (!o->vmlinux)
+		machine_set_vmlinux(e->machine, true, NULL);
 	for (i = 0; i < info->nbuild_ids; i++)
 		machine_add_build_id(e->machine, info->build_ids[i].filename, info->build_ids[i].id,
 				     info->build_ids[i].size);
@@ -553,6 +588,10 @@ int engine_start(const struct options *o, struct engine **out)
 	engine_set_machine(e, arch_host_machine());
 	machine_set_live(e->machine, true);
 	engine_symbols_async(e);
+	if (o->vmlinux && (status = engine_check_vmlinux(e, o->vmlinux)) != 0)
+		goto fail;
+	else if (!o->vmlinux)
+		machine_set_vmlinux(e->machine, true, NULL);
 	/* Kernel symbols and /proc come in engine_run, before the first
 	 * record is read: the rings hold what arrives meanwhile. */
 	e->need_kernel = !live_get_info(e->live)->exclude_kernel;
@@ -880,6 +919,10 @@ static void engine_publish(struct engine *e, double interval, engine_refresh_cb 
 	snap.mode = mode_name((enum hist_mode)e->mode);
 	/* A preview waited for user symbols in engine_run already, and does
 	 * not wait for the kernel's: user rows come first. */
+	/* Printed tables are read whole, later: no kernel rows missing
+	 * for being early (the browser shows them at its next frame). */
+	if (!preview && o->output != OUTPUT_SCREEN)
+		machine_wait_kernel(e->machine);
 	if (e->deferred && preview) {
 		deferred_flush(e->deferred, e->machine, e->hist, e->refresh_gen,
 			       (enum hist_mode)e->mode);
@@ -935,6 +978,8 @@ static void engine_kernel_notice(struct engine *e)
 	else if (err)
 		msg_notice("cannot read /proc/kallsyms (%s): kernel samples show as [unknown]",
 			   strerror(-err));
+	else if (machine_kernel_note(e->machine))
+		msg_notice("%s", machine_kernel_note(e->machine));
 }
 
 /* The start-up work deferred from engine_start (see struct engine). */
@@ -1016,7 +1061,7 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 	sigset_t block, orig;
 	double last, next, preview = 0;
 	uint64_t ticket = 0;
-	bool ticket_taken = false;
+	bool ticket_taken = false, catch_up = false;
 	long refreshes = 0;
 	bool printed_since_data = false, ended = false;
 
@@ -1064,7 +1109,7 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 			wait = 0;
 		/* Before the first frame, read the rings often: the hot DSOs
 		 * start loading early. */
-		if (preview && wait > ENGINE_FIRST_POLL)
+		if ((preview || catch_up) && wait > ENGINE_FIRST_POLL)
 			wait = ENGINE_FIRST_POLL;
 
 		if (wait < 0)
@@ -1104,9 +1149,17 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 		     now >= preview + ENGINE_FIRST_FRAME_WAIT)) {
 			engine_publish(e, now - last, cb, ctx, true);
 			preview = 0;
+			catch_up = !machine_symbols_done(e->machine, ticket);
+		} else if (catch_up && now < next && !ended &&
+			   machine_symbols_done(e->machine, ticket)) {
+			/* The hot DSOs were late for the first frame: show
+			 * them now rather than after a whole -d. */
+			engine_publish(e, now - last, cb, ctx, true);
+			catch_up = false;
 		}
 		if (now >= next || ended) {
 			preview = 0;
+			catch_up = false;
 			if (!ended || !printed_since_data || refreshes == 0) {
 				engine_refresh(e, now - last, cb, ctx);
 				printed_since_data = true;

@@ -38,6 +38,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -166,6 +167,9 @@ struct machine {
 		pthread_t thread;
 		bool started;             /* thread to join */
 		char *kallsyms, *modules; /* sources (NULL: /proc) */
+		bool use_vmlinux;         /* machine_set_vmlinux was called */
+		char *vmlinux;            /* --vmlinux FILE; NULL: look by build ID */
+		char *note;               /* which vmlinux, or why none */
 		struct kernel_syms ks;    /* written by the thread */
 		int err;
 		bool restricted;
@@ -885,6 +889,8 @@ void machine_free(struct machine *m)
 	}
 	free(m->kload.kallsyms);
 	free(m->kload.modules);
+	free(m->kload.vmlinux);
+	free(m->kload.note);
 	symloader_stop(m);
 	for (i = 0; i < m->threads.cap; i++) {
 		struct thread *t = m->threads.slots[i];
@@ -1232,10 +1238,32 @@ static struct dso *kernel_dso(struct machine *m)
 	return m->kernel_dso;
 }
 
-/* Read the kernel's symbols (any thread): kallsyms, then --vmlinux. */
-static int kernel_read(const struct machine *m, struct kernel_syms *ks)
+/* Read the kernel's symbols (any thread): kallsyms, then the sizes of
+ * --vmlinux or of a vmlinux found by the kernel's build ID.  Writes only
+ * ks and m->kload.note. */
+static int kernel_read(struct machine *m, struct kernel_syms *ks)
 {
-	return kallsyms_load_files(m->kload.kallsyms, m->kload.modules, ks);
+	struct kernel_load *kl = &m->kload;
+	uint8_t id[ELF_BUILD_ID_MAX];
+	char why[512], *path = NULL;
+	struct utsname uts;
+	int err = kallsyms_load_files(kl->kallsyms, kl->modules, ks), n;
+
+	if (err || ks->restricted || !kl->use_vmlinux)
+		return err;
+	n = kallsyms_kernel_build_id(id);
+	if (kl->vmlinux)
+		path = xstrdup(kl->vmlinux);
+	else if (n > 0 && uname(&uts) == 0)
+		path = kallsyms_find_vmlinux(NULL, uts.release, id, (size_t)n);
+	if (!path)
+		return 0;
+	if (kallsyms_use_vmlinux(ks, path, id, n > 0 ? (size_t)n : 0, why, sizeof(why)) == 0)
+		kl->note = xasprintf("kernel symbol sizes from %s", path);
+	else
+		kl->note = xasprintf("%s: using /proc/kallsyms alone", why);
+	free(path);
+	return 0;
 }
 
 /* Engine thread: make ks (read by kernel_read, err its result) the
@@ -1277,6 +1305,18 @@ void machine_set_kernel_files(struct machine *m, const char *kallsyms, const cha
 	free(m->kload.modules);
 	m->kload.kallsyms = kallsyms ? xstrdup(kallsyms) : NULL;
 	m->kload.modules = modules ? xstrdup(modules) : NULL;
+}
+
+void machine_set_vmlinux(struct machine *m, bool use, const char *path)
+{
+	free(m->kload.vmlinux);
+	m->kload.use_vmlinux = use;
+	m->kload.vmlinux = path ? xstrdup(path) : NULL;
+}
+
+const char *machine_kernel_note(const struct machine *m)
+{
+	return m->kload.started ? NULL : m->kload.note;
 }
 
 int machine_load_kernel(struct machine *m, bool *restricted)
@@ -1348,6 +1388,17 @@ static bool kernel_install(struct machine *m)
 	kl->started = false;
 	kernel_take(m, &kl->ks, kl->err, NULL);
 	return true;
+}
+
+void machine_wait_kernel(struct machine *m)
+{
+	struct kernel_load *kl = &m->kload;
+
+	if (!kl->started)
+		return;
+	pthread_join(kl->thread, NULL);
+	kl->started = false;
+	kernel_take(m, &kl->ks, kl->err, NULL);
 }
 
 int machine_kernel_status(struct machine *m, bool *restricted)

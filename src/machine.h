@@ -92,8 +92,18 @@ int machine_load_kernel_async(struct machine *m);
 /* -EINPROGRESS while the kernel's symbols load, else the load's result
  * (-ENOENT when none was asked for); *restricted as machine_load_kernel. */
 int machine_kernel_status(struct machine *m, bool *restricted);
+/* Block until the kernel's symbols are read, and take them. */
+void machine_wait_kernel(struct machine *m);
 /* Whether the kernel thread is still reading. */
 bool machine_kernel_loading(const struct machine *m);
+/* With use: exact kernel symbol sizes from the vmlinux at path, or, path
+ * NULL, from one found by the running kernel's build ID (see
+ * kallsyms_find_vmlinux); a file with another build ID is not used.
+ * Call before loading the kernel. */
+void machine_set_vmlinux(struct machine *m, bool use, const char *path);
+/* After the kernel's symbols are loaded: which vmlinux gave the sizes,
+ * or why the one given was not used; NULL when none was looked at. */
+const char *machine_kernel_note(const struct machine *m);
 /* Read kernel symbols from these files instead of /proc/kallsyms and
  * /proc/modules (NULL: /proc's); for tests. */
 void machine_set_kernel_files(struct machine *m, const char *kallsyms, const char *modules);

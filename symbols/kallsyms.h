@@ -20,6 +20,7 @@ struct kernel_syms {
 	struct symtab *kernel;    /* [kernel.kallsyms]: absolute addresses */
 	uint64_t start, end;      /* kernel text range (_stext.._etext, else
 				     the range of its text symbols) */
+	uint64_t stext, text;     /* the _stext and _text markers; 0: absent */
 	struct kernel_module *modules; /* sorted by start, non-overlapping */
 	size_t nmodules;
 	bool restricted;          /* every address read as 0: kptr_restrict */
@@ -43,5 +44,21 @@ const struct symbol *kallsyms_lookup(const struct kernel_syms *ks, uint64_t addr
 /* The running kernel's build ID from /sys/kernel/notes.  Returns its size
  * (0 when there is none) or -errno. */
 int kallsyms_kernel_build_id(uint8_t id[20]);
+
+/* Exact sizes from a vmlinux: replace ks->kernel by the ELF file's
+ * function symbols (moved by the KASLR shift, found by matching names
+ * with kallsyms), keeping kallsyms symbols that lie outside all of them.
+ * The file must carry build ID id (the running kernel's): any other, or
+ * none, is refused.  Returns 0, or -errno with a message for the user in
+ * why (-EINVAL: not this kernel's). */
+int kallsyms_use_vmlinux(struct kernel_syms *ks, const char *path, const uint8_t *id,
+			 size_t id_size, char *why, size_t why_size);
+
+/* A vmlinux with build ID id under root ("" or NULL: /), where
+ * distributions put them: /usr/lib/debug/.build-id/xx/rest.debug,
+ * /usr/lib/debug/boot/vmlinux-RELEASE, /boot/vmlinux-RELEASE,
+ * /lib/modules/RELEASE/build/vmlinux.  Returns the path (free it) or NULL. */
+char *kallsyms_find_vmlinux(const char *root, const char *release, const uint8_t *id,
+			    size_t id_size);
 
 #endif
