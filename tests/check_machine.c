@@ -723,6 +723,8 @@ START_TEST(test_async_pending)
 	struct resolved r, r2, d;
 
 	ck_assert_int_eq(machine_set_async(m, true), 0);
+	ck_assert_uint_eq(machine_symbols_ticket(m), 0);
+	ck_assert(machine_symbols_done(m, 0));
 	ck_assert(exec_segment(path, &seg));
 	ck_assert(nm_symbol(path, "func_b", &fa, &fs));
 	start = base + (seg.vaddr & ~(PAGE - 1));
@@ -736,7 +738,11 @@ START_TEST(test_async_pending)
 		r2 = user(m, 70, 70, base + fa + 3);
 		ck_assert(r2.pending || r2.sym);
 	}
+	/* One DSO queued, once, however many samples asked. */
+	ck_assert_uint_eq(machine_symbols_ticket(m), 1);
 	machine_wait_symbols(m);
+	ck_assert(machine_symbols_done(m, 1));
+	ck_assert(!machine_symbols_done(m, 2));
 	ck_assert_uint_eq(machine_symbols_loading(m), 0);
 	ck_assert(!machine_dso_pending(r.dso));
 	ck_assert(machine_resolve_deferred(m, r.dso, r.pending ? r.addr : off, false, &d));
