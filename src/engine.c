@@ -121,6 +121,9 @@ struct engine {
 #define ENGINE_FIRST_FRAME 0.1
 /* Ring reads until then are at most this far apart (s). */
 #define ENGINE_FIRST_POLL 0.03
+/* Then, until the first full refresh, a frame at most this often (s)
+ * when more symbols have come in. */
+#define ENGINE_CATCH_UP 0.2
 /* How long past that it may wait for symbols still loading. */
 #define ENGINE_FIRST_FRAME_WAIT 0.3
 
@@ -1060,8 +1063,9 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 	struct sigaction sa;
 	sigset_t block, orig;
 	double last, next, preview = 0;
-	uint64_t ticket = 0;
-	bool ticket_taken = false, catch_up = false;
+	uint64_t ticket = 0, shown_loaded = 0;
+	double shown_at = 0;
+	bool ticket_taken = false, catch_up = false, shown_kernel = false;
 	long refreshes = 0;
 	bool printed_since_data = false, ended = false;
 
@@ -1149,13 +1153,20 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 		     now >= preview + ENGINE_FIRST_FRAME_WAIT)) {
 			engine_publish(e, now - last, cb, ctx, true);
 			preview = 0;
-			catch_up = !machine_symbols_done(e->machine, ticket);
-		} else if (catch_up && now < next && !ended &&
-			   machine_symbols_done(e->machine, ticket)) {
-			/* The hot DSOs were late for the first frame: show
-			 * them now rather than after a whole -d. */
+			catch_up = true;
+			shown_at = now;
+			shown_loaded = machine_symbols_loaded(e->machine);
+			shown_kernel = !machine_kernel_loading(e->machine);
+		} else if (catch_up && now < next && !ended && now >= shown_at + ENGINE_CATCH_UP &&
+			   (machine_symbols_loaded(e->machine) > shown_loaded ||
+			    (!shown_kernel && !machine_kernel_loading(e->machine)))) {
+			/* Until the first full refresh, each batch of symbols
+			 * that comes in (late hot DSOs, the kernel's) is shown
+			 * at once rather than after a whole -d. */
 			engine_publish(e, now - last, cb, ctx, true);
-			catch_up = false;
+			shown_at = now;
+			shown_loaded = machine_symbols_loaded(e->machine);
+			shown_kernel = !machine_kernel_loading(e->machine);
 		}
 		if (now >= next || ended) {
 			preview = 0;

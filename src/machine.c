@@ -719,6 +719,11 @@ uint64_t machine_symbols_ticket(const struct machine *m)
 	return m->loader.queued_total;
 }
 
+uint64_t machine_symbols_loaded(const struct machine *m)
+{
+	return m->loader.started ? __atomic_load_n(&m->loader.done_total, __ATOMIC_ACQUIRE) : 0;
+}
+
 bool machine_symbols_done(const struct machine *m, uint64_t ticket)
 {
 	return !m->loader.started ||

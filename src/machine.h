@@ -69,6 +69,8 @@ size_t machine_symbols_loading(const struct machine *m);
  * every DSO queued before it was taken is loaded, whatever came since. */
 uint64_t machine_symbols_ticket(const struct machine *m);
 bool machine_symbols_done(const struct machine *m, uint64_t ticket);
+/* How many DSOs the loader has loaded so far. */
+uint64_t machine_symbols_loaded(const struct machine *m);
 /* Block until the loader thread is idle (end of a recording). */
 void machine_wait_symbols(struct machine *m);
 /* The same for at most ms milliseconds; returns whether it is idle. */

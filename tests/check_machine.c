@@ -725,6 +725,7 @@ START_TEST(test_async_pending)
 	ck_assert_int_eq(machine_set_async(m, true), 0);
 	ck_assert_uint_eq(machine_symbols_ticket(m), 0);
 	ck_assert(machine_symbols_done(m, 0));
+	ck_assert_uint_eq(machine_symbols_loaded(m), 0);
 	ck_assert(exec_segment(path, &seg));
 	ck_assert(nm_symbol(path, "func_b", &fa, &fs));
 	start = base + (seg.vaddr & ~(PAGE - 1));
@@ -743,6 +744,7 @@ START_TEST(test_async_pending)
 	machine_wait_symbols(m);
 	ck_assert(machine_symbols_done(m, 1));
 	ck_assert(!machine_symbols_done(m, 2));
+	ck_assert_uint_eq(machine_symbols_loaded(m), 1);
 	ck_assert_uint_eq(machine_symbols_loading(m), 0);
 	ck_assert(!machine_dso_pending(r.dso));
 	ck_assert(machine_resolve_deferred(m, r.dso, r.pending ? r.addr : off, false, &d));
