@@ -135,6 +135,8 @@ size_t deferred_flush(struct deferred *d, struct machine *m, struct hist *h,
 			if (!f->at.pending)
 				continue;
 			machine_resolve_deferred(m, f->f.dso, f->at.addr, f->f.kernel, &res);
+			/* A kernel address held for kallsyms may be a module's. */
+			d->scratch[j].dso = res.dso;
 			d->scratch[j].sym = res.sym;
 			/* A wanted address was held as the file offset. */
 			if (f->f.addr)

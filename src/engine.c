@@ -27,6 +27,7 @@
 #include "debuginfod.h"
 #include "demangle.h"
 #include "dump.h"
+#include "elfsyms.h"
 #include "event.h"
 #include "hist.h"
 #include "kallsyms.h"
@@ -63,6 +64,7 @@ struct engine {
 	 * synthesis, done on the engine thread while the events already
 	 * sample into the rings, so the terminal comes up at once. */
 	bool need_kernel;
+	bool kernel_loading;         /* its notice not given yet */
 	bool synth_all;
 	pid_t *synth_procs;
 	size_t nsynth_procs;
@@ -113,10 +115,20 @@ struct engine {
 /* How long a refresh waits for symbols still loading (ms). */
 #define ENGINE_SYMBOLS_WAIT_MS 150
 
+/* Processes read from /proc between two ring reads (~50 us each). */
+#define ENGINE_SYNTH_STEP 32
+
 /* Seconds from the start to the first frame on the terminal. */
-#define ENGINE_FIRST_FRAME 0.2
+#define ENGINE_FIRST_FRAME 0.1
+/* Ring reads until then are at most this far apart (s). */
+#define ENGINE_FIRST_POLL 0.03
+/* Then, until the first full refresh, a frame at most this often (s)
+ * when more symbols have come in. */
+#define ENGINE_CATCH_UP 0.2
 /* How long past that it may wait for symbols still loading. */
 #define ENGINE_FIRST_FRAME_WAIT 0.3
+
+static void engine_kernel_notice(struct engine *e);
 
 static volatile sig_atomic_t got_stop_signal;
 static volatile sig_atomic_t got_sigchld;
@@ -303,6 +315,33 @@ static void describe_target(struct engine *e, const struct options *o)
 	}
 }
 
+/* --vmlinux FILE: refused at once unless it is the running kernel's
+ * (its symbols load later, on the kernel thread).  Returns 0 or 2. */
+static int engine_check_vmlinux(struct engine *e, const char *path)
+{
+	uint8_t want[20], have[ELF_BUILD_ID_MAX];
+	int nw = kallsyms_kernel_build_id(want), nh = elf_read_build_id(path, have);
+
+	if (nh < 0) {
+		msg_error("--vmlinux %s: %s", path,
+			  nh == -ENOEXEC ? "not an ELF file" : strerror(-nh));
+		return 2;
+	}
+	if (nw <= 0) {
+		msg_error("--vmlinux %s: the running kernel's build ID is unknown "
+			  "(/sys/kernel/notes unreadable): cannot check that it matches", path);
+		return 2;
+	}
+	if (nh != nw || memcmp(have, want, (size_t)nw) != 0) {
+		msg_error("--vmlinux %s is not the running kernel's: %s; use the vmlinux of "
+			  "this kernel (uname -r) or leave --vmlinux out",
+			  path, nh ? "its build ID differs" : "it has no build ID");
+		return 2;
+	}
+	machine_set_vmlinux(e->machine, true, path);
+	return 0;
+}
+
 /* Kernel symbols for a recording: this machine's kallsyms, only when the
  * recording was made on this kernel (same build ID, else same release). */
 static void engine_file_kernel(struct engine *e, const struct perfdata_info *info)
@@ -325,7 +364,8 @@ static void engine_file_kernel(struct engine *e, const struct perfdata_info *inf
 		same = strcmp(uts.release, info->osrelease) == 0;
 	if (!same) {
 		msg_notice("the recording's kernel is not the running one: kernel samples show as "
-			   "[unknown] in [kernel.kallsyms]");
+			   "[unknown] in [kernel.kallsyms]%s",
+			   e->opts->vmlinux ? " (--vmlinux not used)" : "");
 		return;
 	}
 	/* kallsyms (75-230 ms here) is read at the first kernel address, and
@@ -419,6 +459,10 @@ static int engine_start_file(struct engine *e, const struct options *o)
 	engine_symbols_async(e);
 	if (o->symfs)
 		machine_set_symfs(e->machine, o->symfs);
+	if (o->vmlinux && engine_check_vmlinux(e, o->vmlinux))
+		return 2;
+	else if (!o->vmlinux)
+		machine_set_vmlinux(e->machine, true, NULL);
 	for (i = 0; i < info->nbuild_ids; i++)
 		machine_add_build_id(e->machine, info->build_ids[i].filename, info->build_ids[i].id,
 				     info->build_ids[i].size);
@@ -564,6 +608,10 @@ int engine_start(const struct options *o, struct engine **out)
 	engine_set_machine(e, arch_host_machine());
 	machine_set_live(e->machine, true);
 	engine_symbols_async(e);
+	if (o->vmlinux && (status = engine_check_vmlinux(e, o->vmlinux)) != 0)
+		goto fail;
+	else if (!o->vmlinux)
+		machine_set_vmlinux(e->machine, true, NULL);
 	/* Kernel symbols and /proc come in engine_run, before the first
 	 * record is read: the rings hold what arrives meanwhile. */
 	e->need_kernel = !live_get_info(e->live)->exclude_kernel;
@@ -774,6 +822,31 @@ static void engine_sample(struct engine *e, const struct sample *s,
 	hist_add(e->hist, &hs);
 }
 
+/* The /proc sweep is under way: read the process rec speaks of first. */
+static void engine_synth_pid(struct engine *e, const struct record *rec)
+{
+	switch (rec->kind) {
+	case RECORD_SAMPLE:
+		machine_synthesize_pid(e->machine, rec->u.sample.sid.pid);
+		break;
+	case RECORD_MMAP:
+		machine_synthesize_pid(e->machine, rec->u.mmap.pid);
+		break;
+	case RECORD_COMM:
+		machine_synthesize_pid(e->machine, rec->u.comm.pid);
+		break;
+	case RECORD_FORK:
+		/* The child inherits the parent's maps: the parent first. */
+		machine_synthesize_pid(e->machine, rec->u.task.ppid);
+		break;
+	case RECORD_EXIT:
+		machine_synthesize_pid(e->machine, rec->u.task.pid);
+		break;
+	default:
+		break;
+	}
+}
+
 /* What the cache holds for pid may now resolve differently. */
 static void engine_maps_changed(struct engine *e, uint32_t pid)
 {
@@ -792,6 +865,8 @@ void engine_process_record(struct engine *e, const struct perf_event_header *hdr
 	}
 	if (rec.kind != RECORD_SAMPLE)
 		machine_set_time(e->machine, rec.has_sid ? rec.sid.time : 0);
+	if (machine_synthesizing(e->machine))
+		engine_synth_pid(e, &rec);
 	switch (rec.kind) {
 	case RECORD_SAMPLE:
 		engine_sample(e, &rec.u.sample, attr);
@@ -877,7 +952,16 @@ static void engine_publish(struct engine *e, double interval, engine_refresh_cb 
 	snap.samples_per_sec =
 		interval > 0 ? (double)(e->samples - e->samples_at_refresh) / interval : 0;
 	snap.mode = mode_name((enum hist_mode)e->mode);
-	if (e->deferred) {
+	/* A preview waited for user symbols in engine_run already, and does
+	 * not wait for the kernel's: user rows come first. */
+	/* Printed tables are read whole, later: no kernel rows missing
+	 * for being early (the browser shows them at its next frame). */
+	if (!preview && o->output != OUTPUT_SCREEN)
+		machine_wait_kernel(e->machine);
+	if (e->deferred && preview) {
+		deferred_flush(e->deferred, e->machine, e->hist, e->refresh_gen,
+			       (enum hist_mode)e->mode);
+	} else if (e->deferred) {
 		/* The rings are drained just before a refresh, so a DSO seen for
 		 * the first time has only just been queued: give the loader a
 		 * moment (the renderers wait, not the ingestion), and show
@@ -890,6 +974,7 @@ static void engine_publish(struct engine *e, double interval, engine_refresh_cb 
 	}
 	snap.symbols_loading = machine_symbols_loading(e->machine);
 	snap.debuginfod_active = machine_debuginfod_active(e->machine);
+	engine_kernel_notice(e);
 	view_build(e->hist, &o->view, &snap);
 	if (!cb(&snap, ctx))
 		snapshot_release(&snap);
@@ -910,27 +995,48 @@ static void engine_refresh(struct engine *e, double interval, engine_refresh_cb 
 	engine_publish(e, interval, cb, ctx, false);
 }
 
+/* Once the kernel's symbols are read (on their own thread): say why
+ * kernel samples will show as [unknown], if they will. */
+static void engine_kernel_notice(struct engine *e)
+{
+	bool restricted;
+	int err;
+
+	if (!e->kernel_loading)
+		return;
+	err = machine_kernel_status(e->machine, &restricted);
+	if (err == -EINPROGRESS)
+		return;
+	e->kernel_loading = false;
+	if (restricted)
+		msg_notice("kernel addresses are hidden (kernel.kptr_restrict): kernel samples "
+			   "show as [unknown]; run as root or `sysctl kernel.kptr_restrict=0`");
+	else if (err)
+		msg_notice("cannot read /proc/kallsyms (%s): kernel samples show as [unknown]",
+			   strerror(-err));
+	else if (machine_kernel_note(e->machine))
+		msg_notice("%s", machine_kernel_note(e->machine));
+}
+
 /* The start-up work deferred from engine_start (see struct engine). */
 static void engine_prepare_machine(struct engine *e)
 {
-	bool restricted = false;
-	int err;
-
 	if (e->need_kernel) {
-		err = machine_load_kernel(e->machine, &restricted);
-		if (restricted)
-			msg_notice("kernel addresses are hidden (kernel.kptr_restrict): kernel samples "
-				   "show as [unknown]; run as root or `sysctl kernel.kptr_restrict=0`");
-		else if (err)
-			msg_notice("cannot read /proc/kallsyms (%s): kernel samples show as [unknown]",
-				   strerror(-err));
+		/* Off the path to the first frame: kernel samples wait in
+		 * e->deferred meanwhile, user ones go on. */
+		machine_load_kernel_async(e->machine);
+		e->kernel_loading = true;
 		e->need_kernel = false;
+		engine_kernel_notice(e);
 	}
-	/* After opening the events: what maps later comes as MMAP2 records. */
+	/* After opening the events: what maps later comes as MMAP2 records.
+	 * Read in steps between ring reads (engine_run), a process the
+	 * records name at once (engine_process_record): the first samples
+	 * do not wait for a busy process table. */
 	if (e->synth_all)
-		machine_synthesize(e->machine, NULL, 0);
+		machine_synthesize_begin(e->machine, NULL, 0);
 	else if (e->nsynth_procs)
-		machine_synthesize(e->machine, e->synth_procs, e->nsynth_procs);
+		machine_synthesize_begin(e->machine, e->synth_procs, e->nsynth_procs);
 	e->synth_all = false;
 	free(e->synth_procs);
 	e->synth_procs = NULL;
@@ -977,9 +1083,13 @@ static int engine_run_file(struct engine *e, engine_refresh_cb cb, void *ctx)
 		e->mode = HIST_ACCUMULATE;
 		/* Every held sample gets its names before the one snapshot. */
 		machine_wait_symbols(e->machine);
-		if (machine_kernel_status(e->machine, &restricted) == 0 && restricted)
-			msg_notice("kernel addresses are hidden (kernel.kptr_restrict): kernel "
-				   "samples show as [unknown]");
+		if (machine_kernel_status(e->machine, &restricted) == 0) {
+			if (restricted)
+				msg_notice("kernel addresses are hidden (kernel.kptr_restrict): "
+					   "kernel samples show as [unknown]");
+			else if (machine_kernel_note(e->machine))
+				msg_notice("%s", machine_kernel_note(e->machine));
+		}
 		engine_refresh(e, e->file_seconds, cb, ctx);
 	}
 	fflush(stdout);
@@ -994,6 +1104,9 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 	struct sigaction sa;
 	sigset_t block, orig;
 	double last, next, preview = 0;
+	uint64_t ticket = 0, shown_loaded = 0;
+	double shown_at = 0;
+	bool ticket_taken = false, catch_up = false, shown_kernel = false;
 	long refreshes = 0;
 	bool printed_since_data = false, ended = false;
 
@@ -1036,6 +1149,13 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 		/* Past the preview time and waiting for symbols: look again soon. */
 		if (preview && wait < 0)
 			wait = 0.01;
+		/* The /proc sweep goes on between ring reads. */
+		if (machine_synthesizing(e->machine))
+			wait = 0;
+		/* Before the first frame, read the rings often: the hot DSOs
+		 * start loading early. */
+		if ((preview || catch_up) && wait > ENGINE_FIRST_POLL)
+			wait = ENGINE_FIRST_POLL;
 
 		if (wait < 0)
 			wait = 0;
@@ -1051,6 +1171,8 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 				pfd[i].fd = -1;
 		if (live_read(e->live, live_record, e) > 0)
 			printed_since_data = false;
+		if (machine_synthesizing(e->machine))
+			machine_synthesize_step(e->machine, ENGINE_SYNTH_STEP);
 		/* Not only on SIGCHLD: a command that ended before the handler
 		 * was installed (engine_start -> engine_run) sent it to nobody. */
 		got_sigchld = 0;
@@ -1061,14 +1183,35 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 		/* The first frame is worth a short wait for the symbols of the
 		 * hot DSOs (loading on machine.c's thread): a frame full of
 		 * [unknown] tells the user nothing. */
+		if (preview && now >= preview && !ticket_taken) {
+			/* The DSOs sampled so far are the hot ones: wait for
+			 * those, not for every one a busy system adds since. */
+			ticket = machine_symbols_ticket(e->machine);
+			ticket_taken = true;
+		}
 		if (preview && now >= preview && now < next && !ended &&
-		    (!machine_symbols_loading(e->machine) ||
+		    (machine_symbols_done(e->machine, ticket) ||
 		     now >= preview + ENGINE_FIRST_FRAME_WAIT)) {
 			engine_publish(e, now - last, cb, ctx, true);
 			preview = 0;
+			catch_up = true;
+			shown_at = now;
+			shown_loaded = machine_symbols_loaded(e->machine);
+			shown_kernel = !machine_kernel_loading(e->machine);
+		} else if (catch_up && now < next && !ended && now >= shown_at + ENGINE_CATCH_UP &&
+			   (machine_symbols_loaded(e->machine) > shown_loaded ||
+			    (!shown_kernel && !machine_kernel_loading(e->machine)))) {
+			/* Until the first full refresh, each batch of symbols
+			 * that comes in (late hot DSOs, the kernel's) is shown
+			 * at once rather than after a whole -d. */
+			engine_publish(e, now - last, cb, ctx, true);
+			shown_at = now;
+			shown_loaded = machine_symbols_loaded(e->machine);
+			shown_kernel = !machine_kernel_loading(e->machine);
 		}
 		if (now >= next || ended) {
 			preview = 0;
+			catch_up = false;
 			if (!ended || !printed_since_data || refreshes == 0) {
 				engine_refresh(e, now - last, cb, ctx);
 				printed_since_data = true;

@@ -38,6 +38,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -108,6 +109,8 @@ struct symloader {
 	size_t head, count, cap;
 	size_t busy;              /* queued + being loaded; under lock */
 	size_t busy_hint;         /* copy of busy, read without the lock */
+	uint64_t queued_total;    /* DSOs ever queued (engine thread) */
+	uint64_t done_total;      /* of which loaded, in queue order; atomic */
 	bool stop;
 };
 
@@ -163,11 +166,33 @@ struct machine {
 	size_t dsocap, ndsos;
 	struct kernel_syms ks;
 	bool ks_loaded;
+	/* machine_load_kernel_async: kallsyms (and --vmlinux) read on a thread
+	 * of its own, so user DSOs do not queue behind it; installed into ks
+	 * by the engine thread once kernel_dso->state says it is done. */
+	struct kernel_load {
+		pthread_t thread;
+		bool started;             /* thread to join */
+		char *kallsyms, *modules; /* sources (NULL: /proc) */
+		bool use_vmlinux;         /* machine_set_vmlinux was called */
+		char *vmlinux;            /* --vmlinux FILE; NULL: look by build ID */
+		char *note;               /* which vmlinux, or why none */
+		struct kernel_syms ks;    /* written by the thread */
+		int err;
+		bool restricted;
+	} kload;
+	int kernel_err;           /* the last kernel load's result */
 	struct dso *kernel_dso;
 	struct dso **module_dsos; /* parallel to ks.modules */
 	void **gcbuf;             /* reusable scratch for machine_gc */
 	size_t gccap;
 	struct procfs procfs;     /* reusable /proc reader */
+	/* The /proc sweep of machine_synthesize_begin/step. */
+	struct synth_sweep {
+		int procfd;           /* -1: no sweep under way */
+		uint32_t *pids;       /* to read, in /proc order */
+		size_t n, next;
+		size_t done;          /* processes read */
+	} sweep;
 	struct machine_stats stats;
 	uint64_t now;             /* time of the record being processed */
 	char *symfs;              /* --symfs DIR, or NULL */
@@ -177,9 +202,8 @@ struct machine {
 	bool live;                /* pids are live: /proc/PID/root, map_files */
 	struct symloader loader;
 	/* machine_load_kernel_lazy: kallsyms read at the first kernel
-	 * address; ks_err is what that read returned. */
+	 * address (kernel_err then says how it went). */
 	bool ks_lazy;
-	int ks_err;
 	struct known_build_id *known_ids;  /* machine_add_build_id, by path */
 	size_t nknown_ids, known_cap;
 	/* Every perf-PID.map table read: results point into them, and they
@@ -740,6 +764,7 @@ static void *symloader_main(void *arg)
 		pthread_mutex_unlock(&l->lock);
 		dso_load_symbols(m, d);
 		pthread_mutex_lock(&l->lock);
+		__atomic_store_n(&l->done_total, l->done_total + 1, __ATOMIC_RELEASE);
 		l->busy--;
 		__atomic_store_n(&l->busy_hint, l->busy, __ATOMIC_RELAXED);
 		if (l->busy == 0)
@@ -769,6 +794,7 @@ static void symloader_queue(struct machine *m, struct dso *d)
 	}
 	l->queue[(l->head + l->count) % l->cap] = d;
 	l->count++;
+	l->queued_total++;
 	l->busy++;
 	__atomic_store_n(&l->busy_hint, l->busy, __ATOMIC_RELAXED);
 	pthread_cond_signal(&l->wake);
@@ -808,6 +834,22 @@ void machine_set_live(struct machine *m, bool live)
 size_t machine_symbols_loading(const struct machine *m)
 {
 	return m->loader.started ? __atomic_load_n(&m->loader.busy_hint, __ATOMIC_RELAXED) : 0;
+}
+
+uint64_t machine_symbols_ticket(const struct machine *m)
+{
+	return m->loader.queued_total;
+}
+
+uint64_t machine_symbols_loaded(const struct machine *m)
+{
+	return m->loader.started ? __atomic_load_n(&m->loader.done_total, __ATOMIC_ACQUIRE) : 0;
+}
+
+bool machine_symbols_done(const struct machine *m, uint64_t ticket)
+{
+	return !m->loader.started ||
+	       __atomic_load_n(&m->loader.done_total, __ATOMIC_ACQUIRE) >= ticket;
 }
 
 void machine_wait_symbols(struct machine *m)
@@ -944,6 +986,7 @@ static const struct known_build_id *known_build_id(const struct machine *m, cons
 /* ---- machine, processes, threads ---- */
 
 static struct thread *thread_get(struct machine *m, uint32_t pid, uint32_t tid);
+static void synth_end(struct machine *m);
 
 struct machine *machine_new(void)
 {
@@ -953,6 +996,7 @@ struct machine *machine_new(void)
 	/* The idle task (pid 0) never appears in /proc or in FORK records,
 	 * yet every CPU samples it. */
 	procfs_init(&m->procfs);
+	m->sweep.procfd = -1;
 	idle = thread_get(m, 0, 0);
 	idle->comm = idle->proc->comm = intern("swapper");
 	return m;
@@ -975,6 +1019,16 @@ void machine_free(struct machine *m)
 
 	if (!m)
 		return;
+	/* Before the loader: the kernel thread uses the loader's lock. */
+	if (m->kload.started) {
+		pthread_join(m->kload.thread, NULL);
+		if (!m->kload.err)
+			kallsyms_release(&m->kload.ks);
+	}
+	free(m->kload.kallsyms);
+	free(m->kload.modules);
+	free(m->kload.vmlinux);
+	free(m->kload.note);
 	symloader_stop(m);
 	for (i = 0; i < m->threads.cap; i++) {
 		struct thread *t = m->threads.slots[i];
@@ -1002,6 +1056,7 @@ void machine_free(struct machine *m)
 	free(m->known_ids);
 	free(m->symfs);
 	procfs_release(&m->procfs);
+	synth_end(m);
 	for (i = 0; i < m->njit_tabs; i++)
 		symtab_free(m->jit_tabs[i]);
 	free(m->jit_tabs);
@@ -1324,10 +1379,39 @@ static struct dso *kernel_dso(struct machine *m)
 	return m->kernel_dso;
 }
 
-int machine_load_kernel(struct machine *m, bool *restricted)
+/* Read the kernel's symbols (any thread): kallsyms, then the sizes of
+ * --vmlinux or of a vmlinux found by the kernel's build ID.  Writes only
+ * ks and m->kload.note. */
+static int kernel_read(struct machine *m, struct kernel_syms *ks)
+{
+	struct kernel_load *kl = &m->kload;
+	uint8_t id[ELF_BUILD_ID_MAX];
+	char why[512], *path = NULL;
+	struct utsname uts;
+	int err = kallsyms_load_files(kl->kallsyms, kl->modules, ks), n;
+
+	if (err || ks->restricted || !kl->use_vmlinux)
+		return err;
+	n = kallsyms_kernel_build_id(id);
+	if (kl->vmlinux)
+		path = xstrdup(kl->vmlinux);
+	else if (n > 0 && uname(&uts) == 0)
+		path = kallsyms_find_vmlinux(NULL, uts.release, id, (size_t)n);
+	if (!path)
+		return 0;
+	if (kallsyms_use_vmlinux(ks, path, id, n > 0 ? (size_t)n : 0, why, sizeof(why)) == 0)
+		kl->note = xasprintf("kernel symbol sizes from %s", path);
+	else
+		kl->note = xasprintf("%s: using /proc/kallsyms alone", why);
+	free(path);
+	return 0;
+}
+
+/* Engine thread: make ks (read by kernel_read, err its result) the
+ * machine's kernel symbols, with a DSO per module. */
+static int kernel_take(struct machine *m, struct kernel_syms *ks, int err, bool *restricted)
 {
 	size_t i;
-	int err;
 
 	/* Called only when the samples are the running kernel's. */
 	m->vdso_allowed = true;
@@ -1335,14 +1419,15 @@ int machine_load_kernel(struct machine *m, bool *restricted)
 		kallsyms_release(&m->ks);
 		m->ks_loaded = false;
 	}
-	kernel_dso(m);
-	err = kallsyms_load(&m->ks);
+	kernel_dso(m)->state = err ? DSO_SYMS_FAILED : DSO_SYMS_LOADED;
+	m->kernel_err = err;
+	if (restricted)
+		*restricted = false;
 	if (err) {
 		memset(&m->ks, 0, sizeof(m->ks));
-		if (restricted)
-			*restricted = false;
 		return err;
 	}
+	m->ks = *ks;
 	m->ks_loaded = true;
 	free(m->module_dsos);
 	m->module_dsos = xcalloc(m->ks.nmodules ? m->ks.nmodules : 1, sizeof(*m->module_dsos));
@@ -1366,15 +1451,125 @@ int machine_load_kernel_lazy(struct machine *m)
 	return 0;
 }
 
+void machine_set_kernel_files(struct machine *m, const char *kallsyms, const char *modules)
+{
+	free(m->kload.kallsyms);
+	free(m->kload.modules);
+	m->kload.kallsyms = kallsyms ? xstrdup(kallsyms) : NULL;
+	m->kload.modules = modules ? xstrdup(modules) : NULL;
+}
+
+void machine_set_vmlinux(struct machine *m, bool use, const char *path)
+{
+	free(m->kload.vmlinux);
+	m->kload.use_vmlinux = use;
+	m->kload.vmlinux = path ? xstrdup(path) : NULL;
+}
+
+const char *machine_kernel_note(const struct machine *m)
+{
+	return m->kload.started ? NULL : m->kload.note;
+}
+
+int machine_load_kernel(struct machine *m, bool *restricted)
+{
+	struct kernel_syms ks;
+	int err;
+
+	kernel_dso(m);
+	err = kernel_read(m, &ks);
+	return kernel_take(m, &ks, err, restricted);
+}
+
+static void *kernel_load_main(void *arg)
+{
+	struct machine *m = arg;
+	struct kernel_load *kl = &m->kload;
+	struct symloader *l = &m->loader;
+
+	kl->err = kernel_read(m, &kl->ks);
+	/* Published before busy drops: a waiter woken by it sees the state. */
+	__atomic_store_n(&m->kernel_dso->state, kl->err ? DSO_SYMS_FAILED : DSO_SYMS_LOADED,
+			 __ATOMIC_RELEASE);
+	pthread_mutex_lock(&l->lock);
+	l->busy--;
+	__atomic_store_n(&l->busy_hint, l->busy, __ATOMIC_RELAXED);
+	if (l->busy == 0)
+		pthread_cond_broadcast(&l->idle);
+	pthread_mutex_unlock(&l->lock);
+	return NULL;
+}
+
+int machine_load_kernel_async(struct machine *m)
+{
+	struct symloader *l = &m->loader;
+	struct dso *kd = kernel_dso(m);
+	int err;
+
+	if (!m->async || m->kload.started)
+		return m->kload.started ? 0 : machine_load_kernel(m, NULL);
+	kd->state = DSO_SYMS_QUEUED;
+	pthread_mutex_lock(&l->lock);
+	l->busy++;
+	__atomic_store_n(&l->busy_hint, l->busy, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&l->lock);
+	err = pthread_create(&m->kload.thread, NULL, kernel_load_main, m);
+	if (err) {
+		pthread_mutex_lock(&l->lock);
+		l->busy--;
+		__atomic_store_n(&l->busy_hint, l->busy, __ATOMIC_RELAXED);
+		pthread_mutex_unlock(&l->lock);
+		kd->state = DSO_SYMS_NONE;
+		return machine_load_kernel(m, NULL);
+	}
+	m->kload.started = true;
+	return 0;
+}
+
+/* Engine thread: once the kernel thread is done, join it and take its
+ * symbols.  Returns false while it is still reading. */
+static bool kernel_install(struct machine *m)
+{
+	struct kernel_load *kl = &m->kload;
+
+	if (!kl->started)
+		return true;
+	if (__atomic_load_n(&m->kernel_dso->state, __ATOMIC_ACQUIRE) == DSO_SYMS_QUEUED)
+		return false;
+	pthread_join(kl->thread, NULL);
+	kl->started = false;
+	kernel_take(m, &kl->ks, kl->err, NULL);
+	return true;
+}
+
+void machine_wait_kernel(struct machine *m)
+{
+	struct kernel_load *kl = &m->kload;
+
+	if (!kl->started)
+		return;
+	pthread_join(kl->thread, NULL);
+	kl->started = false;
+	kernel_take(m, &kl->ks, kl->err, NULL);
+}
+
 int machine_kernel_status(struct machine *m, bool *restricted)
 {
 	*restricted = false;
 	if (m->ks_lazy)
 		return 1;
-	if (!m->ks_loaded)
-		return m->ks_err ? m->ks_err : -ENOENT;
-	*restricted = m->ks.restricted;
-	return 0;
+	if (!kernel_install(m))
+		return -EINPROGRESS;
+	if (!m->kernel_dso)
+		return -ENOENT;
+	*restricted = m->ks_loaded && m->ks.restricted;
+	return m->kernel_err;
+}
+
+bool machine_kernel_loading(const struct machine *m)
+{
+	return m->kload.started && m->kernel_dso &&
+	       __atomic_load_n(&m->kernel_dso->state, __ATOMIC_ACQUIRE) == DSO_SYMS_QUEUED;
 }
 
 static void resolve_kernel(struct machine *m, uint64_t ip, struct resolved *out)
@@ -1388,7 +1583,12 @@ static void resolve_kernel(struct machine *m, uint64_t ip, struct resolved *out)
 		/* The first kernel address of a replay: read kallsyms now
 		 * (a recording without kernel samples never does). */
 		m->ks_lazy = false;
-		m->ks_err = machine_load_kernel(m, NULL);
+		machine_load_kernel(m, NULL);
+	}
+	/* Still reading kallsyms: held like a user DSO still loading. */
+	if (!kernel_install(m)) {
+		out->pending = true;
+		return;
 	}
 	if (!m->ks_loaded || m->ks.restricted)
 		return;
@@ -1548,6 +1748,10 @@ bool machine_resolve_deferred(struct machine *m, struct dso *d, uint64_t addr, b
 	out->dso = d;
 	out->kernel = kernel;
 	out->addr = addr;
+	if (d && d->kind == DSO_KERNEL && kernel) {
+		resolve_kernel(m, addr, out);
+		return !out->pending;
+	}
 	if (!d || d->kind != DSO_USER)
 		return true;
 	state = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
@@ -1744,37 +1948,108 @@ static int synth_process(struct machine *m, int procfd, uint32_t pid)
 	return 1;
 }
 
-int machine_synthesize(struct machine *m, const pid_t *pids, size_t npids)
+/* The pids of /proc, read in one pass of getdents (no stat per entry). */
+static int synth_list_all(int procfd, uint32_t **pids, size_t *n)
 {
-	int procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), n = 0;
-	size_t i;
+	int fd = dup(procfd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+	size_t cap = 0;
 
-	if (procfd < 0)
+	if (!dir) {
+		int err = -errno;
+
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		uint32_t pid;
+
+		if (!parse_id(de->d_name, &pid))
+			continue;
+		*pids = xgrow(*pids, &cap, *n + 1, sizeof(**pids));
+		(*pids)[(*n)++] = pid;
+	}
+	closedir(dir);
+	return 0;
+}
+
+static void synth_end(struct machine *m)
+{
+	struct synth_sweep *sw = &m->sweep;
+
+	if (sw->procfd >= 0)
+		close(sw->procfd);
+	sw->procfd = -1;
+	free(sw->pids);
+	sw->pids = NULL;
+	sw->n = sw->next = 0;
+}
+
+int machine_synthesize_begin(struct machine *m, const pid_t *pids, size_t npids)
+{
+	struct synth_sweep *sw = &m->sweep;
+	size_t i;
+	int err;
+
+	synth_end(m);
+	sw->done = 0;
+	sw->procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (sw->procfd < 0)
 		return -errno;
 	if (npids) {
+		sw->pids = xmalloc(npids * sizeof(*sw->pids));
 		for (i = 0; i < npids; i++)
-			n += synth_process(m, procfd, (uint32_t)pids[i]);
-	} else {
-		int fd = dup(procfd);
-		DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
-		struct dirent *de;
-
-		if (!dir) {
-			int err = -errno;
-
-			if (fd >= 0)
-				close(fd);
-			close(procfd);
-			return err;
-		}
-		while ((de = readdir(dir)) != NULL) {
-			uint32_t pid;
-
-			if (parse_id(de->d_name, &pid))
-				n += synth_process(m, procfd, pid);
-		}
-		closedir(dir);
+			sw->pids[i] = (uint32_t)pids[i];
+		sw->n = npids;
+	} else if ((err = synth_list_all(sw->procfd, &sw->pids, &sw->n)) < 0) {
+		synth_end(m);
+		return err;
 	}
-	close(procfd);
-	return n;
+	if (!sw->n)
+		synth_end(m);
+	return (int)sw->n;
+}
+
+size_t machine_synthesize_step(struct machine *m, size_t max)
+{
+	struct synth_sweep *sw = &m->sweep;
+
+	while (max-- && sw->next < sw->n) {
+		uint32_t pid = sw->pids[sw->next++];
+
+		/* Read already (a record asked for it), or known from the
+		 * records themselves (a FORK): those are newer than /proc. */
+		if (!idtab_find(&m->procs, pid))
+			sw->done += (size_t)synth_process(m, sw->procfd, pid);
+	}
+	if (sw->next < sw->n)
+		return sw->n - sw->next;
+	synth_end(m);
+	return 0;
+}
+
+void machine_synthesize_pid(struct machine *m, uint32_t pid)
+{
+	struct synth_sweep *sw = &m->sweep;
+
+	if (sw->procfd >= 0 && !idtab_find(&m->procs, pid))
+		sw->done += (size_t)synth_process(m, sw->procfd, pid);
+}
+
+bool machine_synthesizing(const struct machine *m)
+{
+	return m->sweep.procfd >= 0;
+}
+
+int machine_synthesize(struct machine *m, const pid_t *pids, size_t npids)
+{
+	int n = machine_synthesize_begin(m, pids, npids);
+
+	if (n < 0)
+		return n;
+	while (machine_synthesize_step(m, SIZE_MAX))
+		;
+	return (int)m->sweep.done;
 }

@@ -71,6 +71,13 @@ int machine_set_async(struct machine *m, bool async);
 void machine_set_live(struct machine *m, bool live);
 /* DSOs queued or being loaded right now ("loading symbols: N"). */
 size_t machine_symbols_loading(const struct machine *m);
+/* The loader takes DSOs in the order they were queued: the ticket is the
+ * number queued so far (engine thread), and done(ticket) says whether
+ * every DSO queued before it was taken is loaded, whatever came since. */
+uint64_t machine_symbols_ticket(const struct machine *m);
+bool machine_symbols_done(const struct machine *m, uint64_t ticket);
+/* How many DSOs the loader has loaded so far. */
+uint64_t machine_symbols_loaded(const struct machine *m);
 /* Block until the loader thread is idle (end of a recording). */
 void machine_wait_symbols(struct machine *m);
 /* The same for at most ms milliseconds; returns whether it is idle. */
@@ -85,19 +92,53 @@ bool machine_resolve_deferred(struct machine *m, struct dso *d, uint64_t addr, b
 /* Load kernel and module symbols from /proc.  Returns 0 or -errno; sets
  * *restricted when kptr_restrict hides the addresses. */
 int machine_load_kernel(struct machine *m, bool *restricted);
-/* The same, but only once a kernel address needs it (at the first one):
- * a replay of a recording without kernel samples never reads kallsyms.
- * Returns 0. */
+/* The same, but only once a kernel address needs it (at the first one,
+ * synchronously): a replay of a recording without kernel samples never
+ * reads kallsyms. */
 int machine_load_kernel_lazy(struct machine *m);
-/* After the last record: 0 with *restricted when kernel symbols were
- * read, 1 when none were needed, or -errno. */
+/* The same on a thread of its own when the machine is async (else at
+ * once): until it is done, kernel addresses resolve as pending under
+ * [kernel.kallsyms] (out->addr the address itself) and
+ * machine_resolve_deferred names them after.  Counted in
+ * machine_symbols_loading and waited for by machine_wait_symbols*. */
+int machine_load_kernel_async(struct machine *m);
+/* -EINPROGRESS while the kernel's symbols load, 1 when a lazy load was
+ * never needed, else the load's result (-ENOENT when none was asked
+ * for); *restricted as machine_load_kernel. */
 int machine_kernel_status(struct machine *m, bool *restricted);
+/* Block until the kernel's symbols are read, and take them. */
+void machine_wait_kernel(struct machine *m);
+/* Whether the kernel thread is still reading. */
+bool machine_kernel_loading(const struct machine *m);
+/* With use: exact kernel symbol sizes from the vmlinux at path, or, path
+ * NULL, from one found by the running kernel's build ID (see
+ * kallsyms_find_vmlinux); a file with another build ID is not used.
+ * Call before loading the kernel. */
+void machine_set_vmlinux(struct machine *m, bool use, const char *path);
+/* After the kernel's symbols are loaded: which vmlinux gave the sizes,
+ * or why the one given was not used; NULL when none was looked at. */
+const char *machine_kernel_note(const struct machine *m);
+/* Read kernel symbols from these files instead of /proc/kallsyms and
+ * /proc/modules (NULL: /proc's); for tests. */
+void machine_set_kernel_files(struct machine *m, const char *kallsyms, const char *modules);
 
 /* Synthesize existing processes from /proc (comm, threads, exec maps):
  * all of them when npids == 0, else those pids and their threads.
  * Processes that vanish while being read are skipped.  Returns the number
  * of processes read, or -errno when /proc itself cannot be read. */
 int machine_synthesize(struct machine *m, const pid_t *pids, size_t npids);
+
+/* The same in steps, so that sampling goes on meanwhile: begin lists the
+ * pids (all of /proc when npids == 0) and returns how many, or -errno;
+ * each step reads at most max of them and returns how many are left.
+ * While a sweep is under way, call machine_synthesize_pid with the pid of
+ * every record before passing the record in: a process the records speak
+ * of is read at once, and the sweep then skips it (it also skips pids the
+ * records created).  No pid of the list is left out. */
+int machine_synthesize_begin(struct machine *m, const pid_t *pids, size_t npids);
+size_t machine_synthesize_step(struct machine *m, size_t max);
+void machine_synthesize_pid(struct machine *m, uint32_t pid);
+bool machine_synthesizing(const struct machine *m);
 
 /* The time of the record about to be passed in (0 when unknown).  Records
  * from different CPUs' rings come out of order: a child's MMAP2 can be read

@@ -25,6 +25,7 @@ enum {
 	OPT_ACCUMULATE,
 	OPT_PERCENT_LIMIT,
 	OPT_SYMFS,
+	OPT_VMLINUX,
 	OPT_NO_DEMANGLE,
 	OPT_DEBUGINFOD,
 	OPT_DEBUGINFOD_TIMEOUT,
@@ -67,6 +68,7 @@ static const struct option long_options[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "dump", no_argument, NULL, 'D' },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "debuginfod", no_argument, NULL, OPT_DEBUGINFOD },
 	{ "debuginfod-timeout", required_argument, NULL, OPT_DEBUGINFOD_TIMEOUT },
@@ -120,6 +122,9 @@ void options_usage(FILE *out)
 	      "  -D, --dump               print every record of the -i file, in file order\n"
 	      "      --symfs=DIR          look for the recording's binaries under DIR\n"
 	      "      --no-demangle        show C++ and Rust symbol names as in the binary\n"
+	      "      --vmlinux=FILE       exact kernel symbol sizes from FILE (it must have\n"
+	      "                           the running kernel's build ID); without it, a\n"
+	      "                           vmlinux found by build ID is used\n"
 	      "      --debuginfod         fetch missing debug files by build ID from the\n"
 	      "                           servers in DEBUGINFOD_URLS (never without it)\n"
 	      "      --debuginfod-timeout=SECS  give up on a file after SECS (default\n"
@@ -463,6 +468,11 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 			if (!*optarg)
 				return usage_error("--symfs wants a directory");
 			o->symfs = optarg;
+			break;
+		case OPT_VMLINUX:
+			if (!*optarg)
+				return usage_error("--vmlinux wants a file name");
+			o->vmlinux = optarg;
 			break;
 		case OPT_NO_DEMANGLE:
 			o->no_demangle = true;

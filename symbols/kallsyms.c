@@ -6,11 +6,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "elfsyms.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -248,6 +251,8 @@ static void ks_kernel_barriers(struct ks_parse *ps, struct kernel_syms *out)
 {
 	uint64_t lo = ps->khi ? ps->klo : 0;
 
+	out->stext = ps->stext;
+	out->text = ps->text;
 	out->start = ps->stext ? ps->stext : ps->text ? ps->text : lo;
 	out->end = ps->etext > out->start ? ps->etext : ps->khi ? ks_tail(ps->khi) : 0;
 	if (ps->khi)
@@ -544,17 +549,22 @@ int kallsyms_parse(FILE *kallsyms, FILE *modules, struct kernel_syms *out)
 
 int kallsyms_load(struct kernel_syms *out)
 {
+	return kallsyms_load_files(NULL, NULL, out);
+}
+
+int kallsyms_load_files(const char *kallsyms, const char *modules, struct kernel_syms *out)
+{
 	struct ks_parse ps;
 	char *mtext = NULL, *win;
 	size_t mlen = 0, have = 0;
 	int fd, err = 0;
 
 	memset(out, 0, sizeof(*out));
-	fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	fd = open(kallsyms ? kallsyms : "/proc/kallsyms", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	/* Modules are absent without module support: not an error. */
-	if (ks_read_proc("/proc/modules", &mtext, &mlen))
+	if (ks_read_proc(modules ? modules : "/proc/modules", &mtext, &mlen))
 		mtext = NULL;
 	/* The file's size is unknown (st_size 0): reserve for a typical one. */
 	ks_parse_begin(&ps, mtext, 6 << 20);
@@ -665,4 +675,188 @@ int kallsyms_kernel_build_id(uint8_t id[20])
 	}
 	free(buf);
 	return 0;
+}
+
+static void ks_hex(char *out, const uint8_t *id, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * n] = '\0';
+}
+
+/* The _stext and _text markers of a vmlinux (0 when absent): not
+ * functions, so not in its symbol table as elfsyms reads it. */
+static void ks_vmlinux_markers(const char *path, uint64_t *stext, uint64_t *text)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+
+	*stext = *text = 0;
+	if (fd < 0)
+		return;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		n = data ? data->d_size / sh.sh_entsize : 0;
+		for (i = 0; i < n; i++) {
+			GElf_Sym sym;
+			const char *name;
+
+			if (!gelf_getsym(data, (int)i, &sym) ||
+			    !(name = elf_strptr(elf, sh.sh_link, sym.st_name)))
+				continue;
+			if (strcmp(name, "_stext") == 0)
+				*stext = sym.st_value;
+			else if (strcmp(name, "_text") == 0)
+				*text = sym.st_value;
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+}
+
+/* The KASLR shift: kallsyms' _stext (or _text) against the vmlinux's,
+ * else where a vmlinux function sits in kallsyms, found by name (a few
+ * tries: aliases may be named differently in the two). */
+static bool ks_vmlinux_offset(const struct kernel_syms *ks, const char *path,
+			      const struct symtab *vm, const struct symtab *k, uint64_t *off)
+{
+	size_t nv = symtab_count(vm), nk = symtab_count(k), tries, i, j;
+	uint64_t stext, text;
+
+	ks_vmlinux_markers(path, &stext, &text);
+	if (ks->stext && stext) {
+		*off = ks->stext - stext;
+		return true;
+	}
+	if (ks->text && text) {
+		*off = ks->text - text;
+		return true;
+	}
+
+	for (tries = 0; tries < 8 && tries < nv; tries++) {
+		const struct symbol *v = symtab_get(vm, tries * nv / 8);
+
+		for (j = 0; j < nk; j++) {
+			const struct symbol *kj = symtab_get(k, j);
+
+			if (strcmp(kj->name, v->name) == 0) {
+				*off = kj->start - v->start;
+				/* Another one must agree. */
+				for (i = 0; i < nv; i++) {
+					const struct symbol *w = symtab_get(vm, i), *kw;
+
+					if (w == v)
+						continue;
+					kw = symtab_lookup(k, w->start + *off);
+					if (kw && kw->start == w->start + *off &&
+					    strcmp(kw->name, w->name) == 0)
+						return true;
+				}
+				return nv == 1;
+			}
+		}
+	}
+	return false;
+}
+
+int kallsyms_use_vmlinux(struct kernel_syms *ks, const char *path, const uint8_t *id,
+			 size_t id_size, char *why, size_t why_size)
+{
+	struct elf_image img;
+	struct symtab *st;
+	uint64_t off = 0;
+	char have[2 * ELF_BUILD_ID_MAX + 1], want[2 * ELF_BUILD_ID_MAX + 1];
+	size_t i, n;
+	int err;
+
+	if ((err = elf_image_load(path, &img)) != 0) {
+		snprintf(why, why_size, "%s: %s", path,
+			 err == -ENOEXEC ? "not an ELF file with symbols" : strerror(-err));
+		return err;
+	}
+	if (!id_size || !img.build_id_size || img.build_id_size != id_size ||
+	    memcmp(img.build_id, id, id_size) != 0) {
+		ks_hex(have, img.build_id, img.build_id_size);
+		ks_hex(want, id, id_size);
+		if (!id_size)
+			snprintf(why, why_size, "%s: the kernel's build ID is unknown "
+				 "(/sys/kernel/notes): cannot check it", path);
+		else if (!img.build_id_size)
+			snprintf(why, why_size, "%s has no build ID: cannot tell whether it is "
+				 "the kernel's (%s)", path, want);
+		else
+			snprintf(why, why_size, "%s is another kernel's: build ID %s, the "
+				 "kernel's is %s", path, have, want);
+		elf_image_release(&img);
+		return -EINVAL;
+	}
+	n = symtab_count(img.symtab);
+	if (n == 0 || !ks->kernel || !ks_vmlinux_offset(ks, path, img.symtab, ks->kernel, &off)) {
+		snprintf(why, why_size, "%s: its symbols do not match /proc/kallsyms", path);
+		elf_image_release(&img);
+		return -EINVAL;
+	}
+	/* vmlinux's sized functions, and what kallsyms has outside them
+	 * (code the image does not describe: trampolines, bpf...). */
+	st = symtab_new();
+	symtab_reserve(st, n + symtab_count(ks->kernel), 0);
+	for (i = 0; i < n; i++) {
+		const struct symbol *v = symtab_get(img.symtab, i);
+
+		symtab_add(st, v->start + off, v->end - v->start, SYMTAB_GLOBAL, v->name,
+			   v->end + off);
+	}
+	for (i = 0; i < symtab_count(ks->kernel); i++) {
+		const struct symbol *k = symtab_get(ks->kernel, i);
+
+		if (!k->name[0] || symtab_lookup(img.symtab, k->start - off))
+			continue;
+		symtab_add(st, k->start, 0, SYMTAB_LOCAL, k->name, k->end);
+	}
+	symtab_finish(st);
+	symtab_free(ks->kernel);
+	ks->kernel = st;
+	elf_image_release(&img);
+	return 0;
+}
+
+char *kallsyms_find_vmlinux(const char *root, const char *release, const uint8_t *id,
+			    size_t id_size)
+{
+	char hex[2 * ELF_BUILD_ID_MAX + 1];
+	char *cand[4];
+	char *found = NULL;
+	size_t i;
+
+	if (!id_size || id_size > ELF_BUILD_ID_MAX)
+		return NULL;
+	ks_hex(hex, id, id_size);
+	root = root ? root : "";
+	cand[0] = xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug", root, hex, hex + 2);
+	cand[1] = xasprintf("%s/usr/lib/debug/boot/vmlinux-%s", root, release);
+	cand[2] = xasprintf("%s/boot/vmlinux-%s", root, release);
+	cand[3] = xasprintf("%s/lib/modules/%s/build/vmlinux", root, release);
+	for (i = 0; i < 4; i++) {
+		uint8_t have[ELF_BUILD_ID_MAX];
+
+		if (!found && elf_read_build_id(cand[i], have) == (int)id_size &&
+		    memcmp(have, id, id_size) == 0) {
+			found = cand[i];
+			continue;
+		}
+		free(cand[i]);
+	}
+	return found;
 }

@@ -20,6 +20,7 @@ struct kernel_syms {
 	struct symtab *kernel;    /* [kernel.kallsyms]: absolute addresses */
 	uint64_t start, end;      /* kernel text range (_stext.._etext, else
 				     the range of its text symbols) */
+	uint64_t stext, text;     /* the _stext and _text markers; 0: absent */
 	struct kernel_module *modules; /* sorted by start, non-overlapping */
 	size_t nmodules;
 	bool restricted;          /* every address read as 0: kptr_restrict */
@@ -30,6 +31,9 @@ struct kernel_syms {
 int kallsyms_parse(FILE *kallsyms, FILE *modules, struct kernel_syms *out);
 /* The same from /proc; a missing /proc/modules is not an error. */
 int kallsyms_load(struct kernel_syms *out);
+/* The same from other files (NULL: the /proc one), read with read(2) as
+ * /proc/kallsyms is: a FIFO works, which lets tests hold a load back. */
+int kallsyms_load_files(const char *kallsyms, const char *modules, struct kernel_syms *out);
 void kallsyms_release(struct kernel_syms *ks);
 
 /* Find where a kernel address lives: sets *module to the module containing
@@ -40,5 +44,21 @@ const struct symbol *kallsyms_lookup(const struct kernel_syms *ks, uint64_t addr
 /* The running kernel's build ID from /sys/kernel/notes.  Returns its size
  * (0 when there is none) or -errno. */
 int kallsyms_kernel_build_id(uint8_t id[20]);
+
+/* Exact sizes from a vmlinux: replace ks->kernel by the ELF file's
+ * function symbols (moved by the KASLR shift, found by matching names
+ * with kallsyms), keeping kallsyms symbols that lie outside all of them.
+ * The file must carry build ID id (the running kernel's): any other, or
+ * none, is refused.  Returns 0, or -errno with a message for the user in
+ * why (-EINVAL: not this kernel's). */
+int kallsyms_use_vmlinux(struct kernel_syms *ks, const char *path, const uint8_t *id,
+			 size_t id_size, char *why, size_t why_size);
+
+/* A vmlinux with build ID id under root ("" or NULL: /), where
+ * distributions put them: /usr/lib/debug/.build-id/xx/rest.debug,
+ * /usr/lib/debug/boot/vmlinux-RELEASE, /boot/vmlinux-RELEASE,
+ * /lib/modules/RELEASE/build/vmlinux.  Returns the path (free it) or NULL. */
+char *kallsyms_find_vmlinux(const char *root, const char *release, const uint8_t *id,
+			    size_t id_size);
 
 #endif

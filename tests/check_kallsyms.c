@@ -2,6 +2,7 @@
  * through fmemopen, plus one check against the running kernel. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -355,6 +356,130 @@ START_TEST(test_real_kallsyms)
 }
 END_TEST
 
+/* ---- vmlinux ---- */
+
+static const uint8_t vm_id[20] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+				   11, 12, 13, 14, 15, 16, 17, 18, 19, 20 };
+
+/* A vmlinux built by the test: functions with exact sizes in a NOBITS
+ * text section linked at 0xffffffff81000000, and build ID vm_id.  NULL
+ * (the test skips) without an assembler and linker. */
+static char *make_vmlinux(const char *dir)
+{
+	static const struct { const char *name; unsigned off, size; } fn[] = {
+		{ "startup_64", 0x0, 0x40 },
+		{ "secondary_startup", 0x100, 0x80 },
+		{ "do_syscall_64", 0x200, 0x100 },
+		{ "last_text", 0x600, 0x20 },
+	};
+	char *src = xasprintf("%s/vmlinux.s", dir), *out = xasprintf("%s/vmlinux", dir);
+	char hex[41];
+	FILE *f = fopen(src, "w");
+	size_t i;
+
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "\t.section .ktext,\"ax\",@nobits\n");
+	for (i = 0; i < sizeof(fn) / sizeof(fn[0]); i++)
+		fprintf(f, "\t.org %#x\n\t.globl %s\n\t.type %s,@function\n%s:\n\t.size %s, %#x\n",
+			fn[i].off, fn[i].name, fn[i].name, fn[i].name, fn[i].name, fn[i].size);
+	fprintf(f, "\t.org 0x1000\n");
+	fclose(f);
+	for (i = 0; i < 20; i++)
+		sprintf(hex + 2 * i, "%02x", vm_id[i]);
+	if (testutil_sh("cc -c -o %s.o %s 2>/dev/null && ld -static -nostdlib -e 0 "
+			"--build-id=0x%s --section-start=.ktext=0xffffffff81000000 -o %s %s.o "
+			"2>/dev/null", out, src, hex, out, out) != 0) {
+		free(out);
+		out = NULL;
+	}
+	free(src);
+	return out;
+}
+
+/* kallsyms of the same kernel moved by KASLR, with one function the
+ * vmlinux does not have. */
+static const char kaslr_kallsyms[] =
+	"ffffffff9a000000 T _stext\n"
+	"ffffffff9a000000 T startup_64\n"
+	"ffffffff9a000100 t secondary_startup\n"
+	"ffffffff9a000200 T do_syscall_64\n"
+	"ffffffff9a000300 T tramp_only\n"
+	"ffffffff9a000600 T last_text\n"
+	"ffffffff9a000680 T _etext\n";
+
+START_TEST(test_vmlinux_sizes)
+{
+	char *dir = testutil_tmpdir("kallsyms-vmlinux"), *vm = make_vmlinux(dir), why[512];
+	struct kernel_syms ks;
+	uint8_t other[20];
+
+	if (!vm) {
+		fprintf(stderr, "check_kallsyms: SKIP vmlinux test (no cc or ld)\n");
+		free(dir);
+		return;
+	}
+	parse(kaslr_kallsyms, NULL, &ks);
+	/* kallsyms alone: a function runs up to the next one. */
+	expect(&ks, 0xffffffff9a000050ULL, "startup_64", "");
+	expect(&ks, 0xffffffff9a000630ULL, "last_text", "");
+
+	/* Another kernel's vmlinux is refused, and changes nothing. */
+	memcpy(other, vm_id, sizeof(other));
+	other[19] ^= 0xff;
+	ck_assert_int_eq(kallsyms_use_vmlinux(&ks, vm, other, 20, why, sizeof(why)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(why, "another kernel"));
+	expect(&ks, 0xffffffff9a000050ULL, "startup_64", "");
+
+	ck_assert_int_eq(kallsyms_use_vmlinux(&ks, vm, vm_id, 20, why, sizeof(why)), 0);
+	expect(&ks, 0xffffffff9a000010ULL, "startup_64", "");
+	expect(&ks, 0xffffffff9a000050ULL, "", "");     /* past its 0x40 bytes */
+	expect(&ks, 0xffffffff9a000120ULL, "secondary_startup", "");
+	expect(&ks, 0xffffffff9a000180ULL, "", "");
+	expect(&ks, 0xffffffff9a0002ffULL, "do_syscall_64", "");
+	expect(&ks, 0xffffffff9a000310ULL, "tramp_only", "");  /* kallsyms only */
+	expect(&ks, 0xffffffff9a000610ULL, "last_text", "");
+	expect(&ks, 0xffffffff9a000630ULL, "", "");
+	kallsyms_release(&ks);
+	free(vm);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_vmlinux_find)
+{
+	char *dir = testutil_tmpdir("kallsyms-find"), *vm = make_vmlinux(dir), *found;
+	uint8_t other[20];
+
+	if (!vm) {
+		fprintf(stderr, "check_kallsyms: SKIP vmlinux test (no cc or ld)\n");
+		free(dir);
+		return;
+	}
+	memcpy(other, vm_id, sizeof(other));
+	other[0] ^= 0xff;
+	ck_assert_ptr_null(kallsyms_find_vmlinux(dir, "6.0-test", vm_id, 20));
+	ck_assert_int_eq(testutil_sh("mkdir -p %s/boot && cp %s %s/boot/vmlinux-6.0-test",
+				     dir, vm, dir), 0);
+	found = kallsyms_find_vmlinux(dir, "6.0-test", vm_id, 20);
+	ck_assert_ptr_nonnull(found);
+	ck_assert_ptr_nonnull(strstr(found, "/boot/vmlinux-6.0-test"));
+	free(found);
+	/* Another release's name, or another build ID: not this kernel's. */
+	ck_assert_ptr_null(kallsyms_find_vmlinux(dir, "6.0-other", vm_id, 20));
+	ck_assert_ptr_null(kallsyms_find_vmlinux(dir, "6.0-test", other, 20));
+	/* The debug tree by build ID comes first. */
+	ck_assert_int_eq(testutil_sh("mkdir -p %s/usr/lib/debug/.build-id/01 && cp %s "
+				     "%s/usr/lib/debug/.build-id/01/02030405060708090a0b0c0d0e0f"
+				     "1011121314.debug", dir, vm, dir), 0);
+	found = kallsyms_find_vmlinux(dir, "6.0-test", vm_id, 20);
+	ck_assert_ptr_nonnull(found);
+	ck_assert_ptr_nonnull(strstr(found, "/.build-id/01/"));
+	free(found);
+	free(vm);
+	free(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("kallsyms");
@@ -380,6 +505,12 @@ static Suite *suite(void)
 	tc = tcase_create("parsing");
 	tcase_add_test(tc, test_malformed_lines);
 	tcase_add_test(tc, test_empty);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("vmlinux");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_vmlinux_sizes);
+	tcase_add_test(tc, test_vmlinux_find);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("live");

@@ -724,6 +724,9 @@ START_TEST(test_async_pending)
 	struct resolved r, r2, d;
 
 	ck_assert_int_eq(machine_set_async(m, true), 0);
+	ck_assert_uint_eq(machine_symbols_ticket(m), 0);
+	ck_assert(machine_symbols_done(m, 0));
+	ck_assert_uint_eq(machine_symbols_loaded(m), 0);
 	ck_assert(exec_segment(path, &seg));
 	ck_assert(nm_symbol(path, "func_b", &fa, &fs));
 	start = base + (seg.vaddr & ~(PAGE - 1));
@@ -737,7 +740,12 @@ START_TEST(test_async_pending)
 		r2 = user(m, 70, 70, base + fa + 3);
 		ck_assert(r2.pending || r2.sym);
 	}
+	/* One DSO queued, once, however many samples asked. */
+	ck_assert_uint_eq(machine_symbols_ticket(m), 1);
 	machine_wait_symbols(m);
+	ck_assert(machine_symbols_done(m, 1));
+	ck_assert(!machine_symbols_done(m, 2));
+	ck_assert_uint_eq(machine_symbols_loaded(m), 1);
 	ck_assert_uint_eq(machine_symbols_loading(m), 0);
 	ck_assert(!machine_dso_pending(r.dso));
 	ck_assert(machine_resolve_deferred(m, r.dso, r.pending ? r.addr : off, false, &d));
@@ -912,6 +920,52 @@ START_TEST(test_synthesize_self)
 }
 END_TEST
 
+/* The sweep in steps: a process a record names is read at once, before
+ * the sweep gets to it, and the sweep then leaves it alone (what records
+ * added since stays); every listed process is read in the end. */
+START_TEST(test_synthesize_steps)
+{
+	struct machine *m = machine_new();
+	pid_t self = getpid(), pids[3] = { 1, 0x3ffffff0, 0 };
+	struct resolved r;
+	int n = machine_synthesize_begin(m, NULL, 0);
+	size_t left;
+
+	ck_assert_int_gt(n, 1);
+	ck_assert(machine_synthesizing(m));
+	left = machine_synthesize_step(m, 1);
+	ck_assert_uint_eq(left, (size_t)n - 1);
+	/* The sweep has not read us yet (pid 1 comes first)... */
+	ck_assert_ptr_null(machine_comm_of(m, (uint32_t)self, (uint32_t)self));
+	machine_synthesize_pid(m, (uint32_t)self);
+	r = user(m, (uint32_t)self, (uint32_t)self, (uint64_t)(uintptr_t)marker_ptr + 2);
+	ck_assert_ptr_nonnull(r.sym);
+	ck_assert_str_eq(r.sym->name, "machine_test_marker");
+	/* ...a record maps more; the rest of the sweep must keep it. */
+	do_mmap(m, (uint32_t)self, (uint32_t)self, 0x10000, 0x1000, 0, "/tmp/synth-step.so");
+	ck_assert_str_eq(name_at(m, (uint32_t)self, (uint32_t)self, 0x10010), "synth-step.so");
+	while ((left = machine_synthesize_step(m, 7)) > 0)
+		ck_assert(machine_synthesizing(m));
+	ck_assert(!machine_synthesizing(m));
+	ck_assert_str_eq(name_at(m, (uint32_t)self, (uint32_t)self, 0x10010), "synth-step.so");
+	ck_assert_ptr_nonnull(machine_comm_of(m, 1, 1));
+	ck_assert_uint_ge(machine_get_stats(m)->processes, (uint64_t)n - 8);
+	/* Once done, a pid is not read on demand any more. */
+	machine_synthesize_pid(m, 2);
+	machine_free(m);
+
+	/* A list: each pid once, a vanished one skipped. */
+	m = machine_new();
+	pids[2] = self;
+	ck_assert_int_eq(machine_synthesize_begin(m, pids, 3), 3);
+	ck_assert_uint_eq(machine_synthesize_step(m, 2), 1);
+	ck_assert_ptr_null(machine_comm_of(m, (uint32_t)self, (uint32_t)self));
+	ck_assert_uint_eq(machine_synthesize_step(m, 2), 0);
+	ck_assert_ptr_nonnull(machine_comm_of(m, (uint32_t)self, (uint32_t)self));
+	machine_free(m);
+}
+END_TEST
+
 START_TEST(test_synthesize_vanished)
 {
 	struct machine *m = machine_new();
@@ -1063,6 +1117,78 @@ START_TEST(test_procfs_query_matches_text)
 END_TEST
 
 /* ---- kernel ---- */
+
+/* Kernel symbols on a thread of their own: while kallsyms is being read
+ * (a FIFO nobody has written yet), kernel addresses are pending under
+ * [kernel.kallsyms] and user DSOs are not held up; once it is read, the
+ * deferred resolve names them, a module's under its module. */
+START_TEST(test_kernel_async)
+{
+	char dir[] = "/tmp/check_machine_kXXXXXX";
+	char *fifo, *mods;
+	struct machine *m = machine_new();
+	struct resolved r, d;
+	bool restricted = true;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	fifo = xasprintf("%s/kallsyms", dir);
+	mods = xasprintf("%s/modules", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	f = fopen(mods, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("ext4 4096 0 - Live 0xffffffffc0000000\n", f);
+	fclose(f);
+
+	ck_assert_int_eq(machine_set_async(m, true), 0);
+	machine_set_kernel_files(m, fifo, mods);
+	ck_assert_int_eq(machine_load_kernel_async(m), 0);
+	ck_assert(machine_kernel_loading(m));
+	ck_assert_uint_ge(machine_symbols_loading(m), 1);
+	machine_resolve(m, 1, 1, PERF_RECORD_MISC_KERNEL, 0xffffffff81000010ULL, &r);
+	ck_assert(r.pending);
+	ck_assert(r.kernel);
+	ck_assert_ptr_null(r.sym);
+	ck_assert_str_eq(dso_short_name(r.dso), "[kernel.kallsyms]");
+	ck_assert(machine_dso_pending(r.dso));
+	ck_assert_uint_eq(r.addr, 0xffffffff81000010ULL);
+	ck_assert(!machine_resolve_deferred(m, r.dso, r.addr, true, &d));
+	ck_assert_int_eq(machine_kernel_status(m, &restricted), -EINPROGRESS);
+	ck_assert(!machine_wait_symbols_for(m, 30));
+
+	f = fopen(fifo, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("ffffffff81000000 T _stext\n"
+	      "ffffffff81000000 T kfunc_a\n"
+	      "ffffffff81000100 T kfunc_b\n"
+	      "ffffffff81001000 T _etext\n"
+	      "ffffffffc0000010 t modfunc\t[ext4]\n", f);
+	fclose(f);
+	machine_wait_symbols(m);
+	ck_assert(!machine_kernel_loading(m));
+	ck_assert_uint_eq(machine_symbols_loading(m), 0);
+	ck_assert(!machine_dso_pending(r.dso));
+	ck_assert(machine_resolve_deferred(m, r.dso, r.addr, true, &d));
+	ck_assert(!d.pending);
+	ck_assert_ptr_nonnull(d.sym);
+	ck_assert_str_eq(d.sym->name, "kfunc_a");
+	ck_assert(machine_resolve_deferred(m, r.dso, 0xffffffffc0000020ULL, true, &d));
+	ck_assert_ptr_nonnull(d.sym);
+	ck_assert_str_eq(d.sym->name, "modfunc");
+	ck_assert_str_eq(dso_short_name(d.dso), "[ext4]");
+	ck_assert_int_eq(machine_kernel_status(m, &restricted), 0);
+	ck_assert(!restricted);
+	machine_resolve(m, 1, 1, PERF_RECORD_MISC_KERNEL, 0xffffffff81000104ULL, &r);
+	ck_assert(!r.pending);
+	ck_assert_str_eq(r.sym->name, "kfunc_b");
+	machine_free(m);
+	unlink(fifo);
+	unlink(mods);
+	rmdir(dir);
+	free(fifo);
+	free(mods);
+}
+END_TEST
 
 START_TEST(test_kernel)
 {
@@ -1340,11 +1466,13 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_synthesize_self);
 	tcase_add_test(tc, test_synthesize_vanished);
 	tcase_add_test(tc, test_synthesize_all);
+	tcase_add_test(tc, test_synthesize_steps);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("kernel");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_kernel);
+	tcase_add_test(tc, test_kernel_async);
 	suite_add_tcase(s, tc);
 
 	return s;

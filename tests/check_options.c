@@ -110,6 +110,10 @@ START_TEST(test_all_options)
 	ck_assert_int_eq(o.output, OUTPUT_JSON);
 	options_release(&o);
 
+	ck_assert_int_eq(parse(&o, &res, "--vmlinux", "/boot/vmlinux-x", NULL), 0);
+	ck_assert_str_eq(o.vmlinux, "/boot/vmlinux-x");
+	options_release(&o);
+
 	ck_assert_int_eq(parse(&o, &res, "--accumulate", "-b", "-F", "max", "-U", NULL), 0);
 	ck_assert_int_eq(o.mode, HIST_ACCUMULATE);
 	ck_assert_int_eq(o.output, OUTPUT_TEXT);
@@ -215,6 +219,7 @@ START_TEST(test_errors)
 		{ "-z", "--accumulate", "-z and --accumulate exclude each other" },
 		{ "-K", "-U", "-K and -U together" },
 		{ "-a", "-p1", "choose one target" },
+		{ "--vmlinux=", NULL, "--vmlinux wants a file name" },
 	};
 	char buf[512];
 	size_t i;
