@@ -611,6 +611,26 @@ static struct snapshot_node *view_tree_flatten(const struct view_tree_ctx *t,
 	return out;
 }
 
+/* Both trees of row r from the builders (freed here), shared by the
+ * symbol and the srcline/inline row kinds.  Returns the nodes dropped. */
+static uint64_t view_trees_finish(struct view_tree_ctx *t, struct snapshot_row *r,
+				  struct view_builder *callers, struct view_builder *callees,
+			      const struct snapshot *snap, const struct view_opts *opts)
+{
+	uint64_t dropped;
+
+	t->total = (double)snap->period;
+	t->threshold = opts->percent_limit > 0 ? opts->percent_limit : VIEW_TREE_MIN_PERCENT;
+	t->share_total = opts->tree_percent_total;
+	r->callers = view_tree_flatten(t, callers);
+	r->callees = view_tree_flatten(t, callees);
+	dropped = callers->dropped + callees->dropped;
+	free(callers->nodes);
+	free(callees->nodes);
+	return dropped;
+}
+
+
 static bool view_frame_is(const struct callchain_frame *f, const struct hist_entry *e,
 			  const bool *key)
 {
@@ -635,7 +655,6 @@ static uint64_t view_build_trees(const struct hist *h, const struct hist_entry *
 	struct view_tree_ctx t;
 	size_t max = opts->tree_max_nodes ? opts->tree_max_nodes : VIEW_TREE_MAX_NODES;
 	size_t n = callchain_store_count(st), i;
-	uint64_t dropped;
 
 	view_builder_init(&callers, max);
 	view_builder_init(&callees, max);
@@ -669,15 +688,7 @@ static uint64_t view_build_trees(const struct hist *h, const struct hist_entry *
 	t.dt = NULL;
 	t.root_df = 0;
 	t.root_frame = &root;
-	t.total = (double)snap->period;
-	t.threshold = opts->percent_limit > 0 ? opts->percent_limit : VIEW_TREE_MIN_PERCENT;
-	t.share_total = opts->tree_percent_total;
-	r->callers = view_tree_flatten(&t, &callers);
-	r->callees = view_tree_flatten(&t, &callees);
-	dropped = callers.dropped + callees.dropped;
-	free(callers.nodes);
-	free(callees.nodes);
-	return dropped;
+	return view_trees_finish(&t, r, &callers, &callees, snap, opts);
 }
 
 /* Whether display frame x is the row's (target's) in the keys shown. */
@@ -708,7 +719,6 @@ static uint64_t view_build_trees_x(const struct hist *h, struct view_dtab *dt, u
 	size_t max = opts->tree_max_nodes ? opts->tree_max_nodes : VIEW_TREE_MAX_NODES;
 	size_t n = callchain_store_count(st), i, cap = 0, ncap = 0;
 	uint32_t *ids = NULL, *nodes = NULL;
-	uint64_t dropped;
 
 	view_builder_init(&callers, max);
 	view_builder_init(&callees, max);
@@ -750,15 +760,7 @@ static uint64_t view_build_trees_x(const struct hist *h, struct view_dtab *dt, u
 	t.dt = dt;
 	t.root_df = df;
 	t.root_frame = NULL;
-	t.total = (double)snap->period;
-	t.threshold = opts->percent_limit > 0 ? opts->percent_limit : VIEW_TREE_MIN_PERCENT;
-	t.share_total = opts->tree_percent_total;
-	r->callers = view_tree_flatten(&t, &callers);
-	r->callees = view_tree_flatten(&t, &callees);
-	dropped = callers.dropped + callees.dropped;
-	free(callers.nodes);
-	free(callees.nodes);
-	return dropped;
+	return view_trees_finish(&t, r, &callers, &callees, snap, opts);
 }
 
 /* ---- folded stacks ---- */
