@@ -615,7 +615,7 @@ static struct snapshot_node *view_tree_flatten(const struct view_tree_ctx *t,
  * symbol and the srcline/inline row kinds.  Returns the nodes dropped. */
 static uint64_t view_trees_finish(struct view_tree_ctx *t, struct snapshot_row *r,
 				  struct view_builder *callers, struct view_builder *callees,
-			      const struct snapshot *snap, const struct view_opts *opts)
+				  const struct snapshot *snap, const struct view_opts *opts)
 {
 	uint64_t dropped;
 
@@ -629,7 +629,6 @@ static uint64_t view_trees_finish(struct view_tree_ctx *t, struct snapshot_row *
 	free(callees->nodes);
 	return dropped;
 }
-
 
 static bool view_frame_is(const struct callchain_frame *f, const struct hist_entry *e,
 			  const bool *key)
