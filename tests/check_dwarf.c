@@ -24,22 +24,26 @@
 #include "view.h"
 
 static char *dir;
-static char fixture[4096], stripped[4096];
+static char fixture[4096], stripped[4096], master[4096], master_stripped[4096];
 static uint64_t outer_start, outer_end, main_start, main_end;
 
-static void setup(void)
+/* Once per test case (the compile is the slow part): the fixture and its
+ * stripped copy, and the addresses of two functions in it. */
+static void build_fixture(void)
 {
 	struct elf_image img;
 	size_t i;
 
 	dir = testutil_tmpdir("dwarf");
+	snprintf(master, sizeof(master), "%s/inlfix.master", dir);
+	snprintf(master_stripped, sizeof(master_stripped), "%s/inlfix.master-stripped", dir);
 	snprintf(fixture, sizeof(fixture), "%s/inlfix", dir);
 	snprintf(stripped, sizeof(stripped), "%s/inlfix.stripped", dir);
-	ck_assert_int_eq(testutil_sh("cc -O2 -g -o '%s' '%s/inline-fixture.c'", fixture,
+	ck_assert_int_eq(testutil_sh("cc -O2 -g -o '%s' '%s/inline-fixture.c'", master,
 				     getenv("srcdir") ? getenv("srcdir") : "tests"),
 			 0);
-	ck_assert_int_eq(testutil_sh("strip -g -o '%s' '%s'", stripped, fixture), 0);
-	ck_assert_int_eq(elf_image_load(fixture, &img), 0);
+	ck_assert_int_eq(testutil_sh("strip -g -o '%s' '%s'", master_stripped, master), 0);
+	ck_assert_int_eq(elf_image_load(master, &img), 0);
 	for (i = 0; i < symtab_count(img.symtab); i++) {
 		const struct symbol *s = symtab_get(img.symtab, i);
 
@@ -55,10 +59,24 @@ static void setup(void)
 	ck_assert(outer_start && outer_end > outer_start && main_start);
 }
 
-static void teardown(void)
+static void remove_fixture(void)
 {
 	testutil_sh("rm -rf '%s'", dir);
 	free(dir);
+	dir = NULL;
+}
+
+/* Each test gets fresh copies (a test may replace or add files). */
+static void setup(void)
+{
+	ck_assert_int_eq(testutil_sh("find '%s' -mindepth 1 -maxdepth 1 ! -name 'inlfix.master*' "
+				     "-exec rm -rf {} + && cp '%s' '%s' && cp '%s' '%s'",
+				     dir, master, fixture, master_stripped, stripped),
+			 0);
+}
+
+static void teardown(void)
+{
 }
 
 /* Some address of outer_noinline is in the inlined hot_inline, called
@@ -102,7 +120,9 @@ END_TEST
 START_TEST(test_matches_eu_addr2line)
 {
 	struct dwarfinfo_cache *c = dwarfinfo_cache_new(0);
-	char cmd[8192], line[1024];
+	struct strbuf cmd, all;
+	char line[1024];
+	const char *next;
 	uint64_t a;
 	FILE *p;
 	size_t n = 0;
@@ -112,20 +132,33 @@ START_TEST(test_matches_eu_addr2line)
 		dwarfinfo_cache_free(c);
 		return;
 	}
+	strbuf_init(&cmd);
+	strbuf_init(&all);
+	/* One eu-addr2line for all the addresses, each followed by address 0
+	 * ("??\n??:0\n", which no address of main or outer_noinline gives)
+	 * to tell where one answer ends. */
+	strbuf_addf(&cmd, "eu-addr2line -f -i -s -e '%s'", fixture);
+	for (a = main_start; a < outer_end; a = a + 1 == main_end ? outer_start : a + 1)
+		strbuf_addf(&cmd, " 0x%llx 0", (unsigned long long)a);
+	p = popen(cmd.buf, "r");
+	ck_assert_ptr_nonnull(p);
+	while (fgets(line, sizeof(line), p))
+		strbuf_addf(&all, "%s", line);
+	/* (it exits with 1: address 0 has no line) */
+	ck_assert_int_ne(pclose(p), -1);
+	next = all.buf;
 	for (a = main_start; a < outer_end; a = a + 1 == main_end ? outer_start : a + 1) {
+		static const char sentinel[] = "??\n??:0\n";
 		const struct dwarfinfo *in;
-		char want[2048], got[2048], *w = want;
+		char want[2048], got[2048];
+		const char *end = next ? strstr(next, sentinel) : NULL;
 		size_t k, off = 0;
 
-		snprintf(cmd, sizeof(cmd), "eu-addr2line -f -i -s -e '%s' 0x%llx", fixture,
-			 (unsigned long long)a);
-		p = popen(cmd, "r");
-		ck_assert_ptr_nonnull(p);
-		want[0] = 0;
-		while (fgets(line, sizeof(line), p) &&
-		       (size_t)(w - want) + strlen(line) < sizeof(want))
-			w += sprintf(w, "%s", line);
-		pclose(p);
+		ck_assert_ptr_nonnull(end);
+		ck_assert_uint_lt((size_t)(end - next), sizeof(want));
+		memcpy(want, next, (size_t)(end - next));
+		want[end - next] = 0;
+		next = end + sizeof(sentinel) - 1;
 		ck_assert_int_eq(dwarfinfo_lookup(c, fixture, a, &in), 0);
 		/* eu-addr2line's shape: "f inlined at F:L:C in g\nF:L:C\ng\nF:L:C\n". */
 		{
@@ -189,6 +222,9 @@ START_TEST(test_matches_eu_addr2line)
 		n++;
 	}
 	ck_assert_uint_gt(n, 32);
+	ck_assert_str_eq(next, "");
+	strbuf_release(&cmd);
+	strbuf_release(&all);
 	dwarfinfo_cache_free(c);
 }
 END_TEST
@@ -524,6 +560,7 @@ static Suite *suite(void)
 	Suite *s = suite_create("dwarf");
 	TCase *tc = tcase_create("dwarf");
 
+	tcase_add_unchecked_fixture(tc, build_fixture, remove_fixture);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_inline_chain);
@@ -533,6 +570,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_many_files);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("view");
+	tcase_add_unchecked_fixture(tc, build_fixture, remove_fixture);
 	tcase_add_checked_fixture(tc, view_setup, view_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_view_srcline_merges_by_line);
