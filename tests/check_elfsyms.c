@@ -92,28 +92,32 @@ static void build_fixtures(void)
 	fclose(f);
 	free(src);
 
-#define CC(out, flags) \
-	testutil_sh("cd '%s' && cc -O0 -g0 -o " out " prog.c " flags " 2>/dev/null", dir)
-	if (CC("pie", "-fPIE -pie") || CC("nopie", "-no-pie -fno-pie") ||
-	    CC("lib.so", "-DNO_MAIN -shared -fPIC") ||
-	    CC("dynfull", "-fPIE -pie -rdynamic") ||
-	    CC("bid", "-Wl,--build-id=0x" BUILD_ID_HEX) ||
-	    CC("sha1", "-Wl,--build-id=sha1") ||
-	    CC("nobid", "-Wl,--build-id=none") ||
-	    CC("sect.so", "-DNO_MAIN -shared -fPIC -Wl,-z,separate-code "
-		"-Wl,--section-start=.text=0x5000") ||
-	    CC("prog.o", "-c") ||
-	    testutil_sh("cd '%s' && cc -O0 -fPIE -pie -o plt plt.c 2>/dev/null", dir) ||
-	    testutil_sh("cd '%s' && strip -o dyn dynfull && cp bid nosect && "
+	/* The compiles run side by side (one shell waits for them all). */
+#define CC(out, flags) "cc -O0 -g0 -o " out " prog.c " flags " 2>/dev/null & p=\"$p $!\"; "
+	if (testutil_sh("cd '%s' && p=; "
+			CC("pie", "-fPIE -pie") CC("nopie", "-no-pie -fno-pie")
+			CC("lib.so", "-DNO_MAIN -shared -fPIC")
+			CC("dynfull", "-fPIE -pie -rdynamic")
+			CC("bid", "-Wl,--build-id=0x" BUILD_ID_HEX)
+			CC("sha1", "-Wl,--build-id=sha1")
+			CC("nobid", "-Wl,--build-id=none")
+			CC("sect.so", "-DNO_MAIN -shared -fPIC -Wl,-z,separate-code "
+			   "-Wl,--section-start=.text=0x5000")
+			CC("prog.o", "-c")
+			"cc -O0 -fPIE -pie -o plt plt.c 2>/dev/null & p=\"$p $!\"; "
+			"st=0; for j in $p; do wait $j || st=1; done; [ $st = 0 ] && "
+			"strip -o dyn dynfull && cp bid nosect && "
 			"echo 'not an elf file' > text && : > empty", dir)) {
 		fprintf(stderr, "check_elfsyms: cannot build the fixtures\n");
 		abort();
 	}
 	/* Optional toolchains: their tests skip when these fail. */
-	have_lld = CC("lld", "-fPIE -pie -fuse-ld=lld") == 0;
-	have_m32 = testutil_sh("cd '%s' && printf 'int f32(int x){return x*3;}\\n' > m32.c && "
-			       "cc -m32 -shared -nostdlib -fPIC -o m32.so m32.c 2>/dev/null",
-			       dir) == 0;
+	testutil_sh("cd '%s' && p=; " CC("lld", "-fPIE -pie -fuse-ld=lld")
+		    "printf 'int f32(int x){return x*3;}\\n' > m32.c && "
+		    "{ cc -m32 -shared -nostdlib -fPIC -o m32.so m32.c 2>/dev/null || rm -f m32.so; }; "
+		    "wait", dir);
+	have_lld = testutil_sh("test -s '%s/lld'", dir) == 0;
+	have_m32 = testutil_sh("test -s '%s/m32.so'", dir) == 0;
 #undef CC
 }
 
