@@ -150,8 +150,10 @@ static bool event_build_id_probe(void)
 	if (map == MAP_FAILED)
 		goto out;
 	munmap(map, page);
-	leak = ring_mmap2_has_build_id_flag(ring_before, page, &seen_before) |
-	       ring_mmap2_has_build_id_flag(ring_after, page, &seen_after);
+	/* Both rings are read: each sets its seen_ flag. */
+	leak = ring_mmap2_has_build_id_flag(ring_before, page, &seen_before);
+	if (ring_mmap2_has_build_id_flag(ring_after, page, &seen_after))
+		leak = true;
 	safe = seen_before && seen_after && !leak;
 out:
 	if (fd_before >= 0) {
