@@ -6,8 +6,10 @@ WORKLOAD=${WORKLOAD:-tests/workload}
 TMP=tests/tmp/$(basename "$0" .sh).$$
 mkdir -p "$TMP"
 BG_PIDS=
+T=
 
 cleanup() {
+	[ -z "$T" ] || $T kill-server 2>/dev/null
 	for p in $BG_PIDS; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
 }
@@ -91,4 +93,98 @@ snaps = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 ok = eval(sys.argv[2])
 sys.exit(0 if ok else 1)
 PY
+}
+
+# ---- evidence of a hang: hang_evidence PID FILE (tests/evidence.sh) ----
+. tests/evidence.sh
+
+# show_evidence FILE...: print them as comments (the test's log keeps them).
+show_evidence() {
+	for f; do
+		[ -s "$f" ] || continue
+		echo "# $f:"
+		sed 's/^/# | /' "$f"
+	done
+}
+
+# run_bounded SECS NAME CMD...: run CMD; past SECS seconds (wall clock),
+# write the stacks of its threads to $TMP/NAME.hang, end it (TERM, then
+# KILL) and return 124, like timeout(1).  Otherwise CMD's status.
+run_bounded() {
+	rb_limit=$1 rb_name=$2
+	shift 2
+	"$@" &
+	rb_pid=$!
+	rb_t0=$(date +%s)
+	while kill -0 "$rb_pid" 2>/dev/null; do
+		if [ $(($(date +%s) - rb_t0)) -ge "$rb_limit" ]; then
+			hang_evidence "$rb_pid" "$TMP/$rb_name.hang"
+			kill "$rb_pid" 2>/dev/null
+			sleep 2
+			kill -9 "$rb_pid" 2>/dev/null
+			wait "$rb_pid" 2>/dev/null
+			return 124
+		fi
+		sleep 0.1
+	done
+	wait "$rb_pid"
+}
+
+# ---- the browser in tmux ----
+# tmux_start SESSION COLS ROWS [DIR]: a shell (prompt "$ ") in a new
+# COLSxROWS pane of a private tmux server, in DIR; screen, keys, wait_for
+# and wait_gone then act on that pane, and cleanup ends the server.
+tmux_start() {
+	TMUX_SESSION=$1
+	T="tmux -L proftop-$(basename "$0" .sh)-$$ -f /dev/null"
+	if [ -n "$4" ]; then
+		$T new-session -d -s "$1" -x "$2" -y "$3" -c "$4" "env PS1='$ ' sh"
+	else
+		$T new-session -d -s "$1" -x "$2" -y "$3" "env PS1='$ ' sh"
+	fi
+}
+
+screen() { $T capture-pane -p -t "$TMUX_SESSION"; }
+keys() { $T send-keys -t "$TMUX_SESSION" "$@"; }
+
+# pane_evidence WHAT: the pane, and the stacks of every proftop running
+# under it, as comments; kept in $TMP/pane.txt and $TMP/pane-PID.hang.
+pane_evidence() {
+	screen >"$TMP/pane.txt" 2>&1
+	echo "# screen ($1):"
+	sed 's/^/# | /' "$TMP/pane.txt"
+	pe_all=$($T list-panes -t "$TMUX_SESSION" -F '#{pane_pid}' 2>/dev/null)
+	pe_all="$pe_all $(descendants "$pe_all")"
+	for pe_p in $pe_all; do
+		[ "$(cat "/proc/$pe_p/comm" 2>/dev/null)" = proftop ] || continue
+		hang_evidence "$pe_p" "$TMP/pane-$pe_p.hang"
+		show_evidence "$TMP/pane-$pe_p.hang"
+	done
+}
+
+# wait_for REGEX WHAT [TENTHS]: poll the pane (every 0.1 s, 150 times by
+# default) until a line matches; else fail with the evidence.
+wait_for() {
+	wf_i=0
+	while ! screen | grep -q -E -- "$1"; do
+		wf_i=$((wf_i + 1))
+		if [ $wf_i -ge "${3:-150}" ]; then
+			pane_evidence "$2"
+			fail "$2: no line matching '$1'"
+		fi
+		sleep 0.1
+	done
+}
+
+# wait_gone REGEX WHAT [TENTHS]: poll until no line matches.
+wait_gone() {
+	wf_i=0
+	while screen | grep -q -E -- "$1"; do
+		wf_i=$((wf_i + 1))
+		if [ $wf_i -ge "${3:-150}" ]; then
+			pane_evidence "$2"
+			fail "$2: '$1' still on screen"
+		fi
+		sleep 0.1
+	done
 }

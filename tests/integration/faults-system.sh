@@ -66,12 +66,19 @@ fi
 # the session must keep its pace and report lost samples, not stall.
 start_workload 0
 t0=$(date +%s)
-timeout 30 "$PROFTOP" -a -g -m 1 -F 20000 --json -d 0.5 -n 4 >"$TMP/m1.json" 2>"$TMP/m1.err"
+# (Past 30 s, the stacks of its threads are kept in $TMP/m1.hang and shown.)
+run_bounded 30 m1 "$PROFTOP" -a -g -m 1 -F 20000 --json -d 0.5 -n 4 >"$TMP/m1.json" 2>"$TMP/m1.err"
 st=$?
 t1=$(date +%s)
 kill "$WL_PID"
-[ $st -eq 0 ] || fail "-m 1: status $st ($(cat "$TMP/m1.err"))"
-[ $((t1 - t0)) -lt 10 ] || fail "-m 1: 4 refreshes of 0.5 s took $((t1 - t0)) s"
+if [ $st -ne 0 ]; then
+	show_evidence "$TMP/m1.err" "$TMP/m1.json" "$TMP/m1.hang"
+	fail "-m 1: status $st (124: hung; the evidence is above)"
+fi
+if [ $((t1 - t0)) -ge 10 ]; then
+	echo "# snapshot times: $(python3 -c 'import json,sys; print([json.loads(l)["time"] for l in open(sys.argv[1]) if l.strip()])' "$TMP/m1.json")"
+	fail "-m 1: 4 refreshes of 0.5 s took $((t1 - t0)) s (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+fi
 json_check "$TMP/m1.json" 'len(snaps) == 4 and all("lost" in s for s in snaps)' ||
 	fail "-m 1: 4 snapshots with a lost count"
 lost=$(python3 -c 'import json,sys; print([json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]["lost"])' "$TMP/m1.json")
@@ -80,8 +87,11 @@ if [ "$lost" -gt 0 ]; then
 else
 	ok "-m 1 under load: no stall (the ring kept up: 0 lost)"
 fi
-timeout 30 "$PROFTOP" -a -g -m 1 -F 20000 --batch -d 0.5 -n 1 >"$TMP/m1.txt" 2>&1 ||
-	fail "-m 1 --batch"
+run_bounded 30 m1-batch "$PROFTOP" -a -g -m 1 -F 20000 --batch -d 0.5 -n 1 >"$TMP/m1.txt" 2>&1 || {
+	st=$?
+	show_evidence "$TMP/m1.txt" "$TMP/m1-batch.hang"
+	fail "-m 1 --batch: status $st"
+}
 grep -qi "lost" "$TMP/m1.txt" || fail "--batch does not show the lost count"
 ok "-m 1: the batch header shows the lost count"
 

@@ -162,28 +162,14 @@ ok "-i: -s srcline matches eu-addr2line -s and perf report -s srcline; --inline 
 
 # --- the browser (tmux) ----------------------------------------------
 command -v tmux >/dev/null 2>&1 || skip "tmux is not installed (other parts done)"
-T="tmux -L proftop-inline-$$ -f /dev/null"
-trap '$T kill-server 2>/dev/null; cleanup' EXIT INT TERM
-screen() { $T capture-pane -p -t tui; }
-wait_for() {
-	i=0
-	while ! screen | grep -q -E -- "$1"; do
-		i=$((i + 1))
-		if [ $i -ge 150 ]; then
-			screen | sed 's/^/# | /'
-			fail "browser: $2: no line matching '$1'"
-		fi
-		sleep 0.1
-	done
-}
 ABS=$(pwd)
-$T new-session -d -s tui -x 120 -y 30 "env PS1='$ ' sh" || skip "tmux cannot start a session here"
-$T send-keys -t tui "$ABS/$PROFTOP -i $ABS/$TMP/fix.data --tui -g --inline -s sym,srcline; echo EXIT=\$?" Enter
-wait_for 'Source:Line' "the Source:Line column"
-wait_for '\[\.\] hot_inline \(inlined\) +inline-fixture\.c:1[0-9]' "an inlined row with its line"
+tmux_start tui 120 30 || skip "tmux cannot start a session here"
+keys "$ABS/$PROFTOP -i $ABS/$TMP/fix.data --tui -g --inline -s sym,srcline; echo EXIT=\$?" Enter
+wait_for 'Source:Line' "browser: the Source:Line column"
+wait_for '\[\.\] hot_inline \(inlined\) +inline-fixture\.c:1[0-9]' "browser: an inlined row with its line"
 # Enter on the top row (hot_inline's, the hottest) opens its callers tree.
-$T send-keys -t tui Enter
-wait_for '\[\.\] outer_noinline +inlfix' "outer_noinline under hot_inline in its callers tree"
-$T send-keys -t tui q
-wait_for '^EXIT=0' "exit status 0 after q"
+keys Enter
+wait_for '\[\.\] outer_noinline +inlfix' "browser: outer_noinline under hot_inline in its callers tree"
+keys q
+wait_for '^EXIT=0' "browser: exit status 0 after q"
 ok "browser: Source:Line column, hot_inline (inlined) rows, outer_noinline as its caller"

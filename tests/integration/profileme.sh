@@ -264,33 +264,7 @@ if ! command -v tmux >/dev/null 2>&1; then
 fi
 ABS_PROFTOP=$(cd "$(dirname "$PROFTOP")" && pwd)/$(basename "$PROFTOP")
 ABS_TMP=$(cd "$TMP" && pwd)
-T="tmux -L proftop-pm-$$ -f /dev/null"
-trap '$T kill-server 2>/dev/null; cleanup' EXIT INT TERM
-screen() { $T capture-pane -p -t pm; }
-wait_for() {
-	i=0
-	while ! screen | grep -q -E -- "$1"; do
-		i=$((i + 1))
-		if [ $i -ge 150 ]; then
-			screen | sed 's/^/# | /'
-			fail "$2: no line matching '$1'"
-		fi
-		sleep 0.1
-	done
-}
-wait_gone() {
-	i=0
-	while screen | grep -q -E -- "$1"; do
-		i=$((i + 1))
-		if [ $i -ge 150 ]; then
-			screen | sed 's/^/# | /'
-			fail "$2: '$1' still on screen"
-		fi
-		sleep 0.1
-	done
-}
-keys() { $T send-keys -t pm "$@"; }
-$T new-session -d -s pm -x 160 -y 40 -c "$ABS_TMP" "env PS1='$ ' sh" ||
+tmux_start pm 160 40 "$ABS_TMP" ||
 	{ echo "SKIP: tmux cannot start a session here"; exit 0; }
 keys "clear; $ABS_PROFTOP -i $ABS_TMP/a1.data; echo EXIT=\$?" Enter
 wait_for 'Self +Samples +Retired +Killed +Stalled +Mispred +Traps +Trap +ICmiss +LdSt +RetDly +Command' "ProfileMe titles"

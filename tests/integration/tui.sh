@@ -10,49 +10,9 @@ require_perf_events
 ABS_PROFTOP=$(cd "$(dirname "$PROFTOP")" && pwd)/$(basename "$PROFTOP")
 ABS_WORKLOAD=$(cd "$(dirname "$WORKLOAD")" && pwd)/$(basename "$WORKLOAD")
 ABS_TMP=$(cd "$TMP" && pwd)
-T="tmux -L proftop-test-$$ -f /dev/null"
-
-tui_cleanup() {
-	$T kill-server 2>/dev/null
-	cleanup
-}
-trap tui_cleanup EXIT INT TERM
-
-screen() { $T capture-pane -p -t tui; }
-
-# wait_for REGEX WHAT [TENTHS]: poll the pane until a line matches.
-wait_for() {
-	i=0
-	while ! screen | grep -q -E -- "$1"; do
-		i=$((i + 1))
-		if [ $i -ge "${3:-150}" ]; then
-			echo "# screen:"
-			screen | sed 's/^/# | /'
-			fail "$2: no line matching '$1'"
-		fi
-		sleep 0.1
-	done
-}
-
-# wait_gone REGEX WHAT: poll until no line matches.
-wait_gone() {
-	i=0
-	while screen | grep -q -E -- "$1"; do
-		i=$((i + 1))
-		if [ $i -ge 150 ]; then
-			echo "# screen:"
-			screen | sed 's/^/# | /'
-			fail "$2: '$1' still on screen"
-		fi
-		sleep 0.1
-	done
-}
-
-keys() { $T send-keys -t tui "$@"; }
 
 # A shell in a 120x40 pane, in the test's directory (P writes there).
-$T new-session -d -s tui -x 120 -y 40 -c "$ABS_TMP" "env PS1='$ ' sh" ||
-	skip "tmux cannot start a session here"
+tmux_start tui 120 40 "$ABS_TMP" || skip "tmux cannot start a session here"
 keys "clear; echo SHELL-BEFORE; $ABS_PROFTOP -g -d 0.5 -- $ABS_WORKLOAD 0; echo EXIT=\$?" Enter
 
 # Header and table.
