@@ -34,7 +34,7 @@ ABS_WORKLOAD=$(cd "$(dirname "$WORKLOAD")" && pwd)/$(basename "$WORKLOAD")
 tmux_start ev 100 30 || skip "tmux cannot start a session here"
 keys "$ABS_PROFTOP -d 60 -- $ABS_WORKLOAD 0; echo EXIT=\$?" Enter
 wait_for '^proftop  event ' "header"
-(wait_for 'NEVER ON SCREEN' "a line that never comes" 5) >"$TMP/wait.out" 2>&1 &&
+(wait_for 'NEVER ON SCREEN' "a line that never comes" 2) >"$TMP/wait.out" 2>&1 &&
 	fail "wait_for did not fail"
 grep -q "^not ok - a line that never comes: no line matching 'NEVER ON SCREEN'" "$TMP/wait.out" ||
 	fail "wait_for: $(cat "$TMP/wait.out")"
@@ -44,7 +44,7 @@ grep -q '^# | == thread [0-9]* (proftop)' "$TMP/wait.out" ||
 ok "wait_for: on a timeout, the pane and the threads of the proftop under it"
 keys q
 wait_for '^EXIT=0$' "q exits"
-(wait_gone '^EXIT=0$' "a line that stays" 5) >"$TMP/gone.out" 2>&1 && fail "wait_gone did not fail"
+(wait_gone '^EXIT=0$' "a line that stays" 2) >"$TMP/gone.out" 2>&1 && fail "wait_gone did not fail"
 grep -q "^not ok - a line that stays: '^EXIT=0\$' still on screen" "$TMP/gone.out" ||
 	fail "wait_gone: $(cat "$TMP/gone.out")"
 grep -q '^# | EXIT=0' "$TMP/gone.out" || fail "no pane in: $(cat "$TMP/gone.out")"
