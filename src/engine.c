@@ -114,6 +114,8 @@ struct engine {
 #define ENGINE_DEFERRED_MAX (1u << 20)
 /* How long a refresh waits for symbols still loading (ms). */
 #define ENGINE_SYMBOLS_WAIT_MS 150
+/* How often a printed refresh held for the kernel's symbols looks again. */
+#define ENGINE_KERNEL_POLL 0.02
 
 /* Processes read from /proc between two ring reads (~50 us each). */
 #define ENGINE_SYNTH_STEP 32
@@ -955,7 +957,9 @@ static void engine_publish(struct engine *e, double interval, engine_refresh_cb 
 	/* A preview waited for user symbols in engine_run already, and does
 	 * not wait for the kernel's: user rows come first. */
 	/* Printed tables are read whole, later: no kernel rows missing
-	 * for being early (the browser shows them at its next frame). */
+	 * for being early (the browser shows them at its next frame).
+	 * Live, engine_run held the refresh until the kernel's thread was
+	 * done: this only takes its symbols. */
 	if (!preview && o->output != OUTPUT_SCREEN)
 		machine_wait_kernel(e->machine);
 	if (e->deferred && preview) {
@@ -1146,6 +1150,10 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 		double now = now_monotonic(), wait = (preview ? preview : next) - now;
 		struct timespec ts;
 
+		/* A printed refresh is due but waits for the kernel's symbols
+		 * (see below): keep reading the rings, and look again soon. */
+		if (o->output != OUTPUT_SCREEN && wait <= 0 && machine_kernel_loading(e->machine))
+			wait = ENGINE_KERNEL_POLL;
 		/* Past the preview time and waiting for symbols: look again soon. */
 		if (preview && wait < 0)
 			wait = 0.01;
@@ -1209,6 +1217,13 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 			shown_loaded = machine_symbols_loaded(e->machine);
 			shown_kernel = !machine_kernel_loading(e->machine);
 		}
+		/* Printed tables are read whole, later: no kernel row may be
+		 * missing for being early, so a printed refresh waits for the
+		 * kernel's symbols (its thread) — while the rings are read,
+		 * not in a join that leaves them to overflow. */
+		if (now >= next && !ended && o->output != OUTPUT_SCREEN &&
+		    machine_kernel_loading(e->machine))
+			continue;
 		if (now >= next || ended) {
 			preview = 0;
 			catch_up = false;

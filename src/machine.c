@@ -1486,7 +1486,11 @@ static void *kernel_load_main(void *arg)
 	struct machine *m = arg;
 	struct kernel_load *kl = &m->kload;
 	struct symloader *l = &m->loader;
+	const char *delay = getenv("PROFTOP_TEST_KERNEL_DELAY_MS");
 
+	/* For the tests: a kallsyms read as slow as a loaded machine's. */
+	if (delay && atoi(delay) > 0)
+		usleep((useconds_t)atoi(delay) * 1000u);
 	kl->err = kernel_read(m, &kl->ks);
 	/* Published before busy drops: a waiter woken by it sees the state. */
 	__atomic_store_n(&m->kernel_dso->state, kl->err ? DSO_SYMS_FAILED : DSO_SYMS_LOADED,
