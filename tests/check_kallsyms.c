@@ -273,12 +273,16 @@ START_TEST(test_malformed_lines)
 		"ffffffffc0000200 t spaced_mod [spc]\n"
 		"ffffffffc0001300 t extra_text\t[xtra] trailing words\n"
 		"ffffffff81000400 T crlf_name\r\n"
+		"0xFFFFFFFF81000480 T upper_hex\n"
+		"ffffffff8100048g T bad_digit\n"
 		"ffffffff81000500 T no_newline";
 	struct kernel_syms ks;
 
 	parse(text, NULL, &ks);
-	ck_assert_uint_eq(symtab_count(ks.kernel), 3);
+	ck_assert_uint_eq(symtab_count(ks.kernel), 4);
 	expect(&ks, 0xffffffff81000100, "good_one", "");
+	expect(&ks, 0xffffffff81000480, "upper_hex", "");
+	ck_assert(!table_has(ks.kernel, "bad_digit"));
 	expect(&ks, 0xffffffff81000400, "crlf_name", "");
 	expect(&ks, 0xffffffff81000500, "no_newline", "");
 	expect(&ks, 0xffffffffc0000200, "spaced_mod", "spc");
