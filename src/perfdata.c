@@ -1368,7 +1368,7 @@ static void compact_pending(struct perfdata *pd)
 }
 
 /* Queue the record at off for sorting. */
-static void queue_pending(struct perfdata *pd, uint64_t time, uint64_t off)
+static inline void queue_pending(struct perfdata *pd, uint64_t time, uint64_t off)
 {
 	if (!pd->npend)
 		pd->pend_low = off;
@@ -1383,12 +1383,13 @@ static void queue_pending(struct perfdata *pd, uint64_t time, uint64_t off)
  * mapping is private and read-only: MADV_DONTNEED only unmaps the pages,
  * a later touch would read them from the file again (the page cache),
  * so nothing handed out earlier can turn into zeros. */
-static void drop_consumed(struct perfdata *pd, uint64_t keep)
+static inline void drop_consumed(struct perfdata *pd, uint64_t keep)
 {
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), from, to;
+	uint64_t page, from, to;
 
 	if (!pd->mapped || keep < pd->dropped + DROP_STEP)
 		return;
+	page = (uint64_t)sysconf(_SC_PAGESIZE);
 	from = pd->dropped;
 	if (!from)      /* never the header's pages: the first data page on */
 		from = (pd->data_start + page - 1) & ~(page - 1);
