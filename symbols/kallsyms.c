@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "elfsyms.h"
@@ -580,8 +581,12 @@ int kallsyms_load_files(const char *kallsyms, const char *modules, struct kernel
 			break;
 		}
 		have += (size_t)n;
-		/* A line longer than the window is not kallsyms: cut it. */
-		used = ks_parse_lines(&ps, win, have, n == 0 || have == KS_WINDOW);
+		used = ks_parse_lines(&ps, win, have, n == 0);
+		/* A line longer than the window is not kallsyms: cut it.  (Not
+		 * merely a full window: a regular file fills it, and its last
+		 * line goes on in the next read.) */
+		if (used == 0 && have == KS_WINDOW)
+			used = ks_parse_lines(&ps, win, have, true);
 		memmove(win, win + used, have - used);
 		have -= used;
 		if (n == 0)
@@ -859,4 +864,28 @@ char *kallsyms_find_vmlinux(const char *root, const char *release, const uint8_t
 		free(cand[i]);
 	}
 	return found;
+}
+
+char *kallsyms_find_cached(const uint8_t *id, size_t id_size)
+{
+	const char *dir = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	char hex[2 * 20 + 1], *path;
+	struct stat st;
+	size_t i;
+
+	if (id_size == 0 || id_size > 20)
+		return NULL;
+	for (i = 0; i < id_size; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	if (dir && *dir)
+		path = xasprintf("%s/[kernel.kallsyms]/%s/kallsyms", dir, hex);
+	else if (home && *home)
+		path = xasprintf("%s/.debug/[kernel.kallsyms]/%s/kallsyms", home, hex);
+	else
+		return NULL;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    access(path, R_OK) == 0)
+		return path;
+	free(path);
+	return NULL;
 }
