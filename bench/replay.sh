@@ -78,3 +78,5 @@ printf 'replay time: proftop %.2f s, perf %.2f s, ratio %.3f\n' "$bp" "$bf" \
 		"$(echo "$cp / $cf" | bc -l)"
 printf 'replay rss: proftop %d kB, perf %d kB, ratio %.3f\n' "$rp" "$rf" \
 	"$(echo "$rp / $rf" | bc -l)"
+# Times mean little without the machine's load: say it.
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"

@@ -173,6 +173,7 @@ struct machine {
 		pthread_t thread;
 		bool started;             /* thread to join */
 		char *kallsyms, *modules; /* sources (NULL: /proc) */
+		bool kallsyms_cached;     /* kallsyms is perf's copy: /proc's if it fails */
 		bool use_vmlinux;         /* machine_set_vmlinux was called */
 		char *vmlinux;            /* --vmlinux FILE; NULL: look by build ID */
 		char *note;               /* which vmlinux, or why none */
@@ -1390,6 +1391,12 @@ static int kernel_read(struct machine *m, struct kernel_syms *ks)
 	struct utsname uts;
 	int err = kallsyms_load_files(kl->kallsyms, kl->modules, ks), n;
 
+	/* perf's copy was written by whoever recorded: zeros under
+	 * kptr_restrict, or unreadable since. */
+	if (kl->kallsyms_cached && (err || ks->restricted)) {
+		kallsyms_release(ks);
+		err = kallsyms_load_files(NULL, kl->modules, ks);
+	}
 	if (err || ks->restricted || !kl->use_vmlinux)
 		return err;
 	n = kallsyms_kernel_build_id(id);
@@ -1457,6 +1464,13 @@ void machine_set_kernel_files(struct machine *m, const char *kallsyms, const cha
 	free(m->kload.modules);
 	m->kload.kallsyms = kallsyms ? xstrdup(kallsyms) : NULL;
 	m->kload.modules = modules ? xstrdup(modules) : NULL;
+	m->kload.kallsyms_cached = false;
+}
+
+void machine_set_kernel_cache(struct machine *m, const char *kallsyms)
+{
+	machine_set_kernel_files(m, kallsyms, NULL);
+	m->kload.kallsyms_cached = true;
 }
 
 void machine_set_vmlinux(struct machine *m, bool use, const char *path)

@@ -121,6 +121,10 @@ const char *machine_kernel_note(const struct machine *m);
 /* Read kernel symbols from these files instead of /proc/kallsyms and
  * /proc/modules (NULL: /proc's); for tests. */
 void machine_set_kernel_files(struct machine *m, const char *kallsyms, const char *modules);
+/* Read the running kernel's symbols from perf's copy of its kallsyms
+ * (kallsyms_find_cached) instead of /proc/kallsyms, and from /proc's
+ * when that copy cannot be read or holds no addresses. */
+void machine_set_kernel_cache(struct machine *m, const char *kallsyms);
 
 /* Synthesize existing processes from /proc (comm, threads, exec maps):
  * all of them when npids == 0, else those pids and their threads.

@@ -60,6 +60,11 @@ enum {
  * flushed, as perf does when its ordered-events memory runs out. */
 #define MAX_PENDING (1U << 22)
 
+/* A mapped file's data pages behind the reader are given back to the
+ * kernel in steps of this many bytes (one madvise each): read once, they
+ * would otherwise all count in the resident set until the end. */
+#define DROP_STEP (1U << 20)
+
 struct pending {
 	uint64_t time;
 	uint64_t off;             /* file order: ties keep it */
@@ -104,6 +109,8 @@ struct perfdata {
 	size_t *runs;              /* where each ascending run of pend starts */
 	size_t runs_cap;
 	size_t emit_i, emit_n;     /* pend[emit_i..emit_n) are ready, sorted */
+	uint64_t pend_low;         /* the lowest offset in pend (when npend) */
+	uint64_t dropped;          /* mapped: pages below it were given back */
 	uint64_t round_limit;      /* max time at the previous FINISHED_ROUND */
 	uint64_t max_time;
 	bool has_held;
@@ -1345,11 +1352,52 @@ static void flush_upto(struct perfdata *pd, uint64_t limit, bool all)
 /* Drop the emitted prefix of pend. */
 static void compact_pending(struct perfdata *pd)
 {
+	size_t i;
+
 	if (!pd->emit_n)
 		return;
 	memmove(pd->pend, pd->pend + pd->emit_n, (pd->npend - pd->emit_n) * sizeof(*pd->pend));
 	pd->npend -= pd->emit_n;
 	pd->emit_i = pd->emit_n = 0;
+	/* Records queued later lie further on in the file: only the ones
+	 * kept here can be below them. */
+	pd->pend_low = UINT64_MAX;
+	for (i = 0; i < pd->npend; i++)
+		if (pd->pend[i].off < pd->pend_low)
+			pd->pend_low = pd->pend[i].off;
+}
+
+/* Queue the record at off for sorting. */
+static inline void queue_pending(struct perfdata *pd, uint64_t time, uint64_t off)
+{
+	if (!pd->npend)
+		pd->pend_low = off;
+	pd->pend = xgrow(pd->pend, &pd->pendcap, pd->npend + 1, sizeof(*pd->pend));
+	pd->pend[pd->npend++] = (struct pending){ time, off };
+	if (time > pd->max_time)
+		pd->max_time = time;
+}
+
+/* Give back the mapped file pages wholly below keep, the lowest offset
+ * still to be read (a queued record, or the next one in the file).  The
+ * mapping is private and read-only: MADV_DONTNEED only unmaps the pages,
+ * a later touch would read them from the file again (the page cache),
+ * so nothing handed out earlier can turn into zeros. */
+static inline void drop_consumed(struct perfdata *pd, uint64_t keep)
+{
+	uint64_t page, from, to;
+
+	if (!pd->mapped || keep < pd->dropped + DROP_STEP)
+		return;
+	page = (uint64_t)sysconf(_SC_PAGESIZE);
+	from = pd->dropped;
+	if (!from)      /* never the header's pages: the first data page on */
+		from = (pd->data_start + page - 1) & ~(page - 1);
+	to = keep & ~(page - 1);
+	if (to <= from)
+		return;
+	(void)madvise((void *)(pd->buf + from), (size_t)(to - from), MADV_DONTNEED);
+	pd->dropped = to;
 }
 
 static int next_file_order(struct perfdata *pd, struct perfdata_record *rec)
@@ -1361,6 +1409,7 @@ static int next_file_order(struct perfdata *pd, struct perfdata_record *rec)
 		return pd->pending_err;
 	if (pd->pos >= pd->data_end)
 		return 0;
+	drop_consumed(pd, pd->pos);
 	rc = read_record(pd, pd->pos, rec, &next, &time, false);
 	if (rc) {
 		pd->pending_err = rc;
@@ -1403,6 +1452,7 @@ int perfdata_next(struct perfdata *pd, struct perfdata_record *rec)
 			flush_upto(pd, 0, true);
 			continue;
 		}
+		drop_consumed(pd, pd->npend ? pd->pend_low : pd->pos);
 		rc = read_record(pd, pd->pos, rec, &next, &time, false);
 		if (rc) {
 			/* Hand out what was read before the damage first. */
@@ -1430,15 +1480,9 @@ int perfdata_next(struct perfdata *pd, struct perfdata_record *rec)
 		if (pd->npend >= MAX_PENDING) {
 			flush_upto(pd, pd->pend[MAX_PENDING / 2].time, false);
 			/* Queue the new record behind the flushed half. */
-			pd->pend = xgrow(pd->pend, &pd->pendcap, pd->npend + 1, sizeof(*pd->pend));
-			pd->pend[pd->npend++] = (struct pending){ time, rec->offset };
-			if (time > pd->max_time)
-				pd->max_time = time;
+			queue_pending(pd, time, rec->offset);
 			continue;
 		}
-		pd->pend = xgrow(pd->pend, &pd->pendcap, pd->npend + 1, sizeof(*pd->pend));
-		pd->pend[pd->npend++] = (struct pending){ time, rec->offset };
-		if (time > pd->max_time)
-			pd->max_time = time;
+		queue_pending(pd, time, rec->offset);
 	}
 }

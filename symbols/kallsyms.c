@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "elfsyms.h"
@@ -57,35 +58,35 @@ static uint64_t ks_tail(uint64_t addr)
 	return addr > UINT64_MAX - KALLSYMS_TAIL ? UINT64_MAX : addr + KALLSYMS_TAIL;
 }
 
-static int ks_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
+/* A hex digit's value plus one, 0 for anything else: a table lookup per
+ * digit of 122K+ sixteen-digit addresses instead of three range tests. */
+static const unsigned char ks_hexdig[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
 
 /* Parse leading hex digits; returns the end, or NULL if none or too many. */
 static const char *ks_parse_hex(const char *p, uint64_t *val)
 {
+	const unsigned char *q = (const unsigned char *)p, *start;
 	uint64_t v = 0;
-	int n = 0, d;
+	unsigned d;
 
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		p += 2;
-	while ((d = ks_hexval(*p)) >= 0) {
-		if (++n > 16)
+	if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
+		q += 2;
+	start = q;
+	while ((d = ks_hexdig[*q]) != 0) {
+		if (q - start == 16)
 			return NULL;
-		v = v << 4 | (uint64_t)d;
-		p++;
+		v = v << 4 | (uint64_t)(d - 1);
+		q++;
 	}
-	if (n == 0)
+	if (q == start)
 		return NULL;
 	*val = v;
-	return p;
+	return (const char *)q;
 }
 
 static size_t ks_group_find(struct ks_parse *ps, const char *name, size_t len, bool create)
@@ -580,8 +581,12 @@ int kallsyms_load_files(const char *kallsyms, const char *modules, struct kernel
 			break;
 		}
 		have += (size_t)n;
-		/* A line longer than the window is not kallsyms: cut it. */
-		used = ks_parse_lines(&ps, win, have, n == 0 || have == KS_WINDOW);
+		used = ks_parse_lines(&ps, win, have, n == 0);
+		/* A line longer than the window is not kallsyms: cut it.  (Not
+		 * merely a full window: a regular file fills it, and its last
+		 * line goes on in the next read.) */
+		if (used == 0 && have == KS_WINDOW)
+			used = ks_parse_lines(&ps, win, have, true);
 		memmove(win, win + used, have - used);
 		have -= used;
 		if (n == 0)
@@ -859,4 +864,28 @@ char *kallsyms_find_vmlinux(const char *root, const char *release, const uint8_t
 		free(cand[i]);
 	}
 	return found;
+}
+
+char *kallsyms_find_cached(const uint8_t *id, size_t id_size)
+{
+	const char *dir = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	char hex[2 * 20 + 1], *path;
+	struct stat st;
+	size_t i;
+
+	if (id_size == 0 || id_size > 20)
+		return NULL;
+	for (i = 0; i < id_size; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	if (dir && *dir)
+		path = xasprintf("%s/[kernel.kallsyms]/%s/kallsyms", dir, hex);
+	else if (home && *home)
+		path = xasprintf("%s/.debug/[kernel.kallsyms]/%s/kallsyms", home, hex);
+	else
+		return NULL;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    access(path, R_OK) == 0)
+		return path;
+	free(path);
+	return NULL;
 }

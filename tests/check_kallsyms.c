@@ -273,12 +273,16 @@ START_TEST(test_malformed_lines)
 		"ffffffffc0000200 t spaced_mod [spc]\n"
 		"ffffffffc0001300 t extra_text\t[xtra] trailing words\n"
 		"ffffffff81000400 T crlf_name\r\n"
+		"0xFFFFFFFF81000480 T upper_hex\n"
+		"ffffffff8100048g T bad_digit\n"
 		"ffffffff81000500 T no_newline";
 	struct kernel_syms ks;
 
 	parse(text, NULL, &ks);
-	ck_assert_uint_eq(symtab_count(ks.kernel), 3);
+	ck_assert_uint_eq(symtab_count(ks.kernel), 4);
 	expect(&ks, 0xffffffff81000100, "good_one", "");
+	expect(&ks, 0xffffffff81000480, "upper_hex", "");
+	ck_assert(!table_has(ks.kernel, "bad_digit"));
 	expect(&ks, 0xffffffff81000400, "crlf_name", "");
 	expect(&ks, 0xffffffff81000500, "no_newline", "");
 	expect(&ks, 0xffffffffc0000200, "spaced_mod", "spc");
@@ -480,6 +484,87 @@ START_TEST(test_vmlinux_find)
 }
 END_TEST
 
+/* A regular file fills the reader's 256 KB window at every read (/proc
+ * hands out a page): a line cut by the window's end is whole again in the
+ * next read, not two lines.  ~900 KB of lines of varying length. */
+START_TEST(test_load_regular_file)
+{
+	enum { N = 20000 };
+	char *dir = testutil_tmpdir("kallsyms-file");
+	char *path = xasprintf("%s/kallsyms", dir), *mods = xasprintf("%s/modules", dir);
+	FILE *f = fopen(path, "w");
+	struct kernel_syms ks;
+	char name[64];
+	size_t i;
+
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < N; i++)
+		fprintf(f, "%016llx %c func_%zu_%.*s\n",
+			0xffffffff81000000ULL + (unsigned long long)i * 64, i % 2 ? 't' : 'T', i,
+			(int)(i % 13), "xxxxxxxxxxxxx");
+	fclose(f);
+	f = fopen(mods, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	ck_assert_int_eq(kallsyms_load_files(path, mods, &ks), 0);
+	ck_assert_uint_eq(symtab_count(ks.kernel), N);
+	for (i = 0; i < N; i++) {
+		const struct symbol *s = symtab_get(ks.kernel, i);
+
+		snprintf(name, sizeof(name), "func_%zu_%.*s", i, (int)(i % 13), "xxxxxxxxxxxxx");
+		ck_assert_uint_eq(s->start, 0xffffffff81000000ULL + i * 64);
+		ck_assert_str_eq(s->name, name);
+	}
+	kallsyms_release(&ks);
+	testutil_sh("rm -rf '%s'", dir);
+	free(path);
+	free(mods);
+	free(dir);
+}
+END_TEST
+
+/* perf record's copy: DIR/[kernel.kallsyms]/HEX/kallsyms under
+ * $PERF_BUILDID_DIR, else $HOME/.debug; only an existing, non-empty
+ * regular file. */
+START_TEST(test_find_cached)
+{
+	static const uint8_t id[20] = { 0xa3, 0xe4, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+					11, 12, 13, 14, 15, 16, 17, 0xff };
+	static const char hex[] = "a3e40102030405060708090a0b0c0d0e0f1011ff";
+	char *dir = testutil_tmpdir("kallsyms-cache"), *want, *got;
+
+	setenv("PERF_BUILDID_DIR", dir, 1);
+	ck_assert_ptr_null(kallsyms_find_cached(id, 20));
+	ck_assert_int_eq(testutil_sh("mkdir -p '%s/[kernel.kallsyms]/%s/kallsyms'", dir, hex), 0);
+	ck_assert_ptr_null(kallsyms_find_cached(id, 20));    /* a directory */
+	ck_assert_int_eq(testutil_sh("rmdir '%s/[kernel.kallsyms]/%s/kallsyms' && "
+				     ": >'%s/[kernel.kallsyms]/%s/kallsyms'", dir, hex, dir, hex), 0);
+	ck_assert_ptr_null(kallsyms_find_cached(id, 20));    /* empty */
+	ck_assert_int_eq(testutil_sh("echo 'ffffffff81000000 T f' >"
+				     "'%s/[kernel.kallsyms]/%s/kallsyms'", dir, hex), 0);
+	want = xasprintf("%s/[kernel.kallsyms]/%s/kallsyms", dir, hex);
+	got = kallsyms_find_cached(id, 20);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(got, want);
+	free(got);
+	ck_assert_ptr_null(kallsyms_find_cached(id, 0));
+	/* Without PERF_BUILDID_DIR: $HOME/.debug. */
+	unsetenv("PERF_BUILDID_DIR");
+	ck_assert_int_eq(testutil_sh("mkdir -p '%s/.debug' && mv '%s/[kernel.kallsyms]' '%s/.debug/'",
+				     dir, dir, dir), 0);
+	setenv("HOME", dir, 1);
+	free(want);
+	want = xasprintf("%s/.debug/[kernel.kallsyms]/%s/kallsyms", dir, hex);
+	got = kallsyms_find_cached(id, 20);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(got, want);
+	free(got);
+	free(want);
+	testutil_sh("rm -rf '%s'", dir);
+	free(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("kallsyms");
@@ -505,6 +590,8 @@ static Suite *suite(void)
 	tc = tcase_create("parsing");
 	tcase_add_test(tc, test_malformed_lines);
 	tcase_add_test(tc, test_empty);
+	tcase_add_test(tc, test_load_regular_file);
+	tcase_add_test(tc, test_find_cached);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("vmlinux");

@@ -285,6 +285,58 @@ START_TEST(test_unsorted_input)
 }
 END_TEST
 
+/* Starts differing in every byte (kernel-like high addresses, a module
+ * far below), inserted shuffled with aliases at some starts: the table
+ * comes out sorted, each start once, the alias rule applied (the first
+ * added of two equal names), whatever the bytes the sort passes over. */
+START_TEST(test_unsorted_wide)
+{
+	enum { N = 4000 };
+	uint64_t *starts = calloc(N, sizeof(*starts));
+	struct symtab *st = symtab_new();
+	unsigned seed = 99;
+	size_t i;
+	char buf[48];
+
+	for (i = 0; i < N; i++) {
+		/* Ascending, with jumps that change the high bytes. */
+		uint64_t base = i < N / 4 ? 0xffffffffc0000000ULL : i < N / 2 ? 0x7f0000000000ULL
+										: 0x400000ULL;
+
+		starts[i] = base + (uint64_t)i * 0x1000 + (i % 7) * 0x100000000ULL;
+	}
+	for (i = N - 1; i > 0; i--) {
+		size_t j = (size_t)rand_r(&seed) % (i + 1);
+		uint64_t t = starts[i];
+
+		starts[i] = starts[j];
+		starts[j] = t;
+	}
+	for (i = 0; i < N; i++) {
+		snprintf(buf, sizeof(buf), "a%016llx", (unsigned long long)starts[i]);
+		symtab_add(st, starts[i], 16, SYMTAB_GLOBAL, buf, UINT64_MAX);
+		if (i % 3 == 0) {
+			/* an alias of the same rank, added later: loses */
+			snprintf(buf, sizeof(buf), "b%016llx", (unsigned long long)starts[i]);
+			symtab_add(st, starts[i], 16, SYMTAB_GLOBAL, buf, UINT64_MAX);
+		}
+	}
+	symtab_finish(st);
+	ck_assert_uint_eq(symtab_count(st), N);
+	for (i = 0; i < N; i++) {
+		const struct symbol *s = symtab_get(st, i);
+
+		if (i)
+			ck_assert_uint_gt(s->start, symtab_get(st, i - 1)->start);
+		snprintf(buf, sizeof(buf), "a%016llx", (unsigned long long)s->start);
+		ck_assert_str_eq(s->name, buf);
+		ck_assert_ptr_eq(symtab_lookup(st, s->start + 15), s);
+	}
+	symtab_free(st);
+	free(starts);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("symtab");
@@ -315,6 +367,7 @@ static Suite *suite(void)
 	tc = tcase_create("random");
 	tcase_add_test(tc, test_random_vs_linear);
 	tcase_add_test(tc, test_unsorted_input);
+	tcase_add_test(tc, test_unsorted_wide);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 
