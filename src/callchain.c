@@ -124,6 +124,7 @@ struct callchain_store {
 	uint32_t epoch;         /* of the chain indices; hints of another are stale */
 
 	uint64_t dropped;
+	uint64_t hint_hits;
 };
 
 static uint64_t cc_mix(uint64_t h, uint64_t v)
@@ -283,6 +284,27 @@ static struct cc_hint *cc_hint_set(struct callchain_store *st, uint64_t token)
 	return &st->hints[(token * 2) & (st->nhints - 1)];
 }
 
+/* A bigger hint table, the current hints moved into their new sets. */
+static void cc_hints_grow(struct callchain_store *st, size_t want)
+{
+	struct cc_hint *old = st->hints;
+	size_t n = st->nhints, i;
+
+	st->hints = xcalloc(want, sizeof(*st->hints));
+	st->nhints = want;
+	for (i = 0; i < n; i++) {
+		struct cc_hint *set;
+
+		if (old[i].epoch != st->epoch)
+			continue;
+		/* An old set splits into new ones, never merges with
+		 * another: its two ways still fit, in their order. */
+		set = cc_hint_set(st, old[i].token);
+		set[set[0].epoch == st->epoch] = old[i];
+	}
+	free(old);
+}
+
 /* Whether the table grows to give token's number a set of its own: a
  * dense number (a few per chain) does, an arbitrary token wraps. */
 static bool cc_hint_covers(const struct callchain_store *st, uint64_t token)
@@ -325,6 +347,7 @@ int callchain_store_add_split(struct callchain_store *st, const struct callchain
 					hint[1] = hint[0];
 					hint[0] = t;
 				}
+				st->hint_hits++;
 				goto account;
 			}
 		}
@@ -374,18 +397,17 @@ int callchain_store_add_split(struct callchain_store *st, const struct callchain
 	}
 	/* A set per chain at least, and one per token number (up to a
 	 * bound): a bigger table starts empty (hints are only a shortcut). */
-	if (token && (st->nchains * 2 > st->nhints ||
-		      (cc_hint_covers(st, token) && (token & UINT32_MAX) * 2 >= st->nhints))) {
+	if (st->nchains * 2 > st->nhints ||
+	    (token && cc_hint_covers(st, token) && (token & UINT32_MAX) * 2 >= st->nhints)) {
 		size_t want = st->nhints;
 
 		while (want < CC_MAX_HINTS &&
 		       (st->nchains * 2 > want ||
-			(cc_hint_covers(st, token) && (token & UINT32_MAX) * 2 >= want)))
+			(token && cc_hint_covers(st, token) && (token & UINT32_MAX) * 2 >= want)))
 			want *= 2;
-		free(st->hints);
-		st->nhints = want;
-		st->hints = xcalloc(st->nhints, sizeof(*st->hints));
-		hint = cc_hint_set(st, token);
+		cc_hints_grow(st, want);
+		if (token)
+			hint = cc_hint_set(st, token);
 	}
 found:
 	if (token) {
@@ -490,6 +512,11 @@ uint64_t callchain_store_dropped(const struct callchain_store *st)
 size_t callchain_store_nr_ids(const struct callchain_store *st)
 {
 	return st->nids;
+}
+
+uint64_t callchain_store_hint_hits(const struct callchain_store *st)
+{
+	return st->hint_hits;
 }
 
 /* ---- the resolve cache ---- */
