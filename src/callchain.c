@@ -117,8 +117,9 @@ struct callchain_store {
 	uint32_t *ids;
 	size_t nids, ids_cap, max_ids;
 
-	/* Chains by the caller's token (see callchain_store_add_split): a
-	 * direct-mapped table, forgotten when chains move (decay, clear). */
+	/* Chains by the caller's token (see callchain_store_add_split): sets
+	 * of two by the token's number, forgotten when chains move (decay,
+	 * clear). */
 	struct cc_hint *hints;
 	size_t nhints;          /* power of two, two per set */
 	uint32_t epoch;         /* of the chain indices; hints of another are stale */
