@@ -84,6 +84,7 @@ struct cc_chain_rec {
 	uint64_t samples;
 	uint32_t off;      /* into ids */
 	uint32_t nr;
+	uint32_t leaf;     /* ids[off]: the hint's check reads no ids */
 };
 
 struct cc_hint {
@@ -92,7 +93,13 @@ struct cc_hint {
 	uint32_t epoch;         /* 0: empty */
 };
 
+/* Hints come in sets of two, indexed by the token's low 32 bits: the
+ * resolve cache's tokens carry its dense chain number there, so distinct
+ * callers never share a set while the table is as large as that number
+ * (it grows to it); the two ways hold the same callers under two leaves or
+ * keys.  Any other token still works, with more conflicts. */
 #define CC_MIN_HINTS 1024
+#define CC_MAX_HINTS (1u << 22)
 
 struct callchain_store {
 	/* interned frames */
@@ -110,13 +117,15 @@ struct callchain_store {
 	uint32_t *ids;
 	size_t nids, ids_cap, max_ids;
 
-	/* Chains by the caller's token (see callchain_store_add_split): a
-	 * direct-mapped table, forgotten when chains move (decay, clear). */
+	/* Chains by the caller's token (see callchain_store_add_split): sets
+	 * of two by the token's number, forgotten when chains move (decay,
+	 * clear). */
 	struct cc_hint *hints;
-	size_t nhints;          /* power of two */
+	size_t nhints;          /* power of two, two per set */
 	uint32_t epoch;         /* of the chain indices; hints of another are stale */
 
 	uint64_t dropped;
+	uint64_t hint_hits;
 };
 
 static uint64_t cc_mix(uint64_t h, uint64_t v)
@@ -270,6 +279,40 @@ static bool cc_chain_eq(const struct callchain_store *st, const struct cc_chain_
 	return true;
 }
 
+/* The two hints of token's set. */
+static struct cc_hint *cc_hint_set(struct callchain_store *st, uint64_t token)
+{
+	return &st->hints[(token * 2) & (st->nhints - 1)];
+}
+
+/* A bigger hint table, the current hints moved into their new sets. */
+static void cc_hints_grow(struct callchain_store *st, size_t want)
+{
+	struct cc_hint *old = st->hints;
+	size_t n = st->nhints, i;
+
+	st->hints = xcalloc(want, sizeof(*st->hints));
+	st->nhints = want;
+	for (i = 0; i < n; i++) {
+		struct cc_hint *set;
+
+		if (old[i].epoch != st->epoch)
+			continue;
+		/* An old set splits into new ones, never merges with
+		 * another: its two ways still fit, in their order. */
+		set = cc_hint_set(st, old[i].token);
+		set[set[0].epoch == st->epoch] = old[i];
+	}
+	free(old);
+}
+
+/* Whether the table grows to give token's number a set of its own: a
+ * dense number (a few per chain) does, an arbitrary token wraps. */
+static bool cc_hint_covers(const struct callchain_store *st, uint64_t token)
+{
+	return (token & UINT32_MAX) <= 4 * (uint64_t)st->nchains + CC_MIN_HINTS;
+}
+
 /* Chain indices moved: no hint holds any more. */
 static void cc_hints_forget(struct callchain_store *st)
 {
@@ -291,13 +334,23 @@ int callchain_store_add_split(struct callchain_store *st, const struct callchain
 
 	/* The same callers (token), key and leaf: the chain found last time. */
 	if (token) {
-		hint = &st->hints[cc_finish(cc_frame_mix(cc_mix(kh, token), leaf)) &
-				  (st->nhints - 1)];
-		if (hint->epoch == st->epoch && hint->token == token) {
-			c = &st->chains[hint->chain];
+		hint = cc_hint_set(st, token);
+		for (i = 0; i < 2; i++) {
+			if (hint[i].epoch != st->epoch || hint[i].token != token)
+				continue;
+			c = &st->chains[hint[i].chain];
 			if (c->nr == n && cc_key_eq(&c->key, key) &&
-			    cc_frame_eq(&st->frames[st->ids[c->off]], leaf))
+			    cc_frame_eq(&st->frames[c->leaf], leaf)) {
+				/* The most recent first. */
+				if (i) {
+					struct cc_hint t = hint[1];
+
+					hint[1] = hint[0];
+					hint[0] = t;
+				}
+				st->hint_hits++;
 				goto account;
+			}
 		}
 	}
 	h = cc_frame_mix(kh, leaf);
@@ -332,6 +385,7 @@ int callchain_store_add_split(struct callchain_store *st, const struct callchain
 	c->samples = 0;
 	c->off = (uint32_t)st->nids;
 	c->nr = (uint32_t)n;
+	c->leaf = st->ids[st->nids];
 	st->nids += n;
 	st->nchains++;
 	/* Load at most 5/8, as the hist. */
@@ -342,21 +396,29 @@ int callchain_store_add_split(struct callchain_store *st, const struct callchain
 	} else {
 		st->cslots[j] = (uint32_t)(st->nchains - 1);
 	}
-	/* Twice as many hint slots as chains keeps conflicts rare; a bigger
-	 * table starts empty (hints are only a shortcut). */
-	if (st->nchains * 2 > st->nhints) {
-		free(st->hints);
-		st->nhints *= 2;
-		st->hints = xcalloc(st->nhints, sizeof(*st->hints));
+	/* A set per chain at least, and one per token number (up to a
+	 * bound): a bigger table starts empty (hints are only a shortcut). */
+	if (st->nchains * 2 > st->nhints ||
+	    (token && cc_hint_covers(st, token) && (token & UINT32_MAX) * 2 >= st->nhints)) {
+		size_t want = st->nhints;
+
+		while (want < CC_MAX_HINTS &&
+		       (st->nchains * 2 > want ||
+			(token && cc_hint_covers(st, token) && (token & UINT32_MAX) * 2 >= want)))
+			want *= 2;
+		cc_hints_grow(st, want);
 		if (token)
-			hint = &st->hints[cc_finish(cc_frame_mix(cc_mix(kh, token), leaf)) &
-					  (st->nhints - 1)];
+			hint = cc_hint_set(st, token);
 	}
 found:
 	if (token) {
-		hint->token = token;
-		hint->chain = (uint32_t)(c - st->chains);
-		hint->epoch = st->epoch;
+		/* The set's older way goes; the found chain comes first. */
+		if (!(hint[0].epoch == st->epoch && hint[0].token == token &&
+		      hint[0].chain == (uint32_t)(c - st->chains)))
+			hint[1] = hint[0];
+		hint[0].token = token;
+		hint[0].chain = (uint32_t)(c - st->chains);
+		hint[0].epoch = st->epoch;
 	}
 account:
 	c->period += period;
@@ -451,6 +513,11 @@ uint64_t callchain_store_dropped(const struct callchain_store *st)
 size_t callchain_store_nr_ids(const struct callchain_store *st)
 {
 	return st->nids;
+}
+
+uint64_t callchain_store_hint_hits(const struct callchain_store *st)
+{
+	return st->hint_hits;
 }
 
 /* ---- the resolve cache ---- */

@@ -44,7 +44,12 @@ struct hist {
 	bool key_addr;            /* hist_key_addresses */
 	struct hist_entry *entries; /* dense, hist_entry_at order */
 	struct hist_extra *extra;   /* parallel to entries */
-	size_t nr, cap;		    /* cap counts both arrays */
+	/* The children column, parallel to entries and copied into them as
+	 * they are read (hist_entry_at): a sample adds to one entry per
+	 * distinct frame of its chain, and 8 bytes an entry keep those in a
+	 * few cache lines where whole entries would take 32 of them. */
+	uint64_t *children;
+	size_t nr, cap;		    /* cap counts the three arrays */
 	uint32_t *slots;	    /* index into entries, or HIST_SLOT_EMPTY */
 	size_t nslots;		    /* power of two */
 	uint64_t total_period;
@@ -201,6 +206,7 @@ void hist_free(struct hist *h)
 		return;
 	free(h->entries);
 	free(h->extra);
+	free(h->children);
 	free(h->pm);
 	free(h->slots);
 	free(h->memo);
@@ -315,6 +321,7 @@ static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct ds
 
 		h->entries = xgrow(h->entries, &cap, h->nr + 1, sizeof(*h->entries));
 		h->extra = xrealloc(h->extra, cap * sizeof(*h->extra));
+		h->children = xrealloc(h->children, cap * sizeof(*h->children));
 		if (h->pm)
 			h->pm = xrealloc(h->pm, cap * sizeof(*h->pm));
 		h->cap = cap;
@@ -331,6 +338,7 @@ static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct ds
 	e->period = 0;
 	e->samples = 0;
 	e->children = 0;
+	h->children[h->nr] = 0;
 	x->hash = hash;
 	x->mixed_comm = false;
 	x->gen = h->gen - 1;
@@ -419,7 +427,7 @@ static size_t hist_add_chain(struct hist *h, const struct hist_sample *s)
 			h->total_period += s->period;
 			h->total_samples++;
 			for (i = 0; i < m->nr; i++)
-				h->entries[ent[i]].children += s->period;
+				h->children[ent[i]] += s->period;
 			return ent[0];
 		}
 		/* Rebuilt in place when it had room (the same chain has the
@@ -440,7 +448,7 @@ static size_t hist_add_chain(struct hist *h, const struct hist_sample *s)
 	h->total_period += s->period;
 	h->total_samples++;
 	h->gen++;
-	h->entries[idx].children += s->period;
+	h->children[idx] += s->period;
 	h->extra[idx].gen = h->gen;
 	if (memo)
 		h->memo_ent[m->off + nent++] = (uint32_t)idx;
@@ -451,7 +459,7 @@ static size_t hist_add_chain(struct hist *h, const struct hist_sample *s)
 		if (h->extra[fi].gen == h->gen)
 			continue;
 		h->extra[fi].gen = h->gen;
-		h->entries[fi].children += s->period;
+		h->children[fi] += s->period;
 		if (memo)
 			h->memo_ent[m->off + nent++] = (uint32_t)fi;
 	}
@@ -571,14 +579,16 @@ void hist_age(struct hist *h, enum hist_mode mode)
 
 		e->period = hist_decay(e->period);
 		e->samples = hist_decay(e->samples);
-		e->children = hist_decay(e->children);
+		e->children = hist_decay(h->children[i]);
 		if (h->pm)
 			profileme_stats_decay(&h->pm[i], 7, 8);
 		if (!e->period && !e->children)
 			continue;
 		h->total_period += e->period;
 		h->total_samples += e->samples;
+		h->children[i] = e->children;
 		if (n != i) {
+			h->children[n] = e->children;
 			h->entries[n] = *e;
 			h->extra[n] = h->extra[i];
 			if (h->pm)
@@ -603,7 +613,12 @@ size_t hist_count(const struct hist *h)
 
 const struct hist_entry *hist_entry_at(const struct hist *h, size_t i)
 {
-	return i < h->nr ? &h->entries[i] : NULL;
+	if (i >= h->nr)
+		return NULL;
+	/* The entries are the hist's own: reading one brings its children
+	 * column up to date (the const is the caller's promise, not ours). */
+	((struct hist *)h)->entries[i].children = h->children[i];
+	return &h->entries[i];
 }
 
 uint64_t hist_total_period(const struct hist *h)

@@ -427,6 +427,53 @@ START_TEST(test_store_split_token)
 }
 END_TEST
 
+/* The resolve cache's tokens carry its dense chain number: every caller
+ * chain gets a hint set of its own, so a repeat is always found through
+ * it (a hashed direct-mapped table lost some to conflicts), including the
+ * same callers under two leaves (the set's two ways). */
+#define HINT_CHAINS 4096
+
+START_TEST(test_store_token_hints)
+{
+	static struct symbol syms[HINT_CHAINS];
+	struct callchain_store *st = callchain_store_new(0);
+	struct callchain_key k = { intern("a"), 0, 0, 0 };
+	struct callchain_frame leaf = F(&sym_leaf), other = F(&sym_rec);
+	struct callchain_frame callers[HINT_CHAINS][2];
+	size_t i, round, idx, first[HINT_CHAINS];
+	uint64_t hits;
+
+	for (i = 0; i < HINT_CHAINS; i++) {
+		syms[i].start = 0x10000 + i * 16;
+		syms[i].end = syms[i].start + 16;
+		syms[i].name = "s";
+		callers[i][0] = (struct callchain_frame)F(&syms[i]);
+		callers[i][1] = (struct callchain_frame)F(&sym_main);
+	}
+	for (round = 0; round < 3; round++) {
+		hits = callchain_store_hint_hits(st);
+		for (i = 0; i < HINT_CHAINS; i++) {
+			uint64_t token = 1ULL << 32 | (i + 1);
+
+			ck_assert_int_eq(callchain_store_add_split(st, &k, &leaf, callers[i], 2,
+								   token, 1, &idx),
+					 0);
+			if (!round)
+				first[i] = idx;
+			ck_assert_uint_eq(idx, first[i]);
+			ck_assert_int_eq(callchain_store_add_split(st, &k, &other, callers[i], 2,
+								   token, 2, &idx),
+					 0);
+			ck_assert_uint_ne(idx, first[i]);
+		}
+		if (round)
+			ck_assert_uint_eq(callchain_store_hint_hits(st) - hits, 2 * HINT_CHAINS);
+	}
+	ck_assert_uint_eq(callchain_store_count(st), 2 * HINT_CHAINS);
+	callchain_store_free(st);
+}
+END_TEST
+
 /* ---- hist children ---- */
 
 START_TEST(test_children_recursion)
@@ -906,6 +953,7 @@ static Suite *callchain_suite(void)
 	tcase_add_test(tc, test_store_many_and_decay);
 	tcase_add_test(tc, test_store_bound);
 	tcase_add_test(tc, test_store_split_token);
+	tcase_add_test(tc, test_store_token_hints);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("children");

@@ -385,6 +385,70 @@ START_TEST(test_decay)
 }
 END_TEST
 
+/* Children are kept apart from the entries and copied in as they are
+ * read: an entry only callers have (period 0) keeps decaying children and
+ * is dropped with them, entries moved down by the compaction keep theirs,
+ * and a read after more adds sees them. */
+START_TEST(test_decay_children)
+{
+	struct symbol leaf = { 0, 1, "leaf" }, mid = { 1, 2, "mid" }, top = { 2, 3, "top" };
+	struct sort_spec spec = spec_of("sym");
+	struct hist *h = hist_new(&spec);
+	struct callchain_frame only[1] = { { NULL, &leaf, false, 0 } };
+	struct callchain_frame chain[3] = { { NULL, &leaf, false, 0 }, { NULL, &mid, false, 0 },
+					    { NULL, &top, false, 0 } };
+	struct hist_sample s;
+	uint64_t cl = 0, cm = 0, ct = 0;
+	const struct hist_entry *e;
+	int round;
+
+	hist_enable_callchains(h, 0);
+	/* leaf is entry 0 with self; mid and top only as callers */
+	s = sample("x", 1, 1, 0, NULL, &leaf, false, 8);
+	s.chain = only;
+	s.nr_chain = 1;
+	hist_add(h, &s);
+	s.chain = chain;
+	s.nr_chain = 3;
+	s.period = 64;
+	hist_add(h, &s);
+	cl = 72;
+	cm = ct = 64;
+	for (round = 1; round <= 3; round++) {
+		hist_age(h, HIST_DECAY);
+		cl = cl * 7 / 8;
+		cm = cm * 7 / 8;
+		ct = ct * 7 / 8;
+	}
+	ck_assert_uint_eq(find_sym(h, &mid, NULL)->children, cm);
+	ck_assert_uint_eq(find_sym(h, &mid, NULL)->period, 0);
+	/* more adds, then a read: the column is current */
+	s.chain = chain + 1;
+	s.nr_chain = 2;
+	s.sym = &mid;
+	s.period = 50;
+	hist_add(h, &s);
+	cm += 50;
+	ct += 50;
+	ck_assert_uint_eq(find_sym(h, &leaf, NULL)->children, cl);
+	ck_assert_uint_eq(find_sym(h, &mid, NULL)->children, cm);
+	ck_assert_uint_eq(find_sym(h, &top, NULL)->children, ct);
+	/* leaf decays away first (48 against 92): the others move down */
+	while ((e = find_sym(h, &leaf, NULL)) != NULL) {
+		hist_age(h, HIST_DECAY);
+		cm = cm * 7 / 8;
+		ct = ct * 7 / 8;
+	}
+	ck_assert_ptr_null(find_sym(h, &leaf, NULL));
+	ck_assert_ptr_nonnull(find_sym(h, &top, NULL));
+	ck_assert_uint_eq(find_sym(h, &top, NULL)->children, ct);
+	ck_assert_uint_gt(ct, 0);
+	ck_assert_uint_eq(hist_count(h), 2);
+	ck_assert_uint_eq(find_sym(h, &mid, NULL)->children, cm);
+	hist_free(h);
+}
+END_TEST
+
 /* x * 7 / 8 must not overflow for periods near the top of uint64_t. */
 START_TEST(test_decay_large)
 {
@@ -784,6 +848,7 @@ static Suite *suite(void)
 	tc = tcase_create("aging");
 	tcase_add_test(tc, test_decay);
 	tcase_add_test(tc, test_decay_large);
+	tcase_add_test(tc, test_decay_children);
 	tcase_add_test(tc, test_zero);
 	tcase_add_test(tc, test_accumulate);
 	suite_add_tcase(s, tc);
