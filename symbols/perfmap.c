@@ -203,7 +203,8 @@ struct symtab *perfmap_parse(const char *buf, size_t len)
 	return st;
 }
 
-void perfmap_index_add(struct perfmap_index *ix, const struct symtab *newer)
+void perfmap_index_merge(const struct perfmap_index *ix, const struct symtab *newer,
+			 struct perfmap_index *merged)
 {
 	size_t nn = symtab_count(newer), i, j0 = 0, k = 0, a = 0, b = 0, np = 0, cap;
 	struct perfmap_range *pieces, *out;
@@ -250,9 +251,17 @@ void perfmap_index_add(struct perfmap_index *ix, const struct symtab *newer)
 		}
 	}
 	free(pieces);
+	merged->ranges = out;
+	merged->n = k;
+}
+
+void perfmap_index_add(struct perfmap_index *ix, const struct symtab *newer)
+{
+	struct perfmap_index merged;
+
+	perfmap_index_merge(ix, newer, &merged);
 	free(ix->ranges);
-	ix->ranges = out;
-	ix->n = k;
+	*ix = merged;
 }
 
 const struct symbol *perfmap_index_lookup(const struct perfmap_index *ix, uint64_t addr)

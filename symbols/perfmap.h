@@ -34,6 +34,10 @@ struct perfmap_index {
 /* Add the table of a newer load: its symbols win where they overlap the
  * older ones (cut around them).  Costs O(ranges + symbols). */
 void perfmap_index_add(struct perfmap_index *ix, const struct symtab *newer);
+/* The same into a new index *merged, ix left as it is (and only read):
+ * a thread can build the next index while another looks up in ix. */
+void perfmap_index_merge(const struct perfmap_index *ix, const struct symtab *newer,
+			 struct perfmap_index *merged);
 const struct symbol *perfmap_index_lookup(const struct perfmap_index *ix, uint64_t addr);
 void perfmap_index_release(struct perfmap_index *ix);
 
