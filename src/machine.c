@@ -23,12 +23,13 @@
  * QUEUED, and goes on with the next; the fetch thread merges the debug
  * file (or gives up) and publishes the state.
  *
- * JIT code (perf-PID.map) goes the same way: the first miss in a live
- * process's anonymous code, then a miss at most once a second (for the
- * lines appended since), queues a read of its map for the loader thread;
- * until it is in, a miss is pending under a proxy DSO of that process's
- * map (and the DSO the address falls back to when the map does not name
- * it), so a 36 MB map no longer stalls the ingestion.  Each process (a
+ * JIT code (perf-PID.map) goes the same way when there is much to read:
+ * the first miss in a live process's anonymous code, then a miss at most
+ * once a second (for the lines appended since), reads its map at once if
+ * at most JIT_READ_NOW bytes are new, else queues the read for the loader
+ * thread; until it is in, a miss is pending under a proxy DSO of that
+ * process's map (and the DSO the address falls back to when the map does
+ * not name it), so a 36 MB map no longer stalls the ingestion.  Each process (a
  * reused pid, an exec) has a map of its own, kept with the machine: held
  * samples may outlive the process.
  *
@@ -117,6 +118,9 @@ struct dso {
 	struct jitmap *jit;
 	struct dso *jit_fallback;
 };
+
+/* New perf map bytes read on the engine thread, at most (~10 ms). */
+#define JIT_READ_NOW (1u << 20)
 
 enum jit_state {
 	JIT_IDLE,                 /* index is current */
@@ -840,20 +844,25 @@ static struct jitmap *jitmap_get(struct machine *m, struct process *p)
 }
 
 /* Read the lines of j's map appended since j->size into next_tab and
- * next_index, and publish LOADED.  On the loader thread when async (it
- * only reads j->index and j->size: the engine leaves them alone while
- * LOADING). */
-static void jitmap_read(struct jitmap *j)
+ * next_index, and publish LOADED; but when more than max_new bytes (0: no
+ * limit) are new, read nothing and return -E2BIG.  On the loader thread
+ * when async (it only reads j->index and j->size: the engine leaves them
+ * alone while LOADING).  Returns perfmap_load's result. */
+static int jitmap_read(struct jitmap *j, uint64_t max_new)
 {
 	struct symtab *st;
 	uint64_t size;
+	int err = perfmap_load_max(j->pid, j->size, max_new, &st, &size);
 
-	if (perfmap_load(j->pid, j->size, &st, &size) == 0) {
+	if (err == -E2BIG)
+		return err;
+	if (err == 0) {
 		perfmap_index_merge(&j->index, st, &j->next_index);
 		j->next_size = size;
 		j->next_tab = st;
 	}
 	__atomic_store_n(&j->state, JIT_LOADED, __ATOMIC_RELEASE);
+	return err;
 }
 
 /* Engine thread: take a finished read into j's index. */
@@ -1001,7 +1010,7 @@ static void *symloader_main(void *arg)
 		l->count--;
 		pthread_mutex_unlock(&l->lock);
 		if (job.jit)
-			jitmap_read(job.jit);
+			jitmap_read(job.jit, 0);
 		else
 			done = dso_load_symbols(m, job.dso, true);
 		pthread_mutex_lock(&l->lock);
@@ -1893,8 +1902,9 @@ static void dso_symbolize(struct dso *d, int state, uint64_t file_off, struct re
 
 /* ip in JIT code of live process p: its perf-PID.map names it.  Read on
  * the first such sample, then again on a miss at most once a second, and
- * only the lines appended since (JITs append); on the loader thread when
- * async, a miss then pending until the read is in (under a proxy DSO that
+ * only the lines appended since (JITs append); when async and more than
+ * JIT_READ_NOW bytes are new on the loader thread, a miss then pending
+ * until the read is in (under a proxy DSO that
  * falls back to fallback, the map's DSO or NULL).  Replays do not look:
  * the pids are another machine's.  Returns false for a final miss. */
 static bool resolve_jit(struct machine *m, struct process *p, uint64_t ip,
@@ -1914,10 +1924,12 @@ static bool resolve_jit(struct machine *m, struct process *p, uint64_t ip,
 		if (j->checked == 0 || now - j->checked >= 1.0) {
 			j->checked = now;
 			__atomic_store_n(&j->state, JIT_LOADING, __ATOMIC_RELAXED);
-			if (m->async) {
+			/* Up to JIT_READ_NOW new bytes are read at once (a few
+			 * ms: no sample held, none left unnamed at the end of
+			 * a run); more on the loader thread. */
+			if (jitmap_read(j, m->async ? JIT_READ_NOW : 0) == -E2BIG) {
 				symloader_push(m, NULL, j);
 			} else {
-				jitmap_read(j);
 				jitmap_install(m, j);
 				sym = perfmap_index_lookup(&j->index, ip);
 			}

@@ -344,8 +344,8 @@ static size_t pm_complete(const char *buf, size_t len, bool tail_done)
 	return (size_t)(nl - buf);
 }
 
-int perfmap_load_at(int rootfd, uint32_t nspid, uid_t ruid, uid_t euid, uint64_t known_size,
-		    struct symtab **out, uint64_t *size)
+static int pm_load_at(int rootfd, uint32_t nspid, uid_t ruid, uid_t euid, uint64_t known_size,
+		      uint64_t max_new, struct symtab **out, uint64_t *size)
 {
 	char path[64];
 	struct stat st;
@@ -382,6 +382,10 @@ int perfmap_load_at(int rootfd, uint32_t nspid, uid_t ruid, uid_t euid, uint64_t
 		err = -EAGAIN;
 		goto out;
 	}
+	if (max_new && (uint64_t)st.st_size - known_size > max_new) {
+		err = -E2BIG;
+		goto out;
+	}
 	/* Only what was appended since the last read: JITs append, so the
 	 * lines before known_size are parsed already. */
 	want = (size_t)((uint64_t)st.st_size - known_size);
@@ -412,7 +416,19 @@ out:
 	return err;
 }
 
+int perfmap_load_at(int rootfd, uint32_t nspid, uid_t ruid, uid_t euid, uint64_t known_size,
+		    struct symtab **out, uint64_t *size)
+{
+	return pm_load_at(rootfd, nspid, ruid, euid, known_size, 0, out, size);
+}
+
 int perfmap_load(uint32_t pid, uint64_t known_size, struct symtab **out, uint64_t *size)
+{
+	return perfmap_load_max(pid, known_size, 0, out, size);
+}
+
+int perfmap_load_max(uint32_t pid, uint64_t known_size, uint64_t max_new, struct symtab **out,
+		     uint64_t *size)
 {
 	uid_t ruid = (uid_t)-1, euid = (uid_t)-1;
 	uint32_t nspid = pid;
@@ -426,7 +442,7 @@ int perfmap_load(uint32_t pid, uint64_t known_size, struct symtab **out, uint64_
 	root = nsopen_root(pid);
 	if (root < 0)
 		return root;
-	err = perfmap_load_at(root, nspid, ruid, euid, known_size, out, size);
+	err = pm_load_at(root, nspid, ruid, euid, known_size, max_new, out, size);
 	close(root);
 	return err;
 }

@@ -56,6 +56,12 @@ void perfmap_index_release(struct perfmap_index *ix);
 int perfmap_load(uint32_t pid, uint64_t known_size, struct symtab **out,
 		 uint64_t *size);
 
+/* The same, but only when at most max_new bytes (0: no limit) are new:
+ * else -E2BIG, having read nothing (a caller that must not wait reads it
+ * elsewhere, with perfmap_load). */
+int perfmap_load_max(uint32_t pid, uint64_t known_size, uint64_t max_new, struct symtab **out,
+		     uint64_t *size);
+
 /* The same with the root directory (an O_PATH descriptor), the pid as the
  * process sees itself and its uids given: for the tests. */
 int perfmap_load_at(int rootfd, uint32_t nspid, uid_t ruid, uid_t euid, uint64_t known_size,

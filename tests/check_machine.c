@@ -1328,10 +1328,23 @@ START_TEST(test_jit_perfmap)
 }
 END_TEST
 
-/* With the loader thread: a perf map is read there, and a miss waits for
- * the read (pending) rather than being filed under //anon; once the read
- * is in, the held address is named from the map, or falls back to the
- * DSO it would have had without one (//anon, none when unmapped). */
+/* Over 1 MiB of lines that name nothing the tests look up. */
+static void jit_write_filler(void)
+{
+	FILE *f = fopen(jit_map_path(), "a");
+	int i;
+
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < 30000; i++)
+		fprintf(f, "%x 10 filler_of_a_big_perf_map_%d\n", 0x10000000 + i * 0x10, i);
+	fclose(f);
+}
+
+/* With the loader thread: a small perf map is read at once; a big one
+ * there, and a miss waits for the read (pending) rather than being filed
+ * under //anon; once the read is in, the held address is named from the
+ * map, or falls back to the DSO it would have had without one (//anon,
+ * none when unmapped). */
 START_TEST(test_jit_perfmap_async)
 {
 	uint32_t pid = (uint32_t)getpid();
@@ -1342,7 +1355,19 @@ START_TEST(test_jit_perfmap_async)
 	const char *name;
 
 	unlink(jit_map_path());
-	jit_write("w", "7f0000001000 100 jit_func\n400 10 outside_maps\n");
+	jit_write("w", "7f0000001000 100 jit_func\n");
+	m = jit_machine(true);
+	ck_assert_int_eq(machine_set_async(m, true), 0);
+	r = user(m, pid, pid, JIT_BASE + 0x1010);
+	ck_assert(!r.pending);
+	ck_assert_ptr_nonnull(r.sym);
+	ck_assert_str_eq(r.sym->name, "jit_func");
+	ck_assert_uint_eq(machine_symbols_ticket(m), 0);
+	machine_free(m);
+
+	unlink(jit_map_path());
+	jit_write_filler();
+	jit_write("a", "7f0000001000 100 jit_func\n400 10 outside_maps\n");
 	m = jit_machine(true);
 	ck_assert_int_eq(machine_set_async(m, true), 0);
 	/* The first sample queues the read: pending, whatever its speed. */
@@ -1386,6 +1411,7 @@ START_TEST(test_jit_perfmap_async)
 
 	/* A re-read of the appended lines goes the same way: the miss that
 	 * asks for it is pending, and named once it is in. */
+	jit_write_filler();
 	jit_write("a", "7f0000003000 20 jit_later\n");
 	usleep(1100 * 1000);
 	r = user(m, pid, pid, JIT_BASE + 0x3008);
