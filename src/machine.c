@@ -17,6 +17,22 @@
  * release store of the final state, read with acquire by the engine.  The
  * DSO objects themselves are freed only after the thread is joined.
  *
+ * --debuginfod fetches run on a thread of their own (one at a time), so
+ * that a slow or hanging server holds only the DSO that waits for it: the
+ * loader reads that DSO's ELF symbols, hands it to the fetch thread still
+ * QUEUED, and goes on with the next; the fetch thread merges the debug
+ * file (or gives up) and publishes the state.
+ *
+ * JIT code (perf-PID.map) goes the same way when there is much to read:
+ * the first miss in a live process's anonymous code, then a miss at most
+ * once a second (for the lines appended since), reads its map at once if
+ * at most JIT_READ_NOW bytes are new, else queues the read for the loader
+ * thread; until it is in, a miss is pending under a proxy DSO of that
+ * process's map (and the DSO the address falls back to when the map does
+ * not name it), so a 36 MB map no longer stalls the ingestion.  Each process (a
+ * reused pid, an exec) has a map of its own, kept with the machine: held
+ * samples may outlive the process.
+ *
  * Identity: one DSO per (path, build ID) when the build ID is known (MMAP2
  * with PERF_RECORD_MISC_MMAP_BUILD_ID, perf.data's BUILD_ID feature), else
  * per (path, inode).  A binary replaced on disk therefore gets a new DSO,
@@ -96,18 +112,69 @@ struct dso {
 	char *sym_path;
 	char *debug_path;
 	struct dso *next_loaded;  /* the loader's list, for machine_free */
+	/* A proxy for samples held while jit's map is read (see
+	 * resolve_jit): not in the DSO table, named once the read is in,
+	 * as jit's map DSO or, where the map has no name, jit_fallback. */
+	struct jitmap *jit;
+	struct dso *jit_fallback;
 };
 
-/* The loader thread and its FIFO of DSOs. */
+/* New perf map bytes read on the engine thread, at most (~10 ms). */
+#define JIT_READ_NOW (1u << 20)
+
+enum jit_state {
+	JIT_IDLE,                 /* index is current */
+	JIT_LOADING,              /* a read is queued or under way */
+	JIT_LOADED,               /* its result is ready to install */
+};
+
+/* One process's perf-PID.map (JIT code): read on the first sample that
+ * needs it, then the lines appended since, each read a table of its own,
+ * indexed newest first.  Tables are owned by the machine (m->jit_tabs):
+ * symbols stay put, so rows keep their identity.  Owned by the machine
+ * (m->jitmaps) too: held samples point at it through its proxies. */
+struct jitmap {
+	uint32_t pid;
+	int state;                /* enum jit_state; atomic (loader thread) */
+	/* The engine's, read by the loader while LOADING (nobody writes it
+	 * then). */
+	struct perfmap_index index;
+	uint64_t size;            /* bytes parsed into index */
+	double checked;           /* now_monotonic() of the last look; 0: never */
+	struct dso *dso;          /* "perf-PID.map", this process's own */
+	/* A read's result, written by the loader before LOADED, installed
+	 * by the engine (jitmap_install); next_tab NULL: nothing new. */
+	struct symtab *next_tab;
+	struct perfmap_index next_index;
+	uint64_t next_size;
+	struct dso **proxies;     /* one per fallback DSO */
+	size_t nproxies, proxy_cap;
+	struct jitmap *next;      /* m->jitmaps */
+};
+
+/* A job of the loader thread: a DSO's symbols, or a read of a perf map. */
+struct loader_job {
+	struct dso *dso;
+	struct jitmap *jit;
+};
+
+/* The loader thread and its FIFO of jobs; the debuginfod fetch thread
+ * and its FIFO of DSOs (started at the first fetch). */
 struct symloader {
 	pthread_t thread;
 	bool started;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;      /* work queued, or stop */
 	pthread_cond_t idle;      /* busy dropped to 0 */
-	struct dso **queue;
+	struct loader_job *queue;
 	size_t head, count, cap;
-	size_t busy;              /* queued + being loaded; under lock */
+	pthread_t fetch_thread;
+	bool fetch_started;
+	pthread_cond_t fetch_wake; /* a fetch queued, or stop */
+	struct dso **fetchq;      /* under lock */
+	size_t fhead, fcount, fcap;
+	int cancel;               /* stop: abort the fetch under way (atomic) */
+	size_t busy;              /* jobs queued + being loaded or fetched; under lock */
 	size_t busy_hint;         /* copy of busy, read without the lock */
 	uint64_t queued_total;    /* DSOs ever queued (engine thread) */
 	uint64_t done_total;      /* of which loaded, in queue order; atomic */
@@ -128,14 +195,9 @@ struct process {
 	bool in_table;            /* false once replaced by a reused pid */
 	bool execd;               /* a COMM exec was seen: its maps are its own */
 	uint64_t born;            /* record time when it was created (0: unknown) */
-	/* Its /tmp/perf-PID.map (JIT code), read on the first sample that
-	 * needs it, then the lines appended since, each read a table of its
-	 * own, indexed newest first.  Tables are owned by the machine
-	 * (m->jit_tabs): symbols stay put, so rows keep their identity. */
-	struct perfmap_index jit;
-	struct dso *jit_dso;      /* "perf-PID.map" */
-	uint64_t jit_size;        /* bytes parsed */
-	double jit_checked;       /* now_monotonic() of the last look; 0: never */
+	/* Its /tmp/perf-PID.map; NULL until a sample needs it, and again
+	 * after an exec (a new program, a new map). */
+	struct jitmap *jit;
 };
 
 enum thread_state {
@@ -211,6 +273,7 @@ struct machine {
 	 * outlive the processes (and re-reads) that loaded them. */
 	struct symtab **jit_tabs;
 	size_t njit_tabs, jit_cap;
+	struct jitmap *jitmaps;   /* every process's, freed with the machine */
 	/* Our own vdso's symbols name [vdso] maps of the same size: the
 	 * kernel maps one image into every process of our ABI.  Only when
 	 * the samples are this kernel's (live, or a recording of it). */
@@ -626,9 +689,16 @@ static char *dso_find_file(const struct machine *m, const struct dso *d, int *fd
 	return found;
 }
 
+/* Whether d (loaded, no debug file found) is one for --debuginfod. */
+static bool dso_wants_fetch(const struct machine *m, const struct dso *d)
+{
+	return m->debuginfod_ms && d->img.build_id_size;
+}
+
 /* --debuginfod: ask the servers of DEBUGINFOD_URLS for d's debug file by
- * build ID (on the loader thread: sampling goes on meanwhile), and merge it
- * as a local one when its build ID is d's. */
+ * build ID (on the fetch thread when async: sampling, and the loading of
+ * other DSOs, go on meanwhile), and merge it as a local one when its build
+ * ID is d's. */
 static void dso_fetch_debuginfo(const struct machine *m, struct dso *d)
 {
 	size_t *active = (size_t *)&m->debuginfod_active;
@@ -636,11 +706,11 @@ static void dso_fetch_debuginfo(const struct machine *m, struct dso *d)
 	char *path = NULL;
 	int n;
 
-	if (!m->debuginfod_ms || !d->img.build_id_size)
+	if (!dso_wants_fetch(m, d))
 		return;
 	__atomic_add_fetch(active, 1, __ATOMIC_RELAXED);
 	n = debuginfod_fetch_debuginfo(d->img.build_id, d->img.build_id_size, m->debuginfod_ms,
-				       &path);
+				       &m->loader.cancel, &path);
 	__atomic_sub_fetch(active, 1, __ATOMIC_RELAXED);
 	if (n == 0 && (n = elf_read_build_id(path, id)) > 0 &&
 	    (size_t)n == d->img.build_id_size && memcmp(id, d->img.build_id, (size_t)n) == 0 &&
@@ -658,8 +728,9 @@ static void dso_fetch_debuginfo(const struct machine *m, struct dso *d)
  * /usr/lib/debug/...; then by .gnu_debuglink (file name + CRC) in the
  * binary's directory, its .debug/ and /usr/lib/debug/DIR/, under the root
  * the binary was found in (--symfs, /proc/PID/root), --symfs and /.  The
- * binary's own segments stay (same addresses). */
-static void dso_load_debug_symbols(const struct machine *m, struct dso *d)
+ * binary's own segments stay (same addresses).  Returns true when none
+ * was found and --debuginfod should be asked (dso_fetch_debuginfo). */
+static bool dso_load_debug_symbols(const struct machine *m, struct dso *d)
 {
 	struct strbuf rest;
 	const char *roots[3];
@@ -668,7 +739,7 @@ static void dso_load_debug_symbols(const struct machine *m, struct dso *d)
 	int k;
 
 	if (!d->img.no_symtab)
-		return;
+		return false;
 	strbuf_init(&rest);
 	if (d->img.build_id_size) {
 		strbuf_addf(&rest, "usr/lib/debug/.build-id/%02x/", d->img.build_id[0]);
@@ -686,15 +757,13 @@ static void dso_load_debug_symbols(const struct machine *m, struct dso *d)
 		    elf_image_merge_debug(&d->img, path) == 0) {
 			d->debug_path = path;
 			strbuf_release(&rest);
-			return;
+			return false;
 		}
 		free(path);
 	}
 	strbuf_release(&rest);
-	if (!d->img.debuglink || d->open_path[0] != '/') {
-		dso_fetch_debuginfo(m, d);
-		return;
-	}
+	if (!d->img.debuglink || d->open_path[0] != '/')
+		return dso_wants_fetch(m, d);
 	/* The binary was read from PREFIX + open_path: look beside it there. */
 	plen = strlen(d->sym_path);
 	olen = strlen(d->open_path);
@@ -717,36 +786,148 @@ static void dso_load_debug_symbols(const struct machine *m, struct dso *d)
 	free(link);
 	free(dir);
 	free(prefix);
-	if (!d->debug_path)
-		dso_fetch_debuginfo(m, d);
+	return !d->debug_path && dso_wants_fetch(m, d);
 }
 
-/* Load d's symbols; runs on the loader thread when async.  Writes only
- * d->img and d->stale, then publishes them with the state. */
-static void dso_load_symbols(const struct machine *m, struct dso *d)
+static bool symloader_fetch(struct machine *m, struct dso *d);
+
+/* Load d's symbols; runs on the loader thread when on_loader.  Writes
+ * only d->img and d->stale, then publishes them with the state.  Returns
+ * false when d went to the fetch thread, which publishes it. */
+static bool dso_load_symbols(struct machine *m, struct dso *d, bool on_loader)
 {
 	const char *stale = NULL;
 	int fd = -1;
 	char *path = dso_find_file(m, d, &fd, &stale);
 	int state = DSO_SYMS_FAILED;
+	bool fetch = false;
 
 	if (path && elf_image_load_fd(fd, &d->img) == 0) {
 		state = DSO_SYMS_LOADED;
 		d->sym_path = path;
 		path = NULL;
-		dso_load_debug_symbols(m, d);
+		fetch = dso_load_debug_symbols(m, d);
 	} else if (!path && d->ident != DSO_IDENT_PATH) {
 		d->stale = stale;
 	}
 	if (fd >= 0)
 		close(fd);
 	free(path);
+	if (fetch && on_loader && symloader_fetch(m, d))
+		return false;
+	if (fetch)
+		dso_fetch_debuginfo(m, d);
 	__atomic_store_n(&d->state, state, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* ---- perf maps (JIT code) ---- */
+
+/* p's map, made on first use. */
+static struct jitmap *jitmap_get(struct machine *m, struct process *p)
+{
+	struct jitmap *j = p->jit;
+	char *path;
+
+	if (j)
+		return j;
+	j = xcalloc(1, sizeof(*j));
+	j->pid = p->pid;
+	path = xasprintf("/tmp/perf-%u.map", p->pid);
+	/* DSO_ANON: never opened as ELF; shown as perf-PID.map.  Not in the
+	 * DSO table: a reused pid's map is another DSO. */
+	j->dso = dso_new(path, DSO_ANON);
+	free(path);
+	j->next = m->jitmaps;
+	m->jitmaps = j;
+	p->jit = j;
+	return j;
+}
+
+/* Read the lines of j's map appended since j->size into next_tab and
+ * next_index, and publish LOADED; but when more than max_new bytes (0: no
+ * limit) are new, read nothing and return -E2BIG.  On the loader thread
+ * when async (it only reads j->index and j->size: the engine leaves them
+ * alone while LOADING).  Returns perfmap_load's result. */
+static int jitmap_read(struct jitmap *j, uint64_t max_new)
+{
+	struct symtab *st;
+	uint64_t size;
+	int err = perfmap_load_max(j->pid, j->size, max_new, &st, &size);
+
+	if (err == -E2BIG)
+		return err;
+	if (err == 0) {
+		perfmap_index_merge(&j->index, st, &j->next_index);
+		j->next_size = size;
+		j->next_tab = st;
+	}
+	__atomic_store_n(&j->state, JIT_LOADED, __ATOMIC_RELEASE);
+	return err;
+}
+
+/* Engine thread: take a finished read into j's index. */
+static void jitmap_install(struct machine *m, struct jitmap *j)
+{
+	if (__atomic_load_n(&j->state, __ATOMIC_ACQUIRE) != JIT_LOADED)
+		return;
+	if (j->next_tab) {
+		m->jit_tabs = xgrow(m->jit_tabs, &m->jit_cap, m->njit_tabs + 1,
+				    sizeof(*m->jit_tabs));
+		m->jit_tabs[m->njit_tabs++] = j->next_tab;
+		perfmap_index_release(&j->index);
+		j->index = j->next_index;
+		j->size = j->next_size;
+		j->next_tab = NULL;
+		memset(&j->next_index, 0, sizeof(j->next_index));
+	}
+	__atomic_store_n(&j->state, JIT_IDLE, __ATOMIC_RELAXED);
+}
+
+/* The DSO of samples held for j's read, falling back to fallback. */
+static struct dso *jitmap_proxy(struct jitmap *j, struct dso *fallback)
+{
+	struct dso *d;
+	size_t i;
+
+	for (i = 0; i < j->nproxies; i++)
+		if (j->proxies[i]->jit_fallback == fallback)
+			return j->proxies[i];
+	d = dso_new(j->dso->path, DSO_ANON);
+	d->jit = j;
+	d->jit_fallback = fallback;
+	j->proxies = xgrow(j->proxies, &j->proxy_cap, j->nproxies + 1, sizeof(*j->proxies));
+	j->proxies[j->nproxies++] = d;
+	return d;
+}
+
+static void jitmap_free(struct jitmap *j)
+{
+	size_t i;
+
+	perfmap_index_release(&j->index);
+	perfmap_index_release(&j->next_index);
+	symtab_free(j->next_tab);
+	dso_free(j->dso);
+	for (i = 0; i < j->nproxies; i++)
+		dso_free(j->proxies[i]);
+	free(j->proxies);
+	free(j);
 }
 
 /* ---- the loader thread ---- */
 
-static void *symloader_main(void *arg)
+/* Under l->lock: one job (or fetch) is over. */
+static void symloader_done_locked(struct symloader *l)
+{
+	__atomic_store_n(&l->done_total, l->done_total + 1, __ATOMIC_RELEASE);
+	l->busy--;
+	__atomic_store_n(&l->busy_hint, l->busy, __ATOMIC_RELAXED);
+	if (l->busy == 0)
+		pthread_cond_broadcast(&l->idle);
+}
+
+static void *symloader_fetch_main(void *arg)
 {
 	struct machine *m = arg;
 	struct symloader *l = &m->loader;
@@ -755,36 +936,104 @@ static void *symloader_main(void *arg)
 	for (;;) {
 		struct dso *d;
 
-		while (!l->stop && l->count == 0)
-			pthread_cond_wait(&l->wake, &l->lock);
+		while (!l->stop && l->fcount == 0)
+			pthread_cond_wait(&l->fetch_wake, &l->lock);
 		if (l->stop)
 			break;
-		d = l->queue[l->head];
-		l->head = (l->head + 1) % l->cap;
-		l->count--;
+		d = l->fetchq[l->fhead];
+		l->fhead = (l->fhead + 1) % l->fcap;
+		l->fcount--;
 		pthread_mutex_unlock(&l->lock);
-		dso_load_symbols(m, d);
+		/* d's ELF symbols are in (the loader read them): LOADED with
+		 * or without the fetched debug file. */
+		dso_fetch_debuginfo(m, d);
+		__atomic_store_n(&d->state, DSO_SYMS_LOADED, __ATOMIC_RELEASE);
 		pthread_mutex_lock(&l->lock);
-		__atomic_store_n(&l->done_total, l->done_total + 1, __ATOMIC_RELEASE);
-		l->busy--;
-		__atomic_store_n(&l->busy_hint, l->busy, __ATOMIC_RELAXED);
-		if (l->busy == 0)
-			pthread_cond_broadcast(&l->idle);
+		symloader_done_locked(l);
 	}
 	pthread_mutex_unlock(&l->lock);
 	return NULL;
 }
 
-/* Hand d to the loader thread (engine thread; d is in state NONE). */
-static void symloader_queue(struct machine *m, struct dso *d)
+/* Loader thread: hand d (loaded, still QUEUED) to the fetch thread,
+ * started at the first call.  False when it cannot be started: then the
+ * loader fetches itself. */
+static bool symloader_fetch(struct machine *m, struct dso *d)
+{
+	struct symloader *l = &m->loader;
+	bool ok = true;
+
+	pthread_mutex_lock(&l->lock);
+	if (!l->fetch_started) {
+		pthread_cond_init(&l->fetch_wake, NULL);
+		if (pthread_create(&l->fetch_thread, NULL, symloader_fetch_main, m) != 0) {
+			pthread_cond_destroy(&l->fetch_wake);
+			ok = false;
+		}
+		l->fetch_started = ok;
+	}
+	if (ok) {
+		if (l->fcount == l->fcap) {
+			size_t ncap = l->fcap ? l->fcap * 2 : 16, i;
+			struct dso **nq = xmalloc(ncap * sizeof(*nq));
+
+			for (i = 0; i < l->fcount; i++)
+				nq[i] = l->fetchq[(l->fhead + i) % l->fcap];
+			free(l->fetchq);
+			l->fetchq = nq;
+			l->fcap = ncap;
+			l->fhead = 0;
+		}
+		l->fetchq[(l->fhead + l->fcount) % l->fcap] = d;
+		l->fcount++;
+		pthread_cond_signal(&l->fetch_wake);
+	}
+	pthread_mutex_unlock(&l->lock);
+	return ok;
+}
+
+static void *symloader_main(void *arg)
+{
+	struct machine *m = arg;
+	struct symloader *l = &m->loader;
+
+	pthread_mutex_lock(&l->lock);
+	for (;;) {
+		struct loader_job job;
+		bool done = true;
+
+		while (!l->stop && l->count == 0)
+			pthread_cond_wait(&l->wake, &l->lock);
+		if (l->stop)
+			break;
+		job = l->queue[l->head];
+		l->head = (l->head + 1) % l->cap;
+		l->count--;
+		pthread_mutex_unlock(&l->lock);
+		if (job.jit)
+			jitmap_read(job.jit, 0);
+		else
+			done = dso_load_symbols(m, job.dso, true);
+		pthread_mutex_lock(&l->lock);
+		if (done)
+			symloader_done_locked(l);
+	}
+	pthread_mutex_unlock(&l->lock);
+	return NULL;
+}
+
+/* Hand a job to the loader thread (engine thread): DSO d in state NONE,
+ * or a read of map j (LOADING). */
+static void symloader_push(struct machine *m, struct dso *d, struct jitmap *j)
 {
 	struct symloader *l = &m->loader;
 
-	d->state = DSO_SYMS_QUEUED;
+	if (d)
+		d->state = DSO_SYMS_QUEUED;
 	pthread_mutex_lock(&l->lock);
 	if (l->count == l->cap) {
 		size_t ncap = l->cap ? l->cap * 2 : 64, i;
-		struct dso **nq = xmalloc(ncap * sizeof(*nq));
+		struct loader_job *nq = xmalloc(ncap * sizeof(*nq));
 
 		for (i = 0; i < l->count; i++)
 			nq[i] = l->queue[(l->head + i) % l->cap];
@@ -793,7 +1042,8 @@ static void symloader_queue(struct machine *m, struct dso *d)
 		l->cap = ncap;
 		l->head = 0;
 	}
-	l->queue[(l->head + l->count) % l->cap] = d;
+	l->queue[(l->head + l->count) % l->cap].dso = d;
+	l->queue[(l->head + l->count) % l->cap].jit = j;
 	l->count++;
 	l->queued_total++;
 	l->busy++;
@@ -895,10 +1145,28 @@ static void symloader_stop(struct machine *m)
 		return;
 	pthread_mutex_lock(&l->lock);
 	l->stop = true;
+	/* A fetch under way gives up now, not at its timeout. */
+	__atomic_store_n(&l->cancel, 1, __ATOMIC_RELAXED);
 	pthread_cond_signal(&l->wake);
+	if (l->fetch_started)
+		pthread_cond_signal(&l->fetch_wake);
 	pthread_mutex_unlock(&l->lock);
-	/* Joined before any DSO is freed: the thread may be loading one. */
+	/* Joined before any DSO is freed: the threads may be loading one.
+	 * The loader first: it may start the fetch thread. */
 	pthread_join(l->thread, NULL);
+	if (l->fetch_started) {
+		pthread_join(l->fetch_thread, NULL);
+		pthread_cond_destroy(&l->fetch_wake);
+		l->fetch_started = false;
+	}
+	/* DSOs left waiting for a fetch have their ELF symbols: LOADED, so
+	 * that dso_free releases them. */
+	while (l->fcount) {
+		__atomic_store_n(&l->fetchq[l->fhead]->state, DSO_SYMS_LOADED, __ATOMIC_RELEASE);
+		l->fhead = (l->fhead + 1) % l->fcap;
+		l->fcount--;
+	}
+	free(l->fetchq);
 	pthread_mutex_destroy(&l->lock);
 	pthread_cond_destroy(&l->wake);
 	pthread_cond_destroy(&l->idle);
@@ -1009,7 +1277,6 @@ static void process_free(struct machine *m, struct process *p)
 		idtab_remove(&m->procs, p);
 	m->stats.maps -= p->nmaps;
 	free(p->maps);
-	perfmap_index_release(&p->jit);
 	free(p);
 	m->stats.processes = m->procs.count;
 }
@@ -1037,7 +1304,6 @@ void machine_free(struct machine *m)
 		/* Processes are freed through their last thread only. */
 		if (t && --t->proc->nthreads == 0) {
 			free(t->proc->maps);
-			perfmap_index_release(&t->proc->jit);
 			free(t->proc);
 		}
 		free(t);
@@ -1058,6 +1324,12 @@ void machine_free(struct machine *m)
 	free(m->symfs);
 	procfs_release(&m->procfs);
 	synth_end(m);
+	while (m->jitmaps) {
+		struct jitmap *j = m->jitmaps;
+
+		m->jitmaps = j->next;
+		jitmap_free(j);
+	}
 	for (i = 0; i < m->njit_tabs; i++)
 		symtab_free(m->jit_tabs[i]);
 	free(m->jit_tabs);
@@ -1283,6 +1555,8 @@ void machine_comm(struct machine *m, const struct comm_event *ev)
 	if (ev->exec) {
 		/* The new image's MMAP2s follow. */
 		maps_flush(m, t->proc);
+		/* A new program: its own perf map (the machine keeps the old). */
+		t->proc->jit = NULL;
 		t->proc->comm = comm;
 		t->proc->execd = true;
 	} else if (ev->tid == ev->pid || !t->proc->comm) {
@@ -1646,42 +1920,51 @@ static void dso_symbolize(struct dso *d, int state, uint64_t file_off, struct re
 
 /* ip in JIT code of live process p: its perf-PID.map names it.  Read on
  * the first such sample, then again on a miss at most once a second, and
- * only the lines appended since (JITs append).  Replays do not look: the
- * pids are another machine's. */
+ * only the lines appended since (JITs append); when async and more than
+ * JIT_READ_NOW bytes are new on the loader thread, a miss then pending
+ * until the read is in (under a proxy DSO that
+ * falls back to fallback, the map's DSO or NULL).  Replays do not look:
+ * the pids are another machine's.  Returns false for a final miss. */
 static bool resolve_jit(struct machine *m, struct process *p, uint64_t ip,
-			struct resolved *out)
+			struct resolved *out, struct dso *fallback)
 {
-	const struct symbol *sym = perfmap_index_lookup(&p->jit, ip);
-	struct symtab *st;
-	uint64_t size;
+	const struct symbol *sym;
+	struct jitmap *j = p->jit;
 	double now;
 
-	if (!sym && m->live) {
+	if (!j && !m->live)
+		return false;
+	j = jitmap_get(m, p);
+	jitmap_install(m, j);
+	sym = perfmap_index_lookup(&j->index, ip);
+	if (!sym && m->live && __atomic_load_n(&j->state, __ATOMIC_ACQUIRE) == JIT_IDLE) {
 		now = now_monotonic();
-		if (p->jit_checked == 0 || now - p->jit_checked >= 1.0) {
-			p->jit_checked = now;
-			if (perfmap_load(p->pid, p->jit_size, &st, &size) == 0) {
-				m->jit_tabs = xgrow(m->jit_tabs, &m->jit_cap, m->njit_tabs + 1,
-						    sizeof(*m->jit_tabs));
-				m->jit_tabs[m->njit_tabs++] = st;
-				perfmap_index_add(&p->jit, st);
-				p->jit_size = size;
-				sym = perfmap_index_lookup(&p->jit, ip);
+		if (j->checked == 0 || now - j->checked >= 1.0) {
+			j->checked = now;
+			__atomic_store_n(&j->state, JIT_LOADING, __ATOMIC_RELAXED);
+			/* Up to JIT_READ_NOW new bytes are read at once (a few
+			 * ms: no sample held, none left unnamed at the end of
+			 * a run); more on the loader thread. */
+			if (jitmap_read(j, m->async ? JIT_READ_NOW : 0) == -E2BIG) {
+				symloader_push(m, NULL, j);
+			} else {
+				jitmap_install(m, j);
+				sym = perfmap_index_lookup(&j->index, ip);
 			}
 		}
 	}
+	out->addr = ip;
+	/* A read in flight (or just done, not yet installed) may name it. */
+	if (!sym && __atomic_load_n(&j->state, __ATOMIC_ACQUIRE) != JIT_IDLE) {
+		out->dso = jitmap_proxy(j, fallback);
+		out->sym = NULL;
+		out->pending = true;
+		return true;
+	}
 	if (!sym)
 		return false;
-	if (!p->jit_dso) {
-		char *path = xasprintf("/tmp/perf-%u.map", p->pid);
-
-		/* DSO_ANON: never opened as ELF; shown as perf-PID.map. */
-		p->jit_dso = machine_dso_get(m, path, DSO_ANON);
-		free(path);
-	}
-	out->dso = p->jit_dso;
+	out->dso = j->dso;
 	out->sym = sym;
-	out->addr = ip;
 	return true;
 }
 
@@ -1723,10 +2006,10 @@ static void resolve_map(struct machine *m, struct process *p, const struct map *
 		state = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
 		if (state == DSO_SYMS_NONE) {
 			if (m->async) {
-				symloader_queue(m, d);
+				symloader_push(m, d, NULL);
 				state = DSO_SYMS_QUEUED;
 			} else {
-				dso_load_symbols(m, d);
+				dso_load_symbols(m, d, false);
 				state = d->state;
 			}
 		}
@@ -1746,13 +2029,15 @@ static void resolve_map(struct machine *m, struct process *p, const struct map *
 		/* Anonymous code (JIT): perf-PID.map uses absolute addresses. */
 		out->addr = ip;
 		if (d->kind == DSO_ANON)
-			resolve_jit(m, p, ip, out);
+			resolve_jit(m, p, ip, out, d);
 		break;
 	}
 }
 
 bool machine_dso_pending(const struct dso *d)
 {
+	if (d && d->jit)
+		return __atomic_load_n(&d->jit->state, __ATOMIC_ACQUIRE) == JIT_LOADING;
 	return d && __atomic_load_n(&d->state, __ATOMIC_ACQUIRE) == DSO_SYMS_QUEUED;
 }
 
@@ -1761,11 +2046,26 @@ bool machine_resolve_deferred(struct machine *m, struct dso *d, uint64_t addr, b
 {
 	int state;
 
-	(void)m;
 	memset(out, 0, sizeof(*out));
 	out->dso = d;
 	out->kernel = kernel;
 	out->addr = addr;
+	if (d && d->jit) {
+		/* Held for a read of a perf map: named from it once it is in,
+		 * else the DSO the address would have had without the map. */
+		struct jitmap *j = d->jit;
+
+		if (__atomic_load_n(&j->state, __ATOMIC_ACQUIRE) == JIT_LOADING) {
+			out->pending = true;
+			return false;
+		}
+		jitmap_install(m, j);
+		out->sym = perfmap_index_lookup(&j->index, addr);
+		out->dso = out->sym ? j->dso : d->jit_fallback;
+		if (!out->dso)
+			m->stats.unmapped++;
+		return true;
+	}
 	if (d && d->kind == DSO_KERNEL && kernel) {
 		resolve_kernel(m, addr, out);
 		return !out->pending;
@@ -1827,7 +2127,7 @@ void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
 	}
 	out->addr = ip;
 	/* Some JITs map code without telling perf (no MMAP2 record). */
-	if (p && !resolve_jit(m, p, ip, out))
+	if (p && !resolve_jit(m, p, ip, out, NULL))
 		m->stats.unmapped++;
 }
 

@@ -69,16 +69,20 @@ int machine_set_async(struct machine *m, bool async);
  * opened through /proc/PID/root (containers) and /proc/PID/map_files
  * (files replaced since they were mapped). */
 void machine_set_live(struct machine *m, bool live);
-/* DSOs queued or being loaded right now ("loading symbols: N"). */
+/* DSOs (and perf map reads) queued, being loaded or waiting for their
+ * debuginfod fetch right now ("loading symbols: N"). */
 size_t machine_symbols_loading(const struct machine *m);
-/* The loader takes DSOs in the order they were queued: the ticket is the
- * number queued so far (engine thread), and done(ticket) says whether
- * every DSO queued before it was taken is loaded, whatever came since. */
+/* The loader takes jobs (DSOs, perf map reads) in the order they were
+ * queued: the ticket is the number queued so far (engine thread), and
+ * done(ticket) says whether as many have finished.  That is every job
+ * queued before the ticket, except that a DSO waiting for a debuginfod
+ * fetch (on a thread of its own) finishes late: later jobs count in its
+ * place meanwhile. */
 uint64_t machine_symbols_ticket(const struct machine *m);
 bool machine_symbols_done(const struct machine *m, uint64_t ticket);
-/* How many DSOs the loader has loaded so far. */
+/* How many jobs the loader (and the fetch thread) have finished so far. */
 uint64_t machine_symbols_loaded(const struct machine *m);
-/* Block until the loader thread is idle (end of a recording). */
+/* Block until the loader and fetch threads are idle (end of a recording). */
 void machine_wait_symbols(struct machine *m);
 /* The same for at most ms milliseconds; returns whether it is idle. */
 bool machine_wait_symbols_for(struct machine *m, int ms);

@@ -230,3 +230,39 @@ int nsopen_regular(int fd)
 	}
 	return rfd;
 }
+
+bool nsopen_split(const char *path, uint32_t *pid, const char **inner)
+{
+	const char *p;
+	uint64_t v = 0;
+
+	if (strncmp(path, "/proc/", 6) != 0)
+		return false;
+	for (p = path + 6; *p >= '0' && *p <= '9'; p++) {
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v > UINT32_MAX)
+			return false;
+	}
+	if (p == path + 6 || strncmp(p, "/root", 5) != 0 || (p[5] && p[5] != '/'))
+		return false;
+	*pid = (uint32_t)v;
+	*inner = p[5] ? p + 5 : "/";
+	return true;
+}
+
+int nsopen_file(const char *path)
+{
+	const char *inner;
+	uint32_t pid;
+	int pfd, fd;
+
+	if (nsopen_split(path, &pid, &inner))
+		pfd = nsopen_pid(pid, inner, O_PATH);
+	else if ((pfd = open(path, O_PATH | O_CLOEXEC)) < 0)
+		pfd = -errno;
+	if (pfd < 0)
+		return pfd;
+	fd = nsopen_regular(pfd);
+	close(pfd);
+	return fd;
+}

@@ -5,6 +5,7 @@
 #ifndef PROFTOP_NSOPEN_H
 #define PROFTOP_NSOPEN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* An O_PATH descriptor of /proc/PID/root (the process's root directory in
@@ -35,5 +36,16 @@ int nsopen_pid(uint32_t pid, const char *path, int flags);
  * -EINVAL for anything else (a FIFO would block, a device could act).
  * fd stays open.  Returns the new descriptor or -errno. */
 int nsopen_regular(int fd);
+
+/* Whether path is under a process's root, "/proc/PID/root[/INNER]": then
+ * *pid, and *inner the rest ("/" when none). */
+bool nsopen_split(const char *path, uint32_t *pid, const char **inner);
+
+/* A readable descriptor (nsopen_regular) for the regular file at path,
+ * where a path under /proc/PID/root is resolved inside that root
+ * (nsopen_pid: the container's symlinks stay in it) and any other path as
+ * open(2) would.  For files found under a process's root and opened again
+ * later by name (debug files, DWARF readers).  Returns it or -errno. */
+int nsopen_file(const char *path);
 
 #endif

@@ -18,6 +18,7 @@
 #endif
 
 #include "elfsyms.h"
+#include "nsopen.h"
 #include "util.h"
 
 static uint32_t crc_table[256];
@@ -46,17 +47,15 @@ uint32_t debugfile_crc32(uint32_t crc, const void *buf, size_t len)
 	return ~crc;
 }
 
-int debugfile_file_crc32(const char *path, uint32_t *crc)
+/* The CRC of the file open at fd, read from where it is. */
+static int debugfile_fd_crc32(int fd, uint32_t *crc)
 {
 	static const size_t bufsz = 64 * 1024;
 	unsigned char *buf;
 	uint32_t c = 0;
 	ssize_t n;
-	int fd, err = 0;
+	int err = 0;
 
-	fd = elf_open_checked(path);
-	if (fd < 0)
-		return fd;
 	buf = xmalloc(bufsz);
 	while ((n = read(fd, buf, bufsz)) != 0) {
 		if (n < 0) {
@@ -68,26 +67,46 @@ int debugfile_file_crc32(const char *path, uint32_t *crc)
 		c = debugfile_crc32(c, buf, (size_t)n);
 	}
 	free(buf);
-	close(fd);
 	if (!err)
 		*crc = c;
 	return err;
 }
 
-/* Whether path is the debug file the link describes. */
+int debugfile_file_crc32(const char *path, uint32_t *crc)
+{
+	int fd = nsopen_file(path), err;
+
+	if (fd < 0)
+		return fd;
+	err = debugfile_fd_crc32(fd, crc);
+	close(fd);
+	return err;
+}
+
+/* Whether path is the debug file the link describes.  Under a process's
+ * root (/proc/PID/root/...) it is opened inside that root: a container's
+ * symlink cannot make us read a host file as its debug file. */
 static bool debugfile_link_ok(const char *path, uint32_t crc, const uint8_t *id, size_t idsize)
 {
 	uint8_t fid[ELF_BUILD_ID_MAX];
 	uint32_t fcrc;
-	int n = elf_read_build_id(path, fid);
+	int fd = nsopen_file(path), n;
+	bool ok;
 
-	if (n < 0)
+	if (fd < 0)
 		return false;
+	n = elf_read_build_id_fd(fd, fid);
 	/* Build IDs decide when both files have one: cheaper than reading
 	 * the whole file, and a mismatch rules out a CRC collision. */
-	if (n > 0 && idsize > 0)
-		return (size_t)n == idsize && memcmp(fid, id, idsize) == 0;
-	return debugfile_file_crc32(path, &fcrc) == 0 && fcrc == crc;
+	if (n < 0)
+		ok = false;
+	else if (n > 0 && idsize > 0)
+		ok = (size_t)n == idsize && memcmp(fid, id, idsize) == 0;
+	else
+		ok = lseek(fd, 0, SEEK_SET) == 0 && debugfile_fd_crc32(fd, &fcrc) == 0 &&
+		     fcrc == crc;
+	close(fd);
+	return ok;
 }
 
 char *debugfile_find_link(const char *const *roots, size_t nroots, const char *dir,

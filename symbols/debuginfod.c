@@ -73,6 +73,7 @@ static long debuginfod_now_ms(void)
 struct debuginfod_deadline {
 	long at_ms;
 	bool expired;
+	const int *cancel;        /* non-zero: give up now (NULL: never) */
 };
 
 /* Called by libdebuginfod while it waits and downloads: non-zero aborts. */
@@ -82,14 +83,19 @@ static int debuginfod_progress(debuginfod_client *c, long a, long b)
 
 	(void)a;
 	(void)b;
-	if (dl && debuginfod_now_ms() >= dl->at_ms) {
+	if (!dl)
+		return 0;
+	if (dl->cancel && __atomic_load_n(dl->cancel, __ATOMIC_RELAXED))
+		return 1;
+	if (debuginfod_now_ms() >= dl->at_ms) {
 		dl->expired = true;
 		return 1;
 	}
 	return 0;
 }
 
-int debuginfod_fetch_debuginfo(const uint8_t *id, size_t size, long timeout_ms, char **path)
+int debuginfod_fetch_debuginfo(const uint8_t *id, size_t size, long timeout_ms,
+			       const int *cancel, char **path)
 {
 	struct debuginfod_deadline dl;
 	debuginfod_client *c;
@@ -105,6 +111,7 @@ int debuginfod_fetch_debuginfo(const uint8_t *id, size_t size, long timeout_ms, 
 		return -ENOMEM;
 	dl.at_ms = debuginfod_now_ms() + timeout_ms;
 	dl.expired = false;
+	dl.cancel = cancel;
 	lib.set_user_data(c, &dl);
 	lib.set_progressfn(c, debuginfod_progress);
 	fd = lib.find_debuginfo(c, id, (int)size, path);
@@ -112,6 +119,8 @@ int debuginfod_fetch_debuginfo(const uint8_t *id, size_t size, long timeout_ms, 
 	if (fd < 0) {
 		free(*path);
 		*path = NULL;
+		if (cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED))
+			return -ECANCELED;
 		return dl.expired ? -ETIMEDOUT : fd;
 	}
 	close(fd);

@@ -14,11 +14,13 @@ bool debuginfod_available(const char **why);
 
 /* Fetch the debug file of build ID id (downloaded into libdebuginfod's
  * cache, or already there) and set *path to it, malloc'd.  Gives up after
- * timeout_ms milliseconds in all (the progress callback aborts the
- * transfer).  Blocks: call it from the symbol loader thread.  Returns 0,
- * -ENOSYS without libdebuginfod, -ETIMEDOUT, or another -errno (-ENOENT:
- * no server has it). */
-int debuginfod_fetch_debuginfo(const uint8_t *id, size_t size, long timeout_ms, char **path);
+ * timeout_ms milliseconds in all, or as soon as *cancel (when not NULL,
+ * read atomically) turns non-zero: the progress callback aborts the
+ * transfer.  Blocks: call it from a thread of its own (machine.c's fetch
+ * thread).  Returns 0, -ENOSYS without libdebuginfod, -ETIMEDOUT, or
+ * -ECANCELED, or another -errno (-ENOENT: no server has it). */
+int debuginfod_fetch_debuginfo(const uint8_t *id, size_t size, long timeout_ms,
+			       const int *cancel, char **path);
 
 /* The default of --debuginfod-timeout, in seconds. */
 #define DEBUGINFOD_DEFAULT_TIMEOUT 10

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "demangle.h"
+#include "nsopen.h"
 #include "util.h"
 
 #define DWARFINFO_MAX_FILES 8
@@ -65,8 +66,16 @@ static int dwarfinfo_find_debuginfo(Dwfl_Module *mod, void **userdata, const cha
 				    char **debuginfo_file_name)
 {
 	const char *urls = getenv("DEBUGINFOD_URLS");
+	const char *inner;
+	uint32_t pid;
 
 	if (urls && *urls)
+		return -1;
+	/* A file under a process's root: libdwfl would open the debuglink
+	 * candidates beside it by name, following the container's symlinks
+	 * anywhere.  machine.c searched there already, through nsopen. */
+	if ((file_name && nsopen_split(file_name, &pid, &inner)) ||
+	    (modname && nsopen_split(modname, &pid, &inner)))
 		return -1;
 	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
 					    debuglink_crc, debuginfo_file_name);
@@ -122,11 +131,13 @@ void dwarfinfo_cache_free(struct dwarfinfo_cache *c)
 static int dwarfinfo_file_open(struct dwarfinfo_file *f, const char *key, const char *path,
 			       const uint8_t *id, size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Under /proc/PID/root, opened inside that root; and only a regular
+	 * file (a FIFO would block). */
+	int fd = nsopen_file(path);
 
 	f->path = key;
 	if (fd < 0)
-		return f->err = -errno;
+		return f->err = fd;
 	f->dwfl = dwfl_begin(&dwarfinfo_callbacks);
 	if (!f->dwfl) {
 		close(fd);

@@ -17,6 +17,7 @@
 
 #include "debugfile.h"
 #include "symtab.h"
+#include "nsopen.h"
 #include "util.h"
 
 static pthread_once_t elf_once = PTHREAD_ONCE_INIT;
@@ -31,13 +32,21 @@ static void elf_init_once(void)
  * MMAP2 records and perf.data files, which others control: opening a FIFO
  * would block, and merely opening some devices has effects (a watchdog
  * arms itself), so the type is checked on an O_PATH descriptor, which
- * opens nothing, and the file reopened through /proc/self/fd. */
+ * opens nothing, and the file reopened through /proc/self/fd.  A path
+ * under a process's root (/proc/PID/root/...) is resolved inside that
+ * root (nsopen.c): a container's symlinks cannot lead out of it. */
 static int elf_open_regular(const char *path)
 {
 	char proc[64];
 	struct stat st;
+	const char *inner;
+	uint32_t pid;
 	int pfd, fd;
 
+	if (nsopen_split(path, &pid, &inner)) {
+		fd = nsopen_file(path);
+		return fd == -EINVAL || fd == -ELOOP ? -ENOEXEC : fd;
+	}
 	pfd = open(path, O_PATH | O_CLOEXEC);
 	if (pfd < 0)
 		return -errno;

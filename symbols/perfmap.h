@@ -34,6 +34,10 @@ struct perfmap_index {
 /* Add the table of a newer load: its symbols win where they overlap the
  * older ones (cut around them).  Costs O(ranges + symbols). */
 void perfmap_index_add(struct perfmap_index *ix, const struct symtab *newer);
+/* The same into a new index *merged, ix left as it is (and only read):
+ * a thread can build the next index while another looks up in ix. */
+void perfmap_index_merge(const struct perfmap_index *ix, const struct symtab *newer,
+			 struct perfmap_index *merged);
 const struct symbol *perfmap_index_lookup(const struct perfmap_index *ix, uint64_t addr);
 void perfmap_index_release(struct perfmap_index *ix);
 
@@ -51,6 +55,12 @@ void perfmap_index_release(struct perfmap_index *ix);
  * not a regular file, -EFBIG: too large). */
 int perfmap_load(uint32_t pid, uint64_t known_size, struct symtab **out,
 		 uint64_t *size);
+
+/* The same, but only when at most max_new bytes (0: no limit) are new:
+ * else -E2BIG, having read nothing (a caller that must not wait reads it
+ * elsewhere, with perfmap_load). */
+int perfmap_load_max(uint32_t pid, uint64_t known_size, uint64_t max_new, struct symtab **out,
+		     uint64_t *size);
 
 /* The same with the root directory (an O_PATH descriptor), the pid as the
  * process sees itself and its uids given: for the tests. */

@@ -6,13 +6,16 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "debugfile.h"
+#include "dwarfinfo.h"
 #include "elfsyms.h"
 #include "symtab.h"
 #include "testutil.h"
@@ -311,6 +314,104 @@ START_TEST(test_merge_debug)
 }
 END_TEST
 
+/* A process chrooted into DIR/croot (its /proc/PID/root), or -1 when
+ * chroot is refused (not root). */
+static pid_t chrooted_child(void)
+{
+	int fds[2];
+	pid_t pid;
+	char c;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char *root = fixture("croot");
+
+		close(fds[0]);
+		c = chroot(root) == 0 && chdir("/") == 0 ? 'y' : 'n';
+		if (write(fds[1], &c, 1) != 1 || c != 'y')
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(fds[1]);
+	if (read(fds[0], &c, 1) != 1 || c != 'y') {
+		close(fds[0]);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	close(fds[0]);
+	return pid;
+}
+
+/* Under a process's root (a container's /proc/PID/root), debug files are
+ * opened inside it: an absolute symlink there names the container's file,
+ * never the host's one at that path, for the .gnu_debuglink search, the
+ * merge and the DWARF reader alike. */
+START_TEST(test_link_in_root)
+{
+	struct elf_image img;
+	struct dwarfinfo_cache *dc;
+	const struct dwarfinfo *in;
+	char *bin = fixture("bid.l"), *host = fixture("bid.debug"), *got, *want, *root, *evil;
+	const char *roots[1];
+	uint64_t func = 0;
+	size_t i;
+	pid_t child;
+
+	ck_assert_int_eq(testutil_sh("cd '%s' && rm -rf croot && mkdir -p croot/bin/.debug "
+				     "croot/usr/lib/debug/bin && "
+				     "ln -s '%s' croot/usr/lib/debug/bin/bid.debug", dir, host), 0);
+	child = chrooted_child();
+	if (child < 0) {
+		fprintf(stderr, "SKIP: test_link_in_root: chroot refused (needs root)\n");
+		free(bin);
+		free(host);
+		return;
+	}
+	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	root = xasprintf("/proc/%d/root", (int)child);
+	evil = xasprintf("%s/usr/lib/debug/bin/bid.debug", root);
+	roots[0] = root;
+	/* The symlink's target is the right debug file, on the host: not
+	 * taken (a plain open of evil reads it). */
+	ck_assert_int_eq(access(evil, R_OK), 0);
+	ck_assert_ptr_null(debugfile_find_link(roots, 1, "/bin", "bid.debug", img.debuglink_crc,
+					       img.build_id, img.build_id_size));
+	ck_assert_int_lt(elf_image_merge_debug(&img, evil), 0);
+	ck_assert(!has_sym(&img, "hidden_local"));
+	for (i = 0; i < symtab_count(img.symtab); i++)
+		if (strcmp(symtab_get(img.symtab, i)->name, "visible_func") == 0)
+			func = symtab_get(img.symtab, i)->start;
+	ck_assert_uint_ne(func, 0);
+	dc = dwarfinfo_cache_new(0);
+	ck_assert_int_lt(dwarfinfo_lookup(dc, evil, func, &in), 0);
+	/* The container's own file is found, and read. */
+	ck_assert_int_eq(testutil_sh("cp '%s' '%s/croot/bin/.debug/'", host, dir), 0);
+	want = xasprintf("%s/bin/.debug/bid.debug", root);
+	got = debugfile_find_link(roots, 1, "/bin", "bid.debug", img.debuglink_crc, img.build_id,
+				  img.build_id_size);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(got, want);
+	ck_assert_int_eq(elf_image_merge_debug(&img, got), 0);
+	ck_assert(has_sym(&img, "hidden_local"));
+	ck_assert_int_eq(dwarfinfo_lookup(dc, got, func, &in), 0);
+	ck_assert_ptr_nonnull(in->function);
+	ck_assert_str_eq(in->function, "visible_func");
+	dwarfinfo_cache_free(dc);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	elf_image_release(&img);
+	free(got);
+	free(want);
+	free(evil);
+	free(root);
+	free(bin);
+	free(host);
+}
+END_TEST
+
 START_TEST(test_debugdata)
 {
 	struct elf_image img;
@@ -408,6 +509,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_find_link);
 	tcase_add_test(tc, test_find_link_crc);
 	tcase_add_test(tc, test_merge_debug);
+	tcase_add_test(tc, test_link_in_root);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("debugdata");

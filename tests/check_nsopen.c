@@ -192,6 +192,47 @@ START_TEST(test_pid)
 }
 END_TEST
 
+/* Paths under a process's root are told apart from others, and
+ * nsopen_file opens only regular files, under the root when there is one. */
+START_TEST(test_split_file)
+{
+	char path[PATH_MAX * 3], fifo[PATH_MAX * 2], abs[PATH_MAX], buf[8];
+	const char *inner;
+	uint32_t pid;
+	int fd;
+
+	ck_assert(nsopen_split("/proc/12/root/usr/bin/x", &pid, &inner));
+	ck_assert_uint_eq(pid, 12);
+	ck_assert_str_eq(inner, "/usr/bin/x");
+	ck_assert(nsopen_split("/proc/7/root", &pid, &inner));
+	ck_assert_str_eq(inner, "/");
+	ck_assert(!nsopen_split("/proc/7/rootfs/x", &pid, &inner));
+	ck_assert(!nsopen_split("/proc/self/root/x", &pid, &inner));
+	ck_assert(!nsopen_split("/proc//root/x", &pid, &inner));
+	ck_assert(!nsopen_split("/proc/99999999999/root/x", &pid, &inner));
+	ck_assert(!nsopen_split("/usr/bin/x", &pid, &inner));
+	ck_assert(!nsopen_split("proc/1/root/x", &pid, &inner));
+
+	/* Our own root through /proc/PID/root: a regular file opens. */
+	ck_assert_ptr_nonnull(realpath(rootpath, abs));
+	snprintf(path, sizeof(path), "/proc/%d/root%s/etc/target", (int)getpid(), abs);
+	fd = nsopen_file(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(read(fd, buf, 6), 6);
+	ck_assert_int_eq(memcmp(buf, "INSIDE", 6), 0);
+	close(fd);
+	/* Never a FIFO (it would block), nor a directory. */
+	snprintf(fifo, sizeof(fifo), "%s/fifo", abs);
+	unlink(fifo);
+	ck_assert_msg(mkfifo(fifo, 0600) == 0, "mkfifo %s: %s", fifo, strerror(errno));
+	ck_assert_int_eq(nsopen_file(fifo), -EINVAL);
+	snprintf(path, sizeof(path), "/proc/%d/root%s/fifo", (int)getpid(), abs);
+	ck_assert_int_eq(nsopen_file(path), -EINVAL);
+	ck_assert_int_eq(nsopen_file(rootpath), -EINVAL);
+	ck_assert_int_eq(nsopen_file("/proc/2147483647/root/etc/passwd"), -ENOENT);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("nsopen");
@@ -202,6 +243,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_walk);
 	tcase_add_test(tc, test_walk_flags);
 	tcase_add_test(tc, test_pid);
+	tcase_add_test(tc, test_split_file);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -695,6 +695,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_text_empty);
 	tcase_add_test(tc, test_text_names);
 	tcase_add_test(tc, test_srcline_inline);
+	/* test_srcline_inline runs python3: seconds on a loaded machine. */
+	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("pipeline");

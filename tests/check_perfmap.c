@@ -202,7 +202,27 @@ START_TEST(test_index_random)
 		whole = perfmap_parse(buf, len);
 		for (k = 0; k < 3; k++) {
 			part[k] = perfmap_parse(buf + cut[k], cut[k + 1] - cut[k]);
-			perfmap_index_add(&ix, part[k]);
+			if (k < 2) {
+				perfmap_index_add(&ix, part[k]);
+			} else {
+				/* merge: the same result, the older index left
+				 * as it was (another thread may read it). */
+				struct perfmap_index merged;
+				struct perfmap_range *before = ix.ranges;
+				struct perfmap_range *copy = malloc((ix.n + 1) * sizeof(*copy));
+				size_t nbefore = ix.n;
+
+				ck_assert_ptr_nonnull(copy);
+				if (ix.n)
+					memcpy(copy, ix.ranges, ix.n * sizeof(*copy));
+				perfmap_index_merge(&ix, part[k], &merged);
+				ck_assert_ptr_eq(ix.ranges, before);
+				ck_assert_uint_eq(ix.n, nbefore);
+				ck_assert(!ix.n || memcmp(copy, ix.ranges, ix.n * sizeof(*copy)) == 0);
+				free(copy);
+				perfmap_index_release(&ix);
+				ix = merged;
+			}
 		}
 		for (a = 0; a < 90; a++) {
 			const struct symbol *w = symtab_lookup(whole, a);

@@ -107,4 +107,73 @@ grep -q 'debuginfod: 1' "$TMP/slow.txt" ||
 	fail "no \"debuginfod: 1\" in the header: $(head -5 "$TMP/slow.txt")"
 [ "$took" -lt 30 ] || fail "--debuginfod-timeout 3: proftop took ${took}s"
 ok "a hanging server: \"debuginfod: 1\" shown, given up (run took ${took}s)"
+
+# While a fetch hangs (60 s, --debuginfod-timeout 30), other DSOs load: the
+# program runs a second in a stripped library of its own (its debug file
+# asked from the server first), then in its own binary, whose names must
+# show within seconds; and proftop exits without waiting for the fetch.
+cat >"$TMP/lib.c" <<'C'
+#include <stdint.h>
+#include <time.h>
+uint64_t lib_spin(double secs)
+{
+	struct timespec a, b;
+	volatile uint64_t v = 1;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		for (int i = 0; i < 100000; i++)
+			v = v * 3 + (uint64_t)i;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while (b.tv_sec - a.tv_sec + (b.tv_nsec - a.tv_nsec) / 1e9 < secs);
+	return v;
+}
+C
+cat >"$TMP/main.c" <<'C'
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+uint64_t lib_spin(double secs);
+static __attribute__((noinline)) uint64_t main_binary_spin(uint64_t n)
+{
+	volatile uint64_t v = 1;
+	for (uint64_t i = 0; i < n; i++)
+		v = v * 5 + i;
+	return v;
+}
+int main(int argc, char **argv)
+{
+	time_t end = time(NULL) + (argc > 1 ? atoi(argv[1]) : 2);
+	uint64_t s = lib_spin(1.0);
+	while (time(NULL) < end)
+		s += main_binary_spin(1000000);
+	return s == 1;
+}
+C
+cc -O1 -g -fPIC -shared -Wl,--build-id -o "$TMP/libspin.full.so" "$TMP/lib.c" || fail "cc lib"
+id=$(readelf -n "$TMP/libspin.full.so" | awk '/Build ID/ { print $3 }')
+objcopy --only-keep-debug "$TMP/libspin.full.so" "$TMP/srv/$id.debug" || fail "objcopy lib"
+strip -o "$TMP/libspin.so" "$TMP/libspin.full.so" || fail "strip lib"
+cc -O1 -g -o "$TMP/spin_main" "$TMP/main.c" -L"$TMP" -lspin -Wl,-rpath,"$(cd "$TMP" && pwd)" ||
+	fail "cc main"
+server hang 60
+start=$(date +%s)
+DEBUGINFOD_URLS=$URL "$PROFTOP" --debuginfod --debuginfod-timeout 30 --batch --json -d 1 -n 6 \
+	-- "$TMP/spin_main" 8 >"$TMP/hang.json" 2>"$TMP/err"
+took=$(($(date +%s) - start))
+grep -q "/buildid/$id/debuginfo" "$TMP/hang.log" || fail "no request for libspin.so: $(cat "$TMP/hang.log")"
+python3 - "$TMP/hang.json" "$took" <<'PY' || exit 1
+import json, sys
+snaps = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+took = int(sys.argv[2])
+named = [s["time"] for s in snaps
+         if any(r.get("symbol") == "main_binary_spin" and r.get("dso") == "spin_main" for r in s["rows"])]
+print("# %d refreshes at %s s; main_binary_spin named from %s s; run took %d s" %
+      (len(snaps), [s["time"] for s in snaps], named[0] if named else None, took))
+if not named or named[0] > 4.5:
+    print("not ok - the program's own binary waited for a hanging fetch"); sys.exit(1)
+if took >= 20:
+    print("not ok - proftop waited for the hanging fetch at exit (%d s)" % took); sys.exit(1)
+print("ok - a hanging fetch holds only its DSO: the binary named at %.1f s, exit after %d s" %
+      (named[0], took))
+PY
 rm -rf "$TMP"
