@@ -114,6 +114,9 @@ struct engine {
 #define ENGINE_DEFERRED_MAX (1u << 20)
 /* How long a refresh waits for symbols still loading (ms). */
 #define ENGINE_SYMBOLS_WAIT_MS 150
+/* The same for the last printed table of a live session (samples held
+ * for symbols still loading after it are never shown). */
+#define ENGINE_LAST_SYMBOLS_WAIT_MS 5000
 /* How often a printed refresh held for the kernel's symbols looks again. */
 #define ENGINE_KERNEL_POLL 0.02
 
@@ -938,7 +941,7 @@ static const char *mode_name(enum hist_mode m)
 /* A refresh publishes a snapshot, then ages the hist; a preview (the quick
  * first frame) only publishes, so the first full interval is unchanged. */
 static void engine_publish(struct engine *e, double interval, engine_refresh_cb cb, void *ctx,
-			   bool preview)
+			   bool preview, bool last)
 {
 	const struct options *o = e->opts;
 	struct snapshot snap;
@@ -980,7 +983,10 @@ static void engine_publish(struct engine *e, double interval, engine_refresh_cb 
 		 * whatever is left as "loading symbols" next time. */
 		if (deferred_flush(e->deferred, e->machine, e->hist, e->refresh_gen,
 				   (enum hist_mode)e->mode) &&
-		    machine_wait_symbols_for(e->machine, ENGINE_SYMBOLS_WAIT_MS))
+		    machine_wait_symbols_for(e->machine,
+					     last && o->output != OUTPUT_SCREEN ?
+						     ENGINE_LAST_SYMBOLS_WAIT_MS :
+						     ENGINE_SYMBOLS_WAIT_MS))
 			deferred_flush(e->deferred, e->machine, e->hist, e->refresh_gen,
 				       (enum hist_mode)e->mode);
 	}
@@ -1002,9 +1008,10 @@ static void engine_publish(struct engine *e, double interval, engine_refresh_cb 
 		callchain_cache_clear(e->rcache);
 }
 
-static void engine_refresh(struct engine *e, double interval, engine_refresh_cb cb, void *ctx)
+static void engine_refresh(struct engine *e, double interval, engine_refresh_cb cb, void *ctx,
+			   bool last)
 {
-	engine_publish(e, interval, cb, ctx, false);
+	engine_publish(e, interval, cb, ctx, false, last);
 }
 
 /* Once the kernel's symbols are read (on their own thread): say why
@@ -1102,7 +1109,7 @@ static int engine_run_file(struct engine *e, engine_refresh_cb cb, void *ctx)
 			else if (machine_kernel_note(e->machine))
 				msg_notice("%s", machine_kernel_note(e->machine));
 		}
-		engine_refresh(e, e->file_seconds, cb, ctx);
+		engine_refresh(e, e->file_seconds, cb, ctx, true);
 	}
 	fflush(stdout);
 	return 0;
@@ -1208,7 +1215,7 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 		if (preview && now >= preview && now < next && !ended &&
 		    (machine_symbols_done(e->machine, ticket) ||
 		     now >= preview + ENGINE_FIRST_FRAME_WAIT)) {
-			engine_publish(e, now - last, cb, ctx, true);
+			engine_publish(e, now - last, cb, ctx, true, false);
 			preview = 0;
 			catch_up = true;
 			shown_at = now;
@@ -1220,7 +1227,7 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 			/* Until the first full refresh, each batch of symbols
 			 * that comes in (late hot DSOs, the kernel's) is shown
 			 * at once rather than after a whole -d. */
-			engine_publish(e, now - last, cb, ctx, true);
+			engine_publish(e, now - last, cb, ctx, true, false);
 			shown_at = now;
 			shown_loaded = machine_symbols_loaded(e->machine);
 			shown_kernel = !machine_kernel_loading(e->machine);
@@ -1236,7 +1243,10 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 			preview = 0;
 			catch_up = false;
 			if (!ended || !printed_since_data || refreshes == 0) {
-				engine_refresh(e, now - last, cb, ctx);
+				/* The last printed table has no next one to
+				 * show what is still loading: it waits longer. */
+				engine_refresh(e, now - last, cb, ctx,
+					       ended || (o->iterations && refreshes + 1 >= o->iterations));
 				printed_since_data = true;
 				refreshes++;
 			}

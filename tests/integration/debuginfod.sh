@@ -107,6 +107,12 @@ grep -q 'debuginfod: 1' "$TMP/slow.txt" ||
 	fail "no \"debuginfod: 1\" in the header: $(head -5 "$TMP/slow.txt")"
 [ "$took" -lt 30 ] || fail "--debuginfod-timeout 3: proftop took ${took}s"
 ok "a hanging server: \"debuginfod: 1\" shown, given up (run took ${took}s)"
+# The last table (at 2 s) has no next one: it waits (5 s at most) for
+# what is still loading, here the program given up on after 3 s, so its
+# samples are in it (under its name, its symbols [unknown]: stripped).
+awk '/^proftop: [0-9]/{ t = "" } { t = t $0 "\n" } END { printf "%s", t }' "$TMP/slow.txt" |
+	grep -q ' hot_slow_server  ' || fail "the last table left out the program's samples: $(tail -8 "$TMP/slow.txt")"
+ok "the last table waits for the symbols still loading"
 
 # While a fetch hangs (60 s, --debuginfod-timeout 30), other DSOs load: the
 # program runs a second in a stripped library of its own (its debug file
