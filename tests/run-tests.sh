@@ -1,22 +1,14 @@
 #!/bin/sh
-# Runs the unit-test binaries given as arguments, then every integration
-# script in tests/integration/.  Exit status 77 from a script means SKIP.
-# Prints one line per test program and a summary; fails if anything failed.
+# Runs the unit-test binaries given as arguments and every integration
+# script in tests/integration/, TEST_JOBS (default: the number of CPUs) at
+# a time, except the scripts marked "# run-tests: alone" (they measure
+# times or rates, or change what the system does for others: ns_last_pid),
+# which run one after another at the end.  Exit status 77 from a script
+# means SKIP.  Prints one line per test program, with its seconds, and a
+# summary; fails if anything failed.
+jobs=${TEST_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 pass=0 fail=0 skip=0 failed=
-# secs: seconds since the mark (each line says how long its test took)
-mark() { t0=$(date +%s.%N); }
-secs() { awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1fs", b - a }'; }
-for t in "$@"; do
-	mark
-	if "./$t" >"$t.log" 2>&1; then
-		pass=$((pass + 1))
-		printf 'PASS  %s  (%s) %s\n' "$t" "$(grep -E '^[0-9]+%: Checks' "$t.log" | tail -1)" "$(secs)"
-	else
-		fail=$((fail + 1)) failed="$failed $t"
-		printf 'FAIL  %s\n' "$t"
-		cat "$t.log"
-	fi
-done
+shared= alone= scripts=
 for s in tests/integration/*.sh; do
 	[ -f "$s" ] || continue
 	# SKIP_TESTS="replay-perf ...": integration tests not run this time
@@ -27,16 +19,39 @@ for s in tests/integration/*.sh; do
 		printf 'SKIP  %s: in SKIP_TESTS\n' "$s"
 		continue ;;
 	esac
-	log=tests/tmp/$(basename "$s" .sh).log
-	mkdir -p tests/tmp
-	mark
-	sh "$s" >"$log" 2>&1
-	st=$?
-	if [ $st -eq 0 ]; then
+	scripts="$scripts $s"
+	if grep -q '^# run-tests: alone' "$s"; then
+		alone="$alone $s"
+	else
+		shared="$shared $s"
+	fi
+done
+mkdir -p tests/tmp
+# shellcheck disable=SC2086
+printf '%s\n' "$@" $shared | xargs -P "$jobs" -n 1 sh tests/run-one.sh
+for s in $alone; do
+	sh tests/run-one.sh "$s"
+done
+for t in "$@"; do
+	st=$(cat "$t.log.status" 2>/dev/null || echo 1)
+	if [ "$st" -eq 0 ]; then
 		pass=$((pass + 1))
-		printf 'PASS  %s  (%s checks) %s\n' "$s" "$(grep -c '^ok ' "$log")" "$(secs)"
+		printf 'PASS  %s  (%s) %s\n' "$t" "$(grep -E '^[0-9]+%: Checks' "$t.log" | tail -1)" \
+			"$(cat "$t.log.secs")"
+	else
+		fail=$((fail + 1)) failed="$failed $t"
+		printf 'FAIL  %s\n' "$t"
+		cat "$t.log"
+	fi
+done
+for s in $scripts; do
+	log=tests/tmp/$(basename "$s" .sh).log
+	st=$(cat "$log.status" 2>/dev/null || echo 1)
+	if [ "$st" -eq 0 ]; then
+		pass=$((pass + 1))
+		printf 'PASS  %s  (%s checks) %s\n' "$s" "$(grep -c '^ok ' "$log")" "$(cat "$log.secs")"
 		grep '^SKIP' "$log" | sed 's/^/      /'
-	elif [ $st -eq 77 ]; then
+	elif [ "$st" -eq 77 ]; then
 		skip=$((skip + 1))
 		printf 'SKIP  %s: %s\n' "$s" "$(grep '^SKIP' "$log" | head -1)"
 	else
@@ -45,5 +60,5 @@ for s in tests/integration/*.sh; do
 		cat "$log"
 	fi
 done
-printf '\n%d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skip"
+printf '\n%d passed, %d failed, %d skipped (%s at a time)\n' "$pass" "$fail" "$skip" "$jobs"
 [ $fail -eq 0 ] || { printf 'failed:%s\n' "$failed"; exit 1; }

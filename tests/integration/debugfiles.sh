@@ -49,7 +49,7 @@ has() {
 
 # Beside the binary, accepted by build ID.
 build hot_linked_bid -Wl,--build-id
-"$PROFTOP" --batch --json -d 1 -n 3 -- "$TMP/hot_linked_bid" 5 >"$TMP/a.json" 2>"$TMP/err"
+"$PROFTOP" --batch --json -d 0.5 -n 2 -- "$TMP/hot_linked_bid" 5 >"$TMP/a.json" 2>"$TMP/err"
 has "$TMP/a.json" hot_linked_bid ||
 	fail "debug link beside the binary (build ID): $(head -c 600 "$TMP/a.json") $(cat "$TMP/err")"
 ok "live: .gnu_debuglink beside the binary, build ID checked"
@@ -58,7 +58,7 @@ ok "live: .gnu_debuglink beside the binary, build ID checked"
 build hot_linked_crc -Wl,--build-id=none
 mkdir -p "$TMP/.debug"
 mv "$TMP/hot_linked_crc.debug" "$TMP/.debug/"
-"$PROFTOP" --batch --json -d 1 -n 3 -- "$TMP/hot_linked_crc" 5 >"$TMP/b.json" 2>"$TMP/err"
+"$PROFTOP" --batch --json -d 0.5 -n 2 -- "$TMP/hot_linked_crc" 5 >"$TMP/b.json" 2>"$TMP/err"
 has "$TMP/b.json" hot_linked_crc ||
 	fail "debug link in .debug/ (CRC): $(head -c 600 "$TMP/b.json") $(cat "$TMP/err")"
 ok "live: .gnu_debuglink in .debug/, CRC checked"
@@ -67,7 +67,7 @@ ok "live: .gnu_debuglink in .debug/, CRC checked"
 cc -O1 -g -Wl,--build-id=none -DNAME=wrong_debug_file -o "$TMP/wrong.full" "$TMP/v.c" ||
 	fail "cc wrong"
 objcopy --only-keep-debug "$TMP/wrong.full" "$TMP/.debug/hot_linked_crc.debug"
-"$PROFTOP" --batch --json -d 1 -n 3 -- "$TMP/hot_linked_crc" 5 >"$TMP/c.json" 2>"$TMP/err"
+"$PROFTOP" --batch --json -d 0.5 -n 2 -- "$TMP/hot_linked_crc" 5 >"$TMP/c.json" 2>"$TMP/err"
 ! has "$TMP/c.json" wrong_debug_file || fail "a debug file with the wrong CRC was used"
 ! has "$TMP/c.json" hot_linked_crc || fail "names without their debug file?"
 ok "live: a debug file with the wrong CRC is refused"
@@ -77,7 +77,7 @@ if cc -static -O1 -g -DNAME=hot_static -o "$TMP/st.full" "$TMP/v.c" 2>/dev/null;
 	objcopy --only-keep-debug "$TMP/st.full" "$TMP/hot_static.debug"
 	strip -o "$TMP/st.s" "$TMP/st.full"
 	objcopy --add-gnu-debuglink="$TMP/hot_static.debug" "$TMP/st.s" "$TMP/hot_static"
-	"$PROFTOP" --batch --json -d 1 -n 3 -- "$TMP/hot_static" 5 >"$TMP/st.json" 2>"$TMP/err"
+	"$PROFTOP" --batch --json -d 0.5 -n 2 -- "$TMP/hot_static" 5 >"$TMP/st.json" 2>"$TMP/err"
 	has "$TMP/st.json" hot_static ||
 		fail "static binary's debug link: $(head -c 600 "$TMP/st.json") $(cat "$TMP/err")"
 	ok "live: .gnu_debuglink of a static binary (no .dynsym)"
@@ -113,7 +113,7 @@ if grep -q 'HAVE_LIBLZMA' config.h 2>/dev/null && command -v xz >/dev/null 2>&1;
 	strip -o "$TMP/hot_minidebug" "$TMP/m.full"
 	objcopy --add-section .gnu_debugdata="$TMP/mini.xz" "$TMP/hot_minidebug" ||
 		fail "objcopy --add-section"
-	"$PROFTOP" --batch --json -d 1 -n 3 -- "$TMP/hot_minidebug" 5 >"$TMP/m.json" 2>"$TMP/err"
+	"$PROFTOP" --batch --json -d 0.5 -n 2 -- "$TMP/hot_minidebug" 5 >"$TMP/m.json" 2>"$TMP/err"
 	has "$TMP/m.json" hot_minidebug ||
 		fail ".gnu_debugdata: $(head -c 600 "$TMP/m.json") $(cat "$TMP/err")"
 	ok "live: .gnu_debugdata (MiniDebugInfo)"

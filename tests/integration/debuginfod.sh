@@ -3,6 +3,7 @@
 # the option no request reaches the server even with DEBUGINFOD_URLS set;
 # a server that hangs is given up after --debuginfod-timeout, with
 # "debuginfod: 1" in the header meanwhile.
+# run-tests: alone (times or rates measured; see tests/run-tests.sh)
 . tests/lib.sh
 require_perf_events
 command -v cc >/dev/null 2>&1 || skip "no C compiler"

@@ -2,6 +2,7 @@
 # threads freed, memory bounded), a one-page ring under load (lost samples
 # counted and shown, no stall), and a low fd limit (a clear error or fewer
 # CPUs, never a crash).
+# run-tests: alone (times or rates measured; see tests/run-tests.sh)
 . tests/lib.sh
 require_perf_events
 "$PROFTOP" -a --json -d 0.2 -n 1 >/dev/null 2>&1 || skip "system-wide sampling (-a) not allowed here"

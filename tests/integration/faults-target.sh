@@ -1,6 +1,7 @@
 # Faults of the profiled process while live: it execs another program (new
 # names only afterwards), is stopped and continued (the session goes on),
 # and is killed mid-session (a message, the last table kept).
+# run-tests: alone (times or rates measured; see tests/run-tests.sh)
 . tests/lib.sh
 require_perf_events
 EXECER=${EXECER:-tests/execer}

@@ -4,6 +4,7 @@
 # same inside a pid and mount namespace with its own /tmp: the map is
 # /proc/PID/root/tmp/perf-NSPID.map, and a decoy /tmp/perf-HOSTPID.map on
 # the host must not be used.
+# run-tests: alone (times or rates measured; see tests/run-tests.sh)
 . tests/lib.sh
 require_perf_events
 ODD=tests/oddcode

@@ -3,6 +3,7 @@
 # that thread stopped the ingestion for as long as kallsyms took (5 s seen
 # on a loaded machine), and a small ring then overflowed: samples lost.
 # PROFTOP_TEST_KERNEL_DELAY_MS makes the kernel's thread that slow here.
+# run-tests: alone (times or rates measured; see tests/run-tests.sh)
 . tests/lib.sh
 require_perf_events
 [ "$(id -u)" -eq 0 ] || skip "system-wide sampling needs root"

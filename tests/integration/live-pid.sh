@@ -20,8 +20,9 @@ grep -q "exited" "$TMP/err" || fail "no message when the target exits: $(cat "$T
 json_check "$TMP/exit.json" 'any(r.get("symbol") == "leaf_a" for r in snaps[-1]["rows"])' || fail "last table kept"
 ok "target exit ends the session with a message"
 
-# -t: one thread.
+# -t: one thread (its top user row: on this VM a preempted vCPU puts
+# samples in the kernel's pvm_irq_enable, 38% of them seen under load).
 start_workload 0
 "$PROFTOP" -t "$WL_PID" --json -n 1 -d 1 >"$TMP/t.json" 2>"$TMP/err" || fail "proftop -t: $(cat "$TMP/err")"
-json_check "$TMP/t.json" 'snaps[-1]["rows"][0]["symbol"] == "leaf_a"' || fail "-t top symbol"
+json_check "$TMP/t.json" '[r for r in snaps[-1]["rows"] if not r["kernel"]][0]["symbol"] == "leaf_a"' || fail "-t top symbol"
 ok "-t TID"

@@ -5,6 +5,7 @@
 # refreshes under MAX_GAP s; reading the map on the engine thread stalled
 # it for 5.3 s), and then name the JIT code: its samples under jit_second
 # in perf-PID.map, none filed in unnamed //anon code once the map is there.
+# run-tests: alone (times or rates measured; see tests/run-tests.sh)
 . tests/lib.sh
 require_perf_events
 ODD=tests/oddcode

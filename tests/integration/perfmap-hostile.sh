@@ -4,6 +4,7 @@
 # a map over the 64 MiB cap (sparse), and garbage and overlong lines
 # around one good line.  proftop must not hang, must not read a symlink's
 # target, and may name JIT code only from the good line of a valid file.
+# run-tests: alone (times or rates measured; see tests/run-tests.sh)
 . tests/lib.sh
 require_perf_events
 ODD=tests/oddcode

@@ -2,6 +2,7 @@
 # process running another binary (tests/callers) is given its pid through
 # /proc/sys/kernel/ns_last_pid.  The new process's samples must carry its
 # own names (cc_leaf...), never the old binary's (leaf_a...).
+# run-tests: alone (times or rates measured; see tests/run-tests.sh)
 . tests/lib.sh
 require_perf_events
 LAST=/proc/sys/kernel/ns_last_pid
