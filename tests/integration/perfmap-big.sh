@@ -43,6 +43,8 @@ PY
 # within a second.
 # The read takes 1-10 s (a loaded machine): proftop runs until the code
 # is named and then 10 refreshes more, or at most 90 s.
+# (out exists before the polls below: the background shell may open it late)
+: >"$TMP/out"
 "$PROFTOP" -p "$JPID" --accumulate --json -d 0.2 -n 450 >"$TMP/out" 2>"$TMP/err" &
 PT=$!
 BG_PIDS="$BG_PIDS $PT"
