@@ -357,6 +357,7 @@ static void engine_file_kernel(struct engine *e, const struct perfdata_info *inf
 	size_t i;
 	struct utsname uts;
 	char *cached = NULL;
+	size_t idsize;
 
 	for (i = 0; i < info->nbuild_ids; i++) {
 		const struct perfdata_build_id *b = &info->build_ids[i];
@@ -364,9 +365,10 @@ static void engine_file_kernel(struct engine *e, const struct perfdata_info *inf
 		if (strcmp(b->filename, "[kernel.kallsyms]") != 0)
 			continue;
 		known = true;
-		same = n > 0 && b->size >= 1 && memcmp(b->id, id, b->size < 20 ? b->size : 20) == 0;
+		idsize = b->size < 20 ? b->size : 20;
+		same = n > 0 && idsize >= 1 && memcmp(b->id, id, idsize) == 0;
 		if (same && !cached)
-			cached = kallsyms_find_cached(b->id, b->size < 20 ? b->size : 20);
+			cached = kallsyms_find_cached(b->id, idsize);
 	}
 	/* perf record's copy of kallsyms: what perf report reads, 5-10x
 	 * faster than /proc/kallsyms, and from the recording's boot. */
@@ -1115,6 +1117,15 @@ static int engine_run_file(struct engine *e, engine_refresh_cb cb, void *ctx)
 	return 0;
 }
 
+/* Printed tables are read whole, later: no kernel row may be missing for
+ * being early, so a printed refresh waits for the kernel's symbols (their
+ * thread) -- in engine_run's loop, where the rings are still read, not in
+ * a join that leaves them to overflow. */
+static bool engine_refresh_held(const struct engine *e)
+{
+	return e->opts->output != OUTPUT_SCREEN && machine_kernel_loading(e->machine);
+}
+
 int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 {
 	const struct options *o = e->opts;
@@ -1165,9 +1176,9 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 		double now = now_monotonic(), wait = (preview ? preview : next) - now;
 		struct timespec ts;
 
-		/* A printed refresh is due but waits for the kernel's symbols
-		 * (see below): keep reading the rings, and look again soon. */
-		if (o->output != OUTPUT_SCREEN && wait <= 0 && machine_kernel_loading(e->machine))
+		/* A printed refresh is due but held (see below): keep reading
+		 * the rings, and look again soon. */
+		if (wait <= 0 && engine_refresh_held(e))
 			wait = ENGINE_KERNEL_POLL;
 		/* Past the preview time and waiting for symbols: look again soon. */
 		if (preview && wait < 0)
@@ -1232,12 +1243,7 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 			shown_loaded = machine_symbols_loaded(e->machine);
 			shown_kernel = !machine_kernel_loading(e->machine);
 		}
-		/* Printed tables are read whole, later: no kernel row may be
-		 * missing for being early, so a printed refresh waits for the
-		 * kernel's symbols (its thread) — while the rings are read,
-		 * not in a join that leaves them to overflow. */
-		if (now >= next && !ended && o->output != OUTPUT_SCREEN &&
-		    machine_kernel_loading(e->machine))
+		if (now >= next && !ended && engine_refresh_held(e))
 			continue;
 		if (now >= next || ended) {
 			preview = 0;
