@@ -1729,6 +1729,11 @@ int machine_load_kernel_lazy(struct machine *m)
 {
 	kernel_dso(m);
 	m->ks_lazy = true;
+	/* Called only for samples of the running kernel: its vdso names
+	 * theirs from the first sample on, not from the first kernel
+	 * address (that came late in some recordings, and every [vdso]
+	 * sample before it was [unknown]). */
+	m->vdso_allowed = true;
 	return 0;
 }
 

@@ -1543,6 +1543,16 @@ START_TEST(test_vdso_symbols)
 	ck_assert_str_eq(dso_short_name(r.dso), "[vdso]");
 	machine_free(m);
 
+	/* A recording of this kernel, its kallsyms not read yet (no kernel
+	 * address so far): named all the same. */
+	m = machine_new();
+	machine_load_kernel_lazy(m);
+	do_mmap(m, 100, 100, base, map_size, 0, "[vdso]");
+	r = user(m, 100, 100, base + want->start + 1);
+	ck_assert_ptr_nonnull(r.sym);
+	ck_assert_str_eq(r.sym->name, want->name);
+	machine_free(m);
+
 	/* A recording of another kernel: not ours to name. */
 	m = machine_new();
 	do_mmap(m, 100, 100, base, map_size, 0, "[vdso]");
