@@ -1,6 +1,6 @@
 # Helpers shared by the benchmarks (sourced, not run).
 PROFTOP=${PROFTOP:-./proftop}
-WORKLOAD=${WORKLOAD:-tests/workload}
+WORKLOAD=${WORKLOAD:-tests/helpers/workload}
 HZ=$(getconf CLK_TCK)
 # hang_evidence, descendants
 . tests/evidence.sh

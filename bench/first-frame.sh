@@ -1,6 +1,6 @@
 #!/bin/sh
 # First frame: seconds from start until the hot function of an already
-# running workload (leaf_a in tests/workload) is on screen, proftop against
+# running workload (leaf_a in tests/helpers/workload) is on screen, proftop against
 # perf top, both system-wide in a tmux pane with the same -d (DELAY,
 # default 2).  Best of ROUNDS (3), with the spread.  Needs root and tmux.
 . bench/common.sh

@@ -1,5 +1,5 @@
 /* gen-perfdata: writes a large perf.data for the ingestion benchmark, fast
- * (tests/mkperfdata parses a text line per record and holds the file in
+ * (tests/helpers/mkperfdata parses a text line per record and holds the file in
  * memory; this streams binary records straight to the file).
  *
  * usage: gen-perfdata -o OUT -e ELF -s SYMS [-n SAMPLES] [-d DEPTH] [-p PROCS]

@@ -7,7 +7,7 @@
 # Needs root (system-wide), tmux and perf; run from the top of the tree.
 SECS=${SECS:-20}
 PROFTOP=${PROFTOP:-./proftop}
-WORKLOAD=${WORKLOAD:-tests/workload}
+WORKLOAD=${WORKLOAD:-tests/helpers/workload}
 TMP=${TMPDIR:-/tmp}/proftop-bench.$$
 HZ=$(getconf CLK_TCK)
 mkdir -p "$TMP"

@@ -4,7 +4,7 @@
 # same file in the same run, with peak RSS.  Prints ratios, not a verdict.
 # usage: sh bench/replay.sh [SECONDS]    (default 19: 2 CPUs x 4000 Hz)
 PROFTOP=${PROFTOP:-./proftop}
-WORKLOAD=${WORKLOAD:-tests/workload}
+WORKLOAD=${WORKLOAD:-tests/helpers/workload}
 SECS=${1:-19}
 TMP=${TMPDIR:-/tmp}/proftop-bench.$$
 mkdir -p "$TMP"

@@ -1,10 +1,10 @@
 #!/bin/sh
 # Writes the seed corpora for the fuzz targets into DIR/TARGET/, from the
-# test-data writer (tests/mkperfdata), the test binaries and /proc: nothing
+# test-data writer (tests/helpers/mkperfdata), the test binaries and /proc: nothing
 # binary is kept in the tree.  usage: fuzz/seeds.sh DIR
 set -eu
 DIR=$1
-MK=${MKPERFDATA:-tests/mkperfdata}
+MK=${MKPERFDATA:-tests/helpers/mkperfdata}
 mkdir -p "$DIR/fuzz_perfdata" "$DIR/fuzz_record" "$DIR/fuzz_profileme" "$DIR/fuzz_maps" \
 	"$DIR/fuzz_kallsyms" "$DIR/fuzz_elfsyms" "$DIR/fuzz_perfmap"
 
@@ -167,7 +167,7 @@ K
 printf '0000000000000000 T _stext\n0000000000000000 t x\n' >"$DIR/fuzz_kallsyms/restricted"
 
 # ELF: the test binaries (small, with .symtab, build IDs and a .so).
-for f in tests/workload tests/libworkload.so tests/callers; do
+for f in tests/helpers/workload tests/helpers/libworkload.so tests/helpers/callers; do
 	[ ! -f "$f" ] || cp "$f" "$DIR/fuzz_elfsyms/$(basename "$f")"
 done
 

@@ -2,7 +2,7 @@
 # Each check prints "ok - what" or "not ok - what"; a script exits 1 at the
 # first failure, 77 to skip.
 PROFTOP=${PROFTOP:-./proftop}
-WORKLOAD=${WORKLOAD:-tests/workload}
+WORKLOAD=${WORKLOAD:-tests/helpers/workload}
 TMP=tests/tmp/$(basename "$0" .sh).$$
 mkdir -p "$TMP"
 BG_PIDS=

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs one test for run-tests.sh: a unit-test binary (tests/check_NAME) or an
+# Runs one test for run-tests.sh: a unit-test binary (tests/unit/check_NAME) or an
 # integration script (tests/integration/NAME.sh).  Its output goes to LOG,
 # its exit status to LOG.status and its seconds to LOG.secs.
 t=$1

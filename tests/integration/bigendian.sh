@@ -1,5 +1,5 @@
 # The ProfileMe decoder off x86: cross-compiled with its self-contained
-# driver (tests/profileme-cross.c) for s390x (big endian, static) and for
+# driver (tests/helpers/profileme-cross.c) for s390x (big endian, static) and for
 # alpha (the real target, dynamic: a static alpha binary crashed under
 # qemu 7.2), each run under qemu-user.  A target whose tools are missing is
 # skipped; exit 77 when both are.  Tools (Debian):
@@ -13,7 +13,7 @@ ALPHA_CC=${ALPHA_CC:-alpha-linux-gnu-gcc}
 QEMU_ALPHA=${QEMU_ALPHA:-qemu-alpha}
 ALPHA_SYSROOT=${ALPHA_SYSROOT:-/usr/alpha-linux-gnu}
 
-SRCS="tests/profileme-cross.c src/arch/alpha-profileme.c src/arch/arch.c"
+SRCS="tests/helpers/profileme-cross.c src/arch/alpha-profileme.c src/arch/arch.c"
 # The decoder includes config.h; the host's (from ./configure) is not for
 # the target, so the cross build gets its own.
 printf '#define _GNU_SOURCE 1\n' >"$TMP/config.h"
@@ -34,7 +34,7 @@ cross_run() {
 	fi
 	bin=$TMP/profileme-cross-$name
 	# shellcheck disable=SC2086 # word lists on purpose
-	if ! "$cc" -std=gnu11 -O2 -Wall -Wextra -I"$TMP" -Isrc/arch -Itests $ldflags \
+	if ! "$cc" -std=gnu11 -O2 -Wall -Wextra -I"$TMP" -Isrc/arch -Itests/unit $ldflags \
 		-o "$bin" $SRCS >"$TMP/$name.build" 2>&1; then
 		cat "$TMP/$name.build"
 		fail "$name: cross build with $cc"

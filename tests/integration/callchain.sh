@@ -1,9 +1,9 @@
 # proftop -g: children shares and the callers split of a leaf called from two
-# parents in known proportions (tests/callers: parent_x 3 units, parent_y 1),
+# parents in known proportions (tests/helpers/callers: parent_x 3 units, parent_y 1),
 # the text graph, folded stacks, --no-children, the unsupported modes, and
 # -i on a `perf record -g` file against `perf report --children`.
 . tests/lib.sh
-CALLERS=${CALLERS:-tests/callers}
+CALLERS=${CALLERS:-tests/helpers/callers}
 
 # Usage errors first: they need no perf_event_open.
 for m in dwarf dwarf,8192 lbr; do

@@ -1,5 +1,5 @@
 # --debuginfod: a stripped binary's debug file fetched by build ID from a
-# local fake server (tests/fake-debuginfod.py), live and with -i; without
+# local fake server (tests/helpers/fake-debuginfod.py), live and with -i; without
 # the option no request reaches the server even with DEBUGINFOD_URLS set;
 # a server that hangs is given up after --debuginfod-timeout, with
 # "debuginfod: 1" in the header meanwhile.
@@ -49,7 +49,7 @@ stripped hot_slow_server
 server() {
 	rm -f "$TMP/$1.port"
 	: >"$TMP/$1.log"
-	python3 tests/fake-debuginfod.py "$TMP/srv" "$TMP/$1.port" "$TMP/$1.log" ${2:-0} &
+	python3 tests/helpers/fake-debuginfod.py "$TMP/srv" "$TMP/$1.port" "$TMP/$1.log" ${2:-0} &
 	BG_PIDS="$BG_PIDS $!"
 	i=0
 	while [ ! -s "$TMP/$1.port" ]; do

@@ -1,7 +1,7 @@
 # proftop's symbol loader against elfutils: for a few hundred addresses
 # spread over .text of libc, libstdc++, the test workload and its library,
 # and stripped fixtures with a .gnu_debuglink or .gnu_debugdata, the name
-# tests/symlookup gives (proftop's loader and debug-file search) must be the
+# tests/helpers/symlookup gives (proftop's loader and debug-file search) must be the
 # ELF symbol `eu-addr2line -S` gives, or another name of the same address
 # (an alias: proftop keeps one name per address).  Both "no symbol" counts
 # as agreement.  Symbol versions (@GLIBC_2.34) are ignored: the two pick
@@ -12,9 +12,9 @@
 command -v eu-addr2line >/dev/null 2>&1 || skip "no eu-addr2line (Debian package elfutils)"
 command -v python3 >/dev/null 2>&1 || skip "no python3"
 command -v readelf >/dev/null 2>&1 || skip "no readelf (binutils)"
-[ -x tests/symlookup ] || fail "tests/symlookup not built (make tests/symlookup)"
+[ -x tests/helpers/symlookup ] || fail "tests/helpers/symlookup not built (make tests/helpers/symlookup)"
 
-files="tests/workload tests/libworkload.so"
+files="tests/helpers/workload tests/helpers/libworkload.so"
 for f in /lib/x86_64-linux-gnu/libc.so.6 /usr/lib/x86_64-linux-gnu/libstdc++.so.6 \
 	/lib64/libc.so.6 /usr/lib64/libstdc++.so.6; do
 	[ -r "$f" ] && files="$files $f"
@@ -62,7 +62,7 @@ for f in sys.argv[1:]:
     lo, size = int(m.group(1), 16), int(m.group(2), 16)
     n = min(300, max(60, size // 8))
     addrs = ["0x%x" % (lo + (size * i) // n) for i in range(n)]
-    pr = subprocess.run(["tests/symlookup", "--no-demangle", "--debug-path", f] + addrs,
+    pr = subprocess.run(["tests/helpers/symlookup", "--no-demangle", "--debug-path", f] + addrs,
                         capture_output=True, text=True)
     ours = pr.stdout.split("\n")[:n]
     dbg = pr.stderr.strip().split("debug: ")[-1]

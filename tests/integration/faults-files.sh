@@ -3,7 +3,7 @@
 # and a shared library deleted after it was mapped ("(deleted)" maps).
 . tests/lib.sh
 require_perf_events
-CALLERS=${CALLERS:-tests/callers}
+CALLERS=${CALLERS:-tests/helpers/callers}
 [ -x "$CALLERS" ] || fail "$CALLERS is not built"
 
 mkdir -p "$TMP/bin"

@@ -4,8 +4,8 @@
 # run-tests: alone (times or rates measured; see tests/run-tests.sh)
 . tests/lib.sh
 require_perf_events
-EXECER=${EXECER:-tests/execer}
-[ -x "$EXECER" ] || fail "$EXECER is not built (make tests/execer)"
+EXECER=${EXECER:-tests/helpers/execer}
+[ -x "$EXECER" ] || fail "$EXECER is not built (make tests/helpers/execer)"
 
 # exec: 1.5 s in execer's own leaf, then the workload for 3 s.  With -z each
 # snapshot covers its interval only: the last ones are after the exec and

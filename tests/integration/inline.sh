@@ -1,4 +1,4 @@
-# --inline and -s srcline on a fixture built here (tests/inline-fixture.c,
+# --inline and -s srcline on a fixture built here (tests/helpers/inline-fixture.c,
 # gcc -O2 -g: an always_inline hot loop in a noinline function), live
 # (-- COMMAND) and replayed (-i of a perf record), compared with elfutils
 # (eu-addr2line -i -f / -s on the sampled addresses) and perf report
@@ -11,7 +11,7 @@
 command -v gcc >/dev/null 2>&1 || skip "gcc is not installed"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 FIX=$TMP/inlfix
-gcc -O2 -g -o "$FIX" tests/inline-fixture.c || fail "cannot build the fixture"
+gcc -O2 -g -o "$FIX" tests/helpers/inline-fixture.c || fail "cannot build the fixture"
 
 # --- live -------------------------------------------------------------
 if out=$(timeout 30 "$PROFTOP" --json -d 0.2 -- true 2>&1); then

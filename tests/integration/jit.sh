@@ -1,4 +1,4 @@
-# JIT code named from perf maps, live: tests/oddcode jit runs code in an
+# JIT code named from perf maps, live: tests/helpers/oddcode jit runs code in an
 # anonymous executable mapping named in /tmp/perf-PID.map, and halfway
 # appends a second function (a re-read of the appended part).  Then the
 # same inside a pid and mount namespace with its own /tmp: the map is
@@ -7,7 +7,7 @@
 # run-tests: alone (times or rates measured; see tests/run-tests.sh)
 . tests/lib.sh
 require_perf_events
-ODD=tests/oddcode
+ODD=tests/helpers/oddcode
 [ -x "$ODD" ] || fail "$ODD not built"
 
 # wait_ready FILE: until the program printed "ready".

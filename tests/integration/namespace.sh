@@ -1,6 +1,6 @@
 # A process in another mount namespace resolves to its own files: inside
-# `unshare -m`, a DIFFERENT binary (tests/callers) is bind-mounted over the
-# path of a copy of tests/workload and run there; proftop -p and -a must
+# `unshare -m`, a DIFFERENT binary (tests/helpers/callers) is bind-mounted over the
+# path of a copy of tests/helpers/workload and run there; proftop -p and -a must
 # name callers' functions (cc_leaf, parent_x), never the host file's
 # (leaf_a...).  The host file at that path is another inode: proftop has
 # to go through /proc/PID/root (or /proc/PID/map_files).
@@ -9,7 +9,7 @@ require_perf_events
 command -v unshare >/dev/null || skip "unshare (util-linux) not installed"
 unshare -m --propagation private true 2>/dev/null || skip "unshare -m refused here"
 
-cp tests/workload "$TMP/wl" && cp tests/callers "$TMP/other" || fail "copy binaries"
+cp tests/helpers/workload "$TMP/wl" && cp tests/helpers/callers "$TMP/other" || fail "copy binaries"
 # Absolute paths: the namespace's view is checked, not our cwd's.
 WL=$(cd "$TMP" && pwd)/wl
 OTHER=$(cd "$TMP" && pwd)/other
@@ -33,11 +33,11 @@ start_ns() {
 	if command -v nsenter >/dev/null; then
 		nsenter -t "$NS_PID" -m cmp -s "$OTHER" "$WL" || fail "bind mount not visible inside"
 	fi
-	cmp -s tests/workload "$WL" || fail "the host's $WL changed"
+	cmp -s tests/helpers/workload "$WL" || fail "the host's $WL changed"
 }
 
 # check_ns FILE WHAT: the namespace's process (its pid: other tests may
-# run tests/workload meanwhile) has callers' code named in dso "wl".
+# run tests/helpers/workload meanwhile) has callers' code named in dso "wl".
 check_ns() {
 	python3 - "$1" "$2" "$NS_PID" <<'PY' || exit 1
 import json, sys

@@ -1,4 +1,4 @@
-# A big perf map is read off the ingestion thread: tests/oddcode runs JIT
+# A big perf map is read off the ingestion thread: tests/helpers/oddcode runs JIT
 # code named on the last lines of a generated ~36 MB /tmp/perf-PID.map
 # (800000 filler lines before them), put in place while proftop runs.  proftop -p PID --json -d 0.2 must
 # keep refreshing while the map is read (the longest gap between two
@@ -8,7 +8,7 @@
 # run-tests: alone (times or rates measured; see tests/run-tests.sh)
 . tests/lib.sh
 require_perf_events
-ODD=tests/oddcode
+ODD=tests/helpers/oddcode
 [ -x "$ODD" ] || fail "$ODD not built"
 MAX_GAP=${MAX_GAP:-1.5}
 

@@ -1,4 +1,4 @@
-# Hostile /tmp/perf-PID.map files for a live JIT (tests/oddcode jit, which
+# Hostile /tmp/perf-PID.map files for a live JIT (tests/helpers/oddcode jit, which
 # writes no map itself here): a symlink to /etc/shadow and to a valid map
 # of ours, a FIFO, a /dev/zero symlink, a valid map owned by another user,
 # a map over the 64 MiB cap (sparse), and garbage and overlong lines
@@ -7,7 +7,7 @@
 # run-tests: alone (times or rates measured; see tests/run-tests.sh)
 . tests/lib.sh
 require_perf_events
-ODD=tests/oddcode
+ODD=tests/helpers/oddcode
 [ -x "$ODD" ] || fail "$ODD not built"
 [ "$(id -u)" = 0 ] || skip "needs root (a file owned by another user)"
 

@@ -1,5 +1,5 @@
-# pid reuse, live: while proftop -a runs, tests/workload exits and a new
-# process running another binary (tests/callers) is given its pid through
+# pid reuse, live: while proftop -a runs, tests/helpers/workload exits and a new
+# process running another binary (tests/helpers/callers) is given its pid through
 # /proc/sys/kernel/ns_last_pid.  The new process's samples must carry its
 # own names (cc_leaf...), never the old binary's (leaf_a...).
 # run-tests: alone (times or rates measured; see tests/run-tests.sh)
@@ -23,7 +23,7 @@ while :; do
 	[ $try -le 50 ] || skip "could not get pid $P back (a busy machine)"
 	[ ! -d "/proc/$P" ] || skip "pid $P taken by another process"
 	echo $((P - 1)) >"$LAST"
-	tests/callers 2 >"$TMP/callers.out" &
+	tests/helpers/callers 2 >"$TMP/callers.out" &
 	NEW=$!
 	[ "$NEW" != "$P" ] || break
 	kill "$NEW" 2>/dev/null

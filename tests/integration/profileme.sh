@@ -1,5 +1,5 @@
 # Alpha ProfileMe from recordings: perf.data files written by
-# tests/mkperfdata with an "alpha" ARCH feature and random payloads (fixed
+# tests/helpers/mkperfdata with an "alpha" ARCH feature and random payloads (fixed
 # seeds).  -D prints perf's three lines for every ProfileMe sample, checked
 # against a decoder written here in python from the reference (not
 # proftop's); --json per-row counters match the same decoder and add up to
@@ -7,8 +7,8 @@
 # x86_64 recording with the same payloads shows and counts nothing.
 . tests/lib.sh
 
-MK=${MKPERFDATA:-tests/mkperfdata}
-[ -x "$MK" ] || fail "$MK is not built (make tests/mkperfdata)"
+MK=${MKPERFDATA:-tests/helpers/mkperfdata}
+[ -x "$MK" ] || fail "$MK is not built (make tests/helpers/mkperfdata)"
 WL=$(cd "$(dirname "$WORKLOAD")" && pwd)/$(basename "$WORKLOAD")
 BASE=0x555555554000
 addr() {

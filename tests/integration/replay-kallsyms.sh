@@ -8,8 +8,8 @@
 # reader's window (256 KB): its lines cross reads.
 . tests/lib.sh
 
-MK=${MKPERFDATA:-tests/mkperfdata}
-[ -x "$MK" ] || fail "$MK is not built (make tests/mkperfdata)"
+MK=${MKPERFDATA:-tests/helpers/mkperfdata}
+[ -x "$MK" ] || fail "$MK is not built (make tests/helpers/mkperfdata)"
 command -v perf >/dev/null 2>&1 || skip "perf is not installed: no kernel build ID to write"
 ID=$(perf buildid-list -k 2>/dev/null)
 [ -n "$ID" ] || skip "the running kernel has no build ID"

@@ -8,8 +8,8 @@
 # their names (read at the first kernel address).
 . tests/lib.sh
 
-MK=${MKPERFDATA:-tests/mkperfdata}
-[ -x "$MK" ] || fail "$MK is not built (make tests/mkperfdata)"
+MK=${MKPERFDATA:-tests/helpers/mkperfdata}
+[ -x "$MK" ] || fail "$MK is not built (make tests/helpers/mkperfdata)"
 WL=$(cd "$(dirname "$WORKLOAD")" && pwd)/$(basename "$WORKLOAD")
 BASE=0x555555554000
 syms=

@@ -1,11 +1,11 @@
-# Replay of perf.data files written by tests/mkperfdata: native, swapped and
+# Replay of perf.data files written by tests/helpers/mkperfdata: native, swapped and
 # pipe formats give the same profile; -D prints every record; damaged files
 # give exit status 1 with the offset, a truncated one a warning and the
 # samples before the cut; build IDs decide whether a file's symbols are used.
 . tests/lib.sh
 
-MK=${MKPERFDATA:-tests/mkperfdata}
-[ -x "$MK" ] || fail "$MK is not built (make tests/mkperfdata)"
+MK=${MKPERFDATA:-tests/helpers/mkperfdata}
+[ -x "$MK" ] || fail "$MK is not built (make tests/helpers/mkperfdata)"
 WL=$(cd "$(dirname "$WORKLOAD")" && pwd)/$(basename "$WORKLOAD")
 
 # Addresses of the workload's leaves as if mapped at 0x555555554000 (the

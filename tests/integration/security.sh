@@ -22,7 +22,7 @@ ok "install sets no setuid/setgid bit"
 # 3. A recording naming a FIFO and a device as mapped files: proftop must
 #    neither block on the FIFO nor open the device (the ELF loader checks
 #    the file type before it opens anything).
-MK=${MKPERFDATA:-tests/mkperfdata}
+MK=${MKPERFDATA:-tests/helpers/mkperfdata}
 mkfifo "$TMP/fifo"
 "$MK" -o "$TMP/h.data" <<EOF2 || fail "mkperfdata"
 attr sample_type=IP|TID|TIME|PERIOD period=1000

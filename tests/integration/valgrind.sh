@@ -8,8 +8,8 @@ command -v valgrind >/dev/null 2>&1 || skip "valgrind not installed"
 if grep -q __asan_init "$PROFTOP" 2>/dev/null; then
 	skip "proftop is built with --enable-sanitizers: ASan already checks it"
 fi
-MK=${MKPERFDATA:-tests/mkperfdata}
-[ -x "$MK" ] || fail "$MK is not built (make tests/mkperfdata)"
+MK=${MKPERFDATA:-tests/helpers/mkperfdata}
+[ -x "$MK" ] || fail "$MK is not built (make tests/helpers/mkperfdata)"
 WL=$(cd "$(dirname "$WORKLOAD")" && pwd)/$(basename "$WORKLOAD")
 LIB=$(dirname "$WL")/libworkload.so
 BASE=0x555555554000

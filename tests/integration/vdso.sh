@@ -1,9 +1,9 @@
-# [vdso] code named from our own vdso image: tests/oddcode vdso calls
+# [vdso] code named from our own vdso image: tests/helpers/oddcode vdso calls
 # clock_gettime and time in a loop.  Live, and with -i on a perf recording
 # of this kernel; the names must be the ones perf report gives.
 . tests/lib.sh
 require_perf_events
-ODD=tests/oddcode
+ODD=tests/helpers/oddcode
 [ -x "$ODD" ] || fail "$ODD not built"
 grep -q '\[vdso\]' /proc/self/maps || skip "no vdso in this system"
 

@@ -3,7 +3,7 @@
  * profiler must flush the old maps and names.
  *
  * usage: execer SECONDS PROGRAM [ARGS...]
- * Prints "ready PID" on stdout once started (as tests/workload does). */
+ * Prints "ready PID" on stdout once started (as tests/helpers/workload does). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

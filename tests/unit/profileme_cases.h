@@ -1,6 +1,6 @@
 /* Test vectors for the Alpha ProfileMe decoder, shared by the check suite
- * (tests/check_profileme.c) and the self-contained cross driver run under
- * qemu (tests/profileme-cross.c).  Expected values are written out by hand
+ * (tests/unit/check_profileme.c) and the self-contained cross driver run under
+ * qemu (tests/helpers/profileme-cross.c).  Expected values are written out by hand
  * from the kernel patch, not computed with the decoder's own macros. */
 #ifndef PROFTOP_PROFILEME_CASES_H
 #define PROFTOP_PROFILEME_CASES_H

@@ -1,5 +1,5 @@
 /* The shared-library part of the integration workload: one leaf function
- * with the same loop body as the ones in tests/workload.c. */
+ * with the same loop body as the ones in tests/helpers/workload.c. */
 #include <stdint.h>
 
 uint64_t lib_leaf(uint64_t n, uint64_t x);

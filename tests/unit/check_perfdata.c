@@ -1,6 +1,6 @@
 /* Unit tests for the perf.data reader: header, features, attr ids, byte
  * order, time ordering, pipe format and damaged files (written by
- * tests/mkperfdata from descriptions, no binary fixtures). */
+ * tests/helpers/mkperfdata from descriptions, no binary fixtures). */
 #include "config.h"
 
 #include "perfdata.h"
@@ -33,7 +33,7 @@ static int make(const char *name, const char *prefix, const char *desc, struct p
 	ck_assert_ptr_nonnull(f);
 	fprintf(f, "%s\n%s", prefix ? prefix : "", desc);
 	fclose(f);
-	ck_assert_int_eq(testutil_sh("tests/mkperfdata -o '%s' '%s'", out, txt), 0);
+	ck_assert_int_eq(testutil_sh("tests/helpers/mkperfdata -o '%s' '%s'", out, txt), 0);
 	rc = perfdata_open(out, pd, err, errsize);
 	free(txt);
 	free(out);

@@ -1,5 +1,5 @@
 /* Unit tests for symbols/dwarfinfo.c: inline chains and source lines of a
- * fixture built here (tests/inline-fixture.c, gcc -O2 -g), compared with
+ * fixture built here (tests/helpers/inline-fixture.c, gcc -O2 -g), compared with
  * eu-addr2line where it is installed; caching, bounds and bad files.  And
  * the view over them: -s srcline rows, --inline rows and trees. */
 #include "config.h"
