@@ -409,6 +409,7 @@ static void engine_symbols_async(struct engine *e)
 	const char *why;
 
 	demangle_set_enabled(!e->opts->no_demangle);
+	machine_set_symfs(e->machine, e->opts->symfs);
 	if (e->opts->debuginfod) {
 		if (!getenv("DEBUGINFOD_URLS") || !*getenv("DEBUGINFOD_URLS"))
 			msg_notice("--debuginfod: DEBUGINFOD_URLS is not set: no server to ask");
@@ -472,8 +473,6 @@ static int engine_start_file(struct engine *e, const struct options *o)
 	/* No ARCH feature: EM_NONE, nothing is taken for ProfileMe. */
 	engine_set_machine(e, arch_machine_from_name(info->arch));
 	engine_symbols_async(e);
-	if (o->symfs)
-		machine_set_symfs(e->machine, o->symfs);
 	if (o->vmlinux && engine_check_vmlinux(e, o->vmlinux))
 		return 2;
 	else if (!o->vmlinux)
