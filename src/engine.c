@@ -57,6 +57,7 @@ struct engine {
 	uint64_t samples;
 	uint64_t lost;
 	uint64_t throttled;
+	uint64_t zero_ends;       /* callchain_zero_ends, all samples */
 	uint64_t bad_records;
 	uint64_t samples_at_refresh;
 
@@ -792,6 +793,7 @@ static void engine_sample(struct engine *e, const struct sample *s,
 	if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
 		hist_enable_callchains(e->hist, 0);
 		hs.nr_chain = engine_resolve_chain(e, s, &r);
+		e->zero_ends += callchain_zero_ends(s);
 		hs.callers = e->cc_callers;
 		hs.callers_token = e->cc_token;
 	}
@@ -961,6 +963,7 @@ static void engine_publish(struct engine *e, double interval, engine_refresh_cb 
 	snap.total_samples = e->samples;
 	snap.lost = e->lost;
 	snap.throttled = e->throttled;
+	snap.callchain_zero_ends = e->zero_ends;
 	snap.threads = machine_get_stats(e->machine)->threads;
 	snap.processes = machine_get_stats(e->machine)->processes;
 	snap.samples_per_sec =

@@ -166,6 +166,7 @@ struct snapshot {
 	uint64_t total_samples;      /* samples received since start */
 	uint64_t lost;               /* lost samples since start */
 	uint64_t throttled;          /* throttle events since start */
+	uint64_t callchain_zero_ends; /* return addresses of 0 left out since start */
 	uint64_t threads, processes; /* known to the machine now (exited ones
 					are freed: tests watch this stay bounded) */
 	double samples_per_sec;      /* over the last interval */

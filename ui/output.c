@@ -167,6 +167,9 @@ static void output_header(struct strbuf *sb, const struct snapshot *snap)
 	if (snap->callchains)
 		strbuf_addf(sb, "  callchain nodes dropped: %llu",
 			    (unsigned long long)snap->callchain_nodes_dropped);
+	if (snap->callchain_zero_ends)
+		strbuf_addf(sb, "  zero return addresses dropped: %llu",
+			    (unsigned long long)snap->callchain_zero_ends);
 	if (snap->profileme_arch)
 		strbuf_addf(sb, "  ProfileMe: %llu  not ProfileMe: %llu",
 			    (unsigned long long)snap->profileme_samples,
@@ -823,6 +826,9 @@ void output_json(FILE *out, const struct snapshot *snap)
 			    snap->children ? "true" : "false",
 			    snap->tree_percent_total ? "total" : "entry",
 			    (unsigned long long)snap->callchain_nodes_dropped);
+	if (snap->callchain_zero_ends)
+		strbuf_addf(&sb, ",\"zero_return_addresses_dropped\":%llu",
+			    (unsigned long long)snap->callchain_zero_ends);
 	if (snap->profileme_arch)
 		strbuf_addf(&sb, ",\"profileme_samples\":%llu,\"not_profileme\":%llu",
 			    (unsigned long long)snap->profileme_samples,
