@@ -28,6 +28,7 @@
 #include "demangle.h"
 #include "dump.h"
 #include "elfsyms.h"
+#include "errmsg.h"
 #include "event.h"
 #include "hist.h"
 #include "kallsyms.h"
@@ -429,11 +430,12 @@ static void engine_symbols_async(struct engine *e)
 static int engine_start_file(struct engine *e, const struct options *o)
 {
 	const struct perfdata_info *info;
-	char err[512];
+	struct errmsg em = ERRMSG_INIT;
 	size_t i;
+	int err;
 
-	if (perfdata_open(o->input, &e->file, err, sizeof(err))) {
-		msg_error("%s", err);
+	if ((err = perfdata_open(o->input, &e->file, &em)) < 0) {
+		msg_error("%s", errmsg_text(&em, err));
 		return 1;
 	}
 	snprintf(e->target, sizeof(e->target), "file %s", o->input);
