@@ -493,7 +493,7 @@ int engine_start(const struct options *o, struct engine **out)
 	struct live_config cfg = { 0 };
 	pid_t *tids = NULL, *procs = NULL;
 	size_t ntids = 0, cap = 0, nprocs = 0, i;
-	char why[512];
+	struct errmsg why = ERRMSG_INIT;
 	int status = 0, err;
 
 	e->opts = o;
@@ -604,9 +604,10 @@ int engine_start(const struct options *o, struct engine **out)
 	cfg.tids = o->system_wide ? NULL : tids;
 	cfg.ntids = ntids;
 
-	err = live_open(&cfg, &e->live, why, sizeof(why));
+	err = live_open(&cfg, &e->live, &why);
 	if (err) {
-		msg_error("cannot sample %s with %s: %s", e->target, cfg.event.name, why);
+		msg_error("cannot sample %s with %s: %s", e->target, cfg.event.name,
+			  errmsg_text(&why, err));
 		status = err == -ESRCH ? 2 : 1;
 		goto fail;
 	}

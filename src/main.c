@@ -42,7 +42,6 @@ static bool render(struct snapshot *snap, void *ctx)
 static int main_tui(const struct options *opts)
 {
 	struct options eo = *opts;
-	const char *bad;
 
 	eo.view.hide_kernel = false;
 	eo.view.hide_user = false;
@@ -52,7 +51,7 @@ static int main_tui(const struct options *opts)
 		eo.view.tree_rows = MAIN_TUI_TREE_ROWS;
 	/* Like perf report: Command, Shared Object, Symbol. */
 	if (!opts->sort_set)
-		sort_spec_parse("comm,dso,sym", &eo.sort, &bad);
+		sort_spec_parse("comm,dso,sym", &eo.sort, NULL);
 	return tui_main(opts, &eo);
 }
 

@@ -13,6 +13,7 @@
 #include "callchain.h"
 #include "demangle.h"
 #include "dwarfinfo.h"
+#include "errmsg.h"
 #include "machine.h"
 #include "symtab.h"
 #include "util.h"
@@ -79,7 +80,7 @@ const char *view_order_name(enum view_order o)
 	return (unsigned)o < VIEW_ORDER__MAX ? view_order_names[o] : "?";
 }
 
-int view_order_parse(const char *s, enum view_order *out, const char **bad)
+int view_order_parse(const char *s, enum view_order *out, struct errmsg *em)
 {
 	int o;
 
@@ -88,10 +89,8 @@ int view_order_parse(const char *s, enum view_order *out, const char **bad)
 			*out = (enum view_order)o;
 			return 0;
 		}
-	if (bad)
-		*bad = "known orders: overhead, retired, killed, stalled, mispredict, traps, "
-		       "icmiss, ldst, pctr1";
-	return -EINVAL;
+	return errmsg_set(em, -EINVAL, "known orders: overhead, retired, killed, stalled, "
+			  "mispredict, traps, icmiss, ldst, pctr1");
 }
 
 const char *view_pctr1_label(unsigned sl1)

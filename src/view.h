@@ -29,8 +29,8 @@ enum view_order {
 /* "overhead", "retired", "killed", "stalled", "mispredict", "traps",
  * "icmiss", "ldst", "pctr1". */
 const char *view_order_name(enum view_order o);
-/* Returns 0, or -EINVAL with *bad set to a static message naming the keys. */
-int view_order_parse(const char *s, enum view_order *out, const char **bad);
+/* Returns 0, or -EINVAL with em naming the keys. */
+int view_order_parse(const char *s, enum view_order *out, struct errmsg *em);
 
 struct view_opts {
 	bool hide_kernel;       /* -K */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "event.h"
 #include "options.h"
 #include "testutil.h"
@@ -156,7 +157,7 @@ START_TEST(test_cpulist)
 {
 	int *cpus;
 	size_t n;
-	const char *why;
+	struct errmsg why = ERRMSG_INIT;
 
 	ck_assert_int_eq(options_parse_cpulist("0-3,8", &cpus, &n, &why), 0);
 	ck_assert_uint_eq(n, 5);
@@ -169,7 +170,9 @@ START_TEST(test_cpulist)
 	ck_assert_int_eq(cpus[2], 8);
 	free(cpus);
 	ck_assert_int_eq(options_parse_cpulist("3-1", &cpus, &n, &why), -EINVAL);
+	ck_assert_str_eq(why.text, "expected CPU numbers and ranges like 0-3,8");
 	ck_assert_int_eq(options_parse_cpulist("", &cpus, &n, &why), -EINVAL);
+	ck_assert_str_eq(why.text, "empty CPU list");
 	ck_assert_int_eq(options_parse_cpulist("1,", &cpus, &n, &why), -EINVAL);
 	ck_assert_int_eq(options_parse_cpulist("a", &cpus, &n, &why), -EINVAL);
 	ck_assert_int_eq(options_parse_cpulist("-1", &cpus, &n, &why), -EINVAL);
@@ -182,13 +185,14 @@ START_TEST(test_idlist)
 {
 	pid_t *ids;
 	size_t n;
-	const char *why;
+	struct errmsg why = ERRMSG_INIT;
 
 	ck_assert_int_eq(options_parse_idlist("12,34", &ids, &n, &why), 0);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_int_eq(ids[1], 34);
 	free(ids);
 	ck_assert_int_eq(options_parse_idlist("0", &ids, &n, &why), -EINVAL);
+	ck_assert_str_eq(why.text, "expected positive numbers separated by commas");
 	ck_assert_int_eq(options_parse_idlist("12,", &ids, &n, &why), -EINVAL);
 	ck_assert_int_eq(options_parse_idlist("x", &ids, &n, &why), -EINVAL);
 	ck_assert_int_eq(options_parse_idlist("99999999999", &ids, &n, &why), -EINVAL);

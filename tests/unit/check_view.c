@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "hist.h"
 #include "machine.h"
 #include "symtab.h"
@@ -39,9 +40,8 @@ static void teardown(void)
 static struct hist *hist_of(const char *keys)
 {
 	struct sort_spec spec;
-	const char *bad;
 
-	ck_assert_int_eq(sort_spec_parse(keys, &spec, &bad), 0);
+	ck_assert_int_eq(sort_spec_parse(keys, &spec, NULL), 0);
 	return hist_new(&spec);
 }
 
@@ -495,7 +495,7 @@ START_TEST(test_profileme_order)
 	struct snapshot snap = { 0 };
 	struct profileme ret = pm_sample(true, false, 1, 20), kill = pm_sample(false, true, 1, 4);
 	enum view_order o;
-	const char *bad = NULL;
+	struct errmsg bad = ERRMSG_INIT;
 
 	hist_enable_profileme(h);
 	add(h, "app", 100, 100, 0, dso_libc, &sym_memcpy, false, 1000, 50); /* none: last */
@@ -527,7 +527,7 @@ START_TEST(test_profileme_order)
 		ck_assert_int_eq(back, o);
 	}
 	ck_assert_int_eq(view_order_parse("retire", &o, &bad), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(bad, "mispredict"));
+	ck_assert_ptr_nonnull(strstr(bad.text, "mispredict"));
 	ck_assert_str_eq(view_pctr1_label(1), "RetDly");
 }
 END_TEST
