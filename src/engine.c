@@ -408,15 +408,16 @@ static void engine_set_machine(struct engine *e, int e_machine)
  * those are added with their payload at once. */
 static void engine_symbols_async(struct engine *e)
 {
-	const char *why;
+	struct errmsg why = ERRMSG_INIT;
+	int err;
 
 	demangle_set_enabled(!e->opts->no_demangle);
 	machine_set_symfs(e->machine, e->opts->symfs);
 	if (e->opts->debuginfod) {
 		if (!getenv("DEBUGINFOD_URLS") || !*getenv("DEBUGINFOD_URLS"))
 			msg_notice("--debuginfod: DEBUGINFOD_URLS is not set: no server to ask");
-		else if (!debuginfod_available(&why))
-			msg_notice("--debuginfod: %s", why);
+		else if ((err = debuginfod_available(&why)) < 0)
+			msg_notice("--debuginfod: %s", errmsg_text(&why, err));
 		else
 			machine_set_debuginfod(e->machine,
 					       (long)(e->opts->debuginfod_timeout * 1000));
