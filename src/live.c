@@ -115,7 +115,6 @@ int live_open(const struct live_config *cfg, struct live **out, struct errmsg *e
 	struct event_spec ev = cfg->event;
 	struct event_sampling s = cfg->sampling;
 	int *cpus = NULL;
-	char buf[sizeof(em->text)];
 	size_t ncpus, i;
 	int err;
 
@@ -160,7 +159,7 @@ int live_open(const struct live_config *cfg, struct live **out, struct errmsg *e
 				 "cycles not supported: using cpu-clock");
 			continue;
 		}
-		errmsg_set(em, err, "%s", event_explain_error(err, !cfg->tids, buf, sizeof(buf)));
+		event_explain_error(err, !cfg->tids, em);
 		free(cpus);
 		live_close(l);
 		return err;

@@ -330,11 +330,16 @@ END_TEST
 
 START_TEST(test_explain)
 {
-	char buf[256];
+	struct errmsg em = ERRMSG_INIT;
 
-	ck_assert(strstr(event_explain_error(-EACCES, true, buf, sizeof(buf)), "paranoid"));
-	ck_assert(strstr(event_explain_error(-EMFILE, true, buf, sizeof(buf)), "ulimit -n"));
-	ck_assert(strstr(event_explain_error(-ENOENT, true, buf, sizeof(buf)), "not supported"));
+	ck_assert_int_eq(event_explain_error(-EACCES, true, &em), -EACCES);
+	ck_assert(strstr(em.text, "paranoid"));
+	ck_assert_int_eq(event_explain_error(-EMFILE, true, &em), -EMFILE);
+	ck_assert_str_eq(em.text, "too many open files: raise `ulimit -n` or limit CPUs with -C");
+	event_explain_error(-ENOENT, true, &em);
+	ck_assert(strstr(em.text, "not supported"));
+	event_explain_error(-E2BIG, true, &em);
+	ck_assert_str_eq(em.text, "perf_event_open failed: Argument list too long");
 	ck_assert(event_error_unsupported(-ENOENT));
 	ck_assert(!event_error_unsupported(-EACCES));
 }
