@@ -8,6 +8,7 @@
 #include "errmsg.h"
 #include "fuzz.h"
 #include "perfdata.h"
+#include "perfdata-test.h"
 #include "record.h"
 
 /* Enough to read every record of an input within libFuzzer's size limits

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "callchain.h"
+#include "callchain-test.h"
 
 #include <errno.h>
 #include <stdlib.h>

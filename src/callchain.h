@@ -104,11 +104,6 @@ void callchain_store_get(const struct callchain_store *st, size_t i, struct call
 const struct callchain_frame *callchain_store_frame(const struct callchain_store *st, uint32_t id);
 /* Frame ids not stored since the start, because the store was full. */
 uint64_t callchain_store_dropped(const struct callchain_store *st);
-/* Frame ids held now (for tests and the memory bound). */
-size_t callchain_store_nr_ids(const struct callchain_store *st);
-/* Adds that found their chain through the token's hint, without hashing
- * the callers (for tests: the resolve cache's tokens must always hit). */
-uint64_t callchain_store_hint_hits(const struct callchain_store *st);
 
 /* A cache of resolved addresses for the engine, so that a chain seen before
  * costs one hash instead of one map and symbol lookup per frame.  Entries

@@ -43,6 +43,7 @@
 #include "config.h"
 
 #include "machine.h"
+#include "machine-test.h"
 
 #include <dirent.h>
 #include <errno.h>

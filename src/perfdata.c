@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "perfdata.h"
+#include "perfdata-test.h"
 
 #include <byteswap.h>
 #include <errno.h>

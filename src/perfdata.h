@@ -48,11 +48,6 @@ struct perfdata_record {
 /* Open path ("-" for the pipe format on stdin).  Returns 0, or -errno with
  * em naming the byte offset and the problem. */
 int perfdata_open(const char *path, struct perfdata **out, struct errmsg *em);
-/* The same from size bytes at buf (copied: buf may be freed after the call);
- * name stands for the path in messages (NULL: "<memory>").  For fuzzing and
- * tests. */
-int perfdata_open_memory(const void *buf, size_t size, const char *name, struct perfdata **out,
-			 struct errmsg *em);
 void perfdata_close(struct perfdata *pd);
 
 const struct perfdata_info *perfdata_get_info(const struct perfdata *pd);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "callchain.h"
+#include "callchain-test.h"
 #include "hist.h"
 #include "machine.h"
 #include "options.h"
@@ -287,10 +288,9 @@ static struct callchain_frame F(const struct symbol *sym)
 static struct hist *hist_of(const char *keys)
 {
 	struct sort_spec spec;
-	const char *bad;
 	struct hist *h;
 
-	ck_assert_int_eq(sort_spec_parse(keys, &spec, &bad), 0);
+	ck_assert_int_eq(sort_spec_parse(keys, &spec, NULL), 0);
 	h = hist_new(&spec);
 	hist_enable_callchains(h, 0);
 	return h;

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "machine.h"
+#include "machine-test.h"
 
 #include <check.h>
 #include <errno.h>

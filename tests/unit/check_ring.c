@@ -17,6 +17,7 @@
 #include "errmsg.h"
 #include "record.h"
 #include "ring.h"
+#include "ring-test.h"
 #include "testutil.h"
 #include "util.h"
 
