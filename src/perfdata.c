@@ -1236,7 +1236,7 @@ static int read_record(struct perfdata *pd, uint64_t off, struct perfdata_record
 	}
 	*time = 0;
 	if (type < 64 && !checked) {
-		errmsg_clear(&em);
+		em.text[0] = '\0';     /* a store, not a call: once per record */
 		if (record_decode(hdr, &ev->attr, &dec, &em))
 			return set_error(pd, off, "%s record of %u bytes: %s", record_type_name(type),
 					 size, em.text[0] ? em.text : "cannot be decoded");

@@ -80,8 +80,8 @@ static uint64_t words_for(uint64_t bytes)
 	return bytes / 8 + (bytes % 8 != 0);
 }
 
-/* Only on failure: the decoder's hot path never formats. */
-static int fail(struct errmsg *em, const char *msg)
+/* Only on failure, out of line: the decoder's hot path never formats. */
+static __attribute__((cold, noinline)) int fail(struct errmsg *em, const char *msg)
 {
 	return errmsg_set(em, -EINVAL, "%s", msg);
 }
