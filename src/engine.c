@@ -235,73 +235,25 @@ static int engine_sampling(struct engine *e, struct live_config *lc)
 	return 0;
 }
 
-/* The threads to sample (*tids) and the processes to read from /proc
- * (*procs) for -p, -t and the command (started here).  Returns 0 or the
- * exit status after a message. */
-static int engine_threads(struct engine *e, struct live_config *lc, pid_t **tids, size_t *ntids,
-			  pid_t **procs, size_t *nprocs)
-{
-	const struct engine_config *c = &e->cfg;
-	size_t cap = 0, i;
-	int status;
-
-	for (i = 0; i < c->npids; i++) {
-		if (!target_proc_exists(c->pids[i])) {
-			msg_error("no such process: %d", (int)c->pids[i]);
-			return 2;
-		}
-		if (target_list_threads(c->pids[i], tids, ntids, &cap)) {
-			msg_error("cannot list the threads of process %d", (int)c->pids[i]);
-			return 2;
-		}
-	}
-	if (c->npids) {
-		*procs = xmalloc(c->npids * sizeof(**procs));
-		memcpy(*procs, c->pids, c->npids * sizeof(**procs));
-		*nprocs = c->npids;
-		lc->sampling.inherit = true;
-	}
-	for (i = 0; i < c->ntids; i++) {
-		pid_t tgid = target_thread_tgid(c->tids[i]);
-
-		if (!tgid) {
-			msg_error("no such thread: %d", (int)c->tids[i]);
-			return 2;
-		}
-		*tids = xgrow(*tids, &cap, *ntids + 1, sizeof(**tids));
-		(*tids)[(*ntids)++] = c->tids[i];
-		*procs = xrealloc(*procs, (*nprocs + 1) * sizeof(**procs));
-		(*procs)[(*nprocs)++] = tgid;
-	}
-	if (c->command) {
-		if ((status = target_start_command(&e->target, c->command)) != 0)
-			return status;
-		*tids = xgrow(*tids, &cap, *ntids + 1, sizeof(**tids));
-		(*tids)[(*ntids)++] = e->target.child;
-		lc->sampling.inherit = true;
-		lc->sampling.enable_on_exec = true;
-	}
-	return 0;
-}
-
 /* Live: open the events on the targets and prepare the machine. */
 static int engine_start_live(struct engine *e)
 {
 	const struct engine_config *c = &e->cfg;
 	const struct live_info *info;
 	struct live_config lc = { 0 };
-	pid_t *tids = NULL, *procs = NULL;
-	size_t ntids = 0, nprocs = 0;
+	struct target_threads th = { 0 };
 	char why[512];
 	int status, err;
 
 	e->live = true;
 	target_describe(&e->target, c);
 	if ((status = engine_sampling(e, &lc)) != 0 ||
-	    (status = engine_threads(e, &lc, &tids, &ntids, &procs, &nprocs)) != 0)
+	    (status = target_threads(&e->target, c, &th)) != 0)
 		goto out;
-	lc.tids = c->system_wide ? NULL : tids;
-	lc.ntids = ntids;
+	lc.sampling.inherit = th.inherit;
+	lc.sampling.enable_on_exec = th.enable_on_exec;
+	lc.tids = c->system_wide ? NULL : th.tids;
+	lc.ntids = th.ntids;
 
 	err = source_live_open(&lc, &e->src, why, sizeof(why));
 	if (err) {
@@ -329,15 +281,15 @@ static int engine_start_live(struct engine *e)
 	 * record is read: the rings hold what arrives meanwhile. */
 	e->need_kernel = !info->exclude_kernel;
 	e->synth_all = c->system_wide;
-	e->synth_procs = procs;
-	e->nsynth_procs = nprocs;
-	procs = NULL;
+	e->synth_procs = th.procs;
+	e->nsynth_procs = th.nprocs;
+	th.procs = NULL;
 
 	if (c->command)
 		status = target_release_command(&e->target, c->command);
 out:
-	free(tids);
-	free(procs);
+	free(th.tids);
+	free(th.procs);
 	return status;
 }
 

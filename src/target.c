@@ -39,7 +39,8 @@ void target_release(struct target *t)
 	}
 }
 
-bool target_proc_exists(pid_t pid)
+/* Whether process pid exists. */
+static bool target_proc_exists(pid_t pid)
 {
 	char path[32];
 	struct stat st;
@@ -48,7 +49,8 @@ bool target_proc_exists(pid_t pid)
 	return stat(path, &st) == 0;
 }
 
-int target_list_threads(pid_t pid, pid_t **tids, size_t *n, size_t *cap)
+/* The threads of process pid from /proc/PID/task, appended to *tids. */
+static int target_list_threads(pid_t pid, pid_t **tids, size_t *n, size_t *cap)
 {
 	char path[64];
 	struct dirent **ents;
@@ -71,7 +73,8 @@ int target_list_threads(pid_t pid, pid_t **tids, size_t *n, size_t *cap)
 	return 0;
 }
 
-pid_t target_thread_tgid(pid_t tid)
+/* Tgid of a thread, from /proc/TID/status; 0 if unknown. */
+static pid_t target_thread_tgid(pid_t tid)
 {
 	char path[64], *buf, *p;
 	pid_t tgid = 0;
@@ -94,7 +97,9 @@ static void target_format_ids(char *buf, size_t size, const char *what, const pi
 		len += (size_t)snprintf(buf + len, size - len, "%s%d", i ? "," : "", (int)ids[i]);
 }
 
-int target_start_command(struct target *t, char **argv)
+/* Fork the command, stopped on a pipe until the events are open.  0, or
+ * the exit status after a message. */
+static int target_start_command(struct target *t, char **argv)
 {
 	int go[2], err[2];
 	pid_t pid;
@@ -240,4 +245,49 @@ void target_stop_command(struct target *t)
 			t->child_status = 128 + SIGKILL;
 		}
 	}
+}
+
+int target_threads(struct target *t, const struct engine_config *cfg,
+		   struct target_threads *out)
+{
+	size_t cap = 0, i;
+	int status;
+
+	for (i = 0; i < cfg->npids; i++) {
+		if (!target_proc_exists(cfg->pids[i])) {
+			msg_error("no such process: %d", (int)cfg->pids[i]);
+			return 2;
+		}
+		if (target_list_threads(cfg->pids[i], &out->tids, &out->ntids, &cap)) {
+			msg_error("cannot list the threads of process %d", (int)cfg->pids[i]);
+			return 2;
+		}
+	}
+	if (cfg->npids) {
+		out->procs = xmalloc(cfg->npids * sizeof(*out->procs));
+		memcpy(out->procs, cfg->pids, cfg->npids * sizeof(*out->procs));
+		out->nprocs = cfg->npids;
+		out->inherit = true;
+	}
+	for (i = 0; i < cfg->ntids; i++) {
+		pid_t tgid = target_thread_tgid(cfg->tids[i]);
+
+		if (!tgid) {
+			msg_error("no such thread: %d", (int)cfg->tids[i]);
+			return 2;
+		}
+		out->tids = xgrow(out->tids, &cap, out->ntids + 1, sizeof(*out->tids));
+		out->tids[out->ntids++] = cfg->tids[i];
+		out->procs = xrealloc(out->procs, (out->nprocs + 1) * sizeof(*out->procs));
+		out->procs[out->nprocs++] = tgid;
+	}
+	if (cfg->command) {
+		if ((status = target_start_command(t, cfg->command)) != 0)
+			return status;
+		out->tids = xgrow(out->tids, &cap, out->ntids + 1, sizeof(*out->tids));
+		out->tids[out->ntids++] = t->child;
+		out->inherit = true;
+		out->enable_on_exec = true;
+	}
+	return 0;
 }

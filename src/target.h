@@ -27,19 +27,25 @@ void target_release(struct target *t);
 /* t->name from the config. */
 void target_describe(struct target *t, const struct engine_config *cfg);
 
-/* Whether process pid exists. */
-bool target_proc_exists(pid_t pid);
-/* The threads of process pid from /proc/PID/task, appended to *tids
- * (*n of them, *cap allocated).  0 or -errno. */
-int target_list_threads(pid_t pid, pid_t **tids, size_t *n, size_t *cap);
-/* Tgid of a thread, from /proc/TID/status; 0 if unknown. */
-pid_t target_thread_tgid(pid_t tid);
 /* The CPUs of -C are online.  0, or the exit status after a message. */
 int target_check_cpus(const int *cpus, size_t ncpus);
 
-/* Fork the command, stopped on a pipe until the events are open.  0, or
- * the exit status after a message. */
-int target_start_command(struct target *t, char **argv);
+/* What to sample for -p, -t and the command. */
+struct target_threads {
+	pid_t *tids;                 /* the threads to open the events on (malloc'd) */
+	size_t ntids;
+	pid_t *procs;                /* the processes to read from /proc (malloc'd) */
+	size_t nprocs;
+	bool inherit;                /* follow children and new threads */
+	bool enable_on_exec;         /* the command: from its exec on */
+};
+
+/* The threads of -p, -t and the command (started here, stopped until
+ * target_release_command) into *out, which the caller frees.  Returns 0
+ * or the exit status after a message. */
+int target_threads(struct target *t, const struct engine_config *cfg,
+		   struct target_threads *out);
+
 /* Let the child exec; returns 0, or 127 after a message if exec failed. */
 int target_release_command(struct target *t, char **argv);
 /* Note the child's end if it has ended (never blocks). */
