@@ -2,7 +2,10 @@
  * kernel resolution, and /proc synthesis. */
 #include "config.h"
 
+#include "kernel.h"
 #include "machine.h"
+#include "symloader.h"
+#include "synth.h"
 
 #include <check.h>
 #include <errno.h>
