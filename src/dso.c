@@ -628,8 +628,8 @@ const struct dwarfinfo *dso_dwarf_at(struct dso *dso, uint64_t addr)
 	return NULL;
 }
 
-const char *dso_srcline_of(const struct dwarfinfo *in, struct dso *dso,
-			   const struct symbol *sym, uint64_t addr)
+const char *dso_srcline_of(const struct dwarfinfo *in, struct dso *dso, const struct symbol *sym,
+			   uint64_t addr)
 {
 	char buf[1024];
 

@@ -59,8 +59,8 @@ size_t dso_file_build_id(const struct dso *d, const uint8_t **id);
 const struct dwarfinfo *dso_dwarf_at(struct dso *dso, uint64_t addr);
 /* perf's srcline for addr given dso_dwarf_at's answer in (may be NULL):
  * from the line table, else "sym+off", "dso[addr]" or "??:0"; interned. */
-const char *dso_srcline_of(const struct dwarfinfo *in, struct dso *dso,
-			   const struct symbol *sym, uint64_t addr);
+const char *dso_srcline_of(const struct dwarfinfo *in, struct dso *dso, const struct symbol *sym,
+			   uint64_t addr);
 /* The source line of addr (ELF vaddr of dso's symbol space) in perf's
  * format (see snapshot_row.srcline), interned; sym may be NULL.  Cached
  * per address; the DWARF comes from dso_debug_path(), else dso_sym_path(). */

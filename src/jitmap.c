@@ -165,8 +165,7 @@ bool jitmap_resolve(struct machine *m, struct process *p, uint64_t ip, struct re
 /* Finish a sample held for a read of a perf map (d is one of its
  * proxies): named from it once it is in, else the DSO the address would
  * have had without the map.  The read must be over. */
-void jitmap_resolve_deferred(struct machine *m, struct dso *d, uint64_t addr,
-			     struct resolved *out)
+void jitmap_resolve_deferred(struct machine *m, struct dso *d, uint64_t addr, struct resolved *out)
 {
 	struct jitmap *j = d->jit;
 

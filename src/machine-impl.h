@@ -265,8 +265,7 @@ int jitmap_read(struct jitmap *j, uint64_t max_new);
 void jitmap_install(struct machine *m, struct jitmap *j);
 bool jitmap_resolve(struct machine *m, struct process *p, uint64_t ip, struct resolved *out,
 		    struct dso *fallback);
-void jitmap_resolve_deferred(struct machine *m, struct dso *d, uint64_t addr,
-			     struct resolved *out);
+void jitmap_resolve_deferred(struct machine *m, struct dso *d, uint64_t addr, struct resolved *out);
 /* machine_free: every process's map and every table read. */
 void jitmap_free_all(struct machine *m);
 
