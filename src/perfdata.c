@@ -551,36 +551,6 @@ static void parse_features(struct perfdata *pd, const unsigned char *bitmap)
 
 /* ---- opening ---- */
 
-static int slurp_fd(int fd, unsigned char **out, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0;
-	unsigned char *buf = xmalloc(cap);
-
-	for (;;) {
-		ssize_t r;
-
-		if (n == cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-		r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int err = -errno;
-
-			free(buf);
-			return err;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	*out = buf;
-	*len = n;
-	return 0;
-}
-
 static int load_file(struct perfdata *pd, const char *path, char *err, size_t errsize)
 {
 	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
@@ -605,17 +575,17 @@ static int load_file(struct perfdata *pd, const char *path, char *err, size_t er
 	}
 	/* A pipe or a FIFO: read it all. */
 	{
-		unsigned char *buf = NULL;
+		char *buf = NULL;
 		size_t len = 0;
 
-		rc = slurp_fd(fd, &buf, &len);
+		rc = fileread_fd(fd, SIZE_MAX, &buf, &len);
 		if (fd != STDIN_FILENO)
 			close(fd);
 		if (rc) {
 			snprintf(err, errsize, "cannot read %s: %s", path, strerror(-rc));
 			return rc;
 		}
-		pd->buf = buf;
+		pd->buf = (unsigned char *)buf;
 		pd->size = len;
 	}
 	return 0;

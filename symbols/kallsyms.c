@@ -425,42 +425,6 @@ static int ks_slurp(FILE *f, char **bufp, size_t *lenp)
 	return 0;
 }
 
-/* Read a /proc file whole (it is small: /proc/modules). */
-static int ks_read_proc(const char *path, char **bufp, size_t *lenp)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t len = 0, cap = 1 << 16;
-	char *buf;
-
-	if (fd < 0)
-		return -errno;
-	buf = xmalloc(cap);
-	for (;;) {
-		ssize_t n;
-
-		if (cap - len < 4096)
-			buf = xgrow(buf, &cap, cap + 1, 1);
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			int err = n < 0 ? -errno : 0;
-
-			close(fd);
-			if (err) {
-				free(buf);
-				return err;
-			}
-			break;
-		}
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	*bufp = buf;
-	*lenp = len;
-	return 0;
-}
-
 static void ks_parse_begin(struct ks_parse *ps, char *mtext, size_t size_hint)
 {
 	memset(ps, 0, sizeof(*ps));
@@ -565,7 +529,7 @@ int kallsyms_load_files(const char *kallsyms, const char *modules, struct kernel
 	if (fd < 0)
 		return -errno;
 	/* Modules are absent without module support: not an error. */
-	if (ks_read_proc(modules ? modules : "/proc/modules", &mtext, &mlen))
+	if (read_file(modules ? modules : "/proc/modules", SIZE_MAX, &mtext, &mlen))
 		mtext = NULL;
 	/* The file's size is unknown (st_size 0): reserve for a typical one. */
 	ks_parse_begin(&ps, mtext, 6 << 20);
