@@ -95,12 +95,7 @@ void hashtab_rebuild(struct hashtab *t, size_t n, hashtab_hash_fn *hash, const v
 
 void hashtab_clear(struct hashtab *t)
 {
-	if (t->mask + 1 > HASHTAB_MIN_SLOTS) {
-		free(t->slots);
-		hashtab_alloc(t, HASHTAB_MIN_SLOTS);
-	} else {
-		memset(t->slots, 0xff, (t->mask + 1) * sizeof(*t->slots));
-	}
+	memset(t->slots, 0xff, (t->mask + 1) * sizeof(*t->slots));
 	t->count = 0;
 }
 

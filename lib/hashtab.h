@@ -86,7 +86,8 @@ static inline void hashtab_add(struct hashtab *t, uint64_t hash, uint32_t idx,
  * array): the slots grow to fit, and shrink when a quarter would do. */
 void hashtab_rebuild(struct hashtab *t, size_t n, hashtab_hash_fn *hash, const void *ctx);
 
-/* Forget every entry; the slots shrink to their minimum. */
+/* Forget every entry, keeping the number of slots (a table refilled to
+ * about the same size each time); hashtab_rebuild with n = 0 shrinks. */
 void hashtab_clear(struct hashtab *t);
 
 /* Remove what slot holds (from hashtab_probe), moving later entries of its
