@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hashtab.h"
 #include "record.h"
 #include "util.h"
 
@@ -70,9 +71,9 @@ struct pending {
 	uint64_t off;             /* file order: ties keep it */
 };
 
-struct idmap_slot {
+struct idmap_entry {
 	uint64_t id;
-	size_t ev;                /* index + 1; 0 = empty */
+	size_t ev;                /* index into events */
 };
 
 struct perfdata {
@@ -90,8 +91,9 @@ struct perfdata {
 	size_t nevents, evcap;
 	uint64_t **idbufs;         /* events[i].ids, owned */
 	char **names;              /* events[i].name, owned */
-	struct idmap_slot *idmap;
-	size_t idcap;
+	struct idmap_entry *idmap; /* each id once, the first event that has it */
+	size_t nidmap;
+	struct hashtab idindex;    /* over idmap (slots NULL before build_idmap) */
 	/* Where the event id sits (perf takes it from the first attr):
 	 * word index in a sample body, word index from the end of other
 	 * records' trailer; -1 when absent. */
@@ -289,34 +291,43 @@ static void set_event_ids(struct perfdata *pd, size_t i, const unsigned char *p,
 	pd->events[i].nids = n;
 }
 
-static size_t idmap_slot(uint64_t id, size_t cap)
+static uint64_t idmap_hash(uint64_t id)
 {
-	return (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 17) & (cap - 1);
+	return (id * 0x9e3779b97f4a7c15ULL) >> 17;
+}
+
+static uint64_t idmap_hash_of(const void *ctx, uint32_t idx)
+{
+	return idmap_hash(((const struct perfdata *)ctx)->idmap[idx].id);
+}
+
+static bool idmap_eq(const void *ctx, uint32_t idx, const void *key)
+{
+	return ((const struct perfdata *)ctx)->idmap[idx].id == *(const uint64_t *)key;
 }
 
 static void build_idmap(struct perfdata *pd)
 {
-	size_t total = 0, i, k, cap = 16;
+	size_t total = 0, i, k;
 
 	for (i = 0; i < pd->nevents; i++)
 		total += pd->events[i].nids;
-	while (cap < total * 2)
-		cap *= 2;
 	free(pd->idmap);
-	pd->idmap = xcalloc(cap, sizeof(*pd->idmap));
-	pd->idcap = cap;
+	pd->idmap = xmalloc((total ? total : 1) * sizeof(*pd->idmap));
+	pd->nidmap = 0;
+	hashtab_release(&pd->idindex);
+	hashtab_init(&pd->idindex, total * 2);
 	for (i = 0; i < pd->nevents; i++) {
-		for (k = 0; k < pd->events[i].nids; k++) {
+		for (k = 0; k < pd->events[i].nids && pd->nidmap < HASHTAB_MAX_ENTRIES; k++) {
 			uint64_t id = pd->events[i].ids[k];
-			size_t s = idmap_slot(id, cap);
+			size_t j = hashtab_probe(&pd->idindex, idmap_hash(id), idmap_eq, pd, &id);
 
-			while (pd->idmap[s].ev && pd->idmap[s].id != id)
-				s = (s + 1) & (cap - 1);
 			/* A duplicate id keeps its first event. */
-			if (!pd->idmap[s].ev) {
-				pd->idmap[s].id = id;
-				pd->idmap[s].ev = i + 1;
-			}
+			if (pd->idindex.slots[j] != HASHTAB_EMPTY)
+				continue;
+			pd->idmap[pd->nidmap].id = id;
+			pd->idmap[pd->nidmap].ev = i;
+			hashtab_insert_at(&pd->idindex, j, (uint32_t)pd->nidmap++, idmap_hash_of, pd);
 		}
 	}
 	/* Where the id is, from the first attr (perf requires all to agree). */
@@ -345,14 +356,12 @@ static void build_idmap(struct perfdata *pd)
 
 static struct perfdata_event *event_by_id(const struct perfdata *pd, uint64_t id)
 {
-	size_t s;
+	uint32_t idx;
 
-	if (!pd->idcap)
+	if (!pd->idindex.slots)
 		return NULL;
-	for (s = idmap_slot(id, pd->idcap); pd->idmap[s].ev; s = (s + 1) & (pd->idcap - 1))
-		if (pd->idmap[s].id == id)
-			return &pd->events[pd->idmap[s].ev - 1];
-	return NULL;
+	idx = hashtab_find(&pd->idindex, idmap_hash(id), idmap_eq, pd, &id);
+	return idx == HASHTAB_EMPTY ? NULL : &pd->events[pd->idmap[idx].ev];
 }
 
 /* ---- feature sections ---- */
@@ -830,6 +839,7 @@ void perfdata_close(struct perfdata *pd)
 	free(pd->names);
 	free(pd->events);
 	free(pd->idmap);
+	hashtab_release(&pd->idindex);
 	for (i = 0; i < pd->nbids; i++)
 		free((char *)pd->bids[i].filename);
 	free(pd->bids);
