@@ -5,12 +5,10 @@
 #include "elfsyms.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -28,46 +26,14 @@ static void elf_init_once(void)
 	elf_version_ok = elf_version(EV_CURRENT) != EV_NONE;
 }
 
-/* Open path for reading only if it is a regular file.  Paths come from
- * MMAP2 records and perf.data files, which others control: opening a FIFO
- * would block, and merely opening some devices has effects (a watchdog
- * arms itself), so the type is checked on an O_PATH descriptor, which
- * opens nothing, and the file reopened through /proc/self/fd.  A path
- * under a process's root (/proc/PID/root/...) is resolved inside that
- * root (nsopen.c): a container's symlinks cannot lead out of it. */
+/* Open path for reading only if it is a regular file: nsopen_file, the
+ * one policy for paths that others control (MMAP2 records, perf.data
+ * files); a FIFO, device or directory is "not a usable ELF". */
 static int elf_open_regular(const char *path)
 {
-	char proc[64];
-	struct stat st;
-	const char *inner;
-	uint32_t pid;
-	int pfd, fd;
+	int fd = nsopen_file(path);
 
-	if (nsopen_split(path, &pid, &inner)) {
-		fd = nsopen_file(path);
-		return fd == -EINVAL || fd == -ELOOP ? -ENOEXEC : fd;
-	}
-	pfd = open(path, O_PATH | O_CLOEXEC);
-	if (pfd < 0)
-		return -errno;
-	if (fstat(pfd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(pfd);
-		return -ENOEXEC;
-	}
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
-	fd = open(proc, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT)
-		/* No /proc: a non-blocking open cannot hang on a FIFO swapped
-		 * in since the check, and is checked again below. */
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	close(pfd);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -ENOEXEC;
-	}
-	return fd;
+	return fd == -EINVAL || fd == -ELOOP ? -ENOEXEC : fd;
 }
 
 /* An Elf for the readable regular file fd.  ELF_C_READ rather than
@@ -882,9 +848,4 @@ int elf_image_merge_debug(struct elf_image *img, const char *path)
 	symtab_free(img->symtab);
 	img->symtab = st;
 	return 0;
-}
-
-int elf_open_checked(const char *path)
-{
-	return elf_open_regular(path);
 }

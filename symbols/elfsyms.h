@@ -33,8 +33,10 @@ struct elf_image {
 	uint32_t debuglink_crc;   /* and the CRC-32 of that file */
 };
 
-/* Load everything above from path.  Returns 0, or -errno (-ENOEXEC when the
- * file is not a usable ELF). */
+/* Load everything above from path, opened with nsopen_file (a regular
+ * file only, a path under /proc/PID/root resolved inside that root).
+ * Returns 0, or -errno (-ENOEXEC when the file is not a usable ELF or not
+ * a regular file). */
 int elf_image_load(const char *path, struct elf_image *out);
 /* The same from fd, a readable descriptor of a regular file (opened by
  * the caller, e.g. under a container's root with nsopen); fd stays open. */
@@ -51,10 +53,6 @@ void elf_image_release(struct elf_image *img);
  * NOBITS).  Returns 0, -ENODATA when the debug file adds no symbol (img
  * unchanged), or -errno. */
 int elf_image_merge_debug(struct elf_image *img, const char *path);
-
-/* Open path read-only if it is a regular file (never a FIFO or device:
- * paths come from others).  Returns an fd or -errno. */
-int elf_open_checked(const char *path);
 
 /* Map a file offset (ip - map_start + map_pgoff) to an ELF virtual address
  * through the PT_LOAD that contains it (the executable one if several do).

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "elfsyms.h"
+#include "nsopen.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -659,7 +660,7 @@ static void ks_hex(char *out, const uint8_t *id, size_t n)
  * functions, so not in its symbol table as elfsyms reads it. */
 static void ks_vmlinux_markers(const char *path, uint64_t *stext, uint64_t *text)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = nsopen_file(path);
 	Elf *elf;
 	Elf_Scn *scn = NULL;
 

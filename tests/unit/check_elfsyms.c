@@ -9,9 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "elfsyms.h"
+#include "nsopen.h"
 #include "symtab.h"
 #include "testutil.h"
 #include "util.h"
@@ -529,6 +533,43 @@ START_TEST(test_errors)
 END_TEST
 
 /* The address objdump labels <name>: in path, from its .plt / .plt.sec. */
+/* One policy opens the files others name (nsopen_file): the type is
+ * checked on an O_PATH descriptor and the same file reopened through
+ * /proc/self/fd, never by its name again.  elfsyms had a second policy
+ * that, without /proc/self/fd, opened the name again: the checked file
+ * could be swapped for a FIFO or a device in between.  Without /proc the
+ * load now fails as nsopen_file does; before, it opened the name.  Needs
+ * root, for a mount namespace of its own with /proc covered. */
+START_TEST(test_no_proc_no_reopen_by_name)
+{
+	char *path = fixture("pie"), *fifo = fixture("fifo");
+	uint8_t id[ELF_BUILD_ID_MAX];
+	struct elf_image img;
+
+	/* Before /proc goes: a FIFO is refused without being opened. */
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(load_err("fifo"), -ENOEXEC);
+	ck_assert_int_eq(nsopen_file(fifo), -EINVAL);
+	ck_assert_int_eq(elf_image_load(path, &img), 0);
+	elf_image_release(&img);
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("none", "/proc", "tmpfs", 0, NULL) != 0) {
+		fprintf(stderr, "SKIP: test_no_proc_no_reopen_by_name: cannot cover /proc "
+			"(needs root)\n");
+		unlink(fifo);
+		free(path);
+		free(fifo);
+		return;
+	}
+	ck_assert_int_eq(nsopen_file(path), -ENOENT);
+	ck_assert_int_eq(elf_image_load(path, &img), -ENOENT);
+	ck_assert_int_eq(elf_read_build_id(path, id), -ENOENT);
+	unlink(fifo);
+	free(path);
+	free(fifo);
+}
+END_TEST
+
 static bool objdump_label(const char *path, const char *name, uint64_t *addr)
 {
 	char *cmd = xasprintf("objdump -d --section=.plt --section=.plt.sec '%s' 2>/dev/null", path);
@@ -630,6 +671,7 @@ static Suite *suite(void)
 	tcase_add_unchecked_fixture(tc, build_fixtures, NULL);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_no_proc_no_reopen_by_name);
 	suite_add_tcase(s, tc);
 
 	return s;
