@@ -324,8 +324,8 @@ static void describe_target(struct engine *e, const struct options *o)
  * (its symbols load later, on the kernel thread).  Returns 0 or 2. */
 static int engine_check_vmlinux(struct engine *e, const char *path)
 {
-	uint8_t want[20], have[ELF_BUILD_ID_MAX];
-	int nw = kallsyms_kernel_build_id(want), nh = elf_read_build_id(path, have);
+	uint8_t want[20], have[ELFSYMS_BUILD_ID_MAX];
+	int nw = kallsyms_kernel_build_id(want), nh = elfsyms_read_build_id(path, have);
 
 	if (nh < 0) {
 		msg_error("--vmlinux %s: %s", path,

@@ -89,7 +89,7 @@ struct dso {
 	char *short_name;         /* basename of path, marker kept */
 	enum dso_kind kind;
 	/* Identity for the coming build-ID keying; filled from the first map. */
-	uint8_t build_id[ELF_BUILD_ID_MAX];
+	uint8_t build_id[ELFSYMS_BUILD_ID_MAX];
 	uint8_t build_id_size;
 	uint32_t maj, min;
 	uint64_t ino;
@@ -105,7 +105,7 @@ struct dso {
 	const char *stale;        /* "deleted", "build-id mismatch": why there
 				     are no symbols (set by the loader) */
 	char *display_name;       /* short_name + " (stale)" once known */
-	struct elf_image img;
+	struct elfsyms_image img;
 	/* Set by the loader before it publishes LOADED: the file img was read
 	 * from, and the separate debug file whose symbols replaced img's
 	 * (NULL when none).  DWARF readers open these. */
@@ -279,13 +279,13 @@ struct machine {
 	 * the samples are this kernel's (live, or a recording of it). */
 	bool vdso_allowed;
 	int vdso_state;           /* 0: not tried, 1: vdso_img loaded, -1: none */
-	struct elf_image vdso_img;
+	struct elfsyms_image vdso_img;
 	uint64_t vdso_map_size;   /* its [vdso] mapping's length */
 };
 
 struct known_build_id {
 	char *path;
-	uint8_t id[ELF_BUILD_ID_MAX];
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
 	uint8_t size;
 };
 
@@ -429,7 +429,7 @@ static struct dso *dso_new(const char *path, enum dso_kind kind)
 static void dso_free(struct dso *d)
 {
 	if (d->state == DSO_SYMS_LOADED)
-		elf_image_release(&d->img);
+		elfsyms_release(&d->img);
 	free(d->path);
 	free(d->open_path);
 	free(d->short_name);
@@ -566,8 +566,8 @@ bool dso_is_kernel(const struct dso *d)
  * 16 bytes) matches when the rest is zero. */
 static bool dso_file_matches(const struct dso *d, int fd)
 {
-	uint8_t id[ELF_BUILD_ID_MAX];
-	int n = elf_read_build_id_fd(fd, id);
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
+	int n = elfsyms_read_build_id_fd(fd, id);
 	size_t i;
 
 	if (n <= 0 || (size_t)n > d->build_id_size || memcmp(id, d->build_id, (size_t)n) != 0)
@@ -702,7 +702,7 @@ static bool dso_wants_fetch(const struct machine *m, const struct dso *d)
 static void dso_fetch_debuginfo(const struct machine *m, struct dso *d)
 {
 	size_t *active = (size_t *)&m->debuginfod_active;
-	uint8_t id[ELF_BUILD_ID_MAX];
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
 	char *path = NULL;
 	int n;
 
@@ -712,9 +712,9 @@ static void dso_fetch_debuginfo(const struct machine *m, struct dso *d)
 	n = debuginfod_fetch_debuginfo(d->img.build_id, d->img.build_id_size, m->debuginfod_ms,
 				       &m->loader.cancel, &path);
 	__atomic_sub_fetch(active, 1, __ATOMIC_RELAXED);
-	if (n == 0 && (n = elf_read_build_id(path, id)) > 0 &&
+	if (n == 0 && (n = elfsyms_read_build_id(path, id)) > 0 &&
 	    (size_t)n == d->img.build_id_size && memcmp(id, d->img.build_id, (size_t)n) == 0 &&
-	    elf_image_merge_debug(&d->img, path) == 0) {
+	    elfsyms_merge_debug(&d->img, path) == 0) {
 		d->debug_path = path;
 		path = NULL;
 	}
@@ -749,12 +749,12 @@ static bool dso_load_debug_symbols(const struct machine *m, struct dso *d)
 	}
 	for (k = m->symfs ? 0 : 1; k < 2 && d->img.build_id_size; k++) {
 		char *path = xasprintf("%s/%s", k == 0 ? m->symfs : "", rest.buf);
-		uint8_t id[ELF_BUILD_ID_MAX];
-		int n = elf_read_build_id(path, id);
+		uint8_t id[ELFSYMS_BUILD_ID_MAX];
+		int n = elfsyms_read_build_id(path, id);
 
 		if (n > 0 && (size_t)n == d->img.build_id_size &&
 		    memcmp(id, d->img.build_id, (size_t)n) == 0 &&
-		    elf_image_merge_debug(&d->img, path) == 0) {
+		    elfsyms_merge_debug(&d->img, path) == 0) {
 			d->debug_path = path;
 			strbuf_release(&rest);
 			return false;
@@ -779,7 +779,7 @@ static bool dso_load_debug_symbols(const struct machine *m, struct dso *d)
 	slash[slash == dir ? 1 : 0] = '\0';
 	link = debugfile_find_link(roots, nroots, dir, d->img.debuglink, d->img.debuglink_crc,
 				   d->img.build_id, d->img.build_id_size);
-	if (link && elf_image_merge_debug(&d->img, link) == 0) {
+	if (link && elfsyms_merge_debug(&d->img, link) == 0) {
 		d->debug_path = link;
 		link = NULL;
 	}
@@ -802,7 +802,7 @@ static bool dso_load_symbols(struct machine *m, struct dso *d, bool on_loader)
 	int state = DSO_SYMS_FAILED;
 	bool fetch = false;
 
-	if (path && elf_image_load_fd(fd, &d->img) == 0) {
+	if (path && elfsyms_load_fd(fd, &d->img) == 0) {
 		state = DSO_SYMS_LOADED;
 		d->sym_path = path;
 		path = NULL;
@@ -1217,8 +1217,8 @@ void machine_add_build_id(struct machine *m, const char *path, const uint8_t *id
 
 	if (!path || !id || !size)
 		return;
-	if (size > ELF_BUILD_ID_MAX)
-		size = ELF_BUILD_ID_MAX;
+	if (size > ELFSYMS_BUILD_ID_MAX)
+		size = ELFSYMS_BUILD_ID_MAX;
 	for (i = 0; i < m->nknown_ids && !k; i++)
 		if (strcmp(m->known_ids[i].path, path) == 0)
 			k = &m->known_ids[i];
@@ -1334,7 +1334,7 @@ void machine_free(struct machine *m)
 		symtab_free(m->jit_tabs[i]);
 	free(m->jit_tabs);
 	if (m->vdso_state > 0)
-		elf_image_release(&m->vdso_img);
+		elfsyms_release(&m->vdso_img);
 	free(m);
 }
 
@@ -1660,7 +1660,7 @@ static struct dso *kernel_dso(struct machine *m)
 static int kernel_read(struct machine *m, struct kernel_syms *ks)
 {
 	struct kernel_load *kl = &m->kload;
-	uint8_t id[ELF_BUILD_ID_MAX];
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
 	char why[512], *path = NULL;
 	struct utsname uts;
 	int err = kallsyms_load_files(kl->kallsyms, kl->modules, ks), n;
@@ -1915,7 +1915,7 @@ static void dso_symbolize(struct dso *d, int state, uint64_t file_off, struct re
 
 	out->addr = file_off;
 	if (state == DSO_SYMS_LOADED &&
-	    elf_image_offset_to_vaddr(&d->img, file_off, &vaddr) == 0) {
+	    elfsyms_offset_to_vaddr(&d->img, file_off, &vaddr) == 0) {
 		out->addr = vaddr;
 		out->sym = symtab_lookup(d->img.symtab, vaddr);
 	} else if (state == DSO_SYMS_FAILED) {
@@ -1986,13 +1986,13 @@ static void resolve_vdso(struct machine *m, const struct map *map, struct resolv
 	if (m->vdso_state == 0) {
 		m->vdso_state = -1;
 		if (vdso_self(&image, &size, &map_size) == 0 &&
-		    elf_image_load_memory(image, size, &m->vdso_img) == 0) {
+		    elfsyms_load_memory(image, size, &m->vdso_img) == 0) {
 			m->vdso_state = 1;
 			m->vdso_map_size = map_size;
 		}
 	}
 	if (m->vdso_state < 0 || map->end - map->start != m->vdso_map_size ||
-	    elf_image_offset_to_vaddr(&m->vdso_img, out->addr, &vaddr) != 0)
+	    elfsyms_offset_to_vaddr(&m->vdso_img, out->addr, &vaddr) != 0)
 		return;
 	out->addr = vaddr;
 	out->sym = symtab_lookup(m->vdso_img.symtab, vaddr);

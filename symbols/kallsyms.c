@@ -744,14 +744,14 @@ static bool ks_vmlinux_offset(const struct kernel_syms *ks, const char *path,
 int kallsyms_use_vmlinux(struct kernel_syms *ks, const char *path, const uint8_t *id,
 			 size_t id_size, char *why, size_t why_size)
 {
-	struct elf_image img;
+	struct elfsyms_image img;
 	struct symtab *st;
 	uint64_t off = 0;
-	char have[2 * ELF_BUILD_ID_MAX + 1], want[2 * ELF_BUILD_ID_MAX + 1];
+	char have[2 * ELFSYMS_BUILD_ID_MAX + 1], want[2 * ELFSYMS_BUILD_ID_MAX + 1];
 	size_t i, n;
 	int err;
 
-	if ((err = elf_image_load(path, &img)) != 0) {
+	if ((err = elfsyms_load(path, &img)) != 0) {
 		snprintf(why, why_size, "%s: %s", path,
 			 err == -ENOEXEC ? "not an ELF file with symbols" : strerror(-err));
 		return err;
@@ -769,13 +769,13 @@ int kallsyms_use_vmlinux(struct kernel_syms *ks, const char *path, const uint8_t
 		else
 			snprintf(why, why_size, "%s is another kernel's: build ID %s, the "
 				 "kernel's is %s", path, have, want);
-		elf_image_release(&img);
+		elfsyms_release(&img);
 		return -EINVAL;
 	}
 	n = symtab_count(img.symtab);
 	if (n == 0 || !ks->kernel || !ks_vmlinux_offset(ks, path, img.symtab, ks->kernel, &off)) {
 		snprintf(why, why_size, "%s: its symbols do not match /proc/kallsyms", path);
-		elf_image_release(&img);
+		elfsyms_release(&img);
 		return -EINVAL;
 	}
 	/* vmlinux's sized functions, and what kallsyms has outside them
@@ -798,19 +798,19 @@ int kallsyms_use_vmlinux(struct kernel_syms *ks, const char *path, const uint8_t
 	symtab_finish(st);
 	symtab_free(ks->kernel);
 	ks->kernel = st;
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	return 0;
 }
 
 char *kallsyms_find_vmlinux(const char *root, const char *release, const uint8_t *id,
 			    size_t id_size)
 {
-	char hex[2 * ELF_BUILD_ID_MAX + 1];
+	char hex[2 * ELFSYMS_BUILD_ID_MAX + 1];
 	char *cand[4];
 	char *found = NULL;
 	size_t i;
 
-	if (!id_size || id_size > ELF_BUILD_ID_MAX)
+	if (!id_size || id_size > ELFSYMS_BUILD_ID_MAX)
 		return NULL;
 	ks_hex(hex, id, id_size);
 	root = root ? root : "";
@@ -819,9 +819,9 @@ char *kallsyms_find_vmlinux(const char *root, const char *release, const uint8_t
 	cand[2] = xasprintf("%s/boot/vmlinux-%s", root, release);
 	cand[3] = xasprintf("%s/lib/modules/%s/build/vmlinux", root, release);
 	for (i = 0; i < 4; i++) {
-		uint8_t have[ELF_BUILD_ID_MAX];
+		uint8_t have[ELFSYMS_BUILD_ID_MAX];
 
-		if (!found && elf_read_build_id(cand[i], have) == (int)id_size &&
+		if (!found && elfsyms_read_build_id(cand[i], have) == (int)id_size &&
 		    memcmp(have, id, id_size) == 0) {
 			found = cand[i];
 			continue;

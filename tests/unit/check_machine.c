@@ -662,7 +662,7 @@ static const char *resolve_as(struct machine *m, const char *mapped, const char 
 static int pie_build_id(uint8_t id[20])
 {
 	char *path = xasprintf("%s/pie", elf_dir);
-	int n = elf_read_build_id(path, id);
+	int n = elfsyms_read_build_id(path, id);
 
 	free(path);
 	return n;
@@ -1513,7 +1513,7 @@ START_TEST(test_vdso_symbols)
 {
 	const void *image;
 	size_t size, map_size, i;
-	struct elf_image img;
+	struct elfsyms_image img;
 	const struct symbol *want = NULL;
 	uint64_t base = 0x7ffff7fc0000ULL;
 	struct machine *m;
@@ -1523,7 +1523,7 @@ START_TEST(test_vdso_symbols)
 		fprintf(stderr, "SKIP: test_vdso_symbols: no vdso\n");
 		return;
 	}
-	ck_assert_int_eq(elf_image_load_memory(image, size, &img), 0);
+	ck_assert_int_eq(elfsyms_load_memory(image, size, &img), 0);
 	for (i = 0; i < symtab_count(img.symtab) && !want; i++)
 		if (strstr(symtab_get(img.symtab, i)->name, "clock_gettime"))
 			want = symtab_get(img.symtab, i);
@@ -1560,7 +1560,7 @@ START_TEST(test_vdso_symbols)
 	ck_assert_ptr_null(r.sym);
 	ck_assert_uint_eq(r.addr, want->start + 1);
 	machine_free(m);
-	elf_image_release(&img);
+	elfsyms_release(&img);
 }
 END_TEST
 
