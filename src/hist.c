@@ -165,7 +165,7 @@ static bool hist_key_eq(const struct hist_entry *a, const struct hist_entry *b)
 }
 
 struct hist_key {
-	struct hist_entry e;
+	const struct hist_entry *e;
 	uint64_t hash;
 };
 
@@ -179,7 +179,7 @@ static bool hist_index_eq(const void *ctx, uint32_t idx, const void *key)
 	const struct hist *h = ctx;
 	const struct hist_key *k = key;
 
-	return h->extra[idx].hash == k->hash && hist_key_eq(&h->entries[idx], &k->e);
+	return h->extra[idx].hash == k->hash && hist_key_eq(&h->entries[idx], k->e);
 }
 
 struct hist *hist_new(const struct sort_spec *spec)
@@ -237,29 +237,29 @@ const struct callchain_store *hist_callchains(const struct hist *h)
 static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct dso *dso,
 			  const struct symbol *sym, bool kernel, uint64_t addr)
 {
-	struct hist_key k = { { 0 }, 0 };
-	struct hist_entry *e;
+	struct hist_entry key = { 0 }, *e;
+	struct hist_key k = { &key, 0 };
 	struct hist_extra *x;
 	uint32_t idx;
 	size_t j;
 
 	if (h->key[SORT_COMM])
-		k.e.comm = s->comm;
+		key.comm = s->comm;
 	if (h->key[SORT_PID])
-		k.e.pid = s->pid;
+		key.pid = s->pid;
 	if (h->key[SORT_TID])
-		k.e.tid = s->tid;
+		key.tid = s->tid;
 	if (h->key[SORT_CPU])
-		k.e.cpu = s->cpu;
+		key.cpu = s->cpu;
 	/* An address means something only with its DSO (and determines
 	 * its symbol): the view needs both to look it up. */
 	if (h->key[SORT_DSO] || h->key[SORT_SRCLINE] || h->key_addr)
-		k.e.dso = dso;
+		key.dso = dso;
 	if (h->key[SORT_SYM] || h->key[SORT_SRCLINE] || h->key_addr)
-		k.e.sym = sym;
+		key.sym = sym;
 	if (h->key[SORT_SRCLINE] || h->key_addr)
-		k.e.addr = addr;
-	k.hash = hist_hash(&k.e);
+		key.addr = addr;
+	k.hash = hist_hash(&key);
 
 	j = hashtab_probe(&h->index, k.hash, hist_index_eq, h, &k);
 	idx = h->index.slots[j];
@@ -293,7 +293,7 @@ static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct ds
 		memset(&h->pm[h->nr], 0, sizeof(*h->pm));
 	e = &h->entries[h->nr];
 	x = &h->extra[h->nr];
-	*e = k.e;
+	*e = key;
 	e->kernel = kernel;
 	e->only_comm = s->comm;
 	e->only_pid = s->pid;
