@@ -93,7 +93,7 @@ struct dso *dso_new(const char *path, enum dso_kind kind)
 void dso_free(struct dso *d)
 {
 	if (d->state == DSO_SYMS_LOADED)
-		elf_image_release(&d->img);
+		elfsyms_release(&d->img);
 	free(d->path);
 	free(d->open_path);
 	free(d->short_name);
@@ -228,8 +228,8 @@ bool dso_is_kernel(const struct dso *d)
  * 16 bytes) matches when the rest is zero. */
 static bool dso_file_matches(const struct dso *d, int fd)
 {
-	uint8_t id[ELF_BUILD_ID_MAX];
-	int n = elf_read_build_id_fd(fd, id);
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
+	int n = elfsyms_read_build_id_fd(fd, id);
 	size_t i;
 
 	if (n <= 0 || (size_t)n > d->build_id_size || memcmp(id, d->build_id, (size_t)n) != 0)
@@ -364,7 +364,7 @@ static bool dso_wants_fetch(const struct machine *m, const struct dso *d)
 void dso_fetch_debuginfo(const struct machine *m, struct dso *d)
 {
 	size_t *active = (size_t *)&m->debuginfod_active;
-	uint8_t id[ELF_BUILD_ID_MAX];
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
 	char *path = NULL;
 	int n;
 
@@ -374,9 +374,9 @@ void dso_fetch_debuginfo(const struct machine *m, struct dso *d)
 	n = debuginfod_fetch_debuginfo(d->img.build_id, d->img.build_id_size, m->debuginfod_ms,
 				       &m->loader.cancel, &path);
 	__atomic_sub_fetch(active, 1, __ATOMIC_RELAXED);
-	if (n == 0 && (n = elf_read_build_id(path, id)) > 0 &&
+	if (n == 0 && (n = elfsyms_read_build_id(path, id)) > 0 &&
 	    (size_t)n == d->img.build_id_size && memcmp(id, d->img.build_id, (size_t)n) == 0 &&
-	    elf_image_merge_debug(&d->img, path) == 0) {
+	    elfsyms_merge_debug(&d->img, path) == 0) {
 		d->debug_path = path;
 		path = NULL;
 	}
@@ -411,12 +411,12 @@ static bool dso_load_debug_symbols(const struct machine *m, struct dso *d)
 	}
 	for (k = m->symfs ? 0 : 1; k < 2 && d->img.build_id_size; k++) {
 		char *path = xasprintf("%s/%s", k == 0 ? m->symfs : "", rest.buf);
-		uint8_t id[ELF_BUILD_ID_MAX];
-		int n = elf_read_build_id(path, id);
+		uint8_t id[ELFSYMS_BUILD_ID_MAX];
+		int n = elfsyms_read_build_id(path, id);
 
 		if (n > 0 && (size_t)n == d->img.build_id_size &&
 		    memcmp(id, d->img.build_id, (size_t)n) == 0 &&
-		    elf_image_merge_debug(&d->img, path) == 0) {
+		    elfsyms_merge_debug(&d->img, path) == 0) {
 			d->debug_path = path;
 			strbuf_release(&rest);
 			return false;
@@ -441,7 +441,7 @@ static bool dso_load_debug_symbols(const struct machine *m, struct dso *d)
 	slash[slash == dir ? 1 : 0] = '\0';
 	link = debugfile_find_link(roots, nroots, dir, d->img.debuglink, d->img.debuglink_crc,
 				   d->img.build_id, d->img.build_id_size);
-	if (link && elf_image_merge_debug(&d->img, link) == 0) {
+	if (link && elfsyms_merge_debug(&d->img, link) == 0) {
 		d->debug_path = link;
 		link = NULL;
 	}
@@ -462,7 +462,7 @@ bool dso_load_symbols(struct machine *m, struct dso *d, bool on_loader)
 	int state = DSO_SYMS_FAILED;
 	bool fetch = false;
 
-	if (path && elf_image_load_fd(fd, &d->img) == 0) {
+	if (path && elfsyms_load_fd(fd, &d->img) == 0) {
 		state = DSO_SYMS_LOADED;
 		d->sym_path = path;
 		path = NULL;
@@ -514,8 +514,8 @@ void machine_add_build_id(struct machine *m, const char *path, const uint8_t *id
 
 	if (!path || !id || !size)
 		return;
-	if (size > ELF_BUILD_ID_MAX)
-		size = ELF_BUILD_ID_MAX;
+	if (size > ELFSYMS_BUILD_ID_MAX)
+		size = ELFSYMS_BUILD_ID_MAX;
 	for (i = 0; i < m->nknown_ids && !k; i++)
 		if (strcmp(m->known_ids[i].path, path) == 0)
 			k = &m->known_ids[i];
@@ -570,7 +570,7 @@ void dso_symbolize(struct dso *d, int state, uint64_t file_off, struct resolved 
 
 	out->addr = file_off;
 	if (state == DSO_SYMS_LOADED &&
-	    elf_image_offset_to_vaddr(&d->img, file_off, &vaddr) == 0) {
+	    elfsyms_offset_to_vaddr(&d->img, file_off, &vaddr) == 0) {
 		out->addr = vaddr;
 		out->sym = symtab_lookup(d->img.symtab, vaddr);
 	} else if (state == DSO_SYMS_FAILED) {

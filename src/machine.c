@@ -73,7 +73,7 @@ void machine_free(struct machine *m)
 	synth_end(m);
 	jitmap_free_all(m);
 	if (m->vdso_state > 0)
-		elf_image_release(&m->vdso_img);
+		elfsyms_release(&m->vdso_img);
 	free(m);
 }
 
@@ -405,13 +405,13 @@ static void resolve_vdso(struct machine *m, const struct map *map, struct resolv
 	if (m->vdso_state == 0) {
 		m->vdso_state = -1;
 		if (vdso_self(&image, &size, &map_size) == 0 &&
-		    elf_image_load_memory(image, size, &m->vdso_img) == 0) {
+		    elfsyms_load_memory(image, size, &m->vdso_img) == 0) {
 			m->vdso_state = 1;
 			m->vdso_map_size = map_size;
 		}
 	}
 	if (m->vdso_state < 0 || map->end - map->start != m->vdso_map_size ||
-	    elf_image_offset_to_vaddr(&m->vdso_img, out->addr, &vaddr) != 0)
+	    elfsyms_offset_to_vaddr(&m->vdso_img, out->addr, &vaddr) != 0)
 		return;
 	out->addr = vaddr;
 	out->sym = symtab_lookup(m->vdso_img.symtab, vaddr);
