@@ -5,15 +5,16 @@
 #include "view.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "callchain.h"
 #include "demangle.h"
+#include "dso.h"
 #include "dwarfinfo.h"
 #include "errmsg.h"
+#include "hashtab.h"
 #include "machine.h"
 #include "symtab.h"
 #include "util.h"
@@ -176,69 +177,6 @@ static void view_fill_row(const struct hist_entry *e, const bool *key, double to
 	}
 }
 
-/* ---- DWARF: inlined functions and source lines (--inline, -s srcline) ---- */
-
-/* One cache for the process: the view runs on the engine thread, and the
- * answers (interned strings) stay valid for any snapshot. */
-static struct dwarfinfo_cache *view_dwarf;
-static pthread_once_t view_dwarf_once = PTHREAD_ONCE_INIT;
-
-static void view_dwarf_init(void)
-{
-	view_dwarf = dwarfinfo_cache_new(0);
-}
-
-/* The DWARF answer at addr in dso (valid until the next lookup), or NULL:
- * from its debug file, else the file its symbols came from, else (that
- * was a /proc/PID path of a process now gone) its path, each only with
- * the build ID of the file the symbols came from. */
-static const struct dwarfinfo *view_dwarf_at(struct dso *dso, uint64_t addr)
-{
-	const struct dwarfinfo *in;
-	const uint8_t *id = NULL;
-	const char *paths[3];
-	size_t size, n = 0, i;
-
-	if (!dso || dso_is_kernel(dso))
-		return NULL;
-	size = dso_file_build_id(dso, &id);
-	if ((paths[n] = dso_debug_path(dso)))
-		n++;
-	if ((paths[n] = dso_sym_path(dso)))
-		n++;
-	/* Unchecked, a path may hold another binary now: not without an ID. */
-	if (size && n && strcmp(paths[n - 1], dso_path(dso)) != 0)
-		paths[n++] = dso_path(dso);
-	pthread_once(&view_dwarf_once, view_dwarf_init);
-	for (i = 0; i < n; i++)
-		if (dwarfinfo_lookup_id(view_dwarf, paths[i], id, size, addr, &in) == 0)
-			return in;
-	return NULL;
-}
-
-/* perf's srcline, from the line table or else its fallbacks. */
-static const char *view_srcline_of(const struct dwarfinfo *in, struct dso *dso,
-				   const struct symbol *sym, uint64_t addr)
-{
-	char buf[1024];
-
-	if (in && in->file)
-		return dwarfinfo_srcline(in);
-	if (sym && sym->name && addr >= sym->start)
-		snprintf(buf, sizeof(buf), "%s+%llu", sym->name,
-			 (unsigned long long)(addr - sym->start));
-	else if (dso)
-		snprintf(buf, sizeof(buf), "%s[%llx]", dso_short_name(dso), (unsigned long long)addr);
-	else
-		return intern("??:0");
-	return intern(buf);
-}
-
-const char *view_srcline(struct dso *dso, const struct symbol *sym, uint64_t addr)
-{
-	return view_srcline_of(view_dwarf_at(dso, addr), dso, sym, addr);
-}
-
 /* A frame as displayed: the real function, or one inlined into it, with
  * the source line when that is a key.  Interned in a table per snapshot;
  * node is the id of the same frame without srcline, which is what tree
@@ -257,8 +195,7 @@ struct view_dtab {
 	bool srcline, inl;      /* what frames are expanded with */
 	struct view_dframe *v;
 	size_t n, cap;
-	uint32_t *slots;        /* open addressing over v, UINT32_MAX: empty */
-	size_t nslots;
+	struct hashtab index;   /* over v */
 	/* Expansions of the callchain store's frames, by frame id. */
 	uint32_t *exp_off, *exp_nr;
 	size_t nexp;
@@ -284,20 +221,28 @@ static bool view_dframe_eq(const struct view_dframe *a, const struct view_dframe
 	       a->kernel == b->kernel && a->inlined == b->inlined;
 }
 
+static uint64_t view_dtab_hash_of(const void *ctx, uint32_t idx)
+{
+	return view_dframe_hash(&((const struct view_dtab *)ctx)->v[idx]);
+}
+
+static bool view_dtab_eq(const void *ctx, uint32_t idx, const void *key)
+{
+	return view_dframe_eq(&((const struct view_dtab *)ctx)->v[idx], key);
+}
+
 static void view_dtab_init(struct view_dtab *t, bool srcline, bool inl)
 {
 	memset(t, 0, sizeof(*t));
 	t->srcline = srcline;
 	t->inl = inl;
-	t->nslots = 256;
-	t->slots = xmalloc(t->nslots * sizeof(*t->slots));
-	memset(t->slots, 0xff, t->nslots * sizeof(*t->slots));
+	hashtab_init(&t->index, 256);
 }
 
 static void view_dtab_free(struct view_dtab *t)
 {
 	free(t->v);
-	free(t->slots);
+	hashtab_release(&t->index);
 	free(t->exp_off);
 	free(t->exp_nr);
 	free(t->pool);
@@ -305,32 +250,18 @@ static void view_dtab_free(struct view_dtab *t)
 
 static uint32_t view_dtab_intern(struct view_dtab *t, const struct view_dframe *f)
 {
-	size_t mask = t->nslots - 1, j;
-	uint32_t id;
+	size_t j = hashtab_probe(&t->index, view_dframe_hash(f), view_dtab_eq, t, f);
+	uint32_t id = t->index.slots[j];
 
-	for (j = view_dframe_hash(f) & mask; t->slots[j] != UINT32_MAX; j = (j + 1) & mask)
-		if (view_dframe_eq(&t->v[t->slots[j]], f))
-			return t->slots[j];
+	if (id != HASHTAB_EMPTY)
+		return id;
+	if (t->n >= HASHTAB_MAX_ENTRIES)
+		fatal(1, "view: too many display frames");
 	if (t->n == t->cap)
 		t->v = xgrow(t->v, &t->cap, t->n + 1, sizeof(*t->v));
 	id = (uint32_t)t->n++;
 	t->v[id] = *f;
-	t->slots[j] = id;
-	if (t->n * 2 > t->nslots) {
-		size_t i;
-
-		free(t->slots);
-		t->nslots *= 2;
-		t->slots = xmalloc(t->nslots * sizeof(*t->slots));
-		memset(t->slots, 0xff, t->nslots * sizeof(*t->slots));
-		mask = t->nslots - 1;
-		for (i = 0; i < t->n; i++) {
-			for (j = view_dframe_hash(&t->v[i]) & mask; t->slots[j] != UINT32_MAX;
-			     j = (j + 1) & mask)
-				;
-			t->slots[j] = (uint32_t)i;
-		}
-	}
+	hashtab_insert_at(&t->index, j, id, view_dtab_hash_of, t);
 	/* The node: the same frame without its line (itself when it has none). */
 	if (f->srcline) {
 		struct view_dframe g = *f;
@@ -365,11 +296,11 @@ static uint32_t view_dtab_expand(struct view_dtab *t, struct dso *dso, const str
 
 	memset(&f, 0, sizeof(f));
 	if (addr && dso) {
-		in = view_dwarf_at(dso, addr);
+		in = dso_dwarf_at(dso, addr);
 		t->lookups++;
 	}
 	if (t->srcline)
-		f.srcline = view_srcline_of(in, dso, sym, addr);
+		f.srcline = dso_srcline_of(in, dso, sym, addr);
 	if (t->inl && in)
 		for (k = 0; k < in->nr_inlines && ninl < VIEW_MAX_INLINES; k++)
 			inl[ninl++] = in->inlines[k].name;
@@ -785,6 +716,32 @@ static int view_stack_cmp(const void *pa, const void *pb)
 	return CMP(a->nr, b->nr);
 }
 
+/* Folded stacks in the order of what they print (comm, then frames root
+ * first): frame ids come in the order chains were first stored, which held
+ * samples (symbols loading) make differ from run to run.  Stacks that print
+ * the same (two functions of one name) fall back on their counts. */
+static int view_printed_stack_cmp(const void *pa, const void *pb)
+{
+	const struct snapshot_stack *a = pa, *b = pb;
+	size_t i;
+	int c;
+
+	if ((c = view_strcmp(a->comm, b->comm)))
+		return c;
+	for (i = 0; i < a->nr_frames && i < b->nr_frames; i++) {
+		const struct snapshot_frame *x = &a->frames[i], *y = &b->frames[i];
+
+		if ((c = view_strcmp(x->symbol, y->symbol)) || (c = view_strcmp(x->dso, y->dso)) ||
+		    (c = CMP(x->kernel, y->kernel)) || (c = CMP(x->inlined, y->inlined)))
+			return c;
+	}
+	if ((c = CMP(a->nr_frames, b->nr_frames)))
+		return c;
+	if ((c = CMP(b->samples, a->samples)))
+		return c;
+	return CMP(b->period, a->period);
+}
+
 /* Every unique (comm, frames) stack, merged over pid/tid/cpu; with dt, of
  * display frames (inlined functions as frames of their own). */
 static void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
@@ -872,6 +829,7 @@ static void view_build_stacks(const struct callchain_store *st, struct view_dtab
 		}
 	}
 	snap->nr_stacks = m;
+	qsort(snap->stacks, m, sizeof(*snap->stacks), view_printed_stack_cmp);
 	free(tmp);
 	free(pool);
 	free(offs);

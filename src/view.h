@@ -210,11 +210,6 @@ struct snapshot {
 					cache) for this snapshot */
 };
 
-/* The source line of addr (ELF vaddr of dso's symbol space) in perf's
- * format (see snapshot_row.srcline), interned; sym may be NULL.  Cached
- * per address; the DWARF comes from dso_debug_path(), else dso_sym_path(). */
-const char *view_srcline(struct dso *dso, const struct symbol *sym, uint64_t addr);
-
 /* A row's ProfileMe measure for order o: percent of the row's ProfileMe
  * samples (retired, killed...), or for VIEW_ORDER_PCTR1 the mean PCTR1 of
  * the samples whose SL1 is snap->profileme_sl1.  -1 when the row has no

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 
 #include "callchain.h"
+#include "dso.h"
 #include "dwarfinfo.h"
 #include "elfsyms.h"
 #include "hist.h"
@@ -31,7 +32,7 @@ static uint64_t outer_start, outer_end, main_start, main_end;
  * stripped copy, and the addresses of two functions in it. */
 static void build_fixture(void)
 {
-	struct elf_image img;
+	struct elfsyms_image img;
 	size_t i;
 
 	dir = testutil_tmpdir("dwarf");
@@ -40,10 +41,10 @@ static void build_fixture(void)
 	snprintf(fixture, sizeof(fixture), "%s/inlfix", dir);
 	snprintf(stripped, sizeof(stripped), "%s/inlfix.stripped", dir);
 	ck_assert_int_eq(testutil_sh("cc -O2 -g -o '%s' '%s/inline-fixture.c'", master,
-				     getenv("srcdir") ? getenv("srcdir") : "tests"),
+				     getenv("srcdir") ? getenv("srcdir") : "tests/helpers"),
 			 0);
 	ck_assert_int_eq(testutil_sh("strip -g -o '%s' '%s'", master_stripped, master), 0);
-	ck_assert_int_eq(elf_image_load(master, &img), 0);
+	ck_assert_int_eq(elfsyms_load(master, &img), 0);
 	for (i = 0; i < symtab_count(img.symtab); i++) {
 		const struct symbol *s = symtab_get(img.symtab, i);
 
@@ -55,7 +56,7 @@ static void build_fixture(void)
 			main_end = s->end;
 		}
 	}
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	ck_assert(outer_start && outer_end > outer_start && main_start);
 }
 
@@ -457,7 +458,7 @@ START_TEST(test_view_srcline_fallbacks)
 	ck_assert_str_eq(snap.rows[1].srcline, "??:0");
 	ck_assert_str_eq(snap.rows[2].symbol, "outer_noinline");
 	ck_assert_str_eq(snap.rows[2].srcline, "inline-fixture.c:19");
-	ck_assert_str_eq(view_srcline(nodw, NULL, 0x42), "app[42]");
+	ck_assert_str_eq(dso_srcline(nodw, NULL, 0x42), "app[42]");
 	snapshot_release(&snap);
 	hist_free(h);
 }
@@ -541,7 +542,7 @@ START_TEST(test_view_build_id_checked)
 	add_at(h, outer_start, NULL, 0, 1);
 	/* Another binary at the same path: the fixture rebuilt differently. */
 	ck_assert_int_eq(testutil_sh("cc -O0 -g -o '%s' '%s/inline-fixture.c'", fixture,
-				     getenv("srcdir") ? getenv("srcdir") : "tests"),
+				     getenv("srcdir") ? getenv("srcdir") : "tests/helpers"),
 			 0);
 	memset(&snap, 0, sizeof(snap));
 	view_build(h, NULL, &snap);

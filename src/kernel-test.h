@@ -1,8 +1,7 @@
-/* machine.c's hooks for its unit test: included by machine.c and
- * tests/unit/check_machine.c only. */
-#ifndef PROFTOP_MACHINE_TEST_H
-#define PROFTOP_MACHINE_TEST_H
-
+/* kernel.c's hooks for its unit tests: included by kernel.c and
+ * tests/unit/check_kernel.c, check_deferred.c only. */
+#ifndef PROFTOP_KERNEL_TEST_H
+#define PROFTOP_KERNEL_TEST_H
 
 struct machine;
 
