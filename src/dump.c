@@ -115,17 +115,11 @@ void dump_header(FILE *out, const struct perfdata *pd)
 static void dump_raw_decoded(FILE *out, const struct perfdata_record *rec, const void *raw,
 			     uint32_t size)
 {
-	union {
-		max_align_t align;
-		unsigned char b[512];
-	} decoded;
+	union arch_payload_buf decoded;
 	char text[1024];
 	int n;
 
-	if (!dump_payload || !rec->event || !dump_payload->applies(&rec->event->attr, raw, size))
-		return;
-	if (dump_payload->decoded_size > sizeof(decoded) ||
-	    dump_payload->decode(raw, size, &decoded) != 0)
+	if (!rec->event || !arch_payload_decode(dump_payload, &rec->event->attr, raw, size, &decoded))
 		return;
 	n = dump_payload->format_dump(&decoded, text, sizeof(text));
 	if (n > 0 && (size_t)n < sizeof(text))

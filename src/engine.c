@@ -20,7 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "alpha-profileme.h"
 #include "arch.h"
 #include "callchain.h"
 #include "deferred.h"
@@ -101,7 +100,7 @@ struct engine {
 
 	/* the machine the samples come from (EM_*): decides the payload decoder */
 	int e_machine;
-	bool profileme;              /* an Alpha: raw payloads may be ProfileMe */
+	const struct arch_payload_ops *payload; /* its raw payloads' decoder, or NULL */
 
 	/* controls from other threads */
 	int wake_fd[2];              /* engine_stop writes here to end ppoll */
@@ -391,18 +390,18 @@ static void engine_file_kernel(struct engine *e, const struct perfdata_info *inf
 	machine_load_kernel_lazy(e->machine);
 }
 
-/* The samples' machine, once: it decides whether raw payloads are
- * decoded as ProfileMe (live: this host; a file: its ARCH feature). */
+/* The samples' machine, once: it decides how raw payloads are decoded
+ * (live: this host; a file: its ARCH feature). */
 static void engine_set_machine(struct engine *e, int e_machine)
 {
 	e->e_machine = e_machine;
-	e->profileme = e_machine == EM_ALPHA;
-	if (e->profileme && e->hist)
-		hist_enable_profileme(e->hist);
+	e->payload = arch_payload_find(e_machine);
+	if (e->payload && e->hist)
+		hist_enable_payload(e->hist, e->payload->payload);
 }
 
 /* Load DSO symbols on the machine's loader thread and hold the samples
- * that need them (machine.c), unless ProfileMe payloads ride on samples:
+ * that need them (machine.c), unless decoded payloads ride on samples:
  * those are added with their payload at once. */
 static void engine_symbols_async(struct engine *e)
 {
@@ -418,7 +417,7 @@ static void engine_symbols_async(struct engine *e)
 			machine_set_debuginfod(e->machine,
 					       (long)(e->opts->debuginfod_timeout * 1000));
 	}
-	if (e->profileme || machine_set_async(e->machine, true) != 0)
+	if (e->payload || machine_set_async(e->machine, true) != 0)
 		return;
 	e->deferred = deferred_new();
 }
@@ -469,7 +468,7 @@ static int engine_start_file(struct engine *e, const struct options *o)
 	e->hist = hist_new(&o->sort);
 	if (o->view.inline_frames)
 		hist_key_addresses(e->hist);
-	/* No ARCH feature: EM_NONE, nothing is taken for ProfileMe. */
+	/* No ARCH feature: EM_NONE, no payload is decoded. */
 	engine_set_machine(e, arch_machine_from_name(info->arch));
 	engine_symbols_async(e);
 	if (o->symfs)
@@ -825,13 +824,11 @@ static void engine_sample(struct engine *e, const struct sample *s,
 		}
 		return;
 	}
-	if (e->profileme && (attr->sample_type & PERF_SAMPLE_RAW) && s->raw) {
-		struct profileme pm;
-		bool is_pm = profileme_applies(attr->type, e->e_machine, s->raw_size,
-					       profileme_raw_version(s->raw, s->raw_size)) &&
-			     profileme_decode(s->raw, s->raw_size, &pm) == 0;
+	if (e->payload && (attr->sample_type & PERF_SAMPLE_RAW) && s->raw) {
+		union arch_payload_buf buf;
+		bool ok = arch_payload_decode(e->payload, attr, s->raw, s->raw_size, &buf);
 
-		hist_add_profileme(e->hist, &hs, is_pm ? &pm : NULL);
+		hist_add_payload(e->hist, &hs, ok ? &buf : NULL);
 		return;
 	}
 	hist_add(e->hist, &hs);

@@ -15,7 +15,8 @@
 #       program is not deterministic there) and not compared.
 #
 # Prints one line per recording and mode that differs, and a summary;
-# exits 1 if any output differs.  Keeps the outputs in DIR.out/.
+# exits 1 if any output differs.  Keeps the outputs in a new directory
+# (mktemp: several runs at once do not mix), named in the summary.
 set -u
 
 if [ "${1:-}" = --collect ]; then
@@ -35,9 +36,7 @@ fi
 old=${1:?usage: same-output.sh OLD NEW DIR}
 new=${2:?usage: same-output.sh OLD NEW DIR}
 dir=${3:?usage: same-output.sh OLD NEW DIR}
-out=$dir.out
-rm -rf "$out"
-mkdir -p "$out"
+out=$(mktemp -d "${TMPDIR:-/tmp}/same-output.XXXXXX") || exit 1
 
 MODES="batch json json-g folded dump inline"
 command -v tmux >/dev/null 2>&1 && MODES="$MODES tui"
