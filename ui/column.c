@@ -178,8 +178,19 @@ static void column_payload_text(struct strbuf *sb, const struct snapshot *snap,
 		strbuf_addch(sb, '%');
 }
 
+/* "12.34%" */
+static void column_percent(struct strbuf *sb, double pct, enum column_style style)
+{
+	if (style == COLUMN_SCREEN) {
+		strbuf_addf(sb, "%.2f%%", pct);
+		return;
+	}
+	textfmt_fixed(sb, pct, 2);
+	strbuf_addch(sb, '%');
+}
+
 void column_text(struct strbuf *sb, const struct snapshot *snap, const struct snapshot_row *r,
-		 enum column_id c, double self, double children)
+		 enum column_id c, double self, double children, enum column_style style)
 {
 	if (column_is_payload(c)) {
 		if (column_payload(snap, c))
@@ -188,13 +199,11 @@ void column_text(struct strbuf *sb, const struct snapshot *snap, const struct sn
 	}
 	switch (c) {
 	case COLUMN_CHILDREN:
-		textfmt_fixed(sb, children, 2);
-		strbuf_addch(sb, '%');
+		column_percent(sb, children, style);
 		break;
 	case COLUMN_SELF:
 	case COLUMN_OVERHEAD:
-		textfmt_fixed(sb, self, 2);
-		strbuf_addch(sb, '%');
+		column_percent(sb, self, style);
 		break;
 	case COLUMN_SAMPLES:
 		strbuf_addf(sb, "%llu", (unsigned long long)r->samples);

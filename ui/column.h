@@ -64,12 +64,20 @@ unsigned column_keep_rank(const struct snapshot *snap, enum column_id c);
 /* The longest a batch cell gets ("..." in the middle); 0: no limit. */
 unsigned column_batch_max(enum column_id c);
 
+/* How a cell's percentages are written: for batch text and JSON,
+ * locale-independent and rounded half away from zero (textfmt_fixed); on
+ * the screen as printf writes them, as the browser's header does. */
+enum column_style {
+	COLUMN_BATCH,
+	COLUMN_SCREEN,
+};
+
 /* Append row r's cell text for column c (self and children: the percents
  * to show, which the browser may make relative).  Unknown values print as
  * "-", "[unknown]" or "??:0"; the Symbol column's "[k] " mark is not part
  * of the text (the renderers draw it: column_mark). */
 void column_text(struct strbuf *sb, const struct snapshot *snap, const struct snapshot_row *r,
-		 enum column_id c, double self, double children);
+		 enum column_id c, double self, double children, enum column_style style);
 const char *column_mark(const struct snapshot_row *r);
 
 /* Rows in column c's order: numbers descending, names ascending, rows

@@ -188,7 +188,7 @@ static size_t output_cell(struct strbuf *sb, const struct snapshot *snap,
 	size_t w, mark = 0;
 
 	strbuf_init(&text);
-	column_text(&text, snap, r, c, r->self, r->children);
+	column_text(&text, snap, r, c, r->self, r->children, COLUMN_BATCH);
 	if (c == COLUMN_SYM) {
 		strbuf_addstr(sb, column_mark(r));
 		mark = COLUMN_MARK_WIDTH;

@@ -523,7 +523,7 @@ static void tui_cell_text(const struct snapshot *snap, const struct browser_line
 	struct strbuf sb;
 
 	strbuf_init(&sb);
-	column_text(&sb, snap, l->row, col, l->self, l->children);
+	column_text(&sb, snap, l->row, col, l->self, l->children, COLUMN_SCREEN);
 	snprintf(buf, size, "%s", sb.buf);
 	strbuf_release(&sb);
 }
