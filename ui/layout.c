@@ -8,10 +8,19 @@
 
 #include "util.h"
 
+/* How narrow a name column may get: in the first pass its title's width
+ * (or its minimum, when larger), in the second its minimum. */
+static unsigned layout_floor(const struct snapshot *snap, enum column_id col, unsigned pass)
+{
+	unsigned min = column_min_width(snap, col), t = layout_text_width(column_title(snap, col));
+
+	return pass == 0 && t > min ? t : min;
+}
+
 void layout_compute(struct layout *l, const struct snapshot *snap, const enum column_id *cols,
 		    size_t n, const unsigned *want, unsigned width)
 {
-	unsigned sep = width < 90 ? 1 : 2, fixed = 0, names = 0, avail, x, rank, top = 0;
+	unsigned sep = width < 90 ? 1 : 2, fixed = 0, names = 0, avail, x, rank, top = 0, pass;
 	size_t i, last_name = n;
 
 	memset(l, 0, sizeof(*l));
@@ -56,25 +65,27 @@ void layout_compute(struct layout *l, const struct snapshot *snap, const enum co
 		names += c->width;
 	}
 	/* Too wide: the names of the lowest rank first, the widest of them
-	 * by one column at a time, so that they end up sharing the room. */
-	for (rank = 0; rank <= top && names > avail; rank++) {
-		while (names > avail) {
-			struct layout_cell *widest = NULL;
+	 * by one column at a time, so that they end up sharing the room;
+	 * first down to their titles (Command and Shared Object stay
+	 * readable while the symbol gives way), then to their minimums. */
+	for (pass = 0; pass < 2; pass++)
+		for (rank = 0; rank <= top && names > avail; rank++)
+			while (names > avail) {
+				struct layout_cell *widest = NULL;
 
-			for (i = 0; i < n; i++) {
-				struct layout_cell *c = &l->cells[i];
+				for (i = 0; i < n; i++) {
+					struct layout_cell *c = &l->cells[i];
 
-				if (!c->right && column_shrink_rank(snap, c->col) == rank &&
-				    c->width > column_min_width(snap, c->col) &&
-				    (!widest || c->width > widest->width))
-					widest = c;
+					if (!c->right && column_shrink_rank(snap, c->col) == rank &&
+					    c->width > layout_floor(snap, c->col, pass) &&
+					    (!widest || c->width > widest->width))
+						widest = c;
+				}
+				if (!widest)
+					break;
+				widest->width--;
+				names--;
 			}
-			if (!widest)
-				break;
-			widest->width--;
-			names--;
-		}
-	}
 	/* Room to spare: the last name column takes it. */
 	if (last_name < n && names < avail)
 		l->cells[last_name].width += avail - names;

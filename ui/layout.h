@@ -28,7 +28,8 @@ struct layout {
  * rest: each gets its want up to its cap, and when the terminal is too
  * small the names of the lowest shrink rank are narrowed first (Command
  * and Shared Object before the symbol), the widest of them one column at
- * a time; the last name column takes whatever is left.  snap gives the
+ * a time, down to their titles' width, then all of them again down to
+ * their minimums; the last name column takes whatever is left.  snap gives the
  * payload's columns (NULL: none).  Cells may run past width only when
  * even the least widths do not fit. */
 void layout_compute(struct layout *l, const struct snapshot *snap, const enum column_id *cols,

@@ -76,14 +76,20 @@ START_TEST(test_layout_narrow)
 	unsigned want[COLUMN__MAX];
 	struct layout l;
 
-	/* 80 columns with long names: Command and Shared Object shrink first
-	 * (never under their minimum), the symbol keeps the room. */
+	/* 80 columns with long names: Command and Shared Object shrink first,
+	 * to their titles' width, then the symbol. */
 	wants(want, 15, 40, 90);
 	layout_compute(&l, NULL, default_cols, 5, want, 80);
 	check_fits(&l, 80);
-	ck_assert_uint_eq(layout_find(&l, COLUMN_COMM)->width, 6);
-	ck_assert_uint_eq(layout_find(&l, COLUMN_DSO)->width, 8);
-	ck_assert_uint_eq(layout_find(&l, COLUMN_SYM)->width, 80 - 7 - 7 - 6 - 8 - 4);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_COMM)->width, strlen("Command"));
+	ck_assert_uint_eq(layout_find(&l, COLUMN_DSO)->width, strlen("Shared Object"));
+	ck_assert_uint_eq(layout_find(&l, COLUMN_SYM)->width, 80 - 7 - 7 - 7 - 13 - 4);
+	/* Narrower: the symbol down to its minimum, then the others to theirs. */
+	layout_compute(&l, NULL, default_cols, 5, want, 50);
+	check_fits(&l, 50);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_SYM)->width, 12);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_COMM)->width + layout_find(&l, COLUMN_DSO)->width,
+			  50 - 7 - 7 - 12 - 4);
 	/* With room for part of them: Command and Shared Object give just
 	 * what the symbol needs, the widest first; the symbol is whole. */
 	wants(want, 7, 17, 40);
