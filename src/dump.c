@@ -15,7 +15,7 @@
 
 /* The recording's architecture (uname -m), for raw payload decoders. */
 static char dump_arch[32];
-/* Its payload decoder (Alpha: ProfileMe), or NULL: set by dump_header. */
+/* Its payload decoder (arch_payload_find), or NULL: set by dump_header. */
 static const struct arch_payload_ops *dump_payload;
 
 static const char *const sample_bits[] = {
@@ -110,8 +110,9 @@ void dump_header(FILE *out, const struct perfdata *pd)
 }
 
 /* Lines an arch payload decoder adds after the hex of a RAW payload: on
- * an Alpha recording, the three ProfileMe lines of perf report -D, byte
- * for byte, when the event and the payload are ProfileMe's. */
+ * a recording whose machine has a decoder, the lines perf report -D prints
+ * for the payload, byte for byte, when the event and the payload are the
+ * decoder's. */
 static void dump_raw_decoded(FILE *out, const struct perfdata_record *rec, const void *raw,
 			     uint32_t size)
 {
