@@ -734,6 +734,32 @@ static int view_stack_cmp(const void *pa, const void *pb)
 	return CMP(a->nr, b->nr);
 }
 
+/* Folded stacks in the order of what they print (comm, then frames root
+ * first): frame ids come in the order chains were first stored, which held
+ * samples (symbols loading) make differ from run to run.  Stacks that print
+ * the same (two functions of one name) fall back on their counts. */
+static int view_printed_stack_cmp(const void *pa, const void *pb)
+{
+	const struct snapshot_stack *a = pa, *b = pb;
+	size_t i;
+	int c;
+
+	if ((c = view_strcmp(a->comm, b->comm)))
+		return c;
+	for (i = 0; i < a->nr_frames && i < b->nr_frames; i++) {
+		const struct snapshot_frame *x = &a->frames[i], *y = &b->frames[i];
+
+		if ((c = view_strcmp(x->symbol, y->symbol)) || (c = view_strcmp(x->dso, y->dso)) ||
+		    (c = CMP(x->kernel, y->kernel)) || (c = CMP(x->inlined, y->inlined)))
+			return c;
+	}
+	if ((c = CMP(a->nr_frames, b->nr_frames)))
+		return c;
+	if ((c = CMP(b->samples, a->samples)))
+		return c;
+	return CMP(b->period, a->period);
+}
+
 /* Every unique (comm, frames) stack, merged over pid/tid/cpu; with dt, of
  * display frames (inlined functions as frames of their own). */
 static void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
@@ -821,6 +847,7 @@ static void view_build_stacks(const struct callchain_store *st, struct view_dtab
 		}
 	}
 	snap->nr_stacks = m;
+	qsort(snap->stacks, m, sizeof(*snap->stacks), view_printed_stack_cmp);
 	free(tmp);
 	free(pool);
 	free(offs);

@@ -863,6 +863,37 @@ START_TEST(test_folded)
 }
 END_TEST
 
+/* Folded lines in the order of what they print, whatever order the chains
+ * came in (held samples change that from run to run). */
+START_TEST(test_folded_order)
+{
+	struct hist *h1 = hist_of("dso,sym"), *h2 = hist_of("dso,sym");
+	struct view_opts o = { .stacks = true };
+	struct snapshot s1 = { 0 }, s2 = { 0 };
+	char *out1, *out2;
+
+	add_chain(h1, "app", 10, 3, 3, &sym_sys, &sym_py, &sym_main);
+	add_chain(h1, "app", 10, 2, 3, &sym_leaf, &sym_px, &sym_main);
+	add_chain(h1, "app", 10, 1, 3, &sym_leaf, &sym_py, &sym_main);
+	add_chain(h2, "app", 10, 2, 3, &sym_leaf, &sym_px, &sym_main);
+	add_chain(h2, "app", 10, 1, 3, &sym_leaf, &sym_py, &sym_main);
+	add_chain(h2, "app", 10, 3, 3, &sym_sys, &sym_py, &sym_main);
+	view_build(h1, &o, &s1);
+	view_build(h2, &o, &s2);
+	out1 = render(output_folded, &s1);
+	out2 = render(output_folded, &s2);
+	ck_assert_str_eq(out1, out2);
+	ck_assert_str_eq(out1, "app;main;parent_x;leaf 2\napp;main;parent_y;leaf 1\n"
+			       "app;main;parent_y;sys_read 3\n\n");
+	free(out1);
+	free(out2);
+	snapshot_release(&s1);
+	snapshot_release(&s2);
+	hist_free(h1);
+	hist_free(h2);
+}
+END_TEST
+
 START_TEST(test_render_tree)
 {
 	struct hist *h = two_parents();
@@ -975,6 +1006,7 @@ static Suite *callchain_suite(void)
 	tc = tcase_create("render");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_folded);
+	tcase_add_test(tc, test_folded_order);
 	tcase_add_test(tc, test_render_tree);
 	tcase_add_test(tc, test_options);
 	suite_add_tcase(s, tc);
