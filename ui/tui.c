@@ -1,5 +1,9 @@
 /* The interactive browser: the engine on its own thread, this thread owning
- * the terminal (curses), both joined by pipes; draws the browser model. */
+ * the terminal (curses), both joined by pipes; draws the browser model.
+ * Over 900 lines because the terminal's whole life is here: capturing the
+ * output, restoring the tty on every exit path (signals, crashes, atexit),
+ * the input loop and the drawing, which share that state; the columns and
+ * their layout are column.c's and layout.c's. */
 #include "config.h"
 
 #include "tui.h"
