@@ -14,9 +14,6 @@
 #include "util.h"
 #include "view.h"
 
-/* In the browser, rows further down than -G can be expanded too. */
-#define MAIN_TUI_TREE_ROWS 50
-
 static bool render(struct snapshot *snap, void *ctx)
 {
 	const struct options *o = ctx;
@@ -37,28 +34,10 @@ static bool render(struct snapshot *snap, void *ctx)
 	return false;
 }
 
-/* The browser filters, sorts and limits on its side: the engine publishes
- * every row, and -K/-U/-E/--percent-limit become the browser's start. */
-static int main_tui(const struct options *opts)
-{
-	struct options eo = *opts;
-	const char *bad;
-
-	eo.view.hide_kernel = false;
-	eo.view.hide_user = false;
-	eo.view.percent_limit = 0;
-	eo.view.max_rows = 0;
-	if (eo.view.tree_rows && eo.view.tree_rows < MAIN_TUI_TREE_ROWS)
-		eo.view.tree_rows = MAIN_TUI_TREE_ROWS;
-	/* Like perf report: Command, Shared Object, Symbol. */
-	if (!opts->sort_set)
-		sort_spec_parse("comm,dso,sym", &eo.sort, &bad);
-	return tui_main(opts, &eo);
-}
-
 int main(int argc, char **argv)
 {
 	struct options opts;
+	struct engine_config cfg;
 	enum options_result res;
 	struct engine *e;
 	int status;
@@ -79,7 +58,8 @@ int main(int argc, char **argv)
 		unsetenv("DEBUGINFOD_URLS");
 	if (opts.output == OUTPUT_SCREEN && !opts.dump) {
 		if (opts.tui || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))) {
-			status = main_tui(&opts);
+			options_engine_config(&opts, true, &cfg);
+			status = tui_main(&opts, &cfg);
 			options_release(&opts);
 			return status;
 		}
@@ -87,7 +67,8 @@ int main(int argc, char **argv)
 			   "browser");
 		opts.output = OUTPUT_TEXT;
 	}
-	status = engine_start(&opts, &e);
+	options_engine_config(&opts, false, &cfg);
+	status = engine_start(&cfg, &e);
 	if (status) {
 		options_release(&opts);
 		return status;

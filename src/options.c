@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "debuginfod.h"
+#include "engine.h"
 #include "util.h"
 
 #define DEFAULT_FREQ 4000
@@ -609,4 +610,57 @@ void options_release(struct options *o)
 	free(o->pids);
 	free(o->tids);
 	memset(o, 0, sizeof(*o));
+}
+
+/* In the browser, rows further down than -G can be expanded too. */
+#define OPTIONS_BROWSER_TREE_ROWS 50
+
+void options_engine_config(const struct options *o, bool browser, struct engine_config *out)
+{
+	const char *bad;
+
+	memset(out, 0, sizeof(*out));
+	out->event = o->event;
+	out->freq = o->freq;
+	out->sample_freq = o->sample_freq;
+	out->freq_max = o->freq_max;
+	out->sample_period = o->sample_period;
+	out->callchain = o->callchain;
+	out->max_stack = o->max_stack;
+	out->mmap_pages = o->mmap_pages;
+	out->mmap_pages_set = o->mmap_pages_set;
+	out->system_wide = o->system_wide;
+	out->cpus = o->cpus;
+	out->ncpus = o->ncpus;
+	out->pids = o->pids;
+	out->npids = o->npids;
+	out->tids = o->tids;
+	out->ntids = o->ntids;
+	out->command = o->command;
+	out->input = o->input;
+	out->dump = o->dump;
+	out->symfs = o->symfs;
+	out->vmlinux = o->vmlinux;
+	out->demangle = !o->no_demangle;
+	out->debuginfod = o->debuginfod;
+	out->debuginfod_timeout = o->debuginfod_timeout;
+	out->sort = o->sort;
+	out->mode = o->mode;
+	out->view = o->view;
+	out->delay = o->delay;
+	out->iterations = o->iterations;
+	out->first_frame = browser;
+	out->wait_kernel = !browser;
+	out->last_waits = !browser;
+	if (!browser)
+		return;
+	out->view.hide_kernel = false;
+	out->view.hide_user = false;
+	out->view.percent_limit = 0;
+	out->view.max_rows = 0;
+	if (out->view.tree_rows && out->view.tree_rows < OPTIONS_BROWSER_TREE_ROWS)
+		out->view.tree_rows = OPTIONS_BROWSER_TREE_ROWS;
+	/* Like perf report: Command, Shared Object, Symbol. */
+	if (!o->sort_set)
+		sort_spec_parse("comm,dso,sym", &out->sort, &bad);
 }

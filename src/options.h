@@ -12,6 +12,8 @@
 #include "hist.h"
 #include "view.h"
 
+struct engine_config;
+
 enum output_mode {
 	OUTPUT_SCREEN,  /* redraw a text table in place (terminal) */
 	OUTPUT_TEXT,    /* --batch */
@@ -74,5 +76,14 @@ int options_parse_cpulist(const char *s, int **cpus, size_t *n, const char **why
 int options_parse_idlist(const char *s, pid_t **ids, size_t *n, const char **why);
 
 void options_usage(FILE *out);
+
+/* What the engine needs from the options.  browser: the snapshots go to
+ * the interactive browser, which filters, sorts and limits on its side
+ * (the engine publishes every row; -K/-U/-E/--percent-limit become the
+ * browser's start) and wants a quick first frame; printed tables (o's
+ * output) are read whole, later, so each waits for the kernel's symbols
+ * and the last one longer for the rest.  The config borrows o's arrays
+ * and strings. */
+void options_engine_config(const struct options *o, bool browser, struct engine_config *out);
 
 #endif

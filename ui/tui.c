@@ -1040,7 +1040,7 @@ static int tui_signals(struct tui *t, sigset_t *engine_mask)
 	return t->sigfd < 0 ? -errno : 0;
 }
 
-int tui_main(const struct options *user, const struct options *engine_opts)
+int tui_main(const struct options *user, const struct engine_config *cfg)
 {
 	struct browser_init init = { .view = user->view, .mode = user->mode };
 	struct tui *t = xcalloc(1, sizeof(*t));
@@ -1072,7 +1072,7 @@ int tui_main(const struct options *user, const struct options *engine_opts)
 	}
 	tui_active = t;
 	atexit(tui_atexit);
-	status = engine_start(engine_opts, &t->engine);
+	status = engine_start(cfg, &t->engine);
 	if (status)
 		goto out_output;
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine.h"
 #include "event.h"
 #include "options.h"
 #include "testutil.h"
@@ -366,6 +367,57 @@ START_TEST(test_debuginfod)
 }
 END_TEST
 
+/* The engine's config: printed tables wait for the kernel's symbols and
+ * the last one longer; the browser gets a quick first frame, every row
+ * (it filters on its side), more call trees and perf report's sort. */
+START_TEST(test_engine_config)
+{
+	struct options o;
+	struct engine_config c;
+	enum options_result res;
+
+	ck_assert_int_eq(parse(&o, &res, "-K", "-E", "7", "--percent-limit", "2", "-G", "3",
+			       "-d", "0.5", "-n", "4", "--no-demangle", "-C", "0", "-p", "1",
+			       NULL),
+			 0);
+	options_engine_config(&o, false, &c);
+	ck_assert(c.wait_kernel && c.last_waits && !c.first_frame);
+	ck_assert(c.view.hide_kernel);
+	ck_assert_uint_eq(c.view.max_rows, 7);
+	ck_assert_double_eq(c.view.percent_limit, 2);
+	ck_assert_uint_eq(c.view.tree_rows, 3);
+	ck_assert_uint_eq(c.sort.n, o.sort.n);
+	ck_assert_double_eq(c.delay, 0.5);
+	ck_assert_int_eq(c.iterations, 4);
+	ck_assert(!c.demangle);
+	ck_assert_ptr_eq(c.cpus, o.cpus);
+	ck_assert_uint_eq(c.npids, 1);
+	ck_assert_int_eq(c.pids[0], 1);
+
+	options_engine_config(&o, true, &c);
+	ck_assert(!c.wait_kernel && !c.last_waits && c.first_frame);
+	ck_assert(!c.view.hide_kernel);
+	ck_assert_uint_eq(c.view.max_rows, 0);
+	ck_assert_double_eq(c.view.percent_limit, 0);
+	ck_assert_uint_eq(c.view.tree_rows, 50);
+	ck_assert_uint_eq(c.sort.n, 3);
+	ck_assert_int_eq(c.sort.keys[0], SORT_COMM);
+	ck_assert_int_eq(c.sort.keys[1], SORT_DSO);
+	ck_assert_int_eq(c.sort.keys[2], SORT_SYM);
+	/* The user's own options are left alone. */
+	ck_assert(o.view.hide_kernel);
+	ck_assert_uint_eq(o.view.max_rows, 7);
+	options_release(&o);
+
+	/* -s given: the browser keeps it. */
+	ck_assert_int_eq(parse(&o, &res, "-s", "pid", NULL), 0);
+	options_engine_config(&o, true, &c);
+	ck_assert_uint_eq(c.sort.n, 1);
+	ck_assert_int_eq(c.sort.keys[0], SORT_PID);
+	options_release(&o);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("options");
@@ -377,6 +429,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_command);
 	tcase_add_test(tc, test_help_version);
 	tcase_add_test(tc, test_debuginfod);
+	tcase_add_test(tc, test_engine_config);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("lists");
 	tcase_add_test(tc, test_cpulist);

@@ -1,0 +1,544 @@
+/* Ingestion: records -> machine -> hist, through a resolve cache, with the
+ * samples whose symbols are still loading held in a deferred queue; and
+ * publishing: the snapshot at each refresh, then the hist's aging. */
+#include "config.h"
+
+#include "ingest.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch.h"
+#include "callchain.h"
+#include "debuginfod.h"
+#include "deferred.h"
+#include "demangle.h"
+#include "event.h"
+#include "machine.h"
+#include "record.h"
+#include "refresh.h"
+#include "util.h"
+
+struct ingest {
+	struct ingest_config cfg;
+	struct machine *machine;
+	struct hist *hist;
+	const struct perf_event_attr *only_attr;  /* a recording's counted event, or NULL */
+
+	/* counters since start */
+	uint64_t samples;
+	uint64_t lost;
+	uint64_t throttled;
+	uint64_t bad_records;
+	uint64_t samples_at_refresh;
+
+	bool kernel_loading;         /* its notice not given yet */
+
+	/* -p targets still alive */
+	pid_t *targets;
+	size_t ntargets, alive_targets;
+
+	/* callchains: per-sample scratch, grown to the longest chain seen */
+	unsigned max_stack;          /* frames kept per chain; 0 until the first chain */
+	struct callchain_ip *cc_ips;
+	struct callchain_frame *cc_frames;
+	const struct callchain_frame *cc_callers;  /* cc_frames + 1, or the cache's */
+	uint64_t cc_token;                         /* the cache's name for those, or 0 */
+	size_t cc_cap;
+
+	/* symbols: samples touching DSOs still loading wait here */
+	struct deferred *deferred;
+	struct deferred_addr *cc_at;       /* per frame, like cc_frames */
+	bool cc_pending;                   /* some frame of this sample is pending */
+	unsigned refresh_gen;              /* refreshes so far */
+	/* resolved addresses and chains, per pid (see callchain.h) */
+	struct callchain_cache *rcache;
+
+	/* the machine the samples come from (EM_*): decides the payload decoder */
+	int e_machine;
+	const struct arch_payload_ops *payload; /* its raw payloads' decoder, or NULL */
+
+	/* enum hist_mode: set by the UI thread, read at each refresh */
+	atomic_int mode;
+};
+
+/* Frames of samples held for symbols still loading, beyond which the
+ * engine waits for the loader rather than hold more (~40 MB). */
+#define INGEST_DEFERRED_MAX (1u << 20)
+
+static enum hist_mode ingest_mode(const struct ingest *in)
+{
+	return (enum hist_mode)atomic_load_explicit(&in->mode, memory_order_relaxed);
+}
+
+/* The samples' machine, once: it decides how raw payloads are decoded
+ * (live: this host; a file: its ARCH feature). */
+static void ingest_set_machine(struct ingest *in, int e_machine)
+{
+	in->e_machine = e_machine;
+	in->payload = arch_payload_find(e_machine);
+	if (in->payload && in->hist)
+		hist_enable_payload(in->hist, in->payload->payload);
+}
+
+struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine)
+{
+	struct ingest *in = xcalloc(1, sizeof(*in));
+
+	in->cfg = *cfg;
+	atomic_init(&in->mode, (int)cfg->mode);
+	in->machine = machine_new();
+	in->hist = hist_new(&cfg->sort);
+	if (cfg->view.inline_frames)
+		hist_key_addresses(in->hist);
+	ingest_set_machine(in, e_machine);
+	return in;
+}
+
+void ingest_free(struct ingest *in)
+{
+	if (!in)
+		return;
+	hist_free(in->hist);
+	deferred_free(in->deferred);
+	machine_free(in->machine);
+	free(in->targets);
+	free(in->cc_ips);
+	free(in->cc_frames);
+	free(in->cc_at);
+	callchain_cache_free(in->rcache);
+	free(in);
+}
+
+struct machine *ingest_machine(struct ingest *in)
+{
+	return in->machine;
+}
+
+void ingest_set_mode(struct ingest *in, enum hist_mode mode)
+{
+	atomic_store_explicit(&in->mode, (int)mode, memory_order_relaxed);
+}
+
+void ingest_only_attr(struct ingest *in, const struct perf_event_attr *attr)
+{
+	in->only_attr = attr;
+}
+
+void ingest_set_targets(struct ingest *in, const pid_t *pids, size_t n)
+{
+	free(in->targets);
+	in->targets = xmalloc(n * sizeof(*in->targets));
+	memcpy(in->targets, pids, n * sizeof(*in->targets));
+	in->ntargets = in->alive_targets = n;
+}
+
+bool ingest_targets_gone(const struct ingest *in)
+{
+	return in->ntargets && in->alive_targets == 0;
+}
+
+/* Load DSO symbols on the machine's loader thread and hold the samples
+ * that need them (machine.c), unless decoded payloads ride on samples:
+ * those are added with their payload at once. */
+void ingest_symbols_async(struct ingest *in)
+{
+	const char *why;
+
+	demangle_set_enabled(in->cfg.demangle);
+	if (in->cfg.debuginfod) {
+		if (!getenv("DEBUGINFOD_URLS") || !*getenv("DEBUGINFOD_URLS"))
+			msg_notice("--debuginfod: DEBUGINFOD_URLS is not set: no server to ask");
+		else if (!debuginfod_available(&why))
+			msg_notice("--debuginfod: %s", why);
+		else
+			machine_set_debuginfod(in->machine,
+					       (long)(in->cfg.debuginfod_timeout * 1000));
+	}
+	if (in->payload || machine_set_async(in->machine, true) != 0)
+		return;
+	in->deferred = deferred_new();
+}
+
+/* Once the kernel's symbols are read (on their own thread): say why
+ * kernel samples will show as [unknown], if they will. */
+static void ingest_kernel_notice(struct ingest *in)
+{
+	bool restricted;
+	int err;
+
+	if (!in->kernel_loading)
+		return;
+	err = machine_kernel_status(in->machine, &restricted);
+	if (err == -EINPROGRESS)
+		return;
+	in->kernel_loading = false;
+	if (restricted)
+		msg_notice("kernel addresses are hidden (kernel.kptr_restrict): kernel samples "
+			   "show as [unknown]; run as root or `sysctl kernel.kptr_restrict=0`");
+	else if (err)
+		msg_notice("cannot read /proc/kallsyms (%s): kernel samples show as [unknown]",
+			   strerror(-err));
+	else if (machine_kernel_note(in->machine))
+		msg_notice("%s", machine_kernel_note(in->machine));
+}
+
+void ingest_load_kernel_async(struct ingest *in)
+{
+	/* Off the path to the first frame: kernel samples wait in
+	 * in->deferred meanwhile, user ones go on. */
+	machine_load_kernel_async(in->machine);
+	in->kernel_loading = true;
+	ingest_kernel_notice(in);
+}
+
+static bool ingest_is_target(const struct ingest *in, uint32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < in->ntargets; i++)
+		if ((uint32_t)in->targets[i] == pid)
+			return true;
+	return false;
+}
+
+/* Whether samples and frames keep their address (hist_sample.addr,
+ * callchain_frame.addr): only for what the view computes from them at
+ * refresh (--inline frames, -s srcline), since each distinct address then
+ * makes its own frame and entry. */
+static bool ingest_wants_addr(const struct ingest *in)
+{
+	return in->cfg.view.inline_frames || sort_spec_has(hist_sort_spec(in->hist), SORT_SRCLINE);
+}
+
+/* machine_resolve through the cache.  Only answers that cannot change
+ * while the process's maps stay the same are kept: not an address whose
+ * symbols are still loading, nor an [unknown] in a DSO (its table may
+ * come later); kernel and unmapped answers are final. */
+static bool ingest_resolve(struct ingest *in, uint32_t pid, uint32_t tid, uint16_t cpumode,
+			   uint64_t ip, struct resolved *r)
+{
+	struct callchain_frame f;
+
+	if (!in->rcache)
+		in->rcache = callchain_cache_new(0);
+	if (callchain_cache_find_ip(in->rcache, pid, ip, cpumode, &f, &r->addr)) {
+		r->dso = f.dso;
+		r->sym = f.sym;
+		r->kernel = f.kernel;
+		r->pending = false;
+		return true;
+	}
+	machine_resolve(in->machine, pid, tid, cpumode, ip, r);
+	if (r->pending || (!r->sym && r->dso && !r->kernel))
+		return false;
+	f.addr = 0;
+	f.dso = r->dso;
+	f.sym = r->sym;
+	f.kernel = r->kernel;
+	callchain_cache_insert_ip(in->rcache, pid, ip, cpumode, &f, r->addr);
+	return true;
+}
+
+/* Resolve the sample's chain: in->cc_frames[0] the sampled function from r,
+ * in->cc_callers its callers (innermost first); returns the number of frames
+ * in all.  The callers are the resolve cache's own frames on a hit (valid
+ * until its next insert or clear), in->cc_frames + 1 otherwise. */
+static size_t ingest_resolve_chain(struct ingest *in, const struct sample *s,
+				   const struct resolved *r)
+{
+	const struct callchain_frame *hit;
+	bool final = true;
+	size_t need, n, i;
+	bool want_addr = ingest_wants_addr(in);
+
+	if (!in->max_stack)
+		in->max_stack = in->cfg.max_stack ? in->cfg.max_stack : event_max_stack();
+	/* The sampled ip, then at most max_stack entries of the chain. */
+	need = (s->nr_callchain < in->max_stack ? (size_t)s->nr_callchain : in->max_stack) + 1;
+	if (need > in->cc_cap) {
+		size_t cap = in->cc_cap;
+
+		in->cc_ips = xgrow(in->cc_ips, &cap, need, sizeof(*in->cc_ips));
+		in->cc_frames = xrealloc(in->cc_frames, cap * sizeof(*in->cc_frames));
+		in->cc_at = xrealloc(in->cc_at, cap * sizeof(*in->cc_at));
+		in->cc_cap = cap;
+	}
+	in->cc_frames[0].dso = r->dso;
+	in->cc_frames[0].sym = r->sym;
+	in->cc_frames[0].kernel = r->kernel;
+	in->cc_frames[0].addr = want_addr ? r->addr : 0;
+	in->cc_at[0].addr = r->addr;
+	in->cc_at[0].pending = r->pending;
+	in->cc_pending = r->pending;
+	in->cc_callers = in->cc_frames + 1;
+	in->cc_token = 0;
+	/* Callers' return addresses repeat from sample to sample: a chain
+	 * seen before in this process costs a compare of its raw words, not
+	 * the addresses and n lookups.  (need is the same for every sample.) */
+	hit = callchain_cache_find_sample(in->rcache, s, &n, &in->cc_token);
+	if (hit && n >= 2) {
+		/* Not copied: 31 frames a sample was 12% of the ingestion. */
+		in->cc_callers = hit;
+		return n;
+	}
+	in->cc_token = 0;
+	n = callchain_ips(s, in->cc_ips, need);
+	if (n < 2)
+		return n;
+	for (i = 1; i < n; i++) {
+		struct resolved fr;
+
+		if (!ingest_resolve(in, s->sid.pid, s->sid.tid, in->cc_ips[i].cpumode,
+				    in->cc_ips[i].ip, &fr))
+			final = false;
+		in->cc_frames[i].dso = fr.dso;
+		in->cc_frames[i].sym = fr.sym;
+		in->cc_frames[i].kernel = fr.kernel;
+		in->cc_frames[i].addr = want_addr ? fr.addr : 0;
+		in->cc_at[i].addr = fr.addr;
+		in->cc_at[i].pending = fr.pending;
+		in->cc_pending |= fr.pending;
+	}
+	if (final)
+		callchain_cache_insert_sample(in->rcache, s, in->cc_frames + 1, n - 1);
+	return n;
+}
+
+static void ingest_sample(struct ingest *in, const struct sample *s,
+			  const struct perf_event_attr *attr)
+{
+	struct hist_sample hs;
+	struct resolved r;
+
+	if (in->only_attr && attr != in->only_attr)
+		return;
+
+	in->samples++;
+	ingest_resolve(in, s->sid.pid, s->sid.tid, s->cpumode, s->ip, &r);
+	hs.comm = machine_comm_of(in->machine, s->sid.pid, s->sid.tid);
+	if (!hs.comm && s->sid.pid == 0)
+		hs.comm = intern("swapper");
+	hs.pid = s->sid.pid;
+	hs.tid = s->sid.tid;
+	hs.cpu = s->sid.cpu;
+	hs.dso = r.dso;
+	hs.sym = r.sym;
+	hs.kernel = r.kernel;
+	/* Pending: the file offset, made an address by deferred_flush. */
+	hs.addr = ingest_wants_addr(in) ? r.addr : 0;
+	hs.period = s->period;
+	hs.chain = NULL;
+	hs.nr_chain = 0;
+	hs.callers = NULL;
+	hs.callers_token = 0;
+	/* Live, the attr has chains with -g; a recording's are used
+	 * whenever it has them. */
+	if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		hist_enable_callchains(in->hist, 0);
+		hs.nr_chain = ingest_resolve_chain(in, s, &r);
+		hs.callers = in->cc_callers;
+		hs.callers_token = in->cc_token;
+	}
+	/* Symbols still loading (machine.c): hold the sample, not the engine. */
+	if (in->deferred && (hs.callers ? in->cc_pending : r.pending)) {
+		struct deferred_addr at = { r.addr, r.pending };
+
+		/* The held copy wants the chain in one piece, with an
+		 * address per frame (a cached caller is final: not pending). */
+		if (hs.callers) {
+			if (hs.callers != in->cc_frames + 1) {
+				size_t i;
+
+				memcpy(in->cc_frames + 1, hs.callers,
+				       (hs.nr_chain - 1) * sizeof(*hs.callers));
+				for (i = 1; i < hs.nr_chain; i++) {
+					in->cc_at[i].addr = 0;
+					in->cc_at[i].pending = false;
+				}
+			}
+			hs.chain = in->cc_frames;
+			hs.callers = NULL;
+			hs.callers_token = 0;
+		}
+		deferred_add(in->deferred, &hs, hs.chain ? in->cc_at : &at, in->refresh_gen);
+		if (deferred_frames(in->deferred) > INGEST_DEFERRED_MAX) {
+			machine_wait_symbols(in->machine);
+			deferred_flush(in->deferred, in->machine, in->hist, in->refresh_gen,
+				       ingest_mode(in));
+		}
+		return;
+	}
+	if (in->payload && (attr->sample_type & PERF_SAMPLE_RAW) && s->raw) {
+		union arch_payload_buf buf;
+		bool ok = arch_payload_decode(in->payload, attr, s->raw, s->raw_size, &buf);
+
+		hist_add_payload(in->hist, &hs, ok ? &buf : NULL);
+		return;
+	}
+	hist_add(in->hist, &hs);
+}
+
+/* The /proc sweep is under way: read the process rec speaks of first. */
+static void ingest_synth_pid(struct ingest *in, const struct record *rec)
+{
+	switch (rec->kind) {
+	case RECORD_SAMPLE:
+		machine_synthesize_pid(in->machine, rec->u.sample.sid.pid);
+		break;
+	case RECORD_MMAP:
+		machine_synthesize_pid(in->machine, rec->u.mmap.pid);
+		break;
+	case RECORD_COMM:
+		machine_synthesize_pid(in->machine, rec->u.comm.pid);
+		break;
+	case RECORD_FORK:
+		/* The child inherits the parent's maps: the parent first. */
+		machine_synthesize_pid(in->machine, rec->u.task.ppid);
+		break;
+	case RECORD_EXIT:
+		machine_synthesize_pid(in->machine, rec->u.task.pid);
+		break;
+	default:
+		break;
+	}
+}
+
+/* What the cache holds for pid may now resolve differently. */
+static void ingest_maps_changed(struct ingest *in, uint32_t pid)
+{
+	if (in->rcache)
+		callchain_cache_invalidate(in->rcache, pid);
+}
+
+void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
+		   const struct perf_event_attr *attr)
+{
+	struct record rec;
+
+	if (record_decode(hdr, attr, &rec, NULL)) {
+		in->bad_records++;
+		return;
+	}
+	if (rec.kind != RECORD_SAMPLE)
+		machine_set_time(in->machine, rec.has_sid ? rec.sid.time : 0);
+	if (machine_synthesizing(in->machine))
+		ingest_synth_pid(in, &rec);
+	switch (rec.kind) {
+	case RECORD_SAMPLE:
+		ingest_sample(in, &rec.u.sample, attr);
+		break;
+	case RECORD_MMAP:
+		machine_mmap(in->machine, &rec.u.mmap);
+		ingest_maps_changed(in, rec.u.mmap.pid);
+		break;
+	case RECORD_COMM:
+		machine_comm(in->machine, &rec.u.comm);
+		if (rec.u.comm.exec)
+			ingest_maps_changed(in, rec.u.comm.pid);
+		break;
+	case RECORD_FORK:
+		machine_fork(in->machine, &rec.u.task);
+		/* A new process may reuse the pid of one cached before. */
+		if (rec.u.task.pid != rec.u.task.ppid)
+			ingest_maps_changed(in, rec.u.task.pid);
+		break;
+	case RECORD_EXIT:
+		machine_exit(in->machine, &rec.u.task);
+		if (rec.u.task.pid == rec.u.task.tid)
+			ingest_maps_changed(in, rec.u.task.pid);
+		if (rec.u.task.pid == rec.u.task.tid && ingest_is_target(in, rec.u.task.pid) &&
+		    in->alive_targets > 0)
+			in->alive_targets--;
+		break;
+	case RECORD_LOST:
+	case RECORD_LOST_SAMPLES:
+		in->lost += rec.u.lost.lost;
+		break;
+	case RECORD_THROTTLE:
+		in->throttled++;
+		break;
+	default:
+		break;
+	}
+}
+
+static const char *ingest_mode_name(enum hist_mode m)
+{
+	switch (m) {
+	case HIST_ZERO:
+		return "zero";
+	case HIST_ACCUMULATE:
+		return "accumulate";
+	default:
+		return "decay";
+	}
+}
+
+/* A refresh publishes a snapshot, then ages the hist; a preview (the quick
+ * first frame) only publishes, so the first full interval is unchanged. */
+void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
+		    const struct refresh_action *act, ingest_publish_cb cb, void *ctx)
+{
+	bool preview = act->what == REFRESH_PREVIEW;
+	enum hist_mode mode = ingest_mode(in);
+	struct snapshot snap;
+
+	/* -g shows the callchain layout from the first (maybe empty) refresh. */
+	if (in->cfg.callchain && in->cfg.live)
+		hist_enable_callchains(in->hist, 0);
+	memset(&snap, 0, sizeof(snap));
+	snap.time = hdr->time;
+	snap.event = hdr->event;
+	snap.event_note = hdr->event_note;
+	snap.freq = hdr->freq;
+	snap.sample_freq = hdr->sample_freq;
+	snap.sample_period = hdr->sample_period;
+	snap.target = hdr->target;
+	snap.total_samples = in->samples;
+	snap.lost = in->lost;
+	snap.throttled = in->throttled;
+	snap.threads = machine_get_stats(in->machine)->threads;
+	snap.processes = machine_get_stats(in->machine)->processes;
+	snap.samples_per_sec = act->interval > 0 ?
+		(double)(in->samples - in->samples_at_refresh) / act->interval : 0;
+	snap.mode = ingest_mode_name(mode);
+	/* Printed tables are read whole, later: no kernel rows missing for
+	 * being early (the browser shows them at its next frame).  Live, the
+	 * scheduler held the refresh until the kernel's thread was done: this
+	 * only takes its symbols.  A preview does not wait for them: user
+	 * rows come first. */
+	if (act->wait_kernel)
+		machine_wait_kernel(in->machine);
+	if (in->deferred && preview) {
+		/* The first frame waited for user symbols in the loop already. */
+		deferred_flush(in->deferred, in->machine, in->hist, in->refresh_gen, mode);
+	} else if (in->deferred) {
+		/* The rings are drained just before a refresh, so a DSO seen for
+		 * the first time has only just been queued: give the loader a
+		 * moment (the renderers wait, not the ingestion), and show
+		 * whatever is left as "loading symbols" next time. */
+		if (deferred_flush(in->deferred, in->machine, in->hist, in->refresh_gen, mode) &&
+		    machine_wait_symbols_for(in->machine, act->symbols_wait_ms))
+			deferred_flush(in->deferred, in->machine, in->hist, in->refresh_gen, mode);
+	}
+	snap.symbols_loading = machine_symbols_loading(in->machine);
+	snap.debuginfod_active = machine_debuginfod_active(in->machine);
+	ingest_kernel_notice(in);
+	view_build(in->hist, &in->cfg.view, &snap);
+	if (!cb(&snap, ctx))
+		snapshot_release(&snap);
+	if (preview)
+		return;
+	in->samples_at_refresh = in->samples;
+	hist_age(in->hist, mode);
+	in->refresh_gen++;
+	machine_gc(in->machine);
+	/* Live, what one interval saw bounds the cache (and an [unknown]
+	 * kept by mistake lasts one refresh at most). */
+	if (in->rcache && in->cfg.live)
+		callchain_cache_clear(in->rcache);
+}

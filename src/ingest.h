@@ -1,0 +1,78 @@
+/* Ingestion and publishing: each record from a source decoded and fed to
+ * the machine and the hist (samples waiting for symbols held aside), and
+ * at each refresh a snapshot of the hist for the renderers. */
+#ifndef PROFTOP_INGEST_H
+#define PROFTOP_INGEST_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "hist.h"
+#include "view.h"
+
+struct ingest;
+struct machine;
+struct refresh_action;
+
+/* What the table shows, and how: the engine's config. */
+struct ingest_config {
+	struct sort_spec sort;
+	enum hist_mode mode;
+	struct view_opts view;
+	unsigned max_stack;          /* frames kept per chain; 0 = the kernel's maximum */
+	bool live;                   /* records of this system now, not a recording */
+	bool callchain;              /* -g: live, the callchain layout from the first refresh */
+	bool demangle;
+	bool debuginfod;
+	double debuginfod_timeout;   /* seconds */
+};
+
+/* The session's description in each snapshot (the engine's). */
+struct ingest_header {
+	double time;                 /* seconds since the start */
+	const char *event;
+	const char *event_note;      /* or NULL */
+	bool freq;
+	uint64_t sample_freq, sample_period;
+	const char *target;
+};
+
+/* A new machine and hist.  e_machine (EM_*) is the machine the samples
+ * come from: it decides the payload decoder. */
+struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine);
+void ingest_free(struct ingest *in);
+struct machine *ingest_machine(struct ingest *in);
+
+/* Load DSO symbols on the machine's loader thread from now on, holding the
+ * samples that need them, and fetch from debuginfod if asked. */
+void ingest_symbols_async(struct ingest *in);
+/* Read the kernel's symbols on their thread; ingest_publish says once why
+ * kernel samples will show as [unknown], if they will. */
+void ingest_load_kernel_async(struct ingest *in);
+/* A recording: count only the samples of attr (perf's dummy event for
+ * side-band records has none worth counting). */
+void ingest_only_attr(struct ingest *in, const struct perf_event_attr *attr);
+/* -p: the processes whose exit ends the session. */
+void ingest_set_targets(struct ingest *in, const pid_t *pids, size_t n);
+/* Whether every process of ingest_set_targets has exited (false without). */
+bool ingest_targets_gone(const struct ingest *in);
+
+/* Process one record produced with attr (any source). */
+void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
+		   const struct perf_event_attr *attr);
+
+/* How the hist ages at each refresh; set from any thread. */
+void ingest_set_mode(struct ingest *in, enum hist_mode mode);
+
+typedef bool (*ingest_publish_cb)(struct snapshot *snap, void *ctx);
+
+/* Publish what the scheduler asked (REFRESH_PREVIEW or REFRESH_FULL): take
+ * the symbols it says to wait for, build the snapshot with hdr and call cb
+ * (which returns true to keep it); a refresh then ages the hist. */
+void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
+		    const struct refresh_action *act, ingest_publish_cb cb, void *ctx);
+
+#endif
