@@ -5,7 +5,6 @@
 #include "view.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "arch.h"
 #include "callchain.h"
 #include "demangle.h"
+#include "dso.h"
 #include "dwarfinfo.h"
 #include "machine.h"
 #include "symtab.h"
@@ -123,69 +123,6 @@ static void view_fill_row(const struct hist_entry *e, const bool *key, double to
 		r->has_sym = true;
 		r->symbol = e->sym && e->sym->name ? demangle_display(e->sym->name) : view_unknown;
 	}
-}
-
-/* ---- DWARF: inlined functions and source lines (--inline, -s srcline) ---- */
-
-/* One cache for the process: the view runs on the engine thread, and the
- * answers (interned strings) stay valid for any snapshot. */
-static struct dwarfinfo_cache *view_dwarf;
-static pthread_once_t view_dwarf_once = PTHREAD_ONCE_INIT;
-
-static void view_dwarf_init(void)
-{
-	view_dwarf = dwarfinfo_cache_new(0);
-}
-
-/* The DWARF answer at addr in dso (valid until the next lookup), or NULL:
- * from its debug file, else the file its symbols came from, else (that
- * was a /proc/PID path of a process now gone) its path, each only with
- * the build ID of the file the symbols came from. */
-static const struct dwarfinfo *view_dwarf_at(struct dso *dso, uint64_t addr)
-{
-	const struct dwarfinfo *in;
-	const uint8_t *id = NULL;
-	const char *paths[3];
-	size_t size, n = 0, i;
-
-	if (!dso || dso_is_kernel(dso))
-		return NULL;
-	size = dso_file_build_id(dso, &id);
-	if ((paths[n] = dso_debug_path(dso)))
-		n++;
-	if ((paths[n] = dso_sym_path(dso)))
-		n++;
-	/* Unchecked, a path may hold another binary now: not without an ID. */
-	if (size && n && strcmp(paths[n - 1], dso_path(dso)) != 0)
-		paths[n++] = dso_path(dso);
-	pthread_once(&view_dwarf_once, view_dwarf_init);
-	for (i = 0; i < n; i++)
-		if (dwarfinfo_lookup_id(view_dwarf, paths[i], id, size, addr, &in) == 0)
-			return in;
-	return NULL;
-}
-
-/* perf's srcline, from the line table or else its fallbacks. */
-static const char *view_srcline_of(const struct dwarfinfo *in, struct dso *dso,
-				   const struct symbol *sym, uint64_t addr)
-{
-	char buf[1024];
-
-	if (in && in->file)
-		return dwarfinfo_srcline(in);
-	if (sym && sym->name && addr >= sym->start)
-		snprintf(buf, sizeof(buf), "%s+%llu", sym->name,
-			 (unsigned long long)(addr - sym->start));
-	else if (dso)
-		snprintf(buf, sizeof(buf), "%s[%llx]", dso_short_name(dso), (unsigned long long)addr);
-	else
-		return intern("??:0");
-	return intern(buf);
-}
-
-const char *view_srcline(struct dso *dso, const struct symbol *sym, uint64_t addr)
-{
-	return view_srcline_of(view_dwarf_at(dso, addr), dso, sym, addr);
 }
 
 /* A frame as displayed: the real function, or one inlined into it, with
@@ -314,11 +251,11 @@ static uint32_t view_dtab_expand(struct view_dtab *t, struct dso *dso, const str
 
 	memset(&f, 0, sizeof(f));
 	if (addr && dso) {
-		in = view_dwarf_at(dso, addr);
+		in = dso_dwarf_at(dso, addr);
 		t->lookups++;
 	}
 	if (t->srcline)
-		f.srcline = view_srcline_of(in, dso, sym, addr);
+		f.srcline = dso_srcline_of(in, dso, sym, addr);
 	if (t->inl && in)
 		for (k = 0; k < in->nr_inlines && ninl < VIEW_MAX_INLINES; k++)
 			inl[ninl++] = in->inlines[k].name;

@@ -200,11 +200,6 @@ struct snapshot {
 					cache) for this snapshot */
 };
 
-/* The source line of addr (ELF vaddr of dso's symbol space) in perf's
- * format (see snapshot_row.srcline), interned; sym may be NULL.  Cached
- * per address; the DWARF comes from dso_debug_path(), else dso_sym_path(). */
-const char *view_srcline(struct dso *dso, const struct symbol *sym, uint64_t addr);
-
 /* strcmp where NULL (a row without the value) sorts after every string:
  * such rows group together, at the bottom of a table sorted by the name.
  * Every order of rows by a name uses it. */

@@ -16,7 +16,9 @@
 
 #include "callchain.h"
 #include "hist.h"
+#include "kernel.h"
 #include "machine.h"
+#include "symloader.h"
 #include "symtab.h"
 #include "testutil.h"
 #include "util.h"

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 
 #include "callchain.h"
+#include "dso.h"
 #include "dwarfinfo.h"
 #include "elfsyms.h"
 #include "hist.h"
@@ -40,7 +41,7 @@ static void build_fixture(void)
 	snprintf(fixture, sizeof(fixture), "%s/inlfix", dir);
 	snprintf(stripped, sizeof(stripped), "%s/inlfix.stripped", dir);
 	ck_assert_int_eq(testutil_sh("cc -O2 -g -o '%s' '%s/inline-fixture.c'", master,
-				     getenv("srcdir") ? getenv("srcdir") : "tests"),
+				     getenv("srcdir") ? getenv("srcdir") : "tests/helpers"),
 			 0);
 	ck_assert_int_eq(testutil_sh("strip -g -o '%s' '%s'", master_stripped, master), 0);
 	ck_assert_int_eq(elf_image_load(master, &img), 0);
@@ -459,7 +460,7 @@ START_TEST(test_view_srcline_fallbacks)
 	ck_assert_str_eq(snap.rows[1].srcline, "??:0");
 	ck_assert_str_eq(snap.rows[2].symbol, "outer_noinline");
 	ck_assert_str_eq(snap.rows[2].srcline, "inline-fixture.c:19");
-	ck_assert_str_eq(view_srcline(nodw, NULL, 0x42), "app[42]");
+	ck_assert_str_eq(dso_srcline(nodw, NULL, 0x42), "app[42]");
 	snapshot_release(&snap);
 	hist_free(h);
 }
@@ -543,7 +544,7 @@ START_TEST(test_view_build_id_checked)
 	add_at(h, outer_start, NULL, 0, 1);
 	/* Another binary at the same path: the fixture rebuilt differently. */
 	ck_assert_int_eq(testutil_sh("cc -O0 -g -o '%s' '%s/inline-fixture.c'", fixture,
-				     getenv("srcdir") ? getenv("srcdir") : "tests"),
+				     getenv("srcdir") ? getenv("srcdir") : "tests/helpers"),
 			 0);
 	memset(&snap, 0, sizeof(snap));
 	view_build(h, NULL, &snap);

@@ -1,0 +1,69 @@
+/* DSOs: the objects maps point to (ELF files, the kernel and its modules,
+ * [vdso], anonymous code), one per path and identity, with their symbols
+ * (loaded lazily, see dso.c), source lines and inlined frames. */
+#ifndef PROFTOP_DSO_H
+#define PROFTOP_DSO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct machine;
+struct dso;
+struct symbol;
+struct dwarfinfo;
+
+enum dso_kind {
+	DSO_USER,     /* an ELF file */
+	DSO_KERNEL,   /* [kernel.kallsyms] */
+	DSO_MODULE,   /* [ext4] */
+	DSO_VDSO,     /* [vdso] */
+	DSO_ANON,     /* //anon, [heap], memfd, JIT: no symbols */
+};
+
+/* The DSO for path (a file, or a bracketed name like "[vdso]"), created on
+ * first use.  One object per path and identity; symbols load lazily on the
+ * first machine_resolve that needs them. */
+struct dso *machine_dso_get(struct machine *m, const char *path, enum dso_kind kind);
+
+/* Look for binaries under dir (dir/path, dir/.build-id/xx/rest) before
+ * the paths themselves: --symfs, for recordings made elsewhere. */
+void machine_set_symfs(struct machine *m, const char *dir);
+
+/* A build ID known for path (perf.data's BUILD_ID feature): its symbols then
+ * come only from a file with the same build ID. */
+void machine_add_build_id(struct machine *m, const char *path, const uint8_t *id,
+			  size_t size);
+
+/* DSO accessors. */
+const char *dso_short_name(const struct dso *d); /* "libc.so.6", "[kernel.kallsyms]" */
+const char *dso_path(const struct dso *d);       /* full path, or the short name */
+enum dso_kind dso_kind(const struct dso *d);
+bool dso_is_kernel(const struct dso *d);
+/* Once d's symbols are loaded: the file they were read from (may be a
+ * /proc/PID/... path), and the separate debug file used for its symbol
+ * table, or NULL.  NULL before loading or when it failed. */
+const char *dso_sym_path(const struct dso *d);
+const char *dso_debug_path(const struct dso *d);
+/* Once loaded: the build ID of the file the symbols came from (*id, its
+ * size returned), or 0 when it has none or is not loaded.  Lets a later
+ * reader (DWARF, after a /proc/PID path is gone) check another path holds
+ * the same binary. */
+size_t dso_file_build_id(const struct dso *d, const uint8_t **id);
+
+/* The DWARF answer (inlined functions, source line) at addr in dso (valid
+ * until the next lookup), or NULL: from its debug file, else the file its
+ * symbols came from, else (that was a /proc/PID path of a process now
+ * gone) its path, each only with the build ID of the file the symbols came
+ * from.  One cache for the process, used from one thread at a time. */
+const struct dwarfinfo *dso_dwarf_at(struct dso *dso, uint64_t addr);
+/* perf's srcline for addr given dso_dwarf_at's answer in (may be NULL):
+ * from the line table, else "sym+off", "dso[addr]" or "??:0"; interned. */
+const char *dso_srcline_of(const struct dwarfinfo *in, struct dso *dso, const struct symbol *sym,
+			   uint64_t addr);
+/* The source line of addr (ELF vaddr of dso's symbol space) in perf's
+ * format (see snapshot_row.srcline), interned; sym may be NULL.  Cached
+ * per address; the DWARF comes from dso_debug_path(), else dso_sym_path(). */
+const char *dso_srcline(struct dso *dso, const struct symbol *sym, uint64_t addr);
+
+#endif

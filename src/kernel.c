@@ -1,0 +1,328 @@
+/* The kernel's part of the machine: [kernel.kallsyms] and a DSO per
+ * module, their symbols from kallsyms (or perf's copy of it) with sizes
+ * from a vmlinux whose build ID is the running kernel's, read at once,
+ * lazily at the first kernel address, or on a thread of its own; and the
+ * build-ID checks that say whether a kernel's symbols apply. */
+#include "config.h"
+
+#include "kernel.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "elfsyms.h"
+#include "errmsg.h"
+#include "kallsyms.h"
+#include "machine-impl.h"
+#include "perfdata.h"
+#include "util.h"
+
+static struct dso *kernel_dso(struct machine *m)
+{
+	if (!m->kernel_dso)
+		m->kernel_dso = machine_dso_get(m, "[kernel.kallsyms]", DSO_KERNEL);
+	return m->kernel_dso;
+}
+
+/* Read the kernel's symbols (any thread): kallsyms, then the sizes of
+ * --vmlinux or of a vmlinux found by the kernel's build ID.  Writes only
+ * ks and m->kload.note. */
+static int kernel_read(struct machine *m, struct kernel_syms *ks)
+{
+	struct kernel_load *kl = &m->kload;
+	uint8_t id[ELF_BUILD_ID_MAX];
+	char why[512], *path = NULL;
+	struct utsname uts;
+	int err = kallsyms_load_files(kl->kallsyms, kl->modules, ks), n;
+
+	/* perf's copy was written by whoever recorded: zeros under
+	 * kptr_restrict, or unreadable since. */
+	if (kl->kallsyms_cached && (err || ks->restricted)) {
+		kallsyms_release(ks);
+		err = kallsyms_load_files(NULL, kl->modules, ks);
+	}
+	if (err || ks->restricted || !kl->use_vmlinux)
+		return err;
+	n = kallsyms_kernel_build_id(id);
+	if (kl->vmlinux)
+		path = xstrdup(kl->vmlinux);
+	else if (n > 0 && uname(&uts) == 0)
+		path = kallsyms_find_vmlinux(NULL, uts.release, id, (size_t)n);
+	if (!path)
+		return 0;
+	if (kallsyms_use_vmlinux(ks, path, id, n > 0 ? (size_t)n : 0, why, sizeof(why)) == 0)
+		kl->note = xasprintf("kernel symbol sizes from %s", path);
+	else
+		kl->note = xasprintf("%s: using /proc/kallsyms alone", why);
+	free(path);
+	return 0;
+}
+
+/* Engine thread: make ks (read by kernel_read, err its result) the
+ * machine's kernel symbols, with a DSO per module. */
+static int kernel_take(struct machine *m, struct kernel_syms *ks, int err, bool *restricted)
+{
+	size_t i;
+
+	/* Called only when the samples are the running kernel's. */
+	m->vdso_allowed = true;
+	if (m->ks_loaded) {
+		kallsyms_release(&m->ks);
+		m->ks_loaded = false;
+	}
+	kernel_dso(m)->state = err ? DSO_SYMS_FAILED : DSO_SYMS_LOADED;
+	m->kernel_err = err;
+	if (restricted)
+		*restricted = false;
+	if (err) {
+		memset(&m->ks, 0, sizeof(m->ks));
+		return err;
+	}
+	m->ks = *ks;
+	m->ks_loaded = true;
+	free(m->module_dsos);
+	m->module_dsos = xcalloc(m->ks.nmodules ? m->ks.nmodules : 1, sizeof(*m->module_dsos));
+	for (i = 0; i < m->ks.nmodules; i++) {
+		char *name = xasprintf("[%s]", m->ks.modules[i].name);
+
+		m->module_dsos[i] = machine_dso_get(m, name, DSO_MODULE);
+		free(name);
+	}
+	if (restricted)
+		*restricted = m->ks.restricted;
+	return 0;
+}
+
+/* ---- kallsyms only when needed (replay) ---- */
+
+int machine_load_kernel_lazy(struct machine *m)
+{
+	kernel_dso(m);
+	m->ks_lazy = true;
+	/* Called only for samples of the running kernel: its vdso names
+	 * theirs from the first sample on, not from the first kernel
+	 * address (that came late in some recordings, and every [vdso]
+	 * sample before it was [unknown]). */
+	m->vdso_allowed = true;
+	return 0;
+}
+
+void machine_set_kernel_files(struct machine *m, const char *kallsyms, const char *modules)
+{
+	free(m->kload.kallsyms);
+	free(m->kload.modules);
+	m->kload.kallsyms = kallsyms ? xstrdup(kallsyms) : NULL;
+	m->kload.modules = modules ? xstrdup(modules) : NULL;
+	m->kload.kallsyms_cached = false;
+}
+
+void machine_set_kernel_cache(struct machine *m, const char *kallsyms)
+{
+	machine_set_kernel_files(m, kallsyms, NULL);
+	m->kload.kallsyms_cached = true;
+}
+
+void machine_set_vmlinux(struct machine *m, bool use, const char *path)
+{
+	free(m->kload.vmlinux);
+	m->kload.use_vmlinux = use;
+	m->kload.vmlinux = path ? xstrdup(path) : NULL;
+}
+
+const char *machine_kernel_note(const struct machine *m)
+{
+	return m->kload.started ? NULL : m->kload.note;
+}
+
+int machine_load_kernel(struct machine *m, bool *restricted)
+{
+	struct kernel_syms ks;
+	int err;
+
+	kernel_dso(m);
+	err = kernel_read(m, &ks);
+	return kernel_take(m, &ks, err, restricted);
+}
+
+static void *kernel_load_main(void *arg)
+{
+	struct machine *m = arg;
+	struct kernel_load *kl = &m->kload;
+	const char *delay = getenv("PROFTOP_TEST_KERNEL_DELAY_MS");
+
+	/* For the tests: a kallsyms read as slow as a loaded machine's. */
+	if (delay && atoi(delay) > 0)
+		usleep((useconds_t)atoi(delay) * 1000u);
+	kl->err = kernel_read(m, &kl->ks);
+	/* Published before busy drops: a waiter woken by it sees the state. */
+	__atomic_store_n(&m->kernel_dso->state, kl->err ? DSO_SYMS_FAILED : DSO_SYMS_LOADED,
+			 __ATOMIC_RELEASE);
+	symloader_unbusy(&m->loader);
+	return NULL;
+}
+
+int machine_load_kernel_async(struct machine *m)
+{
+	struct dso *kd = kernel_dso(m);
+	int err;
+
+	if (!m->async || m->kload.started)
+		return m->kload.started ? 0 : machine_load_kernel(m, NULL);
+	kd->state = DSO_SYMS_QUEUED;
+	symloader_busy(&m->loader);
+	err = pthread_create(&m->kload.thread, NULL, kernel_load_main, m);
+	if (err) {
+		symloader_unbusy(&m->loader);
+		kd->state = DSO_SYMS_NONE;
+		return machine_load_kernel(m, NULL);
+	}
+	m->kload.started = true;
+	return 0;
+}
+
+/* Engine thread: once the kernel thread is done, join it and take its
+ * symbols.  Returns false while it is still reading. */
+static bool kernel_install(struct machine *m)
+{
+	struct kernel_load *kl = &m->kload;
+
+	if (!kl->started)
+		return true;
+	if (__atomic_load_n(&m->kernel_dso->state, __ATOMIC_ACQUIRE) == DSO_SYMS_QUEUED)
+		return false;
+	pthread_join(kl->thread, NULL);
+	kl->started = false;
+	kernel_take(m, &kl->ks, kl->err, NULL);
+	return true;
+}
+
+void machine_wait_kernel(struct machine *m)
+{
+	struct kernel_load *kl = &m->kload;
+
+	if (!kl->started)
+		return;
+	pthread_join(kl->thread, NULL);
+	kl->started = false;
+	kernel_take(m, &kl->ks, kl->err, NULL);
+}
+
+int machine_kernel_status(struct machine *m, bool *restricted)
+{
+	*restricted = false;
+	if (m->ks_lazy)
+		return 1;
+	if (!kernel_install(m))
+		return -EINPROGRESS;
+	if (!m->kernel_dso)
+		return -ENOENT;
+	*restricted = m->ks_loaded && m->ks.restricted;
+	return m->kernel_err;
+}
+
+bool machine_kernel_loading(const struct machine *m)
+{
+	return m->kload.started && m->kernel_dso &&
+	       __atomic_load_n(&m->kernel_dso->state, __ATOMIC_ACQUIRE) == DSO_SYMS_QUEUED;
+}
+
+void kernel_resolve(struct machine *m, uint64_t ip, struct resolved *out)
+{
+	const struct kernel_module *mod = NULL;
+
+	out->kernel = true;
+	out->addr = ip;
+	out->dso = kernel_dso(m);
+	if (m->ks_lazy) {
+		/* The first kernel address of a replay: read kallsyms now
+		 * (a recording without kernel samples never does). */
+		m->ks_lazy = false;
+		machine_load_kernel(m, NULL);
+	}
+	/* Still reading kallsyms: held like a user DSO still loading. */
+	if (!kernel_install(m)) {
+		out->pending = true;
+		return;
+	}
+	if (!m->ks_loaded || m->ks.restricted)
+		return;
+	out->sym = kallsyms_lookup(&m->ks, ip, &mod);
+	if (mod)
+		out->dso = m->module_dsos[mod - m->ks.modules];
+}
+
+
+void kernel_free(struct machine *m)
+{
+	/* Before the loader stops: the kernel thread uses the loader's lock. */
+	if (m->kload.started) {
+		pthread_join(m->kload.thread, NULL);
+		if (!m->kload.err)
+			kallsyms_release(&m->kload.ks);
+	}
+	free(m->kload.kallsyms);
+	free(m->kload.modules);
+	free(m->kload.vmlinux);
+	free(m->kload.note);
+	if (m->ks_loaded)
+		kallsyms_release(&m->ks);
+	free(m->module_dsos);
+}
+
+/* ---- whether a kernel's symbols apply ---- */
+
+int kernel_check_vmlinux(const char *path, struct errmsg *em)
+{
+	uint8_t want[20], have[ELF_BUILD_ID_MAX];
+	int nw = kallsyms_kernel_build_id(want), nh = elf_read_build_id(path, have);
+
+	if (nh < 0)
+		return errmsg_set(em, nh, "--vmlinux %s: %s", path,
+				  nh == -ENOEXEC ? "not an ELF file" : strerror(-nh));
+	if (nw <= 0)
+		return errmsg_set(em, -ENOENT,
+				  "--vmlinux %s: the running kernel's build ID is unknown "
+				  "(/sys/kernel/notes unreadable): cannot check that it matches",
+				  path);
+	if (nh != nw || memcmp(have, want, (size_t)nw) != 0)
+		return errmsg_set(em, -EINVAL,
+				  "--vmlinux %s is not the running kernel's: %s; use the vmlinux "
+				  "of this kernel (uname -r) or leave --vmlinux out",
+				  path, nh ? "its build ID differs" : "it has no build ID");
+	return 0;
+}
+
+bool kernel_check_recording(const struct perfdata_info *info, char **cached)
+{
+	uint8_t id[20];
+	int n = kallsyms_kernel_build_id(id);
+	bool same = false, known = false;
+	size_t i, idsize;
+	struct utsname uts;
+
+	*cached = NULL;
+	for (i = 0; i < info->nbuild_ids; i++) {
+		const struct perfdata_build_id *b = &info->build_ids[i];
+
+		if (strcmp(b->filename, "[kernel.kallsyms]") != 0)
+			continue;
+		known = true;
+		idsize = b->size < 20 ? b->size : 20;
+		same = n > 0 && idsize >= 1 && memcmp(b->id, id, idsize) == 0;
+		if (same && !*cached)
+			*cached = kallsyms_find_cached(b->id, idsize);
+	}
+	/* The last [kernel.kallsyms] entry decides (perf writes one). */
+	if (!same) {
+		free(*cached);
+		*cached = NULL;
+	}
+	if (!known && info->osrelease && uname(&uts) == 0)
+		same = strcmp(uts.release, info->osrelease) == 0;
+	return same;
+}

@@ -1,0 +1,207 @@
+/* Unit tests for src/synth.c: the machine synthesized from /proc, at
+ * once and in steps. */
+#include "config.h"
+
+#include "synth.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "elfsyms.h"
+#include "machine.h"
+#include "machine_cases.h"
+#include "procfs.h"
+#include "symtab.h"
+#include "testutil.h"
+#include "util.h"
+#include "vdso.h"
+
+/* ---- /proc synthesis ---- */
+
+static int __attribute__((noinline)) machine_test_marker(int x)
+{
+	return x * 5 + 3;
+}
+
+static int (*volatile marker_ptr)(int) = machine_test_marker;
+
+static pthread_mutex_t thr_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t thr_cond = PTHREAD_COND_INITIALIZER;
+static pid_t thr_tid;
+static bool thr_stop;
+
+static void *thread_main(void *arg)
+{
+	(void)arg;
+	pthread_setname_np(pthread_self(), "mtest-worker");
+	pthread_mutex_lock(&thr_lock);
+	thr_tid = gettid();
+	pthread_cond_broadcast(&thr_cond);
+	while (!thr_stop)
+		pthread_cond_wait(&thr_cond, &thr_lock);
+	pthread_mutex_unlock(&thr_lock);
+	return NULL;
+}
+
+START_TEST(test_synthesize_self)
+{
+	struct machine *m = machine_new();
+	pid_t self = getpid();
+	char exe[PATH_MAX];
+	ssize_t n;
+	pthread_t th;
+	struct resolved r;
+	const char *comm;
+	char *want;
+
+	ck_assert_int_eq(pthread_create(&th, NULL, thread_main, NULL), 0);
+	pthread_mutex_lock(&thr_lock);
+	while (!thr_tid)
+		pthread_cond_wait(&thr_cond, &thr_lock);
+	pthread_mutex_unlock(&thr_lock);
+
+	ck_assert_int_eq(machine_synthesize(m, &self, 1), 1);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ck_assert_int_gt(n, 0);
+	exe[n] = '\0';
+
+	r = user(m, (uint32_t)self, (uint32_t)self, (uint64_t)(uintptr_t)marker_ptr + 2);
+	ck_assert_ptr_nonnull(r.dso);
+	ck_assert_str_eq(dso_path(r.dso), exe);
+	ck_assert_ptr_nonnull(r.sym);
+	ck_assert_str_eq(r.sym->name, "machine_test_marker");
+	ck_assert_int_eq(marker_ptr(1), 8);
+
+	/* libc is mapped too, and the other thread shares the maps. */
+	r = user(m, (uint32_t)self, (uint32_t)thr_tid, (uint64_t)(uintptr_t)&getpid);
+	ck_assert_ptr_nonnull(r.dso);
+	ck_assert_int_eq(dso_kind(r.dso), DSO_USER);
+	ck_assert_ptr_nonnull(strstr(dso_short_name(r.dso), "libc"));
+
+	/* Not "check_machine" under valgrind: compare with what the kernel says. */
+	ck_assert_int_eq(read_file("/proc/self/comm", 64, &want, NULL), 0);
+	want[strcspn(want, "\n")] = '\0';
+	comm = machine_comm_of(m, (uint32_t)self, (uint32_t)self);
+	ck_assert_ptr_nonnull(comm);
+	ck_assert_str_eq(comm, want);
+	free(want);
+	ck_assert_str_eq(machine_comm_of(m, (uint32_t)self, (uint32_t)thr_tid), "mtest-worker");
+	ck_assert_uint_eq(machine_get_stats(m)->unknown_thread, 0);
+
+	pthread_mutex_lock(&thr_lock);
+	thr_stop = true;
+	pthread_cond_broadcast(&thr_cond);
+	pthread_mutex_unlock(&thr_lock);
+	pthread_join(th, NULL);
+	machine_free(m);
+}
+END_TEST
+
+/* The sweep in steps: a process a record names is read at once, before
+ * the sweep gets to it, and the sweep then leaves it alone (what records
+ * added since stays); every listed process is read in the end. */
+START_TEST(test_synthesize_steps)
+{
+	struct machine *m = machine_new();
+	pid_t self = getpid(), pids[3] = { 1, 0x3ffffff0, 0 };
+	struct resolved r;
+	int n = machine_synthesize_begin(m, NULL, 0);
+	size_t left;
+
+	ck_assert_int_gt(n, 1);
+	ck_assert(machine_synthesizing(m));
+	left = machine_synthesize_step(m, 1);
+	ck_assert_uint_eq(left, (size_t)n - 1);
+	/* The sweep has not read us yet (pid 1 comes first)... */
+	ck_assert_ptr_null(machine_comm_of(m, (uint32_t)self, (uint32_t)self));
+	machine_synthesize_pid(m, (uint32_t)self);
+	r = user(m, (uint32_t)self, (uint32_t)self, (uint64_t)(uintptr_t)marker_ptr + 2);
+	ck_assert_ptr_nonnull(r.sym);
+	ck_assert_str_eq(r.sym->name, "machine_test_marker");
+	/* ...a record maps more; the rest of the sweep must keep it. */
+	do_mmap(m, (uint32_t)self, (uint32_t)self, 0x10000, 0x1000, 0, "/tmp/synth-step.so");
+	ck_assert_str_eq(name_at(m, (uint32_t)self, (uint32_t)self, 0x10010), "synth-step.so");
+	while ((left = machine_synthesize_step(m, 7)) > 0)
+		ck_assert(machine_synthesizing(m));
+	ck_assert(!machine_synthesizing(m));
+	ck_assert_str_eq(name_at(m, (uint32_t)self, (uint32_t)self, 0x10010), "synth-step.so");
+	ck_assert_ptr_nonnull(machine_comm_of(m, 1, 1));
+	ck_assert_uint_ge(machine_get_stats(m)->processes, (uint64_t)n - 8);
+	/* Once done, a pid is not read on demand any more. */
+	machine_synthesize_pid(m, 2);
+	machine_free(m);
+
+	/* A list: each pid once, a vanished one skipped. */
+	m = machine_new();
+	pids[2] = self;
+	ck_assert_int_eq(machine_synthesize_begin(m, pids, 3), 3);
+	ck_assert_uint_eq(machine_synthesize_step(m, 2), 1);
+	ck_assert_ptr_null(machine_comm_of(m, (uint32_t)self, (uint32_t)self));
+	ck_assert_uint_eq(machine_synthesize_step(m, 2), 0);
+	ck_assert_ptr_nonnull(machine_comm_of(m, (uint32_t)self, (uint32_t)self));
+	machine_free(m);
+}
+END_TEST
+
+START_TEST(test_synthesize_vanished)
+{
+	struct machine *m = machine_new();
+	pid_t pids[2] = { getpid(), 0x3ffffff0 };
+
+	/* A pid that does not exist is skipped, not an error. */
+	ck_assert_int_eq(machine_synthesize(m, pids, 2), 1);
+	machine_free(m);
+}
+END_TEST
+
+START_TEST(test_synthesize_all)
+{
+	struct machine *m = machine_new();
+	double t0 = now_monotonic(), dt;
+	int n = machine_synthesize(m, NULL, 0);
+	const struct machine_stats *st = machine_get_stats(m);
+
+	dt = now_monotonic() - t0;
+	ck_assert_int_gt(n, 0);
+	ck_assert_uint_ge(st->processes, (uint64_t)n);
+	ck_assert_uint_gt(st->maps, 0);
+	/* For the report; speed goals live in bench/, not in assertions. */
+	fprintf(stderr, "check_machine: synthesized %d processes, %" PRIu64 " threads, %"
+		PRIu64 " maps, %" PRIu64 " dsos in %.1f ms\n",
+		n, st->threads, st->maps, st->dsos, dt * 1e3);
+	ck_assert_ptr_nonnull(machine_comm_of(m, 1, 1));
+	machine_free(m);
+}
+END_TEST
+
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("synth");
+	TCase *tc;
+
+	tc = tcase_create("proc");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_synthesize_self);
+	tcase_add_test(tc, test_synthesize_vanished);
+	tcase_add_test(tc, test_synthesize_all);
+	tcase_add_test(tc, test_synthesize_steps);
+	suite_add_tcase(s, tc);
+
+	return s;
+}
+
+int main(void)
+{
+	return testutil_run(suite()) != 0;
+}
