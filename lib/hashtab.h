@@ -82,6 +82,31 @@ static inline void hashtab_add(struct hashtab *t, uint64_t hash, uint32_t idx,
 	hashtab_insert_at(t, j, idx, hashfn, ctx);
 }
 
+/* A table that keeps several entries under one key (hashtab_add) walks
+ * the probe run of the key's hash and tests each entry itself:
+ *	for (pos = hashtab_run(t, hash); (idx = hashtab_run_next(t, &pos)) != HASHTAB_EMPTY;)
+ * Every entry of that hash is in the run (others may be too). */
+static inline size_t hashtab_run(const struct hashtab *t, uint64_t hash)
+{
+	return (size_t)hash & t->mask;
+}
+
+static inline uint32_t hashtab_run_next(const struct hashtab *t, size_t *pos)
+{
+	uint32_t idx = t->slots[*pos];
+
+	if (idx != HASHTAB_EMPTY)
+		*pos = (*pos + 1) & t->mask;
+	return idx;
+}
+
+/* Make slot (from hashtab_probe, holding an entry) hold entry idx instead,
+ * of the same hash: after the caller moved an entry within its array. */
+static inline void hashtab_set(struct hashtab *t, size_t slot, uint32_t idx)
+{
+	t->slots[slot] = idx;
+}
+
 /* Index entries 0..n-1 anew (after the caller compacted or renumbered its
  * array): the slots grow to fit, and shrink when a quarter would do. */
 void hashtab_rebuild(struct hashtab *t, size_t n, hashtab_hash_fn *hash, const void *ctx);

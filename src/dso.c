@@ -27,18 +27,18 @@
 #include "debuginfod.h"
 #include "dwarfinfo.h"
 #include "elfsyms.h"
+#include "hash.h"
+#include "hashtab.h"
 #include "machine-impl.h"
 #include "nsopen.h"
 #include "symtab.h"
 #include "util.h"
 
-static uint64_t hash_path(const char *s)
+static uint64_t dso_hash(const void *ctx, uint32_t idx)
 {
-	uint64_t h = 1469598103934665603ULL;
+	const struct machine *m = ctx;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
+	return hash_fnv1a(m->dsos[idx]->path);
 }
 
 static bool starts_with(const char *s, const char *prefix)
@@ -103,15 +103,6 @@ void dso_free(struct dso *d)
 	free(d);
 }
 
-static void dso_place(struct dso **slots, size_t cap, struct dso *d)
-{
-	size_t i = hash_path(d->path) & (cap - 1);
-
-	while (slots[i])
-		i = (i + 1) & (cap - 1);
-	slots[i] = d;
-}
-
 static const struct known_build_id *known_build_id(const struct machine *m, const char *path);
 
 /* Whether d is the object a map of path with this identity points to. */
@@ -134,37 +125,31 @@ struct dso *dso_lookup(struct machine *m, const char *path, enum dso_kind kind,
 		       enum dso_ident ident, const uint8_t *id, size_t id_size, uint64_t ino)
 {
 	struct dso *d, *weak = NULL;
-	size_t i;
+	uint64_t hash;
+	uint32_t idx;
+	size_t pos;
 
 	if (!path[0])
 		path = "//anon";
-	if (m->dsocap) {
-		for (i = hash_path(path) & (m->dsocap - 1); m->dsos[i];
-		     i = (i + 1) & (m->dsocap - 1)) {
-			d = m->dsos[i];
-			if (!dso_same(d, path, ident, id, id_size, ino))
-				continue;
-			if (d->ident == ident)
-				return d;
-			/* A weaker identity on either side: prefer an exact
-			 * match elsewhere in the chain. */
-			if (!weak)
-				weak = d;
-		}
+	if (!m->dso_index.slots)
+		hashtab_init(&m->dso_index, 256);
+	hash = hash_fnv1a(path);
+	/* The first of a path's DSOs in the run is the oldest: a weak match
+	 * goes to the one created first. */
+	for (pos = hashtab_run(&m->dso_index, hash);
+	     (idx = hashtab_run_next(&m->dso_index, &pos)) != HASHTAB_EMPTY;) {
+		d = m->dsos[idx];
+		if (!dso_same(d, path, ident, id, id_size, ino))
+			continue;
+		if (d->ident == ident)
+			return d;
+		/* A weaker identity on either side: prefer an exact match
+		 * elsewhere in the run. */
+		if (!weak)
+			weak = d;
 	}
 	if (weak)
 		return weak;
-	if ((m->ndsos + 1) * 2 > m->dsocap) {
-		size_t ncap = m->dsocap ? m->dsocap * 2 : 256;
-		struct dso **ns = xcalloc(ncap, sizeof(*ns));
-
-		for (i = 0; i < m->dsocap; i++)
-			if (m->dsos[i])
-				dso_place(ns, ncap, m->dsos[i]);
-		free(m->dsos);
-		m->dsos = ns;
-		m->dsocap = ncap;
-	}
 	d = dso_new(path, kind);
 	if (m->nknown_ids) {
 		const struct known_build_id *k = known_build_id(m, path);
@@ -172,7 +157,9 @@ struct dso *dso_lookup(struct machine *m, const char *path, enum dso_kind kind,
 		if (k)
 			dso_expect_build_id(d, k->id, k->size);
 	}
-	dso_place(m->dsos, m->dsocap, d);
+	m->dsos = xgrow(m->dsos, &m->dsos_cap, m->ndsos + 1, sizeof(*m->dsos));
+	m->dsos[m->ndsos] = d;
+	hashtab_add(&m->dso_index, hash, (uint32_t)m->ndsos, dso_hash, m);
 	m->ndsos++;
 	m->stats.dsos = m->ndsos;
 	return d;
@@ -546,9 +533,13 @@ void machine_add_build_id(struct machine *m, const char *path, const uint8_t *id
 	memcpy(k->id, id, size);
 	k->size = (uint8_t)size;
 	/* A DSO already created for path: from now on it needs this ID. */
-	if (m->dsocap) {
-		for (i = hash_path(path) & (m->dsocap - 1); m->dsos[i]; i = (i + 1) & (m->dsocap - 1)) {
-			struct dso *d = m->dsos[i];
+	if (m->dso_index.slots) {
+		uint32_t idx;
+		size_t pos;
+
+		for (pos = hashtab_run(&m->dso_index, hash_fnv1a(path));
+		     (idx = hashtab_run_next(&m->dso_index, &pos)) != HASHTAB_EMPTY;) {
+			struct dso *d = m->dsos[idx];
 
 			if (strcmp(d->path, path) == 0 && d->state == DSO_SYMS_NONE)
 				dso_expect_build_id(d, id, size);
@@ -599,10 +590,10 @@ void dso_table_free(struct machine *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->dsocap; i++)
-		if (m->dsos[i])
-			dso_free(m->dsos[i]);
+	for (i = 0; i < m->ndsos; i++)
+		dso_free(m->dsos[i]);
 	free(m->dsos);
+	hashtab_release(&m->dso_index);
 	for (i = 0; i < m->nknown_ids; i++)
 		free(m->known_ids[i].path);
 	free(m->known_ids);

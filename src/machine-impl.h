@@ -175,8 +175,9 @@ struct thread {
 
 struct machine {
 	struct idtab threads, procs;
-	struct dso **dsos;        /* open addressing by path hash */
-	size_t dsocap, ndsos;
+	struct dso **dsos;        /* every DSO, in creation order */
+	size_t ndsos, dsos_cap;
+	struct hashtab dso_index; /* dsos by path: several per path (identities) */
 	struct kernel_syms ks;
 	bool ks_loaded;
 	/* machine_load_kernel_async: kallsyms (and --vmlinux) read on a thread
