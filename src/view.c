@@ -174,6 +174,7 @@ static void view_fill_row(const struct hist_entry *e, const bool *key, double to
 	if (key[SORT_SYM]) {
 		r->has_sym = true;
 		r->symbol = e->sym && e->sym->name ? demangle_display(e->sym->name) : view_unknown;
+		r->synthetic = dso_symbol_synthetic(e->dso, e->sym);
 	}
 }
 
@@ -186,6 +187,7 @@ struct view_dframe {
 	const char *name;       /* interned, or the symbol's own name */
 	const char *srcline;    /* interned, or NULL */
 	bool kernel, inlined;
+	bool synthetic;         /* follows from dso and name: not a key */
 	uint32_t node;
 };
 
@@ -320,6 +322,7 @@ static uint32_t view_dtab_expand(struct view_dtab *t, struct dso *dso, const str
 	}
 	f.name = sym && sym->name ? sym->name : view_unknown;
 	f.inlined = false;
+	f.synthetic = dso_symbol_synthetic(dso, sym);
 	view_dtab_push(t, view_dtab_intern(t, &f));
 	return (uint32_t)ninl + 1;
 }
@@ -477,6 +480,7 @@ static void view_node_fill(const struct view_tree_ctx *t, const struct callchain
 		n->dso = d->dso ? dso_short_name(d->dso) : view_unknown;
 		n->kernel = d->kernel;
 		n->inlined = d->inlined;
+		n->synthetic = d->synthetic;
 	} else if (t->dt) {
 		const struct view_dframe *d = &t->dt->v[t->root_df];
 
@@ -484,10 +488,12 @@ static void view_node_fill(const struct view_tree_ctx *t, const struct callchain
 		n->dso = d->dso ? dso_short_name(d->dso) : view_unknown;
 		n->kernel = d->kernel;
 		n->inlined = d->inlined;
+		n->synthetic = d->synthetic;
 	} else {
 		n->symbol = view_frame_symbol(f);
 		n->dso = view_frame_dso(f);
 		n->kernel = f ? f->kernel : false;
+		n->synthetic = f && dso_symbol_synthetic(f->dso, f->sym);
 	}
 	n->period = bn->period;
 	n->samples = bn->samples;
@@ -824,6 +830,7 @@ static void view_build_stacks(const struct callchain_store *st, struct view_dtab
 				f->dso = d->dso ? dso_short_name(d->dso) : view_unknown;
 				f->kernel = d->kernel;
 				f->inlined = d->inlined;
+				f->synthetic = d->synthetic;
 			} else {
 				const struct callchain_frame *cf = callchain_store_frame(st, id);
 
@@ -831,6 +838,7 @@ static void view_build_stacks(const struct callchain_store *st, struct view_dtab
 				f->dso = view_frame_dso(cf);
 				f->kernel = cf ? cf->kernel : false;
 				f->inlined = false;
+				f->synthetic = cf && dso_symbol_synthetic(cf->dso, cf->sym);
 			}
 			f++;
 		}
@@ -929,6 +937,7 @@ static struct view_row_tmp *view_rows_expand(const struct hist *h, struct view_d
 			if (key[SORT_SYM]) {
 				t->row.symbol = d->name;
 				t->row.inlined = d->inlined;
+				t->row.synthetic = d->synthetic;
 			}
 			t->row.has_srcline = key[SORT_SRCLINE];
 			t->row.srcline = key[SORT_SRCLINE] ? d->srcline : NULL;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cfi.h"
 #include "debugfile.h"
 #include "symtab.h"
 #include "nsopen.h"
@@ -704,6 +705,7 @@ static int elf_image_load_elf(Elf *elf, struct elf_image *out)
 	if (err)
 		goto out_symtab;
 	symtab_finish(out->symtab);
+	out->cfi_symtab = cfi_symtab_new(elf, out->symtab);
 	return 0;
 
 out_symtab:
@@ -775,6 +777,7 @@ void elf_image_release(struct elf_image *img)
 	if (!img)
 		return;
 	symtab_free(img->symtab);
+	symtab_free(img->cfi_symtab);
 	free(img->segs);
 	free(img->debuglink);
 	memset(img, 0, sizeof(*img));
@@ -881,6 +884,10 @@ int elf_image_merge_debug(struct elf_image *img, const char *path)
 	}
 	symtab_free(img->symtab);
 	img->symtab = st;
+	/* The debug file's names replace the synthetic ones they cover. */
+	dbg = cfi_symtab_refine(img->cfi_symtab, st);
+	symtab_free(img->cfi_symtab);
+	img->cfi_symtab = dbg;
 	return 0;
 }
 
