@@ -366,17 +366,34 @@ static struct symtab *cfi_build_finish(struct cfi_build *b)
 	return b->st;
 }
 
+/* Walk the CFI section scn (eh: .eh_frame) into b. */
+static void cfi_walk_scn(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool eh,
+			 struct cfi_build *b)
+{
+	struct cfi_section sec;
+	GElf_Ehdr ehdr;
+	Elf_Data *data;
+
+	/* Raw bytes: .eh_frame's type is SHT_X86_64_UNWIND on x86_64. */
+	if (!scn || !gelf_getehdr(elf, &ehdr) || !(data = elf_rawdata(scn, NULL)) || !data->d_buf)
+		return;
+	sec.buf = data->d_buf;
+	sec.size = data->d_size;
+	sec.addr = sh->sh_addr;
+	sec.eh = eh;
+	sec.msb = ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
+	sec.addr_size = ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
+	cfi_walk(&sec, cfi_build_one, b);
+}
+
 struct symtab *cfi_symtab_new(Elf *elf, const struct symtab *real)
 {
 	struct cfi_build b = { .real = real };
 	Elf_Scn *scn = NULL, *eh = NULL, *dbg = NULL;
 	GElf_Shdr sh, ehsh, dbgsh;
-	struct cfi_section sec;
 	size_t shstrndx, cap = 0;
-	GElf_Ehdr eh_hdr;
-	Elf_Data *data;
 
-	if (!gelf_getehdr(elf, &eh_hdr) || elf_getshdrstrndx(elf, &shstrndx) != 0)
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
 		return NULL;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		const char *name;
@@ -389,11 +406,9 @@ struct symtab *cfi_symtab_new(Elf *elf, const struct symtab *real)
 			b.text[b.ntext].lo = sh.sh_addr;
 			b.text[b.ntext++].hi = sh.sh_addr + sh.sh_size;
 		}
-		if (!(name = elf_strptr(elf, shstrndx, sh.sh_name)))
-			continue;
 		/* Compressed sections would need inflating: a compiler does
 		 * not compress the CFI an unwinder reads at run time. */
-		if (sh.sh_flags & SHF_COMPRESSED)
+		if ((sh.sh_flags & SHF_COMPRESSED) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
 			continue;
 		if (strcmp(name, ".eh_frame") == 0 && !eh) {
 			eh = scn;
@@ -403,28 +418,16 @@ struct symtab *cfi_symtab_new(Elf *elf, const struct symtab *real)
 			dbgsh = sh;
 		}
 	}
-	if (!b.ntext || (!eh && !dbg)) {
-		free(b.text);
-		return NULL;
+	/* Both: code built without unwind tables (-fno-asynchronous-unwind-
+	 * tables -g) has its FDEs only in .debug_frame, next to the crt
+	 * files' .eh_frame.  A start in both is one function (symtab). */
+	if (b.ntext) {
+		b.st = symtab_new();
+		if (eh)
+			cfi_walk_scn(elf, eh, &ehsh, true, &b);
+		if (dbg)
+			cfi_walk_scn(elf, dbg, &dbgsh, false, &b);
 	}
-	if (!eh) {
-		eh = dbg;
-		ehsh = dbgsh;
-	}
-	/* Raw bytes: .eh_frame's type is SHT_X86_64_UNWIND on x86_64. */
-	data = elf_rawdata(eh, NULL);
-	if (!data || !data->d_buf) {
-		free(b.text);
-		return NULL;
-	}
-	sec.buf = data->d_buf;
-	sec.size = data->d_size;
-	sec.addr = ehsh.sh_addr;
-	sec.eh = eh != dbg;
-	sec.msb = eh_hdr.e_ident[EI_DATA] == ELFDATA2MSB;
-	sec.addr_size = eh_hdr.e_ident[EI_CLASS] == ELFCLASS32 ? 4 : 8;
-	b.st = symtab_new();
-	cfi_walk(&sec, cfi_build_one, &b);
 	free(b.text);
 	return cfi_build_finish(&b);
 }

@@ -31,7 +31,7 @@ size_t cfi_walk(const struct cfi_section *sec,
 /* The functions of elf known only from its CFI: the FDE ranges that lie
  * in an executable section and whose start no symbol of real covers,
  * named sub_<hex> from their start (an ELF virtual address, as objdump
- * prints it).  Read from .eh_frame, else .debug_frame.  NULL when there
+ * prints it).  Read from .eh_frame and .debug_frame.  NULL when there
  * are none. */
 struct symtab *cfi_symtab_new(Elf *elf, const struct symtab *real);
 
