@@ -15,7 +15,7 @@
 
 /* The recording's architecture (uname -m), for raw payload decoders. */
 static char dump_arch[32];
-/* Its payload decoder (Alpha: ProfileMe), or NULL: set by dump_header. */
+/* Its payload decoder (arch_payload_find), or NULL: set by dump_header. */
 static const struct arch_payload_ops *dump_payload;
 
 static const char *const sample_bits[] = {
@@ -110,22 +110,17 @@ void dump_header(FILE *out, const struct perfdata *pd)
 }
 
 /* Lines an arch payload decoder adds after the hex of a RAW payload: on
- * an Alpha recording, the three ProfileMe lines of perf report -D, byte
- * for byte, when the event and the payload are ProfileMe's. */
+ * a recording whose machine has a decoder, the lines perf report -D prints
+ * for the payload, byte for byte, when the event and the payload are the
+ * decoder's. */
 static void dump_raw_decoded(FILE *out, const struct perfdata_record *rec, const void *raw,
 			     uint32_t size)
 {
-	union {
-		max_align_t align;
-		unsigned char b[512];
-	} decoded;
+	union arch_payload_buf decoded;
 	char text[1024];
 	int n;
 
-	if (!dump_payload || !rec->event || !dump_payload->applies(&rec->event->attr, raw, size))
-		return;
-	if (dump_payload->decoded_size > sizeof(decoded) ||
-	    dump_payload->decode(raw, size, &decoded) != 0)
+	if (!rec->event || !arch_payload_decode(dump_payload, &rec->event->attr, raw, size, &decoded))
 		return;
 	n = dump_payload->format_dump(&decoded, text, sizeof(text));
 	if (n > 0 && (size_t)n < sizeof(text))

@@ -170,7 +170,7 @@ static int engine_start_file(struct engine *e)
 	e->file_seconds = source_file_seconds(e->src);
 	if (c->dump)
 		return 0;
-	/* No ARCH feature: EM_NONE, nothing is taken for ProfileMe. */
+	/* No ARCH feature: EM_NONE, no payload is decoded. */
 	engine_new_ingest(e, arch_machine_from_name(info->arch));
 	ingest_only_attr(e->in, &ev->attr);
 	ingest_symbols_async(e->in);
