@@ -105,7 +105,7 @@ static const struct fde *fde_at(const struct fde *v, size_t n, uint64_t start)
 
 /* Every synthetic function of path is a listed FDE, named from its start;
  * returns how many there are. */
-static size_t check_against_readelf(const char *path, const struct elf_image *img)
+static size_t check_against_readelf(const char *path, const struct elfsyms_image *img)
 {
 	size_t nf, i, n = img->cfi_symtab ? symtab_count(img->cfi_symtab) : 0;
 	struct fde *f = readelf_fdes(path, &nf);
@@ -131,11 +131,11 @@ static size_t check_against_readelf(const char *path, const struct elf_image *im
 static struct fde named(const char *name)
 {
 	char *path = xasprintf("%s/prog", dir);
-	struct elf_image img;
+	struct elfsyms_image img;
 	struct fde out = { 0, 0 };
 	size_t i;
 
-	ck_assert_int_eq(elf_image_load(path, &img), 0);
+	ck_assert_int_eq(elfsyms_load(path, &img), 0);
 	for (i = 0; i < symtab_count(img.symtab); i++) {
 		const struct symbol *s = symtab_get(img.symtab, i);
 
@@ -146,7 +146,7 @@ static struct fde named(const char *name)
 			out.end = s->end;
 		}
 	}
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(path);
 	ck_assert_msg(out.end > out.start, "no %s in prog", name);
 	return out;
@@ -156,7 +156,7 @@ static const char *const statics[] = { "spin_a", "spin_b", "spin_c", "main" };
 
 /* In stripped img, each static function is one synthetic function that
  * starts where it starts and covers it: one row each. */
-static void check_one_per_function(const struct elf_image *img)
+static void check_one_per_function(const struct elfsyms_image *img)
 {
 	const struct symbol *seen[4];
 	size_t i, j;
@@ -181,15 +181,15 @@ static void check_one_per_function(const struct elf_image *img)
 START_TEST(test_stripped_eh_frame)
 {
 	char *path;
-	struct elf_image img;
+	struct elfsyms_image img;
 
 	build_fixtures();
 	path = xasprintf("%s/prog.strip", dir);
-	ck_assert_int_eq(elf_image_load(path, &img), 0);
+	ck_assert_int_eq(elfsyms_load(path, &img), 0);
 	ck_assert_ptr_nonnull(img.cfi_symtab);
 	ck_assert_uint_ge(check_against_readelf(path, &img), 4);
 	check_one_per_function(&img);
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(path);
 }
 END_TEST
@@ -197,20 +197,20 @@ END_TEST
 START_TEST(test_stripped_debug_frame)
 {
 	char *path;
-	struct elf_image img;
+	struct elfsyms_image img;
 
 	build_fixtures();
 	path = xasprintf("%s/dprog.strip", dir);
 	ck_assert_int_eq(testutil_sh("readelf -S '%s' | grep -q '\\.debug_frame'", path), 0);
-	ck_assert_int_eq(elf_image_load(path, &img), 0);
+	ck_assert_int_eq(elfsyms_load(path, &img), 0);
 	ck_assert_uint_ge(check_against_readelf(path, &img), 1);
 	/* main and the statics live only in .debug_frame here. */
 	{
 		char *full = xasprintf("%s/dprog", dir);
-		struct elf_image u;
+		struct elfsyms_image u;
 		size_t i, found = 0;
 
-		ck_assert_int_eq(elf_image_load(full, &u), 0);
+		ck_assert_int_eq(elfsyms_load(full, &u), 0);
 		for (i = 0; i < symtab_count(u.symtab); i++) {
 			const struct symbol *s = symtab_get(u.symtab, i), *c;
 
@@ -221,10 +221,10 @@ START_TEST(test_stripped_debug_frame)
 			found++;
 		}
 		ck_assert_uint_ge(found, 3);
-		elf_image_release(&u);
+		elfsyms_release(&u);
 		free(full);
 	}
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(path);
 }
 END_TEST
@@ -233,7 +233,7 @@ END_TEST
 START_TEST(test_libdw_agrees)
 {
 	char *path;
-	struct elf_image img;
+	struct elfsyms_image img;
 	Dwarf_CFI *cfi;
 	size_t i;
 	Elf *elf;
@@ -241,7 +241,7 @@ START_TEST(test_libdw_agrees)
 
 	build_fixtures();
 	path = xasprintf("%s/prog.strip", dir);
-	ck_assert_int_eq(elf_image_load(path, &img), 0);
+	ck_assert_int_eq(elfsyms_load(path, &img), 0);
 	fd = open(path, O_RDONLY);
 	ck_assert_int_ge(fd, 0);
 	elf = elf_begin(fd, ELF_C_READ, NULL);
@@ -276,7 +276,7 @@ START_TEST(test_libdw_agrees)
 	dwarf_cfi_end(cfi);
 	elf_end(elf);
 	close(fd);
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(path);
 }
 END_TEST
@@ -285,15 +285,15 @@ END_TEST
 START_TEST(test_debug_file_replaces)
 {
 	char *path, *dbg;
-	struct elf_image img;
+	struct elfsyms_image img;
 	size_t before, i;
 
 	build_fixtures();
 	path = xasprintf("%s/prog.strip", dir);
 	dbg = xasprintf("%s/prog.debug", dir);
-	ck_assert_int_eq(elf_image_load(path, &img), 0);
+	ck_assert_int_eq(elfsyms_load(path, &img), 0);
 	before = symtab_count(img.cfi_symtab);
-	ck_assert_int_eq(elf_image_merge_debug(&img, dbg), 0);
+	ck_assert_int_eq(elfsyms_merge_debug(&img, dbg), 0);
 	for (i = 0; i < 4; i++) {
 		struct fde f = named(statics[i]);
 		const struct symbol *s = symtab_lookup(img.symtab, f.start);
@@ -303,7 +303,7 @@ START_TEST(test_debug_file_replaces)
 		ck_assert_ptr_null(symtab_lookup(img.cfi_symtab, f.start));
 	}
 	ck_assert_uint_lt(img.cfi_symtab ? symtab_count(img.cfi_symtab) : 0, before);
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(path);
 	free(dbg);
 }
@@ -644,7 +644,7 @@ static void read_layout(const char *path, struct layout *l)
 START_TEST(test_garbage_file)
 {
 	char *path, *src;
-	struct elf_image img;
+	struct elfsyms_image img;
 	struct layout l;
 	uint64_t seed = 12345;
 	uint8_t *junk;
@@ -669,7 +669,7 @@ START_TEST(test_garbage_file)
 		ck_assert_int_eq(pwrite(fd, junk + k, l.eh_size - k, (off_t)(l.eh_off + k)),
 				 (ssize_t)(l.eh_size - k));
 		close(fd);
-		ck_assert_int_eq(elf_image_load(path, &img), 0);
+		ck_assert_int_eq(elfsyms_load(path, &img), 0);
 		for (i = 0; img.cfi_symtab && i < symtab_count(img.cfi_symtab); i++) {
 			const struct symbol *s = symtab_get(img.cfi_symtab, i);
 			bool in = false;
@@ -678,7 +678,7 @@ START_TEST(test_garbage_file)
 				in = s->start >= l.text[k].start && s->end <= l.text[k].end;
 			ck_assert_msg(in, "%s outside the code", s->name);
 		}
-		elf_image_release(&img);
+		elfsyms_release(&img);
 	}
 	free(junk);
 	free(src);
