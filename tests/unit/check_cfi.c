@@ -515,16 +515,24 @@ START_TEST(test_crafted_hostile)
 }
 END_TEST
 
-/* The raw .eh_frame bytes of path and the section's address. */
-static uint8_t *read_eh_frame(const char *path, size_t *size, uint64_t *addr)
+/* The executable sections of path, and its .eh_frame: where it is, and
+ * a copy of its bytes (free eh). */
+struct layout {
+	struct fde text[64];
+	size_t ntext;
+	uint64_t eh_off, eh_size, eh_addr;
+	uint8_t *eh;
+};
+
+static void read_layout(const char *path, struct layout *l)
 {
 	int fd = open(path, O_RDONLY);
 	Elf_Scn *scn = NULL;
-	uint8_t *out = NULL;
 	size_t shstrndx;
 	GElf_Shdr sh;
 	Elf *elf;
 
+	memset(l, 0, sizeof(*l));
 	ck_assert_int_ge(fd, 0);
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ, NULL);
@@ -532,21 +540,27 @@ static uint8_t *read_eh_frame(const char *path, size_t *size, uint64_t *addr)
 	ck_assert_int_eq(elf_getshdrstrndx(elf, &shstrndx), 0);
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		const char *name;
-		Elf_Data *d;
 
-		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)) ||
-		    strcmp(name, ".eh_frame") != 0 || !(d = elf_rawdata(scn, NULL)))
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
 			continue;
-		out = xmalloc(d->d_size);
-		memcpy(out, d->d_buf, d->d_size);
-		*size = d->d_size;
-		*addr = sh.sh_addr;
-		break;
+		if ((sh.sh_flags & SHF_EXECINSTR) && l->ntext < 64) {
+			l->text[l->ntext].start = sh.sh_addr;
+			l->text[l->ntext++].end = sh.sh_addr + sh.sh_size;
+		}
+		if (strcmp(name, ".eh_frame") == 0 && !l->eh) {
+			Elf_Data *d = elf_rawdata(scn, NULL);
+
+			ck_assert_ptr_nonnull(d);
+			l->eh_off = sh.sh_offset;
+			l->eh_size = d->d_size;
+			l->eh_addr = sh.sh_addr;
+			l->eh = xmalloc(d->d_size);
+			memcpy(l->eh, d->d_buf, d->d_size);
+		}
 	}
 	elf_end(elf);
 	close(fd);
-	ck_assert_ptr_nonnull(out);
-	return out;
+	ck_assert_uint_gt(l->eh_size, 0);
 }
 
 /* Every truncation of a real .eh_frame, and many mutations of it, walk
@@ -555,13 +569,17 @@ START_TEST(test_truncated_and_mutated)
 {
 	char *path;
 	struct got g;
+	struct layout l;
 	size_t size, len, full, i;
 	uint64_t addr, seed = 0x9e3779b97f4a7c15ULL;
 	uint8_t *orig, *copy;
 
 	build_fixtures();
 	path = xasprintf("%s/prog.strip", dir);
-	orig = read_eh_frame(path, &size, &addr);
+	read_layout(path, &l);
+	orig = l.eh;
+	size = l.eh_size;
+	addr = l.eh_addr;
 	{
 		struct cfi_section sec = { orig, size, addr, true, false, 8 };
 
@@ -599,46 +617,6 @@ START_TEST(test_truncated_and_mutated)
 }
 END_TEST
 
-/* The executable sections of path, and where its .eh_frame is. */
-struct layout {
-	struct fde text[64];
-	size_t ntext;
-	uint64_t eh_off, eh_size;
-};
-
-static void read_layout(const char *path, struct layout *l)
-{
-	int fd = open(path, O_RDONLY);
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	GElf_Shdr sh;
-	Elf *elf;
-
-	memset(l, 0, sizeof(*l));
-	ck_assert_int_ge(fd, 0);
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	ck_assert_ptr_nonnull(elf);
-	ck_assert_int_eq(elf_getshdrstrndx(elf, &shstrndx), 0);
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
-			continue;
-		if ((sh.sh_flags & SHF_EXECINSTR) && l->ntext < 64) {
-			l->text[l->ntext].start = sh.sh_addr;
-			l->text[l->ntext++].end = sh.sh_addr + sh.sh_size;
-		}
-		if (strcmp(name, ".eh_frame") == 0) {
-			l->eh_off = sh.sh_offset;
-			l->eh_size = sh.sh_size;
-		}
-	}
-	elf_end(elf);
-	close(fd);
-	ck_assert_uint_gt(l->eh_size, 0);
-}
-
 /* Files whose .eh_frame is garbage still load, and no synthetic function
  * lies outside the code. */
 START_TEST(test_garbage_file)
@@ -655,6 +633,7 @@ START_TEST(test_garbage_file)
 	src = xasprintf("%s/prog.strip", dir);
 	path = xasprintf("%s/garbage", dir);
 	read_layout(src, &l);
+	free(l.eh);
 	junk = xmalloc(l.eh_size);
 	for (round = 0; round < 20; round++) {
 		ck_assert_int_eq(testutil_sh("cp '%s' '%s'", src, path), 0);
