@@ -277,13 +277,29 @@ static int dso_cand_open(const struct dso_cand *c, bool *exists)
 	return fd;
 }
 
+/* Add d's places under --symfs to cand[n...]: symfs/.build-id/xx/rest
+ * (perf's build-ID cache layout) and symfs/path.  Returns the new n. */
+static size_t dso_cand_symfs(const struct machine *m, const struct dso *d, const char *id_rest,
+			     struct dso_cand *cand, size_t n)
+{
+	if (!m->symfs)
+		return n;
+	if (d->build_id_expected && d->build_id_size)
+		cand[n++].path = xasprintf("%s/.build-id/%02x/%s", m->symfs, d->build_id[0],
+					   id_rest);
+	cand[n++].path = xasprintf("%s%s%s", m->symfs, d->open_path[0] == '/' ? "" : "/",
+				   d->open_path);
+	return n;
+}
+
 /* The file to read d's symbols from, open (*fdp) and named (returned,
  * malloc'd), or NULL; *stale says why not when a file was there but was
  * not d's.  In order: symfs/.build-id/xx/rest and symfs/path (recordings
  * made elsewhere); path under /proc/PID/root (a process in another mount
  * namespace sees its own files); path; while the process lives
  * /proc/PID/map_files/START-END (the mapped inode itself, even when the
- * path now names another file or none); the debug file by build ID.
+ * path now names another file or none); live, the symfs ones here; the
+ * debug file by build ID.
  * Every candidate must pass dso_file_ok: never another binary's names. */
 static char *dso_find_file(const struct machine *m, const struct dso *d, int *fdp,
 			   const char **stale)
@@ -300,11 +316,8 @@ static char *dso_find_file(const struct machine *m, const struct dso *d, int *fd
 		for (i = 1; i < d->build_id_size; i++)
 			strbuf_addf(&sb, "%02x", d->build_id[i]);
 	}
-	if (m->symfs && d->build_id_expected && d->build_id_size)
-		cand[n++].path = xasprintf("%s/.build-id/%02x/%s", m->symfs, d->build_id[0], sb.buf);
-	if (m->symfs)
-		cand[n++].path = xasprintf("%s%s%s", m->symfs, d->open_path[0] == '/' ? "" : "/",
-					   d->open_path);
+	if (!m->live)
+		n = dso_cand_symfs(m, d, sb.buf, cand, n);
 	if (m->live && d->hint_pid && d->open_path[0] == '/') {
 		cand[n].path = xasprintf("/proc/%u/root%s", d->hint_pid, d->open_path);
 		cand[n].root_pid = d->hint_pid;
@@ -314,6 +327,10 @@ static char *dso_find_file(const struct machine *m, const struct dso *d, int *fd
 	if (m->live && d->hint_pid && d->hint_end > d->hint_start)
 		cand[n++].path = xasprintf("/proc/%u/map_files/%" PRIx64 "-%" PRIx64, d->hint_pid,
 					   d->hint_start, d->hint_end);
+	/* Live, the process's own files come first: --symfs stands in where
+	 * they are gone (dso_file_ok checks only the inode number). */
+	if (m->live)
+		n = dso_cand_symfs(m, d, sb.buf, cand, n);
 	if (d->build_id_expected && d->build_id_size) {
 		cand[n++].path = xasprintf("%s/usr/lib/debug/.build-id/%02x/%s.debug",
 					   m->symfs ? m->symfs : "", d->build_id[0], sb.buf);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "errmsg.h"
 #include "perfdata.h"
 #include "record.h"
 
@@ -225,13 +226,13 @@ void dump_record(FILE *out, const struct perfdata_record *rec)
 	const struct perf_event_header *h = rec->hdr;
 	const struct perf_event_attr *a = &rec->event->attr;
 	struct record r;
-	const char *why = NULL;
+	struct errmsg em = ERRMSG_INIT;
 	size_t k;
 
 	fprintf(out, "0x%" PRIx64 " [%u]: %s (%u) misc 0x%04x %s\n", rec->offset, h->size,
 		record_type_name(h->type), h->type, h->misc, cpumode_name(h->misc));
-	if (record_decode(h, a, &r, &why)) {
-		fprintf(out, "  bad record: %s\n", why ? why : "cannot be decoded");
+	if (record_decode(h, a, &r, &em)) {
+		fprintf(out, "  bad record: %s\n", em.text[0] ? em.text : "cannot be decoded");
 		print_hex(out, "    ", h + 1, h->size - sizeof(*h));
 		fputc('\n', out);
 		return;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "hash.h"
 #include "hashtab.h"
 #include "payload.h"
@@ -96,11 +97,7 @@ bool sort_spec_has(const struct sort_spec *spec, enum sort_key key)
 	return false;
 }
 
-/* Messages naming an arbitrary user word cannot be string literals; a
- * thread-local buffer keeps the "static message" contract without races. */
-static _Thread_local char sort_spec_msg[128];
-
-int sort_spec_parse(const char *s, struct sort_spec *out, const char **bad)
+int sort_spec_parse(const char *s, struct sort_spec *out, struct errmsg *em)
 {
 	struct sort_spec spec = { .n = 0 };
 	const char *p = s ? s : "";
@@ -117,30 +114,21 @@ int sort_spec_parse(const char *s, struct sort_spec *out, const char **bad)
 		}
 		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
 			len--;
-		if (!len) {
-			if (bad)
-				*bad = spec.n || end ? "empty sort key (stray comma?)" :
-						       "empty sort key list";
-			return -EINVAL;
-		}
+		if (!len)
+			return errmsg_set(em, -EINVAL, "%s",
+					  spec.n || end ? "empty sort key (stray comma?)" :
+							  "empty sort key list");
 		for (k = 0; k < SORT__MAX; k++)
 			if (strlen(sort_key_names[k]) == len && !memcmp(sort_key_names[k], p, len))
 				break;
-		if (k == SORT__MAX) {
-			snprintf(sort_spec_msg, sizeof(sort_spec_msg),
-				 "unknown sort key '%.*s' (known: comm, pid, tid, cpu, dso, sym, srcline)",
-				 (int)(len > 40 ? 40 : len), p);
-			if (bad)
-				*bad = sort_spec_msg;
-			return -EINVAL;
-		}
-		if (sort_spec_has(&spec, (enum sort_key)k)) {
-			snprintf(sort_spec_msg, sizeof(sort_spec_msg), "duplicate sort key '%s'",
-				 sort_key_names[k]);
-			if (bad)
-				*bad = sort_spec_msg;
-			return -EINVAL;
-		}
+		if (k == SORT__MAX)
+			return errmsg_set(em, -EINVAL,
+					  "unknown sort key '%.*s' (known: comm, pid, tid, cpu, dso, "
+					  "sym, srcline)",
+					  (int)(len > 40 ? 40 : len), p);
+		if (sort_spec_has(&spec, (enum sort_key)k))
+			return errmsg_set(em, -EINVAL, "duplicate sort key '%s'",
+					  sort_key_names[k]);
 		spec.keys[spec.n++] = (enum sort_key)k;
 		if (!end)
 			break;

@@ -11,6 +11,7 @@
 #include "callchain.h"
 
 struct dso;
+struct errmsg;
 struct symbol;
 struct payload_ops;
 
@@ -32,9 +33,9 @@ struct sort_spec {
 	size_t n;
 };
 
-/* Parse "dso,sym", "comm,pid", ...  Returns 0, or -EINVAL with *bad set to a
- * static message naming the offending key. */
-int sort_spec_parse(const char *s, struct sort_spec *out, const char **bad);
+/* Parse "dso,sym", "comm,pid", ...  Returns 0, or -EINVAL with em naming
+ * the offending key. */
+int sort_spec_parse(const char *s, struct sort_spec *out, struct errmsg *em);
 bool sort_spec_has(const struct sort_spec *spec, enum sort_key key);
 const char *sort_key_name(enum sort_key key);
 

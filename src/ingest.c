@@ -16,6 +16,7 @@
 #include "debuginfod.h"
 #include "deferred.h"
 #include "demangle.h"
+#include "errmsg.h"
 #include "event.h"
 #include "kernel.h"
 #include "machine.h"
@@ -35,6 +36,7 @@ struct ingest {
 	uint64_t samples;
 	uint64_t lost;
 	uint64_t throttled;
+	uint64_t zero_ends;          /* callchain_zero_ends, all samples */
 	uint64_t bad_records;
 	uint64_t samples_at_refresh;
 
@@ -149,14 +151,15 @@ bool ingest_targets_gone(const struct ingest *in)
  * those are added with their payload at once. */
 void ingest_symbols_async(struct ingest *in)
 {
-	const char *why;
+	struct errmsg why = ERRMSG_INIT;
+	int err;
 
 	demangle_set_enabled(in->cfg.demangle);
 	if (in->cfg.debuginfod) {
 		if (!getenv("DEBUGINFOD_URLS") || !*getenv("DEBUGINFOD_URLS"))
 			msg_notice("--debuginfod: DEBUGINFOD_URLS is not set: no server to ask");
-		else if (!debuginfod_available(&why))
-			msg_notice("--debuginfod: %s", why);
+		else if ((err = debuginfod_available(&why)) < 0)
+			msg_notice("--debuginfod: %s", errmsg_text(&why, err));
 		else
 			machine_set_debuginfod(in->machine,
 					       (long)(in->cfg.debuginfod_timeout * 1000));
@@ -343,6 +346,7 @@ static void ingest_sample(struct ingest *in, const struct sample *s,
 	if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
 		hist_enable_callchains(in->hist, 0);
 		hs.nr_chain = ingest_resolve_chain(in, s, &r);
+		in->zero_ends += callchain_zero_ends(s);
 		hs.callers = in->cc_callers;
 		hs.callers_token = in->cc_token;
 	}
@@ -504,6 +508,7 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	snap.total_samples = in->samples;
 	snap.lost = in->lost;
 	snap.throttled = in->throttled;
+	snap.callchain_zero_ends = in->zero_ends;
 	snap.threads = machine_get_stats(in->machine)->threads;
 	snap.processes = machine_get_stats(in->machine)->processes;
 	snap.samples_per_sec = act->interval > 0 ?

@@ -14,6 +14,7 @@
 #include "demangle.h"
 #include "dso.h"
 #include "dwarfinfo.h"
+#include "errmsg.h"
 #include "hashtab.h"
 #include "machine.h"
 #include "symtab.h"
@@ -67,10 +68,8 @@ static int view_row_cmp(const void *pa, const void *pb)
 
 /* ---- --order ---- */
 
-int view_order_parse(const char *s, const char **out, const char **bad)
+int view_order_parse(const char *s, const char **out, struct errmsg *em)
 {
-	static char msg[320];
-
 	if (s && strcmp(s, VIEW_ORDER_DEFAULT) == 0) {
 		*out = NULL;
 		return 0;
@@ -79,12 +78,8 @@ int view_order_parse(const char *s, const char **out, const char **bad)
 		*out = s;
 		return 0;
 	}
-	if (bad) {
-		snprintf(msg, sizeof(msg), "known orders: %s, %s", VIEW_ORDER_DEFAULT,
-			 arch_payload_order_keys());
-		*bad = msg;
-	}
-	return -EINVAL;
+	return errmsg_set(em, -EINVAL, "known orders: %s, %s", VIEW_ORDER_DEFAULT,
+			  arch_payload_order_keys());
 }
 
 static void view_fill_row(const struct hist_entry *e, const bool *key, double total,

@@ -17,9 +17,9 @@
  * order. */
 #define VIEW_ORDER_DEFAULT "overhead"
 /* Checks s against "overhead" and every decoder's order words.  Returns 0
- * with *out = s (NULL for "overhead"), or -EINVAL with *bad set to a
- * static message naming the known words. */
-int view_order_parse(const char *s, const char **out, const char **bad);
+ * with *out = s (NULL for "overhead"), or -EINVAL with em naming the
+ * known words. */
+int view_order_parse(const char *s, const char **out, struct errmsg *em);
 
 struct view_opts {
 	bool hide_kernel;       /* -K */
@@ -160,6 +160,7 @@ struct snapshot {
 	uint64_t total_samples;      /* samples received since start */
 	uint64_t lost;               /* lost samples since start */
 	uint64_t throttled;          /* throttle events since start */
+	uint64_t callchain_zero_ends; /* return addresses of 0 left out since start */
 	uint64_t threads, processes; /* known to the machine now (exited ones
 					are freed: tests watch this stay bounded) */
 	double samples_per_sec;      /* over the last interval */

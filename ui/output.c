@@ -107,6 +107,9 @@ static void output_header(struct strbuf *sb, const struct snapshot *snap)
 	if (snap->callchains)
 		strbuf_addf(sb, "  callchain nodes dropped: %llu",
 			    (unsigned long long)snap->callchain_nodes_dropped);
+	if (snap->callchain_zero_ends)
+		strbuf_addf(sb, "  zero return addresses dropped: %llu",
+			    (unsigned long long)snap->callchain_zero_ends);
 	if (snap->payload)
 		strbuf_addf(sb, "  %s: %llu  not %s: %llu", snap->payload->title,
 			    (unsigned long long)snap->payload_samples, snap->payload->title,
@@ -445,6 +448,9 @@ void output_json(FILE *out, const struct snapshot *snap)
 			    snap->children ? "true" : "false",
 			    snap->tree_percent_total ? "total" : "entry",
 			    (unsigned long long)snap->callchain_nodes_dropped);
+	if (snap->callchain_zero_ends)
+		strbuf_addf(&sb, ",\"zero_return_addresses_dropped\":%llu",
+			    (unsigned long long)snap->callchain_zero_ends);
 	if (snap->payload)
 		strbuf_addf(&sb, ",\"%s_samples\":%llu,\"not_%s\":%llu", snap->payload->name,
 			    (unsigned long long)snap->payload_samples, snap->payload->name,

@@ -22,10 +22,9 @@ struct spec_row {
 static struct snapshot *snap_of(const struct spec_row *spec, size_t n)
 {
 	struct snapshot *s = xcalloc(1, sizeof(*s));
-	const char *bad;
 	size_t i;
 
-	sort_spec_parse("comm,dso,sym", &s->sort, &bad);
+	sort_spec_parse("comm,dso,sym", &s->sort, NULL);
 	s->event = "cpu-clock";
 	s->target = "system-wide";
 	s->mode = "decay";
@@ -174,7 +173,6 @@ START_TEST(test_srcline_inline)
 	static const char *const lines[] = { "b.c:2", "a.c:9", "b.c:2" };
 	struct snapshot *s = snap_of(rows, ARRAY_SIZE(rows)), *s2;
 	struct browser b;
-	const char *bad;
 	size_t i;
 
 	/* rows 0 and 2 differ only by the inlined mark */
@@ -183,7 +181,7 @@ START_TEST(test_srcline_inline)
 		s->rows[i].has_srcline = true;
 	}
 	s->rows[0].inlined = true;
-	sort_spec_parse("sym,srcline", &s->sort, &bad);
+	sort_spec_parse("sym,srcline", &s->sort, NULL);
 	browser_init(&b, &(struct browser_init){ .mode = HIST_DECAY });
 	browser_set_snapshot(&b, s);
 	browser_set_page(&b, 20);
@@ -203,7 +201,7 @@ START_TEST(test_srcline_inline)
 		s2->rows[i].has_srcline = true;
 	}
 	s2->rows[0].inlined = true;
-	sort_spec_parse("sym,srcline", &s2->sort, &bad);
+	sort_spec_parse("sym,srcline", &s2->sort, NULL);
 	browser_set_snapshot(&b, s2);
 	ck_assert(!b.lines[b.selected].row->inlined);
 	ck_assert_str_eq(b.lines[b.selected].row->srcline, "b.c:2");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alpha-profileme.h"
+#include "errmsg.h"
 #include "hist.h"
 #include "machine.h"
 #include "symtab.h"
@@ -16,7 +17,7 @@
 static struct sort_spec spec_of(const char *s)
 {
 	struct sort_spec spec;
-	const char *bad = NULL;
+	struct errmsg bad = ERRMSG_INIT;
 
 	ck_assert_int_eq(sort_spec_parse(s, &spec, &bad), 0);
 	return spec;
@@ -58,7 +59,7 @@ static const struct hist_entry *find_sym(const struct hist *h, const struct symb
 START_TEST(test_spec_good)
 {
 	struct sort_spec spec;
-	const char *bad = NULL;
+	struct errmsg bad = ERRMSG_INIT;
 
 	ck_assert_int_eq(sort_spec_parse("dso,sym", &spec, &bad), 0);
 	ck_assert_uint_eq(spec.n, 2);
@@ -94,11 +95,11 @@ END_TEST
 static void check_bad(const char *s, const char *needle)
 {
 	struct sort_spec spec = { .keys = { SORT_CPU }, .n = 1 };
-	const char *bad = NULL;
+	struct errmsg bad = ERRMSG_INIT;
 
 	ck_assert_int_eq(sort_spec_parse(s, &spec, &bad), -EINVAL);
-	ck_assert_ptr_nonnull(bad);
-	ck_assert_msg(strstr(bad, needle), "'%s': message '%s' lacks '%s'", s, bad, needle);
+	ck_assert_msg(strstr(bad.text, needle), "'%s': message '%s' lacks '%s'", s, bad.text,
+		      needle);
 	/* the output is left alone on error */
 	ck_assert_uint_eq(spec.n, 1);
 	ck_assert_int_eq(spec.keys[0], SORT_CPU);

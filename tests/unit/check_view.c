@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "alpha-profileme.h"
+#include "errmsg.h"
 #include "hist.h"
 #include "machine.h"
 #include "symtab.h"
@@ -40,9 +41,8 @@ static void teardown(void)
 static struct hist *hist_of(const char *keys)
 {
 	struct sort_spec spec;
-	const char *bad;
 
-	ck_assert_int_eq(sort_spec_parse(keys, &spec, &bad), 0);
+	ck_assert_int_eq(sort_spec_parse(keys, &spec, NULL), 0);
 	return hist_new(&spec);
 }
 
@@ -506,7 +506,8 @@ START_TEST(test_profileme_order)
 	struct view_opts opts = { .order = "killed" };
 	struct snapshot snap = { 0 };
 	struct profileme ret = pm_sample(true, false, 1, 20), kill = pm_sample(false, true, 1, 4);
-	const char *o, *bad = NULL;
+	const char *o;
+	struct errmsg bad = ERRMSG_INIT;
 
 	hist_enable_payload(h, &profileme_payload);
 	add(h, "app", 100, 100, 0, dso_libc, &sym_memcpy, false, 1000, 50); /* none: last */
@@ -538,8 +539,8 @@ START_TEST(test_profileme_order)
 	ck_assert_int_eq(view_order_parse("pctr1", &o, &bad), 0);
 	ck_assert_str_eq(o, "pctr1");
 	ck_assert_int_eq(view_order_parse("retire", &o, &bad), -EINVAL);
-	ck_assert_str_eq(bad, "known orders: overhead, retired, killed, stalled, mispredict, "
-			      "traps, icmiss, ldst, pctr1");
+	ck_assert_str_eq(bad.text, "known orders: overhead, retired, killed, stalled, mispredict, "
+				   "traps, icmiss, ldst, pctr1");
 }
 END_TEST
 
