@@ -163,7 +163,7 @@ static void cfi_cie_parse(const struct cfi_section *sec, size_t off, struct cfi_
 	struct cfi_reader r;
 	char aug[CFI_AUG_MAX + 1];
 	unsigned version, i, n = 0;
-	bool have_r = false;
+	bool have_r = false, unknown = false;
 
 	c->off = off;
 	c->ok = false;
@@ -238,12 +238,14 @@ static void cfi_cie_parse(const struct cfi_section *sec, size_t off, struct cfi_
 		case 'G':
 			break;
 		default:
-			/* The rest is unknown; 'R' may be past it. */
+			/* The rest cannot be parsed, and 'R' may be past it:
+			 * without 'R' so far the encoding is unknown. */
+			unknown = true;
 			i = n;
 			break;
 		}
 	}
-	c->ok = r.ok || have_r;
+	c->ok = have_r || (r.ok && !unknown);
 	if (!have_r)
 		c->enc = CFI_PE_ABSPTR;
 }

@@ -504,6 +504,23 @@ START_TEST(test_crafted_hostile)
 	sec.size = b.n;
 	ck_assert_uint_eq(cfi_walk(&sec, collect, &g), 0);
 
+	/* An unknown letter before 'R': the encoding is not known. */
+	memset(&b, 0, sizeof(b));
+	{
+		const uint8_t body[] = { 1, 'z', 'X', 'R', 0, 1, 0x78, 16, 2, 0, 0x03, 0 };
+
+		put(&b, 4 + sizeof(body), 4);
+		put(&b, 0, 4);
+		put_bytes(&b, body, sizeof(body));
+	}
+	/* 8-byte fields: they would decode as absptr. */
+	put(&b, 4 + 16, 4);
+	put(&b, b.n, 4);
+	put(&b, 0x1000, 8);
+	put(&b, 0x10, 8);
+	sec.size = b.n;
+	ck_assert_uint_eq(cfi_walk(&sec, collect, &g), 0);
+
 	memset(&b, 0, sizeof(b));
 	put_cie(&b, 0x04);                           /* udata8, absolute */
 	put(&b, 4 + 16, 4);
