@@ -7,7 +7,8 @@
  * per (path, inode).  A binary replaced on disk therefore gets a new DSO,
  * and the old one reads its names only from a file with its identity: the
  * file at its path, /proc/PID/map_files/ of a live process mapping it,
- * debug files by build ID; failing all it is [unknown] under a name marked
+ * perf's build-id cache, debug files by build ID; failing all it is
+ * [unknown] under a name marked
  * "(deleted)" or "(build-id mismatch)", never the new file's names. */
 #include "config.h"
 
@@ -23,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buildid-cache.h"
 #include "debugfile.h"
 #include "debuginfod.h"
 #include "dwarfinfo.h"
@@ -255,11 +257,13 @@ static bool dso_file_ok(const struct machine *m, const struct dso *d, int fd)
 	return true;
 }
 
-/* A place d's file may be: path, or inner under /proc/root_pid/root. */
+/* A place d's file may be: path, or inner under /proc/root_pid/root, or
+ * d's entry in a build-id cache. */
 struct dso_cand {
 	char *path;               /* what dso_sym_path shows */
 	uint32_t root_pid;        /* 0: open path itself */
 	const char *inner;        /* the path as root_pid sees it */
+	struct buildid_cache *cache;  /* set: look d up there (path comes with it) */
 };
 
 /* Open a candidate for reading if it is a regular file.  Under a
@@ -267,10 +271,13 @@ struct dso_cand {
  * plain open of /proc/PID/root/path would follow an absolute link to the
  * host's file).  Sets *exists when something is there.  Returns a
  * readable descriptor or -errno. */
-static int dso_cand_open(const struct dso_cand *c, bool *exists)
+static int dso_cand_open(struct dso_cand *c, const struct dso *d, bool *exists)
 {
 	int pfd, fd;
 
+	if (c->cache)
+		return buildid_cache_find(c->cache, d->build_id, d->build_id_size,
+					  BUILDID_CACHE_ELF, &c->path);
 	if (c->root_pid)
 		pfd = nsopen_pid(c->root_pid, c->inner, O_PATH);
 	else
@@ -285,14 +292,18 @@ static int dso_cand_open(const struct dso_cand *c, bool *exists)
 
 /* The file to read d's symbols from, open (*fdp) and named (returned,
  * malloc'd), or NULL; *stale says why not when a file was there but was
- * not d's.  In order: symfs/.build-id/xx/rest and symfs/path (recordings
- * made elsewhere); path under /proc/PID/root (a process in another mount
+ * not d's.  In order: symfs/.build-id/xx/rest (its links resolved inside
+ * symfs: an extracted perf archive) and symfs/path (recordings made
+ * elsewhere); path under /proc/PID/root (a process in another mount
  * namespace sees its own files); path; while the process lives
  * /proc/PID/map_files/START-END (the mapped inode itself, even when the
- * path now names another file or none); the debug file by build ID.
- * Every candidate must pass dso_file_ok: never another binary's names. */
+ * path now names another file or none); perf's build-id cache (the copy
+ * perf record kept: the binary was rebuilt, or replaced or deleted and
+ * map_files is not ours to read); the debug file by build ID.  Every
+ * candidate must pass dso_file_ok: never another binary's names.
+ * *from_cache: it came from a build-id cache. */
 static char *dso_find_file(const struct machine *m, const struct dso *d, int *fdp,
-			   const char **stale)
+			   const char **stale, bool *from_cache)
 {
 	struct dso_cand cand[8];
 	char *found = NULL;
@@ -306,8 +317,8 @@ static char *dso_find_file(const struct machine *m, const struct dso *d, int *fd
 		for (i = 1; i < d->build_id_size; i++)
 			strbuf_addf(&sb, "%02x", d->build_id[i]);
 	}
-	if (m->symfs && d->build_id_expected && d->build_id_size)
-		cand[n++].path = xasprintf("%s/.build-id/%02x/%s", m->symfs, d->build_id[0], sb.buf);
+	if (m->symfs_cache && d->build_id_expected && d->build_id_size)
+		cand[n++].cache = m->symfs_cache;
 	if (m->symfs)
 		cand[n++].path = xasprintf("%s%s%s", m->symfs, d->open_path[0] == '/' ? "" : "/",
 					   d->open_path);
@@ -321,6 +332,8 @@ static char *dso_find_file(const struct machine *m, const struct dso *d, int *fd
 		cand[n++].path = xasprintf("/proc/%u/map_files/%" PRIx64 "-%" PRIx64, d->hint_pid,
 					   d->hint_start, d->hint_end);
 	if (d->build_id_expected && d->build_id_size) {
+		if (m->bidcache)
+			cand[n++].cache = m->bidcache;
 		cand[n++].path = xasprintf("%s/usr/lib/debug/.build-id/%02x/%s.debug",
 					   m->symfs ? m->symfs : "", d->build_id[0], sb.buf);
 		if (m->symfs)
@@ -329,12 +342,14 @@ static char *dso_find_file(const struct machine *m, const struct dso *d, int *fd
 	}
 	strbuf_release(&sb);
 	*fdp = -1;
+	*from_cache = false;
 	for (i = 0; i < n && !found; i++) {
-		int fd = dso_cand_open(&cand[i], &any);
+		int fd = dso_cand_open(&cand[i], d, &any);
 
 		if (fd < 0)
 			continue;
 		if (dso_file_ok(m, d, fd)) {
+			*from_cache = cand[i].cache != NULL;
 			found = cand[i].path;
 			cand[i].path = NULL;
 			*fdp = fd;
@@ -383,11 +398,43 @@ void dso_fetch_debuginfo(const struct machine *m, struct dso *d)
 	free(path);
 }
 
+/* d's debug file from a build-id cache (--symfs laid out as one, then
+ * perf's), merged into d's symbols.  Merged through the descriptor the
+ * cache checked: the cache is a user's, and its links may change. */
+static bool dso_cache_debug(const struct machine *m, struct dso *d)
+{
+	struct buildid_cache *caches[2] = { m->symfs_cache, m->bidcache };
+	char proc[64], *path;
+	size_t i;
+	int fd;
+	bool ok;
+
+	for (i = 0; i < 2 && d->img.build_id_size; i++) {
+		if (!caches[i])
+			continue;
+		fd = buildid_cache_find(caches[i], d->img.build_id, d->img.build_id_size,
+					BUILDID_CACHE_DEBUG, &path);
+		if (fd < 0)
+			continue;
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		ok = elf_image_merge_debug(&d->img, proc) == 0;
+		close(fd);
+		if (ok) {
+			d->debug_path = path;
+			d->from_cache = true;
+			return true;
+		}
+		free(path);
+	}
+	return false;
+}
+
 /* A stripped binary (no .symtab; static ones have no .dynsym either) whose
  * separate debug file is around: merge
  * the debug file's .symtab into d's symbols, as perf report and gdb do.
  * First by build ID: symfs/usr/lib/debug/.build-id/xx/rest.debug, then
- * /usr/lib/debug/...; then by .gnu_debuglink (file name + CRC) in the
+ * /usr/lib/debug/..., then the debug file of d's entry in symfs read as a
+ * build-id cache and in perf's build-id cache; then by .gnu_debuglink (file name + CRC) in the
  * binary's directory, its .debug/ and /usr/lib/debug/DIR/, under the root
  * the binary was found in (--symfs, /proc/PID/root), --symfs and /.  The
  * binary's own segments stay (same addresses).  Returns true when none
@@ -424,6 +471,8 @@ static bool dso_load_debug_symbols(const struct machine *m, struct dso *d)
 		free(path);
 	}
 	strbuf_release(&rest);
+	if (dso_cache_debug(m, d))
+		return false;
 	if (!d->img.debuglink || d->open_path[0] != '/')
 		return dso_wants_fetch(m, d);
 	/* The binary was read from PREFIX + open_path: look beside it there. */
@@ -458,15 +507,19 @@ bool dso_load_symbols(struct machine *m, struct dso *d, bool on_loader)
 {
 	const char *stale = NULL;
 	int fd = -1;
-	char *path = dso_find_file(m, d, &fd, &stale);
+	bool from_cache;
+	char *path = dso_find_file(m, d, &fd, &stale, &from_cache);
 	int state = DSO_SYMS_FAILED;
 	bool fetch = false;
 
 	if (path && elf_image_load_fd(fd, &d->img) == 0) {
 		state = DSO_SYMS_LOADED;
 		d->sym_path = path;
+		d->from_cache = from_cache;
 		path = NULL;
 		fetch = dso_load_debug_symbols(m, d);
+		if (d->from_cache)
+			__atomic_add_fetch(&m->bidcache_used, 1, __ATOMIC_RELAXED);
 	} else if (!path && d->ident != DSO_IDENT_PATH) {
 		d->stale = stale;
 	}
@@ -494,6 +547,32 @@ void machine_set_symfs(struct machine *m, const char *dir)
 	while (len > 1 && dir[len - 1] == '/')
 		len--;
 	m->symfs = xstrndup(dir, len);
+	buildid_cache_close(m->symfs_cache);
+	m->symfs_cache = NULL;
+	buildid_cache_open(m->symfs, false, &m->symfs_cache);
+}
+
+int machine_set_buildid_dir(struct machine *m, const char *dir)
+{
+	char *path = buildid_cache_dir(dir);
+	int err = path ? 0 : -ENOENT;
+
+	buildid_cache_close(m->bidcache);
+	m->bidcache = NULL;
+	if (path)
+		err = buildid_cache_open(path, true, &m->bidcache);
+	free(path);
+	return err;
+}
+
+size_t machine_buildid_cache_used(const struct machine *m, size_t *refused)
+{
+	*refused = 0;
+	if (m->bidcache)
+		*refused += buildid_cache_refused(m->bidcache);
+	if (m->symfs_cache)
+		*refused += buildid_cache_refused(m->symfs_cache);
+	return __atomic_load_n(&m->bidcache_used, __ATOMIC_RELAXED);
 }
 
 void dso_expect_build_id(struct dso *d, const uint8_t *id, size_t size)
@@ -590,6 +669,8 @@ void dso_table_free(struct machine *m)
 		free(m->known_ids[i].path);
 	free(m->known_ids);
 	free(m->symfs);
+	buildid_cache_close(m->symfs_cache);
+	buildid_cache_close(m->bidcache);
 }
 
 /* ---- DWARF: inlined functions and source lines (--inline, -s srcline) ---- */
