@@ -10,13 +10,11 @@
 #include <string.h>
 
 #include "alpha-profileme.h"
+#include "hash.h"
+#include "hashtab.h"
 #include "util.h"
 
 #define HIST_MIN_SLOTS 64
-/* Grow when more than 5/8 of the slots are used: linear probing stays short. */
-#define HIST_LOAD_NUM 5
-#define HIST_LOAD_DEN 8
-#define HIST_SLOT_EMPTY UINT32_MAX
 
 /* Per-entry state the public struct hist_entry has no room for, kept in an
  * array parallel to the entries. */
@@ -50,8 +48,7 @@ struct hist {
 	 * few cache lines where whole entries would take 32 of them. */
 	uint64_t *children;
 	size_t nr, cap;		    /* cap counts the three arrays */
-	uint32_t *slots;	    /* index into entries, or HIST_SLOT_EMPTY */
-	size_t nslots;		    /* power of two */
+	struct hashtab index;	    /* over entries, by extra[].hash */
 	uint64_t total_period;
 	uint64_t total_samples;
 	struct callchain_store *chains; /* NULL without callchains */
@@ -145,44 +142,44 @@ int sort_spec_parse(const char *s, struct sort_spec *out, const char **bad)
 	return 0;
 }
 
-static uint64_t hist_mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h;
-}
-
-/* splitmix64's finaliser: pointers and small integers differ in few low
- * bits, and the slot index is taken from the low bits. */
-static uint64_t hist_finish(uint64_t h)
-{
-	h ^= h >> 30;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	h ^= h >> 27;
-	h *= 0x94d049bb133111ebULL;
-	h ^= h >> 31;
-	return h;
-}
-
 /* Key fields not in the spec are zero, so all of them can be hashed and
  * compared unconditionally.  comm is interned: the pointer is the identity. */
 static uint64_t hist_hash(const struct hist_entry *k)
 {
 	uint64_t h = 0;
 
-	h = hist_mix(h, (uintptr_t)k->comm);
-	h = hist_mix(h, k->pid);
-	h = hist_mix(h, k->tid);
-	h = hist_mix(h, k->cpu);
-	h = hist_mix(h, (uintptr_t)k->dso);
-	h = hist_mix(h, (uintptr_t)k->sym);
-	h = hist_mix(h, k->addr);
-	return hist_finish(h);
+	h = hash_combine(h, (uintptr_t)k->comm);
+	h = hash_combine(h, k->pid);
+	h = hash_combine(h, k->tid);
+	h = hash_combine(h, k->cpu);
+	h = hash_combine(h, (uintptr_t)k->dso);
+	h = hash_combine(h, (uintptr_t)k->sym);
+	h = hash_combine(h, k->addr);
+	return hash_finish(h);
 }
 
 static bool hist_key_eq(const struct hist_entry *a, const struct hist_entry *b)
 {
 	return a->comm == b->comm && a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu &&
 	       a->dso == b->dso && a->sym == b->sym && a->addr == b->addr;
+}
+
+struct hist_key {
+	const struct hist_entry *e;
+	uint64_t hash;
+};
+
+static uint64_t hist_hash_of(const void *ctx, uint32_t idx)
+{
+	return ((const struct hist *)ctx)->extra[idx].hash;
+}
+
+static bool hist_index_eq(const void *ctx, uint32_t idx, const void *key)
+{
+	const struct hist *h = ctx;
+	const struct hist_key *k = key;
+
+	return h->extra[idx].hash == k->hash && hist_key_eq(&h->entries[idx], k->e);
 }
 
 struct hist *hist_new(const struct sort_spec *spec)
@@ -193,10 +190,8 @@ struct hist *hist_new(const struct sort_spec *spec)
 	h->spec = *spec;
 	for (i = 0; i < spec->n; i++)
 		h->key[spec->keys[i]] = true;
-	h->nslots = HIST_MIN_SLOTS;
 	h->epoch = 1;
-	h->slots = xmalloc(h->nslots * sizeof(*h->slots));
-	memset(h->slots, 0xff, h->nslots * sizeof(*h->slots));
+	hashtab_init(&h->index, HIST_MIN_SLOTS);
 	return h;
 }
 
@@ -208,7 +203,7 @@ void hist_free(struct hist *h)
 	free(h->extra);
 	free(h->children);
 	free(h->pm);
-	free(h->slots);
+	hashtab_release(&h->index);
 	free(h->memo);
 	free(h->memo_ent);
 	callchain_store_free(h->chains);
@@ -236,36 +231,6 @@ const struct callchain_store *hist_callchains(const struct hist *h)
 	return h->chains;
 }
 
-/* Rebuild the slots from the dense array, with nslots slots. */
-static void hist_rehash(struct hist *h, size_t nslots)
-{
-	size_t mask = nslots - 1, i;
-
-	if (nslots != h->nslots) {
-		free(h->slots);
-		h->slots = xmalloc(nslots * sizeof(*h->slots));
-		h->nslots = nslots;
-	}
-	memset(h->slots, 0xff, nslots * sizeof(*h->slots));
-	for (i = 0; i < h->nr; i++) {
-		size_t j = h->extra[i].hash & mask;
-
-		while (h->slots[j] != HIST_SLOT_EMPTY)
-			j = (j + 1) & mask;
-		h->slots[j] = (uint32_t)i;
-	}
-}
-
-/* The smallest slot count that holds n entries under the load limit. */
-static size_t hist_slots_for(size_t n)
-{
-	size_t s = HIST_MIN_SLOTS;
-
-	while (n * HIST_LOAD_DEN > s * HIST_LOAD_NUM)
-		s *= 2;
-	return s;
-}
-
 /* The index of the entry for sample s at (dso, sym, kernel), created with
  * zero counts when new.  Indices stay valid until hist_age; pointers into
  * entries do not survive the next call. */
@@ -273,9 +238,10 @@ static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct ds
 			  const struct symbol *sym, bool kernel, uint64_t addr)
 {
 	struct hist_entry key = { 0 }, *e;
+	struct hist_key k = { &key, 0 };
 	struct hist_extra *x;
-	uint64_t hash;
-	size_t mask, j;
+	uint32_t idx;
+	size_t j;
 
 	if (h->key[SORT_COMM])
 		key.comm = s->comm;
@@ -293,28 +259,25 @@ static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct ds
 		key.sym = sym;
 	if (h->key[SORT_SRCLINE] || h->key_addr)
 		key.addr = addr;
-	hash = hist_hash(&key);
+	k.hash = hist_hash(&key);
 
-	mask = h->nslots - 1;
-	for (j = hash & mask; h->slots[j] != HIST_SLOT_EMPTY; j = (j + 1) & mask) {
-		uint32_t idx = h->slots[j];
-
-		if (h->extra[idx].hash == hash && hist_key_eq(&h->entries[idx], &key)) {
-			e = &h->entries[idx];
-			x = &h->extra[idx];
-			if (!x->mixed_comm && e->only_comm != s->comm) {
-				x->mixed_comm = true;
-				e->only_comm = NULL;
-			}
-			if (!e->mixed_pid && e->only_pid != s->pid)
-				e->mixed_pid = true;
-			return idx;
+	j = hashtab_probe(&h->index, k.hash, hist_index_eq, h, &k);
+	idx = h->index.slots[j];
+	if (idx != HASHTAB_EMPTY) {
+		e = &h->entries[idx];
+		x = &h->extra[idx];
+		if (!x->mixed_comm && e->only_comm != s->comm) {
+			x->mixed_comm = true;
+			e->only_comm = NULL;
 		}
+		if (!e->mixed_pid && e->only_pid != s->pid)
+			e->mixed_pid = true;
+		return idx;
 	}
 
 	/* A new entry.  The slot index is a uint32_t: 4G entries is far
 	 * beyond what a terminal table can show anyway. */
-	if (h->nr >= HIST_SLOT_EMPTY)
+	if (h->nr >= HASHTAB_MAX_ENTRIES)
 		fatal(1, "hist: too many entries");
 	if (h->nr == h->cap) {
 		size_t cap = h->cap;
@@ -339,14 +302,11 @@ static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct ds
 	e->samples = 0;
 	e->children = 0;
 	h->children[h->nr] = 0;
-	x->hash = hash;
+	x->hash = k.hash;
 	x->mixed_comm = false;
 	x->gen = h->gen - 1;
 	h->nr++;
-	if (h->nr * HIST_LOAD_DEN > h->nslots * HIST_LOAD_NUM)
-		hist_rehash(h, h->nslots * 2);
-	else
-		h->slots[j] = (uint32_t)(h->nr - 1);
+	hashtab_insert_at(&h->index, j, (uint32_t)(h->nr - 1), hist_hash_of, h);
 	return h->nr - 1;
 }
 
@@ -561,7 +521,7 @@ void hist_age(struct hist *h, enum hist_mode mode)
 		h->nr = 0;
 		h->total_period = 0;
 		h->total_samples = 0;
-		hist_rehash(h, HIST_MIN_SLOTS);
+		hashtab_rebuild(&h->index, 0, hist_hash_of, h);
 		if (h->chains)
 			callchain_store_clear(h->chains);
 		hist_memo_reset(h);
@@ -602,8 +562,8 @@ void hist_age(struct hist *h, enum hist_mode mode)
 	if (n == h->nr)
 		return;
 	h->nr = n;
-	/* Shrink after a burst so an idle table does not keep a huge index. */
-	hist_rehash(h, hist_slots_for(n) < h->nslots / 4 ? hist_slots_for(n) : h->nslots);
+	/* Shrinks after a burst so an idle table does not keep a huge index. */
+	hashtab_rebuild(&h->index, n, hist_hash_of, h);
 }
 
 size_t hist_count(const struct hist *h)

@@ -35,7 +35,7 @@ static struct dso *kernel_dso(struct machine *m)
 static int kernel_read(struct machine *m, struct kernel_syms *ks)
 {
 	struct kernel_load *kl = &m->kload;
-	uint8_t id[ELF_BUILD_ID_MAX];
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
 	char why[512], *path = NULL;
 	struct utsname uts;
 	int err = kallsyms_load_files(kl->kallsyms, kl->modules, ks), n;
@@ -278,8 +278,8 @@ void kernel_free(struct machine *m)
 
 int kernel_check_vmlinux(const char *path, struct errmsg *em)
 {
-	uint8_t want[20], have[ELF_BUILD_ID_MAX];
-	int nw = kallsyms_kernel_build_id(want), nh = elf_read_build_id(path, have);
+	uint8_t want[20], have[ELFSYMS_BUILD_ID_MAX];
+	int nw = kallsyms_kernel_build_id(want), nh = elfsyms_read_build_id(path, have);
 
 	if (nh < 0)
 		return errmsg_set(em, nh, "--vmlinux %s: %s", path,

@@ -13,6 +13,7 @@
 #include "demangle.h"
 #include "dso.h"
 #include "dwarfinfo.h"
+#include "hashtab.h"
 #include "machine.h"
 #include "symtab.h"
 #include "util.h"
@@ -195,8 +196,7 @@ struct view_dtab {
 	bool srcline, inl;      /* what frames are expanded with */
 	struct view_dframe *v;
 	size_t n, cap;
-	uint32_t *slots;        /* open addressing over v, UINT32_MAX: empty */
-	size_t nslots;
+	struct hashtab index;   /* over v */
 	/* Expansions of the callchain store's frames, by frame id. */
 	uint32_t *exp_off, *exp_nr;
 	size_t nexp;
@@ -222,20 +222,28 @@ static bool view_dframe_eq(const struct view_dframe *a, const struct view_dframe
 	       a->kernel == b->kernel && a->inlined == b->inlined;
 }
 
+static uint64_t view_dtab_hash_of(const void *ctx, uint32_t idx)
+{
+	return view_dframe_hash(&((const struct view_dtab *)ctx)->v[idx]);
+}
+
+static bool view_dtab_eq(const void *ctx, uint32_t idx, const void *key)
+{
+	return view_dframe_eq(&((const struct view_dtab *)ctx)->v[idx], key);
+}
+
 static void view_dtab_init(struct view_dtab *t, bool srcline, bool inl)
 {
 	memset(t, 0, sizeof(*t));
 	t->srcline = srcline;
 	t->inl = inl;
-	t->nslots = 256;
-	t->slots = xmalloc(t->nslots * sizeof(*t->slots));
-	memset(t->slots, 0xff, t->nslots * sizeof(*t->slots));
+	hashtab_init(&t->index, 256);
 }
 
 static void view_dtab_free(struct view_dtab *t)
 {
 	free(t->v);
-	free(t->slots);
+	hashtab_release(&t->index);
 	free(t->exp_off);
 	free(t->exp_nr);
 	free(t->pool);
@@ -243,32 +251,18 @@ static void view_dtab_free(struct view_dtab *t)
 
 static uint32_t view_dtab_intern(struct view_dtab *t, const struct view_dframe *f)
 {
-	size_t mask = t->nslots - 1, j;
-	uint32_t id;
+	size_t j = hashtab_probe(&t->index, view_dframe_hash(f), view_dtab_eq, t, f);
+	uint32_t id = t->index.slots[j];
 
-	for (j = view_dframe_hash(f) & mask; t->slots[j] != UINT32_MAX; j = (j + 1) & mask)
-		if (view_dframe_eq(&t->v[t->slots[j]], f))
-			return t->slots[j];
+	if (id != HASHTAB_EMPTY)
+		return id;
+	if (t->n >= HASHTAB_MAX_ENTRIES)
+		fatal(1, "view: too many display frames");
 	if (t->n == t->cap)
 		t->v = xgrow(t->v, &t->cap, t->n + 1, sizeof(*t->v));
 	id = (uint32_t)t->n++;
 	t->v[id] = *f;
-	t->slots[j] = id;
-	if (t->n * 2 > t->nslots) {
-		size_t i;
-
-		free(t->slots);
-		t->nslots *= 2;
-		t->slots = xmalloc(t->nslots * sizeof(*t->slots));
-		memset(t->slots, 0xff, t->nslots * sizeof(*t->slots));
-		mask = t->nslots - 1;
-		for (i = 0; i < t->n; i++) {
-			for (j = view_dframe_hash(&t->v[i]) & mask; t->slots[j] != UINT32_MAX;
-			     j = (j + 1) & mask)
-				;
-			t->slots[j] = (uint32_t)i;
-		}
-	}
+	hashtab_insert_at(&t->index, j, id, view_dtab_hash_of, t);
 	/* The node: the same frame without its line (itself when it has none). */
 	if (f->srcline) {
 		struct view_dframe g = *f;

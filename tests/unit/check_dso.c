@@ -311,7 +311,7 @@ static const char *resolve_as(struct machine *m, const char *mapped, const char 
 static int pie_build_id(uint8_t id[20])
 {
 	char *path = xasprintf("%s/pie", elf_dir);
-	int n = elf_read_build_id(path, id);
+	int n = elfsyms_read_build_id(path, id);
 
 	free(path);
 	return n;
