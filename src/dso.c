@@ -404,7 +404,7 @@ static bool dso_cache_debug(const struct machine *m, struct dso *d)
 		if (fd < 0)
 			continue;
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-		ok = elf_image_merge_debug(&d->img, proc) == 0;
+		ok = elfsyms_merge_debug(&d->img, proc) == 0;
 		close(fd);
 		if (ok) {
 			d->debug_path = path;

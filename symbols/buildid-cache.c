@@ -121,8 +121,8 @@ static int buildid_cache_join(const char *base, const char *link, struct strbuf 
  * may be a shorter one (MD5) padded with zeros. */
 static bool buildid_cache_id_ok(int fd, const uint8_t *id, size_t size)
 {
-	uint8_t have[ELF_BUILD_ID_MAX];
-	int n = elf_read_build_id_fd(fd, have);
+	uint8_t have[ELFSYMS_BUILD_ID_MAX];
+	int n = elfsyms_read_build_id_fd(fd, have);
 	size_t i;
 
 	if (n <= 0 || (size_t)n > size || memcmp(have, id, (size_t)n) != 0)
@@ -181,14 +181,14 @@ static int buildid_cache_entry(struct buildid_cache *c, const char *hex, struct 
 int buildid_cache_find(struct buildid_cache *c, const uint8_t *id, size_t size,
 		       enum buildid_cache_file which, char **path)
 {
-	char hex[2 * ELF_BUILD_ID_MAX + 1];
+	char hex[2 * ELFSYMS_BUILD_ID_MAX + 1];
 	struct strbuf rel;
 	struct stat st;
 	int pfd, fd, err;
 	size_t i;
 
 	*path = NULL;
-	if (size < 2 || size > ELF_BUILD_ID_MAX)
+	if (size < 2 || size > ELFSYMS_BUILD_ID_MAX)
 		return -ENOENT;
 	for (i = 0; i < size; i++)
 		snprintf(hex + 2 * i, 3, "%02x", id[i]);
