@@ -155,7 +155,8 @@ START_TEST(test_find)
 END_TEST
 
 /* One hostile entry: the shell command sh (run in the cache) breaks it;
- * the lookup gives err and counts one refusal, without blocking. */
+ * the lookup gives err and counts one refusal (none for -ENOENT), without
+ * blocking. */
 static void check_hostile(bool strict, const char *sh, int err)
 {
 	char *c = make_cache("hostile", "old", false), *path;
@@ -165,60 +166,43 @@ static void check_hostile(bool strict, const char *sh, int err)
 	ck_assert_int_eq(buildid_cache_open(c, strict, &bc), 0);
 	ck_assert_int_eq(buildid_cache_find(bc, id_old, 20, BUILDID_CACHE_ELF, &path), err);
 	ck_assert_ptr_null(path);
-	ck_assert_uint_eq(buildid_cache_refused(bc), 1);
+	ck_assert_uint_eq(buildid_cache_refused(bc), err == -ENOENT ? 0 : 1);
 	buildid_cache_close(bc);
 	free(c);
 }
 
 START_TEST(test_hostile)
 {
-	const char *rest = ID_OLD + 2;
-	char *sh;
+#define REST "223344556677889900aabbccddeeff00112233"
+#define ENTRY "opt/app/prog/" ID_OLD
+	static const struct {
+		const char *sh;   /* run in the cache */
+		int err;
+	} cases[] = {
+		/* A valid entry outside the cache, reached by an absolute
+		 * link or by climbing out with "..": refused, not used. */
+		{ "ln -sfn \"$PWD/../outside/" ENTRY "\" .build-id/11/" REST, -EXDEV },
+		{ "ln -sfn ../../../outside/" ENTRY " .build-id/11/" REST, -EXDEV },
+		/* Loops. */
+		{ "ln -sfn " REST " .build-id/11/" REST, -ELOOP },
+		{ "ln -s loop2 opt/loop1 && ln -s loop1 opt/loop2 && "
+		  "ln -sfn ../../opt/loop1 .build-id/11/" REST, -ELOOP },
+		/* A FIFO, a directory where elf should be: not regular files. */
+		{ "rm " ENTRY "/elf && mkfifo " ENTRY "/elf", -EINVAL },
+		{ "rm " ENTRY "/elf && mkdir " ENTRY "/elf", -EINVAL },
+		/* An elf of another build than its name claims. */
+		{ "cp ../new " ENTRY "/elf", -EBADMSG },
+		/* An elf that is a link out of the cache: it resolves inside
+		 * (to nothing there), never to the file outside. */
+		{ "rm " ENTRY "/elf && ln -s \"$PWD/../old\" " ENTRY "/elf", -ENOENT },
+	};
+	size_t i;
 
-	/* A valid entry outside the cache, reached by an absolute link or
-	 * by climbing out with "..": refused, not used. */
 	free(make_cache("outside", "old", false));
-	sh = xasprintf("ln -sfn '%s/outside/opt/app/prog/%s' .build-id/11/%s", dir, ID_OLD, rest);
-	check_hostile(true, sh, -EXDEV);
-	free(sh);
-	sh = xasprintf("ln -sfn ../../../outside/opt/app/prog/%s .build-id/11/%s", ID_OLD, rest);
-	check_hostile(true, sh, -EXDEV);
-	free(sh);
-	/* A loop. */
-	sh = xasprintf("ln -sfn %s .build-id/11/%s", rest, rest);
-	check_hostile(true, sh, -ELOOP);
-	free(sh);
-	sh = xasprintf("ln -s loop2 opt/loop1 && ln -s loop1 opt/loop2 && "
-		       "ln -sfn ../../opt/loop1 .build-id/11/%s", rest);
-	check_hostile(true, sh, -ELOOP);
-	free(sh);
-	/* A FIFO, a directory where elf should be: not regular files. */
-	sh = xasprintf("rm opt/app/prog/%s/elf && mkfifo opt/app/prog/%s/elf", ID_OLD, ID_OLD);
-	check_hostile(true, sh, -EINVAL);
-	free(sh);
-	sh = xasprintf("rm opt/app/prog/%s/elf && mkdir opt/app/prog/%s/elf", ID_OLD, ID_OLD);
-	check_hostile(true, sh, -EINVAL);
-	free(sh);
-	/* An elf of another build than its name claims. */
-	sh = xasprintf("cp ../new opt/app/prog/%s/elf", ID_OLD);
-	check_hostile(true, sh, -EBADMSG);
-	free(sh);
-	/* An elf that is a link out of the cache: it resolves inside (to
-	 * nothing there), never to the file outside. */
-	sh = xasprintf("rm opt/app/prog/%s/elf && ln -s '%s/old' opt/app/prog/%s/elf", ID_OLD,
-		       dir, ID_OLD);
-	{
-		char *c = make_cache("hostile", "old", false), *path;
-		struct buildid_cache *bc;
-
-		ck_assert_int_eq(testutil_sh("cd '%s' && %s", c, sh), 0);
-		ck_assert_int_eq(buildid_cache_open(c, true, &bc), 0);
-		ck_assert_int_eq(buildid_cache_find(bc, id_old, 20, BUILDID_CACHE_ELF, &path),
-				 -ENOENT);
-		buildid_cache_close(bc);
-		free(c);
-	}
-	free(sh);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		check_hostile(true, cases[i].sh, cases[i].err);
+#undef REST
+#undef ENTRY
 }
 END_TEST
 
