@@ -292,7 +292,7 @@ static int dso_cand_open(struct dso_cand *c, const struct dso *d, bool *exists)
 static char *dso_find_file(const struct machine *m, const struct dso *d, int *fdp,
 			   const char **stale, bool *from_cache)
 {
-	struct dso_cand cand[8];
+	struct dso_cand cand[10];
 	char *found = NULL;
 	size_t n = 0, i;
 	bool any = false;
