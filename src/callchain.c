@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "callchain.h"
+#include "callchain-test.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -35,18 +36,29 @@ static int callchain_marker_mode(uint64_t marker)
 	}
 }
 
+size_t callchain_zero_ends(const struct sample *s)
+{
+	size_t end = s->nr_callchain;
+
+	/* Not a context's first address: that one is a pc, and a call
+	 * through a NULL pointer does stop at 0. */
+	while (end >= 2 && s->callchain[end - 1] == 0 && !record_is_context(s->callchain[end - 2]))
+		end--;
+	return s->nr_callchain - end;
+}
+
 size_t callchain_ips(const struct sample *s, struct callchain_ip *out, size_t max)
 {
 	uint16_t mode = s->cpumode & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool block_start = true, first = true;
-	size_t n = 0, i;
+	size_t n = 0, i, end = s->nr_callchain - callchain_zero_ends(s);
 
 	if (!max)
 		return 0;
 	out[n].ip = s->ip;
 	out[n].cpumode = mode;
 	n++;
-	for (i = 0; i < s->nr_callchain && n < max; i++) {
+	for (i = 0; i < end && n < max; i++) {
 		uint64_t ip = s->callchain[i];
 
 		if (record_is_context(ip)) {

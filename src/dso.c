@@ -277,6 +277,21 @@ static int dso_cand_open(struct dso_cand *c, const struct dso *d, bool *exists)
 	return fd;
 }
 
+/* Add d's places under --symfs to cand[n...]: symfs/.build-id/xx/rest
+ * (perf's build-ID cache layout, its links resolved inside symfs: an
+ * extracted perf archive) and symfs/path.  Returns the new n. */
+static size_t dso_cand_symfs(const struct machine *m, const struct dso *d, struct dso_cand *cand,
+			     size_t n)
+{
+	if (!m->symfs)
+		return n;
+	if (m->symfs_cache && d->build_id_expected && d->build_id_size)
+		cand[n++].cache = m->symfs_cache;
+	cand[n++].path = xasprintf("%s%s%s", m->symfs, d->open_path[0] == '/' ? "" : "/",
+				   d->open_path);
+	return n;
+}
+
 /* The file to read d's symbols from, open (*fdp) and named (returned,
  * malloc'd), or NULL; *stale says why not when a file was there but was
  * not d's.  In order: symfs/.build-id/xx/rest (its links resolved inside
@@ -284,11 +299,11 @@ static int dso_cand_open(struct dso_cand *c, const struct dso *d, bool *exists)
  * elsewhere); path under /proc/PID/root (a process in another mount
  * namespace sees its own files); path; while the process lives
  * /proc/PID/map_files/START-END (the mapped inode itself, even when the
- * path now names another file or none); perf's build-id cache (the copy
- * perf record kept: the binary was rebuilt, or replaced or deleted and
- * map_files is not ours to read); the debug file by build ID.  Every
- * candidate must pass dso_file_ok: never another binary's names.
- * *from_cache: it came from a build-id cache. */
+ * path now names another file or none); live, the symfs ones here;
+ * perf's build-id cache (the copy perf record kept: the binary was
+ * rebuilt, or replaced or deleted and map_files is not ours to read); the
+ * debug file by build ID.  Every candidate must pass dso_file_ok: never
+ * another binary's names.  *from_cache: it came from a build-id cache. */
 static char *dso_find_file(const struct machine *m, const struct dso *d, int *fdp,
 			   const char **stale, bool *from_cache)
 {
@@ -304,11 +319,8 @@ static char *dso_find_file(const struct machine *m, const struct dso *d, int *fd
 		for (i = 1; i < d->build_id_size; i++)
 			strbuf_addf(&sb, "%02x", d->build_id[i]);
 	}
-	if (m->symfs_cache && d->build_id_expected && d->build_id_size)
-		cand[n++].cache = m->symfs_cache;
-	if (m->symfs)
-		cand[n++].path = xasprintf("%s%s%s", m->symfs, d->open_path[0] == '/' ? "" : "/",
-					   d->open_path);
+	if (!m->live)
+		n = dso_cand_symfs(m, d, cand, n);
 	if (m->live && d->hint_pid && d->open_path[0] == '/') {
 		cand[n].path = xasprintf("/proc/%u/root%s", d->hint_pid, d->open_path);
 		cand[n].root_pid = d->hint_pid;
@@ -318,6 +330,10 @@ static char *dso_find_file(const struct machine *m, const struct dso *d, int *fd
 	if (m->live && d->hint_pid && d->hint_end > d->hint_start)
 		cand[n++].path = xasprintf("/proc/%u/map_files/%" PRIx64 "-%" PRIx64, d->hint_pid,
 					   d->hint_start, d->hint_end);
+	/* Live, the process's own files come first: --symfs stands in where
+	 * they are gone (dso_file_ok checks only the inode number). */
+	if (m->live)
+		n = dso_cand_symfs(m, d, cand, n);
 	if (d->build_id_expected && d->build_id_size) {
 		if (m->bidcache)
 			cand[n++].cache = m->bidcache;
@@ -527,6 +543,8 @@ void machine_set_symfs(struct machine *m, const char *dir)
 
 	free(m->symfs);
 	m->symfs = NULL;
+	buildid_cache_close(m->symfs_cache);
+	m->symfs_cache = NULL;
 	if (!dir || !dir[0])
 		return;
 	len = strlen(dir);
@@ -534,8 +552,6 @@ void machine_set_symfs(struct machine *m, const char *dir)
 	while (len > 1 && dir[len - 1] == '/')
 		len--;
 	m->symfs = xstrndup(dir, len);
-	buildid_cache_close(m->symfs_cache);
-	m->symfs_cache = NULL;
 	buildid_cache_open(m->symfs, false, &m->symfs_cache);
 }
 

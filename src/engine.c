@@ -79,6 +79,17 @@ static bool engine_stopped(const struct engine *e)
 	return atomic_load(&e->stop_requested);
 }
 
+/* perf's build-id cache: binaries and debug files by build ID after the
+ * file on disk.  Missing is normal, unless named with --buildid-dir. */
+static void engine_buildid_cache(struct engine *e)
+{
+	int err = machine_set_buildid_dir(ingest_machine(e->in), e->cfg.buildid_dir);
+
+	if (err && e->cfg.buildid_dir)
+		msg_notice("--buildid-dir %s: %s: binaries are not looked up there",
+			   e->cfg.buildid_dir, strerror(-err));
+}
+
 static void engine_new_ingest(struct engine *e, int e_machine)
 {
 	struct ingest_config ic = {
@@ -94,6 +105,9 @@ static void engine_new_ingest(struct engine *e, int e_machine)
 	};
 
 	e->in = ingest_new(&ic, e_machine);
+	/* Live too: binaries gone from the disk since they were mapped. */
+	machine_set_symfs(ingest_machine(e->in), e->cfg.symfs);
+	engine_buildid_cache(e);
 }
 
 /* --vmlinux FILE: refused at once unless it is the running kernel's (its
@@ -115,17 +129,6 @@ static int engine_vmlinux(struct engine *e)
 	}
 	machine_set_vmlinux(ingest_machine(e->in), true, e->cfg.vmlinux);
 	return 0;
-}
-
-/* perf's build-id cache: binaries and debug files by build ID after the
- * file on disk.  Missing is normal, unless named with --buildid-dir. */
-static void engine_buildid_cache(struct engine *e)
-{
-	int err = machine_set_buildid_dir(ingest_machine(e->in), e->cfg.buildid_dir);
-
-	if (err && e->cfg.buildid_dir)
-		msg_notice("--buildid-dir %s: %s: binaries are not looked up there",
-			   e->cfg.buildid_dir, strerror(-err));
 }
 
 /* Where names came from, once, at the end: the build-id cache, and the
@@ -175,11 +178,12 @@ static int engine_start_file(struct engine *e)
 	const struct engine_config *c = &e->cfg;
 	const struct perfdata_info *info;
 	const struct perfdata_event *ev;
-	char why[512];
+	struct errmsg em = ERRMSG_INIT;
 	size_t i;
+	int err;
 
-	if (source_file_open(c->input, c->dump, &e->src, why, sizeof(why))) {
-		msg_error("%s", why);
+	if ((err = source_file_open(c->input, c->dump, &e->src, &em)) < 0) {
+		msg_error("%s", errmsg_text(&em, err));
 		return 1;
 	}
 	snprintf(e->target.name, sizeof(e->target.name), "file %s", c->input);
@@ -195,13 +199,10 @@ static int engine_start_file(struct engine *e)
 	e->file_seconds = source_file_seconds(e->src);
 	if (c->dump)
 		return 0;
-	/* No ARCH feature: EM_NONE, nothing is taken for ProfileMe. */
+	/* No ARCH feature: EM_NONE, no payload is decoded. */
 	engine_new_ingest(e, arch_machine_from_name(info->arch));
 	ingest_only_attr(e->in, &ev->attr);
 	ingest_symbols_async(e->in);
-	if (c->symfs)
-		machine_set_symfs(ingest_machine(e->in), c->symfs);
-	engine_buildid_cache(e);
 	if (engine_vmlinux(e))
 		return 2;
 	for (i = 0; i < info->nbuild_ids; i++)
@@ -270,7 +271,7 @@ static int engine_start_live(struct engine *e)
 	const struct live_info *info;
 	struct live_config lc = { 0 };
 	struct target_threads th = { 0 };
-	char why[512];
+	struct errmsg why = ERRMSG_INIT;
 	int status, err;
 
 	e->live = true;
@@ -283,9 +284,10 @@ static int engine_start_live(struct engine *e)
 	lc.tids = c->system_wide ? NULL : th.tids;
 	lc.ntids = th.ntids;
 
-	err = source_live_open(&lc, &e->src, why, sizeof(why));
+	err = source_live_open(&lc, &e->src, &why);
 	if (err) {
-		msg_error("cannot sample %s with %s: %s", e->target.name, lc.event.name, why);
+		msg_error("cannot sample %s with %s: %s", e->target.name, lc.event.name,
+			  errmsg_text(&why, err));
 		status = err == -ESRCH ? 2 : 1;
 		goto out;
 	}
@@ -302,7 +304,6 @@ static int engine_start_live(struct engine *e)
 	if (c->npids)
 		ingest_set_targets(e->in, c->pids, c->npids);
 	machine_set_live(ingest_machine(e->in), true);
-	engine_buildid_cache(e);
 	ingest_symbols_async(e->in);
 	if ((status = engine_vmlinux(e)) != 0)
 		goto out;

@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alpha-profileme.h"
+#include "errmsg.h"
 #include "hash.h"
 #include "hashtab.h"
+#include "payload.h"
 #include "util.h"
 
 #define HIST_MIN_SLOTS 64
@@ -58,13 +59,21 @@ struct hist {
 	uint32_t *memo_ent;             /* entry indices of the memos */
 	size_t memo_nent, memo_ent_cap;
 	uint32_t epoch;                 /* bumped when entries or chains move */
-	/* Alpha ProfileMe: */
-	bool pm_enabled;                /* the data's machine decodes ProfileMe */
-	struct profileme_stats *pm;     /* parallel to entries (cap of them), or NULL
-					   before the first ProfileMe sample */
-	uint64_t pm_samples;            /* since the start */
-	uint64_t pm_not;                /* raw samples that were not ProfileMe, since the start */
+	/* Payload stats (hist_enable_payload): */
+	const struct payload_ops *payload; /* the data's decoder, or NULL */
+	unsigned char *pstats;          /* parallel to entries (cap of them, stats_size
+					   bytes each), or NULL before the first
+					   decoded sample */
+	uint64_t payload_samples;       /* since the start */
+	uint64_t payload_other;         /* raw samples that were not the decoder's,
+					   since the start */
 };
+
+/* Entry i's payload stats (h->pstats set). */
+static void *hist_pstats(struct hist *h, size_t i)
+{
+	return h->pstats + i * h->payload->stats_size;
+}
 
 static const char *const sort_key_names[SORT__MAX] = {
 	[SORT_COMM] = "comm", [SORT_PID] = "pid", [SORT_TID] = "tid",
@@ -88,11 +97,7 @@ bool sort_spec_has(const struct sort_spec *spec, enum sort_key key)
 	return false;
 }
 
-/* Messages naming an arbitrary user word cannot be string literals; a
- * thread-local buffer keeps the "static message" contract without races. */
-static _Thread_local char sort_spec_msg[128];
-
-int sort_spec_parse(const char *s, struct sort_spec *out, const char **bad)
+int sort_spec_parse(const char *s, struct sort_spec *out, struct errmsg *em)
 {
 	struct sort_spec spec = { .n = 0 };
 	const char *p = s ? s : "";
@@ -109,30 +114,21 @@ int sort_spec_parse(const char *s, struct sort_spec *out, const char **bad)
 		}
 		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
 			len--;
-		if (!len) {
-			if (bad)
-				*bad = spec.n || end ? "empty sort key (stray comma?)" :
-						       "empty sort key list";
-			return -EINVAL;
-		}
+		if (!len)
+			return errmsg_set(em, -EINVAL, "%s",
+					  spec.n || end ? "empty sort key (stray comma?)" :
+							  "empty sort key list");
 		for (k = 0; k < SORT__MAX; k++)
 			if (strlen(sort_key_names[k]) == len && !memcmp(sort_key_names[k], p, len))
 				break;
-		if (k == SORT__MAX) {
-			snprintf(sort_spec_msg, sizeof(sort_spec_msg),
-				 "unknown sort key '%.*s' (known: comm, pid, tid, cpu, dso, sym, srcline)",
-				 (int)(len > 40 ? 40 : len), p);
-			if (bad)
-				*bad = sort_spec_msg;
-			return -EINVAL;
-		}
-		if (sort_spec_has(&spec, (enum sort_key)k)) {
-			snprintf(sort_spec_msg, sizeof(sort_spec_msg), "duplicate sort key '%s'",
-				 sort_key_names[k]);
-			if (bad)
-				*bad = sort_spec_msg;
-			return -EINVAL;
-		}
+		if (k == SORT__MAX)
+			return errmsg_set(em, -EINVAL,
+					  "unknown sort key '%.*s' (known: comm, pid, tid, cpu, dso, "
+					  "sym, srcline)",
+					  (int)(len > 40 ? 40 : len), p);
+		if (sort_spec_has(&spec, (enum sort_key)k))
+			return errmsg_set(em, -EINVAL, "duplicate sort key '%s'",
+					  sort_key_names[k]);
 		spec.keys[spec.n++] = (enum sort_key)k;
 		if (!end)
 			break;
@@ -202,7 +198,7 @@ void hist_free(struct hist *h)
 	free(h->entries);
 	free(h->extra);
 	free(h->children);
-	free(h->pm);
+	free(h->pstats);
 	hashtab_release(&h->index);
 	free(h->memo);
 	free(h->memo_ent);
@@ -285,12 +281,12 @@ static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct ds
 		h->entries = xgrow(h->entries, &cap, h->nr + 1, sizeof(*h->entries));
 		h->extra = xrealloc(h->extra, cap * sizeof(*h->extra));
 		h->children = xrealloc(h->children, cap * sizeof(*h->children));
-		if (h->pm)
-			h->pm = xrealloc(h->pm, cap * sizeof(*h->pm));
+		if (h->pstats)
+			h->pstats = xrealloc(h->pstats, cap * h->payload->stats_size);
 		h->cap = cap;
 	}
-	if (h->pm)
-		memset(&h->pm[h->nr], 0, sizeof(*h->pm));
+	if (h->pstats)
+		memset(hist_pstats(h, h->nr), 0, h->payload->stats_size);
 	e = &h->entries[h->nr];
 	x = &h->extra[h->nr];
 	*e = key;
@@ -455,53 +451,56 @@ void hist_add(struct hist *h, const struct hist_sample *s)
 	hist_add_at(h, s);
 }
 
-void hist_enable_profileme(struct hist *h)
+void hist_enable_payload(struct hist *h, const struct payload_ops *ops)
 {
-	h->pm_enabled = true;
+	h->payload = ops;
 }
 
-void hist_add_profileme(struct hist *h, const struct hist_sample *s, const struct profileme *pm)
+void hist_add_payload(struct hist *h, const struct hist_sample *s, const void *decoded)
 {
 	size_t idx = hist_add_at(h, s);
 
-	if (pm) {
-		h->pm_enabled = true;
-		h->pm_samples++;
-		/* The first ProfileMe sample: every entry so far gets empty
+	if (!h->payload) {
+		/* No decoder: the sample counts alone. */
+		return;
+	}
+	if (decoded) {
+		h->payload_samples++;
+		/* The first decoded sample: every entry so far gets empty
 		 * stats; later ones get theirs in hist_lookup. */
-		if (!h->pm)
-			h->pm = xcalloc(h->cap ? h->cap : 1, sizeof(*h->pm));
-		profileme_stats_add(&h->pm[idx], pm);
+		if (!h->pstats)
+			h->pstats = xcalloc(h->cap ? h->cap : 1, h->payload->stats_size);
+		h->payload->stats_add(hist_pstats(h, idx), decoded);
 	} else {
-		h->pm_not++;
-		if (h->pm)
-			profileme_stats_add_other(&h->pm[idx]);
+		h->payload_other++;
+		if (h->pstats)
+			h->payload->stats_add_other(hist_pstats(h, idx));
 	}
 }
 
-bool hist_profileme_enabled(const struct hist *h)
+const struct payload_ops *hist_payload(const struct hist *h)
 {
-	return h->pm_enabled;
+	return h->payload;
 }
 
-bool hist_has_profileme(const struct hist *h)
+bool hist_has_payload_stats(const struct hist *h)
 {
-	return h->pm != NULL;
+	return h->pstats != NULL;
 }
 
-const struct profileme_stats *hist_entry_profileme(const struct hist *h, size_t i)
+const void *hist_entry_payload(const struct hist *h, size_t i)
 {
-	return h->pm && i < h->nr ? &h->pm[i] : NULL;
+	return h->pstats && i < h->nr ? hist_pstats((struct hist *)h, i) : NULL;
 }
 
-uint64_t hist_profileme_samples(const struct hist *h)
+uint64_t hist_payload_samples(const struct hist *h)
 {
-	return h->pm_samples;
+	return h->payload_samples;
 }
 
-uint64_t hist_not_profileme(const struct hist *h)
+uint64_t hist_payload_other(const struct hist *h)
 {
-	return h->pm_not;
+	return h->payload_other;
 }
 
 /* x * 7 / 8 without overflowing for x above UINT64_MAX / 7. */
@@ -540,8 +539,8 @@ void hist_age(struct hist *h, enum hist_mode mode)
 		e->period = hist_decay(e->period);
 		e->samples = hist_decay(e->samples);
 		e->children = hist_decay(h->children[i]);
-		if (h->pm)
-			profileme_stats_decay(&h->pm[i], 7, 8);
+		if (h->pstats)
+			h->payload->stats_decay(hist_pstats(h, i), 7, 8);
 		if (!e->period && !e->children)
 			continue;
 		h->total_period += e->period;
@@ -551,8 +550,8 @@ void hist_age(struct hist *h, enum hist_mode mode)
 			h->children[n] = e->children;
 			h->entries[n] = *e;
 			h->extra[n] = h->extra[i];
-			if (h->pm)
-				h->pm[n] = h->pm[i];
+			if (h->pstats)
+				memcpy(hist_pstats(h, n), hist_pstats(h, i), h->payload->stats_size);
 		}
 		n++;
 	}

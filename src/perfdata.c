@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "perfdata.h"
+#include "perfdata-test.h"
 
 #include <byteswap.h>
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "perfdata_priv.h"
 #include "record.h"
 
@@ -42,15 +44,15 @@ int perfdata_set_error(struct perfdata *pd, uint64_t off, const char *fmt, ...)
 
 /* ---- opening ---- */
 
-static int load_file(struct perfdata *pd, const char *path, char *err, size_t errsize)
+static int load_file(struct perfdata *pd, const char *path, struct errmsg *em)
 {
 	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	int rc;
 
 	if (fd < 0) {
-		snprintf(err, errsize, "cannot open %s: %s", path, strerror(errno));
-		return -errno;
+		rc = -errno;
+		return errmsg_set(em, rc, "cannot open %s: %s", path, strerror(-rc));
 	}
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -72,10 +74,8 @@ static int load_file(struct perfdata *pd, const char *path, char *err, size_t er
 		rc = fileread_fd(fd, SIZE_MAX, &buf, &len);
 		if (fd != STDIN_FILENO)
 			close(fd);
-		if (rc) {
-			snprintf(err, errsize, "cannot read %s: %s", path, strerror(-rc));
-			return rc;
-		}
+		if (rc)
+			return errmsg_set(em, rc, "cannot read %s: %s", path, strerror(-rc));
 		pd->buf = (unsigned char *)buf;
 		pd->size = len;
 	}
@@ -83,7 +83,7 @@ static int load_file(struct perfdata *pd, const char *path, char *err, size_t er
 }
 
 /* Validate the loaded pd->buf and make pd ready to read; frees pd on error. */
-static int perfdata_start(struct perfdata *pd, struct perfdata **out, char *err, size_t errsize)
+static int perfdata_start(struct perfdata *pd, struct perfdata **out, struct errmsg *em)
 {
 	int rc;
 
@@ -96,28 +96,28 @@ static int perfdata_start(struct perfdata *pd, struct perfdata **out, char *err,
 	*out = pd;
 	return 0;
 fail:
-	snprintf(err, errsize, "%s", pd->err);
+	errmsg_set(em, rc, "%s", pd->err);
 	perfdata_close(pd);
 	return rc;
 }
 
-int perfdata_open(const char *path, struct perfdata **out, char *err, size_t errsize)
+int perfdata_open(const char *path, struct perfdata **out, struct errmsg *em)
 {
 	struct perfdata *pd = xcalloc(1, sizeof(*pd));
 	int rc;
 
 	*out = NULL;
 	pd->path = xstrdup(strcmp(path, "-") == 0 ? "<stdin>" : path);
-	rc = load_file(pd, path, err, errsize);
+	rc = load_file(pd, path, em);
 	if (rc) {
 		perfdata_close(pd);
 		return rc;
 	}
-	return perfdata_start(pd, out, err, errsize);
+	return perfdata_start(pd, out, em);
 }
 
 int perfdata_open_memory(const void *buf, size_t size, const char *name, struct perfdata **out,
-			 char *err, size_t errsize)
+			 struct errmsg *em)
 {
 	struct perfdata *pd = xcalloc(1, sizeof(*pd));
 	unsigned char *copy = xmalloc(size ? size : 1);
@@ -130,7 +130,7 @@ int perfdata_open_memory(const void *buf, size_t size, const char *name, struct 
 	pd->path = xstrdup(name ? name : "<memory>");
 	pd->buf = copy;
 	pd->size = size;
-	return perfdata_start(pd, out, err, errsize);
+	return perfdata_start(pd, out, em);
 }
 
 void perfdata_close(struct perfdata *pd)
@@ -461,7 +461,7 @@ static int read_record(struct perfdata *pd, uint64_t off, struct perfdata_record
 	const struct perf_event_header *hdr;
 	const struct perfdata_event *ev;
 	struct record dec;
-	const char *why = NULL;
+	struct errmsg em;
 
 	if (left < 8) {
 		pd->damage_at_end = true;
@@ -510,9 +510,11 @@ static int read_record(struct perfdata *pd, uint64_t off, struct perfdata_record
 	}
 	*time = 0;
 	if (type < 64 && !checked) {
-		if (record_decode(hdr, &ev->attr, &dec, &why))
-			return perfdata_set_error(pd, off, "%s record of %u bytes: %s", record_type_name(type),
-					 size, why ? why : "cannot be decoded");
+		em.text[0] = '\0';     /* a store, not a call: once per record */
+		if (record_decode(hdr, &ev->attr, &dec, &em))
+			return perfdata_set_error(pd, off, "%s record of %u bytes: %s",
+						  record_type_name(type), size,
+						  em.text[0] ? em.text : "cannot be decoded");
 		if (dec.has_sid && (ev->attr.sample_type & PERF_SAMPLE_TIME))
 			*time = dec.sid.time;
 	}

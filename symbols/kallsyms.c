@@ -16,6 +16,7 @@
 
 #include "buildid-cache.h"
 #include "elfsyms.h"
+#include "errmsg.h"
 #include "nsopen.h"
 #include "symtab.h"
 #include "util.h"
@@ -743,7 +744,7 @@ static bool ks_vmlinux_offset(const struct kernel_syms *ks, const char *path,
 }
 
 int kallsyms_use_vmlinux(struct kernel_syms *ks, const char *path, const uint8_t *id,
-			 size_t id_size, char *why, size_t why_size)
+			 size_t id_size, struct errmsg *em)
 {
 	struct elfsyms_image img;
 	struct symtab *st;
@@ -752,32 +753,29 @@ int kallsyms_use_vmlinux(struct kernel_syms *ks, const char *path, const uint8_t
 	size_t i, n;
 	int err;
 
-	if ((err = elfsyms_load(path, &img)) != 0) {
-		snprintf(why, why_size, "%s: %s", path,
-			 err == -ENOEXEC ? "not an ELF file with symbols" : strerror(-err));
-		return err;
-	}
+	if ((err = elfsyms_load(path, &img)) != 0)
+		return errmsg_set(em, err, "%s: %s", path,
+				  err == -ENOEXEC ? "not an ELF file with symbols" : strerror(-err));
 	if (!id_size || !img.build_id_size || img.build_id_size != id_size ||
 	    memcmp(img.build_id, id, id_size) != 0) {
 		ks_hex(have, img.build_id, img.build_id_size);
 		ks_hex(want, id, id_size);
 		if (!id_size)
-			snprintf(why, why_size, "%s: the kernel's build ID is unknown "
-				 "(/sys/kernel/notes): cannot check it", path);
+			errmsg_set(em, -EINVAL, "%s: the kernel's build ID is unknown "
+				   "(/sys/kernel/notes): cannot check it", path);
 		else if (!img.build_id_size)
-			snprintf(why, why_size, "%s has no build ID: cannot tell whether it is "
-				 "the kernel's (%s)", path, want);
+			errmsg_set(em, -EINVAL, "%s has no build ID: cannot tell whether it is "
+				   "the kernel's (%s)", path, want);
 		else
-			snprintf(why, why_size, "%s is another kernel's: build ID %s, the "
-				 "kernel's is %s", path, have, want);
+			errmsg_set(em, -EINVAL, "%s is another kernel's: build ID %s, the "
+				   "kernel's is %s", path, have, want);
 		elfsyms_release(&img);
 		return -EINVAL;
 	}
 	n = symtab_count(img.symtab);
 	if (n == 0 || !ks->kernel || !ks_vmlinux_offset(ks, path, img.symtab, ks->kernel, &off)) {
-		snprintf(why, why_size, "%s: its symbols do not match /proc/kallsyms", path);
 		elfsyms_release(&img);
-		return -EINVAL;
+		return errmsg_set(em, -EINVAL, "%s: its symbols do not match /proc/kallsyms", path);
 	}
 	/* vmlinux's sized functions, and what kallsyms has outside them
 	 * (code the image does not describe: trampolines, bpf...). */
