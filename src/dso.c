@@ -8,8 +8,8 @@
  * and the old one reads its names only from a file with its identity: the
  * file at its path, /proc/PID/map_files/ of a live process mapping it,
  * perf's build-id cache, debug files by build ID; failing all it is
- * [unknown] under a name marked
- * "(deleted)" or "(build-id mismatch)", never the new file's names. */
+ * [unknown] under a name marked "(deleted)" or "(build-id mismatch)",
+ * never the new file's names. */
 #include "config.h"
 
 #include "dso.h"
