@@ -299,7 +299,8 @@ static size_t dso_cand_symfs(const struct machine *m, const struct dso *d, struc
  * elsewhere); path under /proc/PID/root (a process in another mount
  * namespace sees its own files); path; while the process lives
  * /proc/PID/map_files/START-END (the mapped inode itself, even when the
- * path now names another file or none); live, the symfs ones here;
+ * path now names another file or none) and /proc/PID/exe (the same for
+ * the executable, readable by a process's user); live, the symfs ones here;
  * perf's build-id cache (the copy perf record kept: the binary was
  * rebuilt, or replaced or deleted and map_files is not ours to read); the
  * debug file by build ID.  Every candidate must pass dso_file_ok: never
@@ -330,6 +331,12 @@ static char *dso_find_file(const struct machine *m, const struct dso *d, int *fd
 	if (m->live && d->hint_pid && d->hint_end > d->hint_start)
 		cand[n++].path = xasprintf("/proc/%u/map_files/%" PRIx64 "-%" PRIx64, d->hint_pid,
 					   d->hint_start, d->hint_end);
+	/* map_files needs CAP_SYS_ADMIN; a user may open the executable of
+	 * their own process.  Only where dso_file_ok can tell it is d's (the
+	 * build ID or the inode): it is the file of one map only. */
+	if (m->live && d->hint_pid &&
+	    (d->build_id_expected || (d->ident == DSO_IDENT_INODE && d->ino)))
+		cand[n++].path = xasprintf("/proc/%u/exe", d->hint_pid);
 	/* Live, the process's own files come first: --symfs stands in where
 	 * they are gone (dso_file_ok checks only the inode number). */
 	if (m->live)

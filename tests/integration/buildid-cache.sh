@@ -150,3 +150,34 @@ hostile loop "ln -sfn '$(basename "$entry")' '$entry'"
 hostile fifo "rm '$(dirname "$entry")/$target/elf' && mkfifo '$(dirname "$entry")/$target/elf'"
 hostile other-build-id "rm '$(dirname "$entry")/$target/elf' && cp '$ABS/a/prog' '$(dirname "$entry")/$target/elf'"
 hostile directory "rm '$(dirname "$entry")/$target/elf' && mkdir '$(dirname "$entry")/$target/elf'"
+
+# Live, as a user who cannot read /proc/PID/map_files (it needs
+# CAP_SYS_ADMIN): a program that deletes its own binary as it starts.  Its
+# names come from /proc/PID/exe (its user may open it) or, when MMAP2s
+# carry build IDs (not on every kernel), from the cache given.
+[ "$(id -u)" -eq 0 ] || skip "live case: needs root to switch to an unprivileged user"
+command -v setpriv >/dev/null || skip "live case: setpriv (util-linux) not installed"
+asuser() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
+asuser "$PROFTOP" --version >/dev/null 2>&1 || skip "live case: user nobody cannot run $PROFTOP"
+L=$ABS/live
+mkdir -p "$L"
+sed 's/^\tdouble secs = /\tunlink(argv[0]);\n&/; s/^#include <time.h>/&\n#include <unistd.h>/' \
+	"$ABS/a/prog.c" >"$L/prog.c"
+(cd "$L" && cc -g -O1 -fno-omit-frame-pointer -o prog prog.c) || fail "live: cannot build"
+id=$(perf buildid-list -f -i "$L/prog" 2>/dev/null | cut -d' ' -f1)
+mkdir -p "$L/cache/.build-id/$(echo "$id" | cut -c1-2)" "$L/cache$L/prog/$id"
+cp "$L/prog" "$L/cache$L/prog/$id/elf"
+ln -s "../..$L/prog/$id" "$L/cache/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-)"
+chmod -R a+rwX "$L"
+asuser timeout 60 "$PROFTOP" --json -d 1 --no-children --buildid-dir="$L/cache" \
+	-- "$L/prog" 2 >"$TMP/live.json" 2>"$TMP/live.err" ||
+	skip "live case: proftop as nobody: $(tail -1 "$TMP/live.err")"
+[ ! -e "$L/prog" ] || fail "live: the program did not delete itself"
+python3 - "$TMP/live.json" <<'PY' || fail "live: the deleted binary is not named ($(cat "$TMP/live.err"))"
+import json, sys
+snap = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")][-1]
+names = {r.get("symbol") for r in snap["rows"] if r["dso"].startswith("prog")}
+print("# live rows: %s" % sorted(n for n in names if n))
+sys.exit(0 if {"leaf_p", "leaf_q"} <= names else 1)
+PY
+ok "live: a binary deleted while it runs, map_files unreadable: named"

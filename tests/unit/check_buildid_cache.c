@@ -294,6 +294,18 @@ START_TEST(test_live_deleted)
 		}
 		machine_free(m);
 	}
+	/* Without a build ID or an inode nothing tells whether our own
+	 * /proc/PID/exe (readable) is that file: not taken. */
+	m = machine_new();
+	machine_set_live(m, true);
+	ev = mk_mmap((uint32_t)getpid(), (uint32_t)getpid(), base, 0x10000, 0,
+		     "/nonexistent/app/lib.so (deleted)");
+	machine_mmap(m, &ev);
+	r = user(m, (uint32_t)getpid(), (uint32_t)getpid(), base + fa);
+	ck_assert_ptr_nonnull(r.dso);
+	ck_assert_ptr_null(r.sym);
+	ck_assert_ptr_null(dso_sym_path(r.dso));
+	machine_free(m);
 	free(old);
 	free(c);
 }
