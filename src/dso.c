@@ -277,6 +277,28 @@ static int dso_cand_open(struct dso_cand *c, const struct dso *d, bool *exists)
 	return fd;
 }
 
+/* Whether live d is the executable of the process that mapped it (its
+ * /proc/PID/exe names d's path), and dso_file_ok can tell the file is d's
+ * (by build ID or inode).  map_files needs CAP_SYS_ADMIN; the user of a
+ * process may open its exe. */
+static bool dso_is_exe(const struct machine *m, const struct dso *d)
+{
+	char link[64], buf[4096];
+	size_t olen = strlen(d->open_path);
+	ssize_t len;
+
+	if (!m->live || !d->hint_pid ||
+	    !(d->build_id_expected || (d->ident == DSO_IDENT_INODE && d->ino)))
+		return false;
+	snprintf(link, sizeof(link), "/proc/%u/exe", d->hint_pid);
+	len = readlink(link, buf, sizeof(buf));
+	if (len < 0 || (size_t)len < olen || memcmp(buf, d->open_path, olen) != 0)
+		return false;
+	/* The kernel marks a deleted executable the same way maps do. */
+	return (size_t)len == olen || ((size_t)len == olen + sizeof(deleted_marker) - 1 &&
+				       memcmp(buf + olen, deleted_marker, (size_t)len - olen) == 0);
+}
+
 /* Add d's places under --symfs to cand[n...]: symfs/.build-id/xx/rest
  * (perf's build-ID cache layout, its links resolved inside symfs: an
  * extracted perf archive) and symfs/path.  Returns the new n. */
@@ -331,11 +353,7 @@ static char *dso_find_file(const struct machine *m, const struct dso *d, int *fd
 	if (m->live && d->hint_pid && d->hint_end > d->hint_start)
 		cand[n++].path = xasprintf("/proc/%u/map_files/%" PRIx64 "-%" PRIx64, d->hint_pid,
 					   d->hint_start, d->hint_end);
-	/* map_files needs CAP_SYS_ADMIN; a user may open the executable of
-	 * their own process.  Only where dso_file_ok can tell it is d's (the
-	 * build ID or the inode): it is the file of one map only. */
-	if (m->live && d->hint_pid &&
-	    (d->build_id_expected || (d->ident == DSO_IDENT_INODE && d->ino)))
+	if (dso_is_exe(m, d))
 		cand[n++].path = xasprintf("/proc/%u/exe", d->hint_pid);
 	/* Live, the process's own files come first: --symfs stands in where
 	 * they are gone (dso_file_ok checks only the inode number). */
