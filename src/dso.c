@@ -207,6 +207,13 @@ size_t dso_file_build_id(const struct dso *d, const uint8_t **id)
 	return d->img.build_id_size;
 }
 
+bool dso_symbol_synthetic(const struct dso *d, const struct symbol *sym)
+{
+	return d && sym && d->kind == DSO_USER &&
+	       __atomic_load_n(&d->state, __ATOMIC_ACQUIRE) == DSO_SYMS_LOADED &&
+	       symtab_owns(d->img.cfi_symtab, sym);
+}
+
 bool dso_is_kernel(const struct dso *d)
 {
 	return d->kind == DSO_KERNEL || d->kind == DSO_MODULE;
@@ -684,6 +691,9 @@ void dso_symbolize(struct dso *d, int state, uint64_t file_off, struct resolved 
 	    elfsyms_offset_to_vaddr(&d->img, file_off, &vaddr) == 0) {
 		out->addr = vaddr;
 		out->sym = symtab_lookup(d->img.symtab, vaddr);
+		/* Code no symbol covers: the CFI function around it. */
+		if (!out->sym)
+			out->sym = symtab_lookup(d->img.cfi_symtab, vaddr);
 	} else if (state == DSO_SYMS_FAILED) {
 		dso_note_stale(d);
 	}

@@ -51,6 +51,9 @@ const char *dso_short_name(const struct dso *d); /* "libc.so.6", "[kernel.kallsy
 const char *dso_path(const struct dso *d);       /* full path, or the short name */
 enum dso_kind dso_kind(const struct dso *d);
 bool dso_is_kernel(const struct dso *d);
+/* Whether sym (a symbol of d) is a sub_<hex> name made from CFI, not one
+ * of the file's symbols. */
+bool dso_symbol_synthetic(const struct dso *d, const struct symbol *sym);
 /* Once d's symbols are loaded: the file they were read from (may be a
  * /proc/PID/... path), and the separate debug file used for its symbol
  * table, or NULL.  NULL before loading or when it failed. */

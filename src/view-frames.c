@@ -122,6 +122,7 @@ uint32_t view_dtab_expand(struct view_dtab *t, struct dso *dso, const struct sym
 	}
 	f.name = sym && sym->name ? sym->name : view_unknown;
 	f.inlined = false;
+	f.synthetic = dso_symbol_synthetic(dso, sym);
 	view_dtab_push(t, view_dtab_intern(t, &f));
 	return (uint32_t)ninl + 1;
 }
@@ -300,6 +301,7 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 				f->dso = d->dso ? dso_short_name(d->dso) : view_unknown;
 				f->kernel = d->kernel;
 				f->inlined = d->inlined;
+				f->synthetic = d->synthetic;
 			} else {
 				const struct callchain_frame *cf = callchain_store_frame(st, id);
 
@@ -307,6 +309,7 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 				f->dso = view_frame_dso(cf);
 				f->kernel = cf ? cf->kernel : false;
 				f->inlined = false;
+				f->synthetic = cf && dso_symbol_synthetic(cf->dso, cf->sym);
 			}
 			f++;
 		}

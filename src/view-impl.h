@@ -28,6 +28,7 @@ struct view_dframe {
 	const char *name;       /* interned, or the symbol's own name */
 	const char *srcline;    /* interned, or NULL */
 	bool kernel, inlined;
+	bool synthetic;         /* follows from dso and name: not a key */
 	uint32_t node;
 };
 

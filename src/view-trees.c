@@ -117,6 +117,7 @@ static void view_node_fill(const struct view_tree_ctx *t, const struct callchain
 		n->dso = d->dso ? dso_short_name(d->dso) : view_unknown;
 		n->kernel = d->kernel;
 		n->inlined = d->inlined;
+		n->synthetic = d->synthetic;
 	} else if (t->dt) {
 		const struct view_dframe *d = &t->dt->v[t->root_df];
 
@@ -124,10 +125,12 @@ static void view_node_fill(const struct view_tree_ctx *t, const struct callchain
 		n->dso = d->dso ? dso_short_name(d->dso) : view_unknown;
 		n->kernel = d->kernel;
 		n->inlined = d->inlined;
+		n->synthetic = d->synthetic;
 	} else {
 		n->symbol = view_frame_symbol(f);
 		n->dso = view_frame_dso(f);
 		n->kernel = f ? f->kernel : false;
+		n->synthetic = f && dso_symbol_synthetic(f->dso, f->sym);
 	}
 	n->period = bn->period;
 	n->samples = bn->samples;

@@ -115,6 +115,7 @@ static void view_fill_row(const struct hist_entry *e, const bool *key, double to
 	if (key[SORT_SYM]) {
 		r->has_sym = true;
 		r->symbol = e->sym && e->sym->name ? demangle_display(e->sym->name) : view_unknown;
+		r->synthetic = dso_symbol_synthetic(e->dso, e->sym);
 	}
 }
 
@@ -206,6 +207,7 @@ static struct view_row_tmp *view_rows_expand(const struct hist *h, struct view_d
 			if (key[SORT_SYM]) {
 				t->row.symbol = d->name;
 				t->row.inlined = d->inlined;
+				t->row.synthetic = d->synthetic;
 			}
 			t->row.has_srcline = key[SORT_SRCLINE];
 			t->row.srcline = key[SORT_SRCLINE] ? d->srcline : NULL;
