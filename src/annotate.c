@@ -255,6 +255,13 @@ static void annotate_decode(struct annotate *a, struct annotate_func *f)
 	id_size = dso_file_build_id(f->dso, &id);
 	err = elfsyms_read_code(path, id, id_size, f->sym->start, size, &code, &len, &e_machine,
 				&em);
+	/* A process's root (/proc/PID/root/...) is gone with the process: the
+	 * file by its own name then, if its build ID says it is the same. */
+	if (err && id_size && strcmp(path, dso_path(f->dso)) != 0) {
+		errmsg_clear(&em);
+		err = elfsyms_read_code(dso_path(f->dso), id, id_size, f->sym->start, size, &code,
+					&len, &e_machine, &em);
+	}
 	if (err) {
 		f->note = xasprintf("no code bytes: %s", errmsg_text(&em, err));
 		return;
