@@ -888,7 +888,6 @@ int elfsyms_read_code(const char *path, const uint8_t *id, size_t id_size, uint6
 	GElf_Ehdr eh;
 	Elf *elf;
 	uint8_t *buf;
-	size_t got = 0;
 	int fd, err;
 
 	err = elfsyms_open(path, &fd, &elf);
@@ -913,17 +912,8 @@ int elfsyms_read_code(const char *path, const uint8_t *id, size_t id_size, uint6
 	if (want > ELFSYMS_CODE_MAX)
 		want = ELFSYMS_CODE_MAX;
 	buf = xmalloc(want ? want : 1);
-	while (got < want) {
-		ssize_t n = pread(fd, buf + got, want - got, (off_t)(off + got));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
 	*out = buf;
-	*len = got;
+	*len = fileread_at(fd, buf, want, off);
 	*e_machine = eh.e_machine;
 	err = 0;
 out:
