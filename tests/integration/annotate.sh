@@ -106,6 +106,27 @@ print("ok - leaf_a: hottest instruction 0x%x (%.1f%%) inside the loop 0x%x-0x%x"
       % (hot["addr"], hot["percent"], lo, hi))
 PY
 
+# A recording (-i): its samples wait for the symbols' thread (deferred),
+# and still add up.
+if command -v perf >/dev/null 2>&1 &&
+	timeout 60 perf record -q -F 2000 -o "$TMP/rec.data" -- "$WORKLOAD" 1 >/dev/null 2>&1; then
+	"$PROFTOP" --json -i "$TMP/rec.data" --annotate=leaf_b >"$TMP/rec.json" 2>"$TMP/rec.err" ||
+		fail "-i --annotate: status $? ($(tail -1 "$TMP/rec.err"))"
+	python3 - "$TMP/rec.json" <<'PY' || exit 1
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")][-1]
+f = s["annotate"][0]
+row = [r for r in s["rows"] if r.get("symbol") == "leaf_b"][0]
+ls = sum(i["samples"] for i in f["instructions"])
+if not (ls == f["samples"] == row["samples"] > 0):
+    print("not ok - -i: leaf_b lines %d, function %d, row %d" % (ls, f["samples"], row["samples"]))
+    sys.exit(1)
+print("ok - -i: leaf_b's %d samples per instruction add up to its row" % ls)
+PY
+else
+	echo "# no perf record here: the recording part is skipped"
+fi
+
 # Batch text and Intel syntax.
 timeout 60 "$PROFTOP" -b -d 5 -M intel --annotate=leaf_a -- "$WORKLOAD" 1 \
 	>"$TMP/intel.txt" 2>"$TMP/intel.err" || fail "-M intel: status $?"
