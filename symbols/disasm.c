@@ -27,6 +27,7 @@ bool disasm_parse_syntax(const char *s, enum disasm_syntax *out)
 	return true;
 }
 
+#ifdef HAVE_CAPSTONE
 /* An instruction that did not decode: one byte, as objdump's "(bad)" does. */
 static void disasm_bad_byte(struct disasm_insn *di, uint64_t addr, uint8_t byte)
 {
@@ -36,7 +37,6 @@ static void disasm_bad_byte(struct disasm_insn *di, uint64_t addr, uint8_t byte)
 	snprintf(di->text, sizeof(di->text), ".byte 0x%02x", byte);
 }
 
-#ifdef HAVE_CAPSTONE
 static bool disasm_arch(int e_machine, cs_arch *arch, cs_mode *mode)
 {
 	switch (e_machine) {
