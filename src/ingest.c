@@ -24,6 +24,7 @@
 #include "synth.h"
 #include "record.h"
 #include "refresh.h"
+#include "unwind.h"
 #include "util.h"
 
 struct ingest {
@@ -60,6 +61,14 @@ struct ingest {
 	unsigned refresh_gen;              /* refreshes so far */
 	/* resolved addresses and chains, per pid (see callchain.h) */
 	struct callchain_cache *rcache;
+
+	/* DWARF unwinding of samples with user registers and stack: created
+	 * at the first such sample; uw_chain holds the chain made of the
+	 * kernel's part and the unwound one */
+	struct unwinder *unwinder;
+	bool unwind_tried;
+	uint64_t *uw_chain;
+	size_t uw_cap;
 
 	/* the machine the samples come from (EM_*): decides the payload decoder */
 	int e_machine;
@@ -114,6 +123,8 @@ void ingest_free(struct ingest *in)
 	free(in->cc_frames);
 	free(in->cc_at);
 	callchain_cache_free(in->rcache);
+	unwind_free(in->unwinder);
+	free(in->uw_chain);
 	free(in);
 }
 
@@ -312,14 +323,58 @@ static size_t ingest_resolve_chain(struct ingest *in, const struct sample *s,
 	return n;
 }
 
-static void ingest_sample(struct ingest *in, const struct sample *s,
+/* The unwinder for attr's samples, or NULL when they carry no user
+ * registers and stack (or this machine's are unknown to it). */
+static struct unwinder *ingest_unwinder(struct ingest *in, const struct perf_event_attr *attr)
+{
+	if (!unwind_attr_wants(attr))
+		return NULL;
+	if (!in->unwind_tried) {
+		in->unwind_tried = true;
+		in->unwinder = unwind_new(in->machine, in->e_machine);
+	}
+	return in->unwinder;
+}
+
+/* s's chain with its user part unwound from its registers and stack: the
+ * kernel's part as it came (it holds no user frames with
+ * exclude_callchain_user), then PERF_CONTEXT_USER and the frames found, in
+ * perf's layout, so that the chain goes where a frame-pointer one goes. */
+static void ingest_unwind(struct ingest *in, struct unwinder *u, struct sample *s,
+			  const struct perf_event_attr *attr)
+{
+	size_t max = in->cfg.max_stack ? in->cfg.max_stack : event_max_stack();
+	size_t n = 0, i, need = (size_t)s->nr_callchain + 1 + max;
+
+	if (need > in->uw_cap)
+		in->uw_chain = xgrow(in->uw_chain, &in->uw_cap, need, sizeof(*in->uw_chain));
+	for (i = 0; i < s->nr_callchain && s->callchain[i] != PERF_CONTEXT_USER; i++)
+		in->uw_chain[n++] = s->callchain[i];
+	if (s->regs_abi != PERF_SAMPLE_REGS_ABI_NONE) {
+		in->uw_chain[n++] = PERF_CONTEXT_USER;
+		i = unwind_sample(u, s, attr, in->uw_chain + n, max, NULL);
+		n = i ? n + i : n - 1;
+	}
+	s->callchain = in->uw_chain;
+	s->nr_callchain = n;
+}
+
+static void ingest_sample(struct ingest *in, const struct sample *sample,
 			  const struct perf_event_attr *attr)
 {
 	struct hist_sample hs;
 	struct resolved r;
+	struct unwinder *u;
+	struct sample uws;
+	const struct sample *s = sample;
 
 	if (in->only_attr && attr != in->only_attr)
 		return;
+	if ((u = ingest_unwinder(in, attr))) {
+		uws = *sample;
+		ingest_unwind(in, u, &uws, attr);
+		s = &uws;
+	}
 
 	in->samples++;
 	ingest_resolve(in, s->sid.pid, s->sid.tid, s->cpumode, s->ip, &r);
@@ -341,7 +396,7 @@ static void ingest_sample(struct ingest *in, const struct sample *s,
 	hs.callers_token = 0;
 	/* Live, the attr has chains with -g; a recording's are used
 	 * whenever it has them. */
-	if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
+	if ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) || u) {
 		hist_enable_callchains(in->hist, 0);
 		hs.nr_chain = ingest_resolve_chain(in, s, &r);
 		hs.callers = in->cc_callers;
@@ -413,11 +468,16 @@ static void ingest_synth_pid(struct ingest *in, const struct record *rec)
 	}
 }
 
-/* What the cache holds for pid may now resolve differently. */
-static void ingest_maps_changed(struct ingest *in, uint32_t pid)
+/* What the cache holds for pid may now resolve differently; gone: pid
+ * exec'd, exited or is a new process, not one with a new map. */
+static void ingest_maps_changed(struct ingest *in, uint32_t pid, bool gone)
 {
 	if (in->rcache)
 		callchain_cache_invalidate(in->rcache, pid);
+	if (gone)
+		unwind_forget(in->unwinder, pid);
+	else
+		unwind_maps_changed(in->unwinder, pid);
 }
 
 void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
@@ -439,23 +499,23 @@ void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
 		break;
 	case RECORD_MMAP:
 		machine_mmap(in->machine, &rec.u.mmap);
-		ingest_maps_changed(in, rec.u.mmap.pid);
+		ingest_maps_changed(in, rec.u.mmap.pid, false);
 		break;
 	case RECORD_COMM:
 		machine_comm(in->machine, &rec.u.comm);
 		if (rec.u.comm.exec)
-			ingest_maps_changed(in, rec.u.comm.pid);
+			ingest_maps_changed(in, rec.u.comm.pid, true);
 		break;
 	case RECORD_FORK:
 		machine_fork(in->machine, &rec.u.task);
 		/* A new process may reuse the pid of one cached before. */
 		if (rec.u.task.pid != rec.u.task.ppid)
-			ingest_maps_changed(in, rec.u.task.pid);
+			ingest_maps_changed(in, rec.u.task.pid, true);
 		break;
 	case RECORD_EXIT:
 		machine_exit(in->machine, &rec.u.task);
 		if (rec.u.task.pid == rec.u.task.tid)
-			ingest_maps_changed(in, rec.u.task.pid);
+			ingest_maps_changed(in, rec.u.task.pid, true);
 		if (rec.u.task.pid == rec.u.task.tid && ingest_is_target(in, rec.u.task.pid) &&
 		    in->alive_targets > 0)
 			in->alive_targets--;

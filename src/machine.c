@@ -547,6 +547,16 @@ void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
 		m->stats.unmapped++;
 }
 
+size_t machine_maps_of(struct machine *m, uint32_t pid, machine_map_fn fn, void *ctx)
+{
+	struct process *p = idtab_find(&m->procs, pid);
+	size_t i;
+
+	for (i = 0; p && i < p->nmaps; i++)
+		fn(ctx, p->maps[i].start, p->maps[i].end, p->maps[i].pgoff, p->maps[i].dso);
+	return p ? p->nmaps : 0;
+}
+
 const char *machine_comm_of(struct machine *m, uint32_t pid, uint32_t tid)
 {
 	struct thread *t = idtab_find(&m->threads, tid);

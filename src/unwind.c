@@ -1,0 +1,573 @@
+/* DWARF unwinding with libdw over the registers and stack copy of each
+ * sample.  Each process keeps its Dwfl (modules, their CFI, the attached
+ * thread callbacks) from sample to sample; only its maps' changes touch it. */
+#include "config.h"
+
+#include "unwind.h"
+
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dso.h"
+#include "machine.h"
+#include "unwind-regs.h"
+#include "util.h"
+
+/* A map reported to a process's Dwfl. */
+struct unwind_map {
+	uint64_t start, end, pgoff;
+	struct dso *dso;
+};
+
+/* The sample being walked: what the callbacks read from. */
+struct unwind_walk {
+	const struct unwind_regs_arch *arch;
+	const struct sample *s;
+	uint64_t mask;               /* the attr's sample_regs_user */
+	uint64_t sp;                 /* where the stack copy starts */
+	uint64_t *out;
+	size_t n, max;
+	uint64_t last_pc, last_sp;
+	bool have_last;
+	enum unwind_outcome stop;    /* set by a callback that ended the walk */
+	bool stopped;
+};
+
+struct unwind_proc {
+	uint32_t pid;
+	Dwfl *dwfl;                  /* NULL until the first sample */
+	bool attached;               /* dwfl_attach_state done */
+	bool dirty;                  /* maps changed since the last report */
+	struct unwind_map *maps;     /* reported, in address order */
+	size_t nmaps, mapcap;
+	struct unwind_walk *walk;
+	struct unwind_proc *next;    /* hash chain */
+};
+
+struct unwinder {
+	struct machine *m;
+	const struct unwind_regs_arch *arch;
+	struct unwind_proc **buckets;
+	size_t nbuckets, nprocs;
+	uint64_t counts[UNWIND_NOUTCOMES];
+	/* scratch: the process's maps as the machine has them now */
+	struct unwind_map *cur;
+	size_t ncur, curcap;
+};
+
+static const char *const outcome_names[UNWIND_NOUTCOMES] = {
+	[UNWIND_ROOT] = "root",           [UNWIND_NO_CFI] = "no CFI",
+	[UNWIND_STACK_END] = "stack end", [UNWIND_MEMORY] = "memory",
+	[UNWIND_LOOP] = "loop",           [UNWIND_TRUNCATED] = "truncated",
+	[UNWIND_NO_REGS] = "no regs",     [UNWIND_DROPPED] = "dropped",
+};
+
+const char *unwind_outcome_name(enum unwind_outcome o)
+{
+	return o < UNWIND_NOUTCOMES ? outcome_names[o] : "?";
+}
+
+bool unwind_attr_wants(const struct perf_event_attr *attr)
+{
+	return (attr->sample_type & PERF_SAMPLE_REGS_USER) &&
+	       (attr->sample_type & PERF_SAMPLE_STACK_USER) && attr->sample_regs_user;
+}
+
+/* ---- libdw callbacks ---- */
+
+/* The separate debug file the machine found for the module's DSO (its
+ * .debug_frame), never a search of its own: that could reach debuginfod
+ * on the ingestion path. */
+static int unwind_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+				 Dwarf_Addr base, const char *file_name,
+				 const char *debuglink_file, GElf_Word debuglink_crc,
+				 char **debuginfo_file_name)
+{
+	struct dso *d = *userdata;
+	const char *path;
+	int fd;
+
+	(void)mod, (void)modname, (void)base, (void)file_name, (void)debuglink_file;
+	(void)debuglink_crc;
+	if (!d || machine_dso_pending(d) || !(path = dso_debug_path(d)))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		*debuginfo_file_name = xstrdup(path);
+	return fd;
+}
+
+static const Dwfl_Callbacks dwfl_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = unwind_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static pid_t unwind_next_thread(Dwfl *dwfl, void *dwfl_arg, void **thread_argp)
+{
+	(void)dwfl, (void)dwfl_arg, (void)thread_argp;
+	return 0;
+}
+
+static bool unwind_get_thread(Dwfl *dwfl, pid_t tid, void *dwfl_arg, void **thread_argp)
+{
+	(void)dwfl, (void)tid;
+	*thread_argp = dwfl_arg;
+	return true;
+}
+
+/* A word of a read-only segment of the ELF file mapped at addr. */
+static bool unwind_read_file(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
+	Dwarf_Addr bias;
+	Elf *elf;
+	const char *raw;
+	size_t size, phnum, i;
+
+	if (!mod || !(elf = dwfl_module_getelf(mod, &bias)) || elf_getphdrnum(elf, &phnum))
+		return false;
+	raw = elf_rawfile(elf, &size);
+	if (!raw)
+		return false;
+	for (i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		uint64_t off;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || (ph.p_flags & PF_W))
+			continue;
+		if (addr - bias < ph.p_vaddr || ph.p_filesz < 8 ||
+		    addr - bias - ph.p_vaddr > ph.p_filesz - 8)
+			continue;
+		off = ph.p_offset + (addr - bias - ph.p_vaddr);
+		if (off > size || size - off < 8)
+			return false;
+		memcpy(result, raw + off, 8);
+		return true;
+	}
+	return false;
+}
+
+static bool unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct unwind_walk *w = ((struct unwind_proc *)arg)->walk;
+	uint64_t size = w->s->stack_size;
+
+	if (addr >= w->sp && size >= 8 && addr - w->sp <= size - 8) {
+		memcpy(result, w->s->stack + (addr - w->sp), 8);
+		return true;
+	}
+	if (unwind_read_file(dwfl, addr, result))
+		return true;
+	/* Above the copy, within the stack's usual reach: the copy was too
+	 * short; anywhere else the walk went astray. */
+	w->stop = addr >= w->sp && addr - w->sp < (64u << 20) ? UNWIND_STACK_END : UNWIND_MEMORY;
+	w->stopped = true;
+	return false;
+}
+
+static bool unwind_set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct unwind_walk *w = ((struct unwind_proc *)arg)->walk;
+	const struct unwind_regs_arch *a = w->arch;
+	Dwarf_Word regs[64];
+	uint64_t pc;
+	unsigned i;
+
+	for (i = 0; i < a->ndwarf; i++) {
+		uint64_t v = 0;
+
+		/* A register the attr did not ask for stays undefined. */
+		if (a->perf_of_dwarf[i] >= 0 &&
+		    !unwind_regs_get(w->mask, w->s->regs, w->s->nr_regs,
+				     (unsigned)a->perf_of_dwarf[i], &v)) {
+			if (i && !dwfl_thread_state_registers(thread, 0, i, regs))
+				return false;
+			goto rest;
+		}
+		regs[i] = v;
+	}
+	if (!dwfl_thread_state_registers(thread, 0, a->ndwarf, regs))
+		return false;
+	goto pc;
+rest:
+	/* Past a missing register, one at a time. */
+	for (i++; i < a->ndwarf; i++) {
+		uint64_t v;
+
+		if (a->perf_of_dwarf[i] >= 0 &&
+		    unwind_regs_get(w->mask, w->s->regs, w->s->nr_regs,
+				    (unsigned)a->perf_of_dwarf[i], &v)) {
+			regs[0] = v;
+			if (!dwfl_thread_state_registers(thread, (int)i, 1, regs))
+				return false;
+		}
+	}
+pc:
+	if (!unwind_regs_get(w->mask, w->s->regs, w->s->nr_regs, a->perf_pc, &pc))
+		return false;
+	dwfl_thread_state_register_pc(thread, pc);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = unwind_next_thread,
+	.get_thread = unwind_get_thread,
+	.memory_read = unwind_memory_read,
+	.set_initial_registers = unwind_set_initial_registers,
+};
+
+static int unwind_frame(Dwfl_Frame *f, void *arg)
+{
+	struct unwind_walk *w = arg;
+	Dwarf_Addr pc;
+	Dwarf_Word sp;
+	bool activation;
+
+	if (!dwfl_frame_pc(f, &pc, &activation))
+		return DWARF_CB_ABORT;
+	/* The same pc on the same stack again: the CFI loops (a CFA that
+	 * does not move), and libdw would walk it for ever. */
+	if (dwfl_frame_reg(f, w->arch->dwarf_sp, &sp) == 0) {
+		if (w->have_last && pc == w->last_pc && sp == w->last_sp) {
+			w->stop = UNWIND_LOOP;
+			w->stopped = true;
+			return DWARF_CB_ABORT;
+		}
+		w->last_pc = pc;
+		w->last_sp = sp;
+		w->have_last = true;
+	}
+	if (w->n >= w->max) {
+		w->stop = UNWIND_TRUNCATED;
+		w->stopped = true;
+		return DWARF_CB_ABORT;
+	}
+	w->out[w->n++] = pc;
+	return DWARF_CB_OK;
+}
+
+/* ---- processes ---- */
+
+static size_t unwind_hash(const struct unwinder *u, uint32_t pid)
+{
+	return (pid * 2654435761u) & (u->nbuckets - 1);
+}
+
+static struct unwind_proc **unwind_slot(struct unwinder *u, uint32_t pid)
+{
+	struct unwind_proc **pp = &u->buckets[unwind_hash(u, pid)];
+
+	while (*pp && (*pp)->pid != pid)
+		pp = &(*pp)->next;
+	return pp;
+}
+
+static void unwind_proc_reset(struct unwind_proc *p)
+{
+	if (p->dwfl)
+		dwfl_end(p->dwfl);
+	p->dwfl = NULL;
+	p->attached = false;
+	p->nmaps = 0;
+	p->dirty = true;
+}
+
+static void unwind_grow(struct unwinder *u)
+{
+	struct unwind_proc **old = u->buckets;
+	size_t i, n = u->nbuckets;
+
+	u->nbuckets = n ? n * 2 : 64;
+	u->buckets = xcalloc(u->nbuckets, sizeof(*u->buckets));
+	for (i = 0; i < n; i++) {
+		while (old[i]) {
+			struct unwind_proc *p = old[i];
+			size_t h = unwind_hash(u, p->pid);
+
+			old[i] = p->next;
+			p->next = u->buckets[h];
+			u->buckets[h] = p;
+		}
+	}
+	free(old);
+}
+
+static struct unwind_proc *unwind_proc_get(struct unwinder *u, uint32_t pid)
+{
+	struct unwind_proc **pp, *p;
+
+	if (!u->nbuckets)
+		unwind_grow(u);
+	pp = unwind_slot(u, pid);
+	if ((p = *pp))
+		return p;
+	if (u->nprocs >= u->nbuckets) {
+		unwind_grow(u);
+		pp = unwind_slot(u, pid);
+	}
+	p = xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	p->dirty = true;
+	*pp = p;
+	u->nprocs++;
+	return p;
+}
+
+void unwind_forget(struct unwinder *u, uint32_t pid)
+{
+	struct unwind_proc **pp, *p;
+
+	if (!u || !u->nbuckets)
+		return;
+	pp = unwind_slot(u, pid);
+	if (!(p = *pp))
+		return;
+	*pp = p->next;
+	unwind_proc_reset(p);
+	free(p->maps);
+	free(p);
+	u->nprocs--;
+}
+
+void unwind_maps_changed(struct unwinder *u, uint32_t pid)
+{
+	struct unwind_proc *p;
+
+	if (!u || !u->nbuckets)
+		return;
+	p = *unwind_slot(u, pid);
+	if (p)
+		p->dirty = true;
+}
+
+static void unwind_collect_map(void *ctx, uint64_t start, uint64_t end, uint64_t pgoff,
+			       struct dso *dso)
+{
+	struct unwinder *u = ctx;
+
+	if (!dso || dso_kind(dso) != DSO_USER)
+		return;
+	if (u->ncur == u->curcap)
+		u->cur = xgrow(u->cur, &u->curcap, u->ncur + 1, sizeof(*u->cur));
+	u->cur[u->ncur].start = start;
+	u->cur[u->ncur].end = end;
+	u->cur[u->ncur].pgoff = pgoff;
+	u->cur[u->ncur].dso = dso;
+	u->ncur++;
+}
+
+/* The load bias of the ELF file fd mapped at start from file offset pgoff:
+ * where its vaddr 0 sits.  False when no PT_LOAD holds pgoff. */
+static bool unwind_bias(int fd, uint64_t start, uint64_t pgoff, uint64_t *bias)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	size_t phnum, i;
+	bool ok = false;
+
+	if (!elf)
+		return false;
+	if (elf_kind(elf) == ELF_K_ELF && !elf_getphdrnum(elf, &phnum)) {
+		for (i = 0; i < phnum && !ok; i++) {
+			GElf_Phdr ph;
+
+			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+			    pgoff < ph.p_offset || pgoff - ph.p_offset >= ph.p_filesz)
+				continue;
+			*bias = start - (ph.p_vaddr + (pgoff - ph.p_offset));
+			ok = true;
+		}
+	}
+	elf_end(elf);
+	return ok;
+}
+
+/* Report one map's file to p's Dwfl. */
+static void unwind_report(struct unwind_proc *p, const struct unwind_map *mp)
+{
+	const char *path = NULL;
+	Dwfl_Module *mod;
+	void **userdata;
+	uint64_t bias;
+	int fd;
+
+	/* The file the machine read symbols from (--symfs, a build ID) once
+	 * known, else the mapped path. */
+	if (!machine_dso_pending(mp->dso))
+		path = dso_sym_path(mp->dso);
+	if (!path)
+		path = dso_path(mp->dso);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!unwind_bias(fd, mp->start, mp->pgoff, &bias)) {
+		close(fd);
+		return;
+	}
+	/* fd is libdw's from here, even on failure. */
+	mod = dwfl_report_elf(p->dwfl, dso_short_name(mp->dso), path, fd, bias, true);
+	if (!mod)
+		return;
+	dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+	*userdata = mp->dso;
+}
+
+/* Bring p's Dwfl up to the machine's maps: new maps are added to it; one
+ * that went or moved means a new Dwfl. */
+static void unwind_proc_update(struct unwinder *u, struct unwind_proc *p)
+{
+	size_t i, j;
+	bool rebuild = !p->dwfl;
+
+	u->ncur = 0;
+	machine_maps_of(u->m, p->pid, unwind_collect_map, u);
+	for (i = 0, j = 0; i < p->nmaps && !rebuild; i++) {
+		while (j < u->ncur && u->cur[j].start < p->maps[i].start)
+			j++;
+		if (j == u->ncur || u->cur[j].start != p->maps[i].start ||
+		    u->cur[j].end != p->maps[i].end || u->cur[j].dso != p->maps[i].dso)
+			rebuild = true;
+	}
+	if (rebuild) {
+		unwind_proc_reset(p);
+		p->dwfl = dwfl_begin(&dwfl_callbacks);
+		if (!p->dwfl)
+			return;
+		dwfl_report_begin(p->dwfl);
+	} else {
+		dwfl_report_begin_add(p->dwfl);
+	}
+	for (i = 0, j = 0; i < u->ncur; i++) {
+		while (j < p->nmaps && p->maps[j].start < u->cur[i].start)
+			j++;
+		if (j < p->nmaps && p->maps[j].start == u->cur[i].start)
+			continue;
+		unwind_report(p, &u->cur[i]);
+	}
+	dwfl_report_end(p->dwfl, NULL, NULL);
+	p->nmaps = 0;
+	if (u->ncur > p->mapcap)
+		p->maps = xgrow(p->maps, &p->mapcap, u->ncur, sizeof(*p->maps));
+	memcpy(p->maps, u->cur, u->ncur * sizeof(*p->maps));
+	p->nmaps = u->ncur;
+	p->dirty = false;
+	if (!p->attached)
+		p->attached = dwfl_attach_state(p->dwfl, NULL, (pid_t)p->pid, &thread_callbacks, p);
+}
+
+struct unwinder *unwind_new(struct machine *m, int e_machine)
+{
+	const struct unwind_regs_arch *arch = unwind_regs_find(e_machine);
+	struct unwinder *u;
+
+	if (!arch)
+		return NULL;
+	u = xcalloc(1, sizeof(*u));
+	u->m = m;
+	u->arch = arch;
+	return u;
+}
+
+void unwind_free(struct unwinder *u)
+{
+	size_t i;
+
+	if (!u)
+		return;
+	for (i = 0; i < u->nbuckets; i++) {
+		while (u->buckets[i]) {
+			struct unwind_proc *p = u->buckets[i];
+
+			u->buckets[i] = p->next;
+			unwind_proc_reset(p);
+			free(p->maps);
+			free(p);
+		}
+	}
+	free(u->buckets);
+	free(u->cur);
+	free(u);
+}
+
+const uint64_t *unwind_counts(const struct unwinder *u)
+{
+	return u->counts;
+}
+
+/* Why a walk that libdw ended with an error stopped, when no callback
+ * said: the last pc is in no module, or its module has no CFI for it. */
+static enum unwind_outcome unwind_why(Dwfl *dwfl, const struct unwind_walk *w)
+{
+	Dwfl_Module *mod;
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *frame;
+	Dwarf_Addr bias, pc;
+
+	if (w->stopped)
+		return w->stop;
+	if (!w->n)
+		return UNWIND_NO_REGS;
+	/* A return address: its call is the byte before. */
+	pc = w->out[w->n - 1] - (w->n > 1);
+	mod = dwfl_addrmodule(dwfl, pc);
+	if (!mod)
+		return UNWIND_NO_CFI;
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &frame) == 0) {
+		free(frame);
+		return UNWIND_MEMORY;
+	}
+	cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &frame) == 0) {
+		free(frame);
+		return UNWIND_MEMORY;
+	}
+	return UNWIND_NO_CFI;
+}
+
+static enum unwind_outcome unwind_walk(struct unwinder *u, const struct sample *s,
+				       const struct perf_event_attr *attr, struct unwind_walk *w)
+{
+	struct unwind_proc *p;
+	int rc;
+
+	if (s->regs_abi != PERF_SAMPLE_REGS_ABI_64 || !s->regs ||
+	    !unwind_regs_get(attr->sample_regs_user, s->regs, s->nr_regs, u->arch->perf_sp, &w->sp))
+		return UNWIND_NO_REGS;
+	p = unwind_proc_get(u, s->sid.pid);
+	if (p->dirty)
+		unwind_proc_update(u, p);
+	if (!p->dwfl || !p->attached)
+		return UNWIND_NO_CFI;
+	p->walk = w;
+	rc = dwfl_getthread_frames(p->dwfl, (pid_t)s->sid.tid, unwind_frame, w);
+	p->walk = NULL;
+	if (rc == 0)
+		return UNWIND_ROOT;
+	return unwind_why(p->dwfl, w);
+}
+
+size_t unwind_sample(struct unwinder *u, const struct sample *s,
+		     const struct perf_event_attr *attr, uint64_t *out, size_t max,
+		     enum unwind_outcome *outcome)
+{
+	struct unwind_walk w;
+	enum unwind_outcome o;
+
+	memset(&w, 0, sizeof(w));
+	w.arch = u->arch;
+	w.s = s;
+	w.mask = attr->sample_regs_user;
+	w.out = out;
+	w.max = max;
+	o = unwind_walk(u, s, attr, &w);
+	u->counts[o]++;
+	if (outcome)
+		*outcome = o;
+	return w.n;
+}
