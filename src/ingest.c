@@ -343,8 +343,12 @@ static struct unwinder *ingest_unwinder(struct ingest *in, const struct perf_eve
 static void ingest_unwind(struct ingest *in, struct unwinder *u, struct sample *s,
 			  const struct perf_event_attr *attr)
 {
-	size_t max = in->cfg.max_stack ? in->cfg.max_stack : event_max_stack();
-	size_t n = 0, i, need = (size_t)s->nr_callchain + 1 + max;
+	size_t max, n = 0, i, need;
+
+	if (!in->max_stack)
+		in->max_stack = in->cfg.max_stack ? in->cfg.max_stack : event_max_stack();
+	max = in->max_stack;
+	need = (size_t)s->nr_callchain + 1 + max;
 
 	if (need > in->uw_cap)
 		in->uw_chain = xgrow(in->uw_chain, &in->uw_cap, need, sizeof(*in->uw_chain));
