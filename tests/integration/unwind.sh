@@ -1,0 +1,117 @@
+# --call-graph dwarf: DWARF unwinding of code without frame pointers
+# (tests/helpers/nofp and libnofp.so, -O2 -fomit-frame-pointer: nofp_leaf
+# called by nofp_caller_a for 3 units, nofp_caller_b for 1).  Replay of a
+# `perf record --call-graph dwarf` file against perf report --children, the
+# live option with the known split, and, where Debian's xz is installed, its
+# liblzma (no frame pointers, stripped) against perf report.
+. tests/lib.sh
+NOFP=${NOFP:-tests/helpers/nofp}
+
+# compare REPORT JSON NTOP: perf's top NTOP --children rows (by symbol) and
+# proftop's rows of the same symbol within 1 point; the names to require.
+compare() {
+	python3 - "$@" <<'PY' || exit 1
+import json, re, sys
+perf = []
+for l in open(sys.argv[1]):
+    m = re.match(r"^\s+([\d.]+)%\s+([\d.]+)%\s+\[.\]\s+(.*?)\s*$", l)
+    if m:
+        perf.append((m.group(3), float(m.group(1)), float(m.group(2))))
+perf = perf[:int(sys.argv[3])]
+need = sys.argv[4].split(",")
+snap = json.loads(open(sys.argv[2]).read().splitlines()[-1])
+if not snap.get("callchains"):
+    print("not ok - -i did not use the file's stacks"); sys.exit(1)
+ours = {r["symbol"]: r for r in snap["rows"]}
+compared = []
+for sym, ch, self in perf:
+    if sym not in ours:
+        print("# %s: no row of that name in proftop (perf %.2f%%)" % (sym, ch)); continue
+    r = ours[sym]
+    print("# %-32s children perf %6.2f proftop %6.2f" % (sym, ch, r["children"]))
+    if abs(r["children"] - ch) > 1:
+        print("not ok - %s children differ by more than 1 point" % sym); sys.exit(1)
+    compared.append(sym)
+missing = [s for s in need if s not in compared]
+if missing:
+    print("not ok - %s not compared" % missing); sys.exit(1)
+print("ok - children of %d rows within 1 point of perf report --children" % len(compared))
+PY
+}
+
+# split JSON: nofp_leaf's callers and the callers' children 75/25 within 5.
+split() {
+	python3 - "$1" <<'PY' || exit 1
+import json, sys
+snap = [json.loads(l) for l in open(sys.argv[1]) if l.strip() and l[0] == "{"][-1]
+rows = {r.get("symbol"): r for r in snap["rows"]}
+for s in ("nofp_leaf", "nofp_caller_a", "nofp_caller_b", "nofp_run", "main"):
+    if s not in rows:
+        print("not ok - no row %s: %s" % (s, [r.get("symbol") for r in snap["rows"][:12]])); sys.exit(1)
+leaf = rows["nofp_leaf"]["children"]
+a, b = rows["nofp_caller_a"]["children"], rows["nofp_caller_b"]["children"]
+print("# children: leaf %.2f run %.2f main %.2f caller_a %.2f caller_b %.2f"
+      % (leaf, rows["nofp_run"]["children"], rows["main"]["children"], a, b))
+if abs(100 * a / leaf - 75) > 5 or abs(100 * b / leaf - 25) > 5:
+    print("not ok - callers' children %.1f/%.1f, want 75/25 of the leaf" % (a, b)); sys.exit(1)
+if rows["main"]["children"] < 90:
+    print("not ok - main's children %.1f: the chains do not reach main" % rows["main"]["children"]); sys.exit(1)
+split = {c["symbol"]: c["share"] for c in rows["nofp_leaf"].get("callers") or []}
+print("# nofp_leaf callers: " + ", ".join("%s %.2f%%" % kv for kv in sorted(split.items())))
+if abs(split.get("nofp_caller_a", 0) - 75) > 5 or abs(split.get("nofp_caller_b", 0) - 25) > 5:
+    print("not ok - callers split %s" % split); sys.exit(1)
+print("ok - nofp_leaf's callers split 75/25 within 5 points, main above 90%")
+PY
+}
+
+[ -x "$NOFP" ] || fail "$NOFP not built (make tests/helpers/nofp)"
+
+if command -v perf >/dev/null 2>&1 &&
+	perf record -q --call-graph dwarf -F 4000 -e cpu-clock -o "$TMP/nofp.data" -- "$NOFP" 2 \
+		>/dev/null 2>"$TMP/perf.err"; then
+	perf report -i "$TMP/nofp.data" --children --sort sym --stdio -g none 2>/dev/null >"$TMP/report.txt"
+	"$PROFTOP" -i "$TMP/nofp.data" -s sym -G 20 --json >"$TMP/file.json" 2>"$TMP/err" ||
+		fail "proftop -i: $(cat "$TMP/err")"
+	compare "$TMP/report.txt" "$TMP/file.json" 20 main,nofp_run,nofp_leaf,nofp_caller_a,nofp_caller_b
+	split "$TMP/file.json"
+	# The same chains in the text tree and in folded stacks.
+	"$PROFTOP" -i "$TMP/nofp.data" --folded >"$TMP/folded" 2>"$TMP/err" || fail "--folded"
+	python3 - "$TMP/folded" <<'PY' || exit 1
+import re, sys
+x = y = 0
+for l in open(sys.argv[1]):
+    m = re.match(r"^(.*) (\d+)$", l.rstrip("\n"))
+    if not m: continue
+    if m.group(1).endswith("nofp_run;nofp_caller_a;nofp_leaf"): x += int(m.group(2))
+    if m.group(1).endswith("nofp_run;nofp_caller_b;nofp_leaf"): y += int(m.group(2))
+print("# folded: caller_a %d caller_b %d" % (x, y))
+if not x or not y or abs(100.0 * x / (x + y) - 75) > 5:
+    print("not ok - folded split"); sys.exit(1)
+print("ok - folded stacks through both callers, 75/25")
+PY
+else
+	echo "# SKIP: perf record --call-graph dwarf unavailable: $(tail -1 "$TMP/perf.err" 2>/dev/null)"
+fi
+
+# Debian's xz: liblzma has no frame pointers and no static symbols.
+if command -v perf >/dev/null 2>&1 && command -v xz >/dev/null 2>&1; then
+	head -c 3000000 /dev/urandom | od -An -x >"$TMP/big.txt" 2>/dev/null
+	if perf record -q --call-graph dwarf -e cpu-clock -o "$TMP/xz.data" -- \
+		xz -9 -T1 -c "$TMP/big.txt" >/dev/null 2>"$TMP/perf.err"; then
+		perf report -i "$TMP/xz.data" --children --sort sym --stdio -g none 2>/dev/null \
+			>"$TMP/xz-report.txt"
+		"$PROFTOP" -i "$TMP/xz.data" -s sym --json >"$TMP/xz.json" 2>"$TMP/err" ||
+			fail "proftop -i xz: $(cat "$TMP/err")"
+		compare "$TMP/xz-report.txt" "$TMP/xz.json" 20 lzma_code,__libc_start_call_main
+	fi
+fi
+
+# Live: the option on the same workload.
+require_perf_events
+"$PROFTOP" --call-graph dwarf -e cpu-clock -G 20 --batch --json -d 1.5 -- "$NOFP" 2 \
+	>"$TMP/live.json" 2>"$TMP/err" || fail "proftop --call-graph dwarf: $(cat "$TMP/err")"
+split "$TMP/live.json"
+"$PROFTOP" --call-graph dwarf,4096 -e cpu-clock -G 10 --batch -d 1 -- "$NOFP" 1 \
+	>"$TMP/live.txt" 2>"$TMP/err" || fail "--call-graph dwarf,4096: $(cat "$TMP/err")"
+grep -q -- "--nofp_caller_a" "$TMP/live.txt" || fail "no caller graph: $(head -30 "$TMP/live.txt")"
+ok "live --call-graph dwarf,4096: caller graph"
