@@ -229,6 +229,8 @@ static int unwind_frame(Dwfl_Frame *f, void *arg)
 	Dwarf_Word sp;
 	bool activation;
 
+	/* A read that failed before this frame did not end the walk. */
+	w->stopped = false;
 	if (!dwfl_frame_pc(f, &pc, &activation))
 		return DWARF_CB_ABORT;
 	/* The same pc on the same stack again: the CFI loops (a CFA that
@@ -547,7 +549,9 @@ static enum unwind_outcome unwind_walk(struct unwinder *u, const struct sample *
 	p->walk = w;
 	rc = dwfl_getthread_frames(p->dwfl, (pid_t)s->sid.tid, unwind_frame, w);
 	p->walk = NULL;
-	if (rc == 0)
+	/* libdw ends a walk whose return address it could not read as if it
+	 * had reached the root: the failed read says otherwise. */
+	if (rc == 0 && !w->stopped)
 		return UNWIND_ROOT;
 	return unwind_why(p->dwfl, w);
 }
