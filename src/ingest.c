@@ -576,6 +576,12 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	snap.samples_per_sec = act->interval > 0 ?
 		(double)(in->samples - in->samples_at_refresh) / act->interval : 0;
 	snap.mode = ingest_mode_name(mode);
+	if (in->unwinder) {
+		_Static_assert(UNWIND_NOUTCOMES == SNAPSHOT_UNWIND_OUTCOMES, "snapshot.unwind");
+		memcpy(snap.unwind, unwind_counts(in->unwinder), sizeof(snap.unwind));
+		for (size_t i = 0; i < UNWIND_NOUTCOMES; i++)
+			snap.unwind_walks += snap.unwind[i];
+	}
 	/* Printed tables are read whole, later: no kernel rows missing for
 	 * being early (the browser shows them at its next frame).  Live, the
 	 * scheduler held the refresh until the kernel's thread was done: this

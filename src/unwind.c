@@ -67,9 +67,21 @@ static const char *const outcome_names[UNWIND_NOUTCOMES] = {
 	[UNWIND_NO_REGS] = "no regs",     [UNWIND_DROPPED] = "dropped",
 };
 
+static const char *const outcome_keys[UNWIND_NOUTCOMES] = {
+	[UNWIND_ROOT] = "root",           [UNWIND_NO_CFI] = "no_cfi",
+	[UNWIND_STACK_END] = "stack_end", [UNWIND_MEMORY] = "memory",
+	[UNWIND_LOOP] = "loop",           [UNWIND_TRUNCATED] = "truncated",
+	[UNWIND_NO_REGS] = "no_regs",     [UNWIND_DROPPED] = "dropped",
+};
+
 const char *unwind_outcome_name(enum unwind_outcome o)
 {
 	return o < UNWIND_NOUTCOMES ? outcome_names[o] : "?";
+}
+
+const char *unwind_outcome_key(enum unwind_outcome o)
+{
+	return o < UNWIND_NOUTCOMES ? outcome_keys[o] : "unknown";
 }
 
 bool unwind_attr_wants(const struct perf_event_attr *attr)

@@ -52,5 +52,7 @@ size_t unwind_sample(struct unwinder *u, const struct sample *s,
 const uint64_t *unwind_counts(const struct unwinder *u);
 /* "root", "no CFI", "stack end", ... */
 const char *unwind_outcome_name(enum unwind_outcome o);
+/* The same as a JSON key: "root", "no_cfi", "stack_end", ... */
+const char *unwind_outcome_key(enum unwind_outcome o);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "unwind.h"
 #include "util.h"
 #include "view.h"
 
@@ -140,6 +141,35 @@ static void output_add_node_name(struct strbuf *sb, const struct snapshot_node *
 		strbuf_addstr(sb, OUTPUT_INLINED);
 }
 
+/* How the DWARF walks ended, as shares of them all. */
+static void output_unwind_line(struct strbuf *sb, const struct snapshot *snap)
+{
+	size_t i;
+
+	strbuf_addf(sb, "unwind: dwarf %llu chains", (unsigned long long)snap->unwind_walks);
+	for (i = 0; i < SNAPSHOT_UNWIND_OUTCOMES; i++) {
+		if (i != UNWIND_ROOT && !snap->unwind[i])
+			continue;
+		strbuf_addf(sb, "  %s ", unwind_outcome_name((enum unwind_outcome)i));
+		output_fixed(sb, 100.0 * (double)snap->unwind[i] / (double)snap->unwind_walks, 1);
+		strbuf_addstr(sb, "%");
+	}
+	strbuf_addstr(sb, "\n");
+}
+
+/* The unwind object of the JSON header: walks per outcome. */
+static void output_json_unwind(struct strbuf *sb, const struct snapshot *snap)
+{
+	size_t i;
+
+	strbuf_addf(sb, ",\"unwind\":{\"method\":\"dwarf\",\"chains\":%llu",
+		    (unsigned long long)snap->unwind_walks);
+	for (i = 0; i < SNAPSHOT_UNWIND_OUTCOMES; i++)
+		strbuf_addf(sb, ",\"%s\":%llu", unwind_outcome_key((enum unwind_outcome)i),
+			    (unsigned long long)snap->unwind[i]);
+	strbuf_addstr(sb, "}");
+}
+
 static void output_header(struct strbuf *sb, const struct snapshot *snap)
 {
 	double kernel_pct = 0.0;
@@ -177,7 +207,10 @@ static void output_header(struct strbuf *sb, const struct snapshot *snap)
 		strbuf_addf(sb, "  loading symbols: %zu", snap->symbols_loading);
 	if (snap->debuginfod_active)
 		strbuf_addf(sb, "  debuginfod: %zu", snap->debuginfod_active);
-	strbuf_addstr(sb, "\n\n");
+	strbuf_addstr(sb, "\n");
+	if (snap->unwind_walks)
+		output_unwind_line(sb, snap);
+	strbuf_addstr(sb, "\n");
 }
 
 /* The children of node, in perf's compact graph style: a branch per child
@@ -823,6 +856,8 @@ void output_json(FILE *out, const struct snapshot *snap)
 			    snap->children ? "true" : "false",
 			    snap->tree_percent_total ? "total" : "entry",
 			    (unsigned long long)snap->callchain_nodes_dropped);
+	if (snap->unwind_walks)
+		output_json_unwind(&sb, snap);
 	if (snap->profileme_arch)
 		strbuf_addf(&sb, ",\"profileme_samples\":%llu,\"not_profileme\":%llu",
 			    (unsigned long long)snap->profileme_samples,

@@ -74,6 +74,12 @@ if command -v perf >/dev/null 2>&1 &&
 		fail "proftop -i: $(cat "$TMP/err")"
 	compare "$TMP/report.txt" "$TMP/file.json" 20 main,nofp_run,nofp_leaf,nofp_caller_a,nofp_caller_b
 	split "$TMP/file.json"
+	json_check "$TMP/file.json" 'snaps[-1]["unwind"]["chains"] > 1000 and snaps[-1]["unwind"]["root"] > 0.95 * snaps[-1]["unwind"]["chains"] and snaps[-1]["unwind"]["method"] == "dwarf"' ||
+		fail "JSON unwind object: $(tail -1 "$TMP/file.json" | grep -o '"unwind":{[^}]*}')"
+	"$PROFTOP" -i "$TMP/nofp.data" --batch -G 0 >"$TMP/file.txt" 2>"$TMP/err" || fail "-i text"
+	sed -n 3p "$TMP/file.txt" | grep -q '^unwind: dwarf [0-9]* chains  root [0-9.]*%' ||
+		fail "no unwind line in the header: $(head -4 "$TMP/file.txt")"
+	ok "unwind outcomes: JSON object and header line, $(sed -n 3p "$TMP/file.txt")"
 	# The same chains in the text tree and in folded stacks.
 	"$PROFTOP" -i "$TMP/nofp.data" --folded >"$TMP/folded" 2>"$TMP/err" || fail "--folded"
 	python3 - "$TMP/folded" <<'PY' || exit 1
