@@ -578,7 +578,7 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	snap.mode = ingest_mode_name(mode);
 	if (in->unwinder) {
 		_Static_assert(UNWIND_NOUTCOMES == SNAPSHOT_UNWIND_OUTCOMES, "snapshot.unwind");
-		memcpy(snap.unwind, unwind_counts(in->unwinder), sizeof(snap.unwind));
+		unwind_counts(in->unwinder, snap.unwind);
 		for (size_t i = 0; i < UNWIND_NOUTCOMES; i++)
 			snap.unwind_walks += snap.unwind[i];
 	}

@@ -18,12 +18,6 @@
 #include "unwind-regs.h"
 #include "util.h"
 
-/* A map reported to a process's Dwfl. */
-struct unwind_map {
-	uint64_t start, end, pgoff;
-	struct dso *dso;
-};
-
 /* The sample being walked: what the callbacks read from. */
 struct unwind_walk {
 	const struct unwind_regs_arch *arch;
@@ -50,11 +44,11 @@ struct unwind_proc {
 };
 
 struct unwinder {
-	struct machine *m;
+	struct machine *m;           /* NULL: maps come from unwind_set_maps */
 	const struct unwind_regs_arch *arch;
 	struct unwind_proc **buckets;
 	size_t nbuckets, nprocs;
-	uint64_t counts[UNWIND_NOUTCOMES];
+	uint64_t counts[UNWIND_NOUTCOMES];   /* atomic: read by other threads */
 	/* scratch: the process's maps as the machine has them now */
 	struct unwind_map *cur;
 	size_t ncur, curcap;
@@ -360,20 +354,35 @@ void unwind_maps_changed(struct unwinder *u, uint32_t pid)
 		p->dirty = true;
 }
 
+struct unwind_collect {
+	struct unwind_map **buf;
+	size_t *cap, n;
+};
+
 static void unwind_collect_map(void *ctx, uint64_t start, uint64_t end, uint64_t pgoff,
 			       struct dso *dso)
 {
-	struct unwinder *u = ctx;
+	struct unwind_collect *c = ctx;
+	struct unwind_map *mp;
 
 	if (!dso || dso_kind(dso) != DSO_USER)
 		return;
-	if (u->ncur == u->curcap)
-		u->cur = xgrow(u->cur, &u->curcap, u->ncur + 1, sizeof(*u->cur));
-	u->cur[u->ncur].start = start;
-	u->cur[u->ncur].end = end;
-	u->cur[u->ncur].pgoff = pgoff;
-	u->cur[u->ncur].dso = dso;
-	u->ncur++;
+	if (c->n == *c->cap)
+		*c->buf = xgrow(*c->buf, c->cap, c->n + 1, sizeof(**c->buf));
+	mp = &(*c->buf)[c->n++];
+	mp->start = start;
+	mp->end = end;
+	mp->pgoff = pgoff;
+	mp->dso = dso;
+}
+
+size_t unwind_maps_collect(struct machine *m, uint32_t pid, struct unwind_map **buf,
+			   size_t *cap)
+{
+	struct unwind_collect c = { buf, cap, 0 };
+
+	machine_maps_of(m, pid, unwind_collect_map, &c);
+	return c.n;
 }
 
 /* The load bias of the ELF file fd mapped at start from file offset pgoff:
@@ -431,15 +440,13 @@ static void unwind_report(struct unwind_proc *p, const struct unwind_map *mp)
 	*userdata = mp->dso;
 }
 
-/* Bring p's Dwfl up to the machine's maps: new maps are added to it; one
- * that went or moved means a new Dwfl. */
+/* Bring p's Dwfl up to the process's maps, u->cur: new maps are added
+ * to it; one that went or moved means a new Dwfl. */
 static void unwind_proc_update(struct unwinder *u, struct unwind_proc *p)
 {
 	size_t i, j;
 	bool rebuild = !p->dwfl;
 
-	u->ncur = 0;
-	machine_maps_of(u->m, p->pid, unwind_collect_map, u);
 	for (i = 0, j = 0; i < p->nmaps && !rebuild; i++) {
 		while (j < u->ncur && u->cur[j].start < p->maps[i].start)
 			j++;
@@ -472,6 +479,18 @@ static void unwind_proc_update(struct unwinder *u, struct unwind_proc *p)
 	p->dirty = false;
 	if (!p->attached)
 		p->attached = dwfl_attach_state(p->dwfl, NULL, (pid_t)p->pid, &thread_callbacks, p);
+}
+
+void unwind_set_maps(struct unwinder *u, uint32_t pid, const struct unwind_map *maps,
+		     size_t n)
+{
+	struct unwind_proc *p = unwind_proc_get(u, pid);
+
+	if (n > u->curcap)
+		u->cur = xgrow(u->cur, &u->curcap, n, sizeof(*u->cur));
+	memcpy(u->cur, maps, n * sizeof(*maps));
+	u->ncur = n;
+	unwind_proc_update(u, p);
 }
 
 struct unwinder *unwind_new(struct machine *m, int e_machine)
@@ -508,9 +527,17 @@ void unwind_free(struct unwinder *u)
 	free(u);
 }
 
-const uint64_t *unwind_counts(const struct unwinder *u)
+void unwind_counts(const struct unwinder *u, uint64_t out[UNWIND_NOUTCOMES])
 {
-	return u->counts;
+	size_t i;
+
+	for (i = 0; i < UNWIND_NOUTCOMES; i++)
+		out[i] = __atomic_load_n(&u->counts[i], __ATOMIC_RELAXED);
+}
+
+void unwind_count(struct unwinder *u, enum unwind_outcome o)
+{
+	__atomic_fetch_add(&u->counts[o], 1, __ATOMIC_RELAXED);
 }
 
 /* Why a walk that libdw ended with an error stopped, when no callback
@@ -554,8 +581,10 @@ static enum unwind_outcome unwind_walk(struct unwinder *u, const struct sample *
 	    !unwind_regs_get(attr->sample_regs_user, s->regs, s->nr_regs, u->arch->perf_sp, &w->sp))
 		return UNWIND_NO_REGS;
 	p = unwind_proc_get(u, s->sid.pid);
-	if (p->dirty)
+	if (p->dirty && u->m) {
+		u->ncur = unwind_maps_collect(u->m, p->pid, &u->cur, &u->curcap);
 		unwind_proc_update(u, p);
+	}
 	if (!p->dwfl || !p->attached)
 		return UNWIND_NO_CFI;
 	p->walk = w;
@@ -582,7 +611,7 @@ size_t unwind_sample(struct unwinder *u, const struct sample *s,
 	w.out = out;
 	w.max = max;
 	o = unwind_walk(u, s, attr, &w);
-	u->counts[o]++;
+	unwind_count(u, o);
 	if (outcome)
 		*outcome = o;
 	return w.n;

@@ -27,8 +27,16 @@ enum unwind_outcome {
 	UNWIND_NOUTCOMES
 };
 
+/* A map of a process as the unwinder reports it to libdw. */
+struct unwind_map {
+	uint64_t start, end, pgoff;
+	struct dso *dso;
+};
+
 /* An unwinder for the processes of m, whose samples come from a machine of
- * e_machine (EM_*); NULL when DWARF unwinding is not known there. */
+ * e_machine (EM_*); NULL when DWARF unwinding is not known there.  With m
+ * NULL, the processes' maps come from unwind_set_maps only (an unwinder on
+ * a thread that must not touch the machine). */
 struct unwinder *unwind_new(struct machine *m, int e_machine);
 void unwind_free(struct unwinder *u);
 
@@ -36,6 +44,14 @@ void unwind_free(struct unwinder *u);
 void unwind_maps_changed(struct unwinder *u, uint32_t pid);
 /* pid exec'd, exited or is new: its state goes. */
 void unwind_forget(struct unwinder *u, uint32_t pid);
+/* pid's maps are now these (the unwinder's DSO maps of m, in address
+ * order, as unwind_maps_collect gives them). */
+void unwind_set_maps(struct unwinder *u, uint32_t pid, const struct unwind_map *maps,
+		     size_t n);
+/* The maps of pid in m an unwinder reports (ELF files), into *buf (grown,
+ * *cap its size); returns how many. */
+size_t unwind_maps_collect(struct machine *m, uint32_t pid, struct unwind_map **buf,
+			   size_t *cap);
 
 /* Whether attr's samples carry registers and a stack to unwind. */
 bool unwind_attr_wants(const struct perf_event_attr *attr);
@@ -48,8 +64,10 @@ size_t unwind_sample(struct unwinder *u, const struct sample *s,
 		     const struct perf_event_attr *attr, uint64_t *out, size_t max,
 		     enum unwind_outcome *outcome);
 
-/* Walks per outcome since unwind_new (UNWIND_NOUTCOMES counters). */
-const uint64_t *unwind_counts(const struct unwinder *u);
+/* Walks per outcome since unwind_new, from any thread. */
+void unwind_counts(const struct unwinder *u, uint64_t out[UNWIND_NOUTCOMES]);
+/* Count one more walk (or sample left unwound) of outcome o. */
+void unwind_count(struct unwinder *u, enum unwind_outcome o);
 /* "root", "no CFI", "stack end", ... */
 const char *unwind_outcome_name(enum unwind_outcome o);
 /* The same as a JSON key: "root", "no_cfi", "stack_end", ... */
