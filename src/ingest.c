@@ -24,7 +24,7 @@
 #include "synth.h"
 #include "record.h"
 #include "refresh.h"
-#include "unwind.h"
+#include "unwind-queue.h"
 #include "util.h"
 
 struct ingest {
@@ -62,13 +62,10 @@ struct ingest {
 	/* resolved addresses and chains, per pid (see callchain.h) */
 	struct callchain_cache *rcache;
 
-	/* DWARF unwinding of samples with user registers and stack: created
-	 * at the first such sample; uw_chain holds the chain made of the
-	 * kernel's part and the unwound one */
-	struct unwinder *unwinder;
+	/* DWARF unwinding of samples with user registers and stack, on its
+	 * thread: created at the first such sample */
+	struct unwind_queue *uq;
 	bool unwind_tried;
-	uint64_t *uw_chain;
-	size_t uw_cap;
 
 	/* the machine the samples come from (EM_*): decides the payload decoder */
 	int e_machine;
@@ -115,6 +112,8 @@ void ingest_free(struct ingest *in)
 {
 	if (!in)
 		return;
+	/* Its thread reads the machine's DSOs. */
+	unwind_queue_free(in->uq);
 	hist_free(in->hist);
 	deferred_free(in->deferred);
 	machine_free(in->machine);
@@ -123,8 +122,6 @@ void ingest_free(struct ingest *in)
 	free(in->cc_frames);
 	free(in->cc_at);
 	callchain_cache_free(in->rcache);
-	unwind_free(in->unwinder);
-	free(in->uw_chain);
 	free(in);
 }
 
@@ -323,62 +320,90 @@ static size_t ingest_resolve_chain(struct ingest *in, const struct sample *s,
 	return n;
 }
 
-/* The unwinder for attr's samples, or NULL when they carry no user
+/* Samples on the unwinder's queue, at most: ~4 MiB of 8 KiB stacks. */
+#define INGEST_UNWIND_SLOTS 512
+
+/* The unwinder's queue for attr's samples, or NULL when they carry no user
  * registers and stack (or this machine's are unknown to it). */
-static struct unwinder *ingest_unwinder(struct ingest *in, const struct perf_event_attr *attr)
+static struct unwind_queue *ingest_unwinder(struct ingest *in, const struct perf_event_attr *attr)
 {
 	if (!unwind_attr_wants(attr))
 		return NULL;
 	if (!in->unwind_tried) {
 		in->unwind_tried = true;
-		in->unwinder = unwind_new(in->machine, in->e_machine);
+		in->uq = unwind_queue_new(in->machine, in->e_machine, INGEST_UNWIND_SLOTS);
 	}
-	return in->unwinder;
+	return in->uq;
 }
 
-/* s's chain with its user part unwound from its registers and stack: the
- * kernel's part as it came (it holds no user frames with
- * exclude_callchain_user), then PERF_CONTEXT_USER and the frames found, in
- * perf's layout, so that the chain goes where a frame-pointer one goes. */
-static void ingest_unwind(struct ingest *in, struct unwinder *u, struct sample *s,
-			  const struct perf_event_attr *attr)
+static void ingest_sample_add(struct ingest *in, const struct sample *s,
+			      const struct perf_event_attr *attr, bool dwarf);
+
+/* s without user frames: the kernel's part of its chain only. */
+static void ingest_sample_kernel_part(struct ingest *in, const struct sample *sample,
+				      const struct perf_event_attr *attr)
 {
-	size_t max, n = 0, i, need;
+	struct sample s = *sample;
+	size_t n;
 
-	if (!in->max_stack)
-		in->max_stack = in->cfg.max_stack ? in->cfg.max_stack : event_max_stack();
-	max = in->max_stack;
-	need = (size_t)s->nr_callchain + 1 + max;
-
-	if (need > in->uw_cap)
-		in->uw_chain = xgrow(in->uw_chain, &in->uw_cap, need, sizeof(*in->uw_chain));
-	for (i = 0; i < s->nr_callchain && s->callchain[i] != PERF_CONTEXT_USER; i++)
-		in->uw_chain[n++] = s->callchain[i];
-	if (s->regs_abi != PERF_SAMPLE_REGS_ABI_NONE) {
-		in->uw_chain[n++] = PERF_CONTEXT_USER;
-		i = unwind_sample(u, s, attr, in->uw_chain + n, max, NULL);
-		n = i ? n + i : n - 1;
-	}
-	s->callchain = in->uw_chain;
-	s->nr_callchain = n;
+	for (n = 0; n < s.nr_callchain && s.callchain[n] != PERF_CONTEXT_USER; n++)
+		;
+	s.nr_callchain = n;
+	ingest_sample_add(in, &s, attr, true);
 }
 
-static void ingest_sample(struct ingest *in, const struct sample *sample,
+/* The samples whose user frames the unwinder found, in order; with wait,
+ * every one queued. */
+static void ingest_unwound(struct ingest *in, bool wait)
+{
+	const struct perf_event_attr *attr;
+	const struct sample *s;
+
+	if (!in->uq || !unwind_queue_pending(in->uq))
+		return;
+	while ((s = unwind_queue_next(in->uq, &attr, wait)))
+		ingest_sample_add(in, s, attr, true);
+}
+
+static void ingest_sample(struct ingest *in, const struct sample *s,
 			  const struct perf_event_attr *attr)
 {
-	struct hist_sample hs;
-	struct resolved r;
-	struct unwinder *u;
-	struct sample uws;
-	const struct sample *s = sample;
+	struct unwind_queue *uq;
 
 	if (in->only_attr && attr != in->only_attr)
 		return;
-	if ((u = ingest_unwinder(in, attr))) {
-		uws = *sample;
-		ingest_unwind(in, u, &uws, attr);
-		s = &uws;
+	if (!(uq = ingest_unwinder(in, attr))) {
+		ingest_sample_add(in, s, attr, false);
+		return;
 	}
+	/* A kernel thread's sample has no user part. */
+	if (s->regs_abi == PERF_SAMPLE_REGS_ABI_NONE) {
+		ingest_sample_kernel_part(in, s, attr);
+		return;
+	}
+	if (!in->max_stack)
+		in->max_stack = in->cfg.max_stack ? in->cfg.max_stack : event_max_stack();
+	/* The unwinder is behind: a recording waits for it, a live sample
+	 * keeps its kernel frames and leaf, and says so. */
+	while (!in->cfg.live && unwind_queue_submit(uq, s, attr, in->max_stack)) {
+		/* Half the queue at a time: one by one, the two threads
+		 * would take turns waking each other. */
+		unwind_queue_wait(uq, unwind_queue_slots(uq) / 2);
+		ingest_unwound(in, false);
+	}
+	if (in->cfg.live && unwind_queue_submit(uq, s, attr, in->max_stack)) {
+		unwind_queue_count_dropped(uq);
+		ingest_sample_kernel_part(in, s, attr);
+	}
+}
+
+/* Count and add s, its chain complete (dwarf: unwound, the chain in
+ * perf's layout with its user part, whatever attr says). */
+static void ingest_sample_add(struct ingest *in, const struct sample *s,
+			      const struct perf_event_attr *attr, bool dwarf)
+{
+	struct hist_sample hs;
+	struct resolved r;
 
 	in->samples++;
 	ingest_resolve(in, s->sid.pid, s->sid.tid, s->cpumode, s->ip, &r);
@@ -400,7 +425,7 @@ static void ingest_sample(struct ingest *in, const struct sample *sample,
 	hs.callers_token = 0;
 	/* Live, the attr has chains with -g; a recording's are used
 	 * whenever it has them. */
-	if ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) || u) {
+	if ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) || dwarf) {
 		hist_enable_callchains(in->hist, 0);
 		hs.nr_chain = ingest_resolve_chain(in, s, &r);
 		hs.callers = in->cc_callers;
@@ -478,10 +503,17 @@ static void ingest_maps_changed(struct ingest *in, uint32_t pid, bool gone)
 {
 	if (in->rcache)
 		callchain_cache_invalidate(in->rcache, pid);
+	if (!in->uq)
+		return;
+	/* A recording's samples are unwound with the maps they were taken
+	 * with; live, ingestion does not wait (a sample in flight across an
+	 * exec may resolve against the new maps). */
+	if (!in->cfg.live)
+		ingest_unwound(in, true);
 	if (gone)
-		unwind_forget(in->unwinder, pid);
+		unwind_queue_forget(in->uq, pid);
 	else
-		unwind_maps_changed(in->unwinder, pid);
+		unwind_queue_maps_changed(in->uq, pid);
 }
 
 void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
@@ -489,6 +521,7 @@ void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
 {
 	struct record rec;
 
+	ingest_unwound(in, false);
 	if (record_decode(hdr, attr, &rec, NULL)) {
 		in->bad_records++;
 		return;
@@ -557,6 +590,8 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	enum hist_mode mode = ingest_mode(in);
 	struct snapshot snap;
 
+	/* The snapshot counts every sample read so far. */
+	ingest_unwound(in, true);
 	/* -g shows the callchain layout from the first (maybe empty) refresh. */
 	if (in->cfg.callchain && in->cfg.live)
 		hist_enable_callchains(in->hist, 0);
@@ -576,9 +611,9 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	snap.samples_per_sec = act->interval > 0 ?
 		(double)(in->samples - in->samples_at_refresh) / act->interval : 0;
 	snap.mode = ingest_mode_name(mode);
-	if (in->unwinder) {
+	if (in->uq) {
 		_Static_assert(UNWIND_NOUTCOMES == SNAPSHOT_UNWIND_OUTCOMES, "snapshot.unwind");
-		unwind_counts(in->unwinder, snap.unwind);
+		unwind_queue_counts(in->uq, snap.unwind);
 		for (size_t i = 0; i < UNWIND_NOUTCOMES; i++)
 			snap.unwind_walks += snap.unwind[i];
 	}

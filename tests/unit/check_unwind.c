@@ -15,6 +15,7 @@
 #include "machine.h"
 #include "record.h"
 #include "testutil.h"
+#include "unwind-queue.h"
 #include "unwind-regs.h"
 #include "unwind.h"
 #include "util.h"
@@ -321,6 +322,74 @@ START_TEST(test_maps_change)
 }
 END_TEST
 
+/* The queue: samples come back in order with their kernel part and the
+ * frames found; a full queue refuses without blocking; a process's maps
+ * go to the thread before its first sample. */
+START_TEST(test_queue)
+{
+	static const uint64_t kchain[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000010ULL };
+	struct machine *m;
+	struct unwind_queue *q;
+	struct walk w;
+	const struct perf_event_attr *attr;
+	const struct sample *s;
+	uint64_t counts[UNWIND_NOUTCOMES];
+	size_t i, queued = 0;
+
+	build_lib();
+	m = machine_with_lib();
+	q = unwind_queue_new(m, EM_X86_64, 8);
+	ck_assert_ptr_nonnull(q);
+	ck_assert_uint_eq(unwind_queue_slots(q), 8);
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.stack[0] = sym_top + 1;
+	w.s.callchain = kchain;
+	w.s.nr_callchain = 2;
+	/* More than fit: the first pid's maps take a slot, then 7 samples;
+	 * the thread may free some meanwhile. */
+	for (i = 0; i < 64; i++) {
+		w.s.period = i;
+		if (unwind_queue_submit(q, &w.s, &w.attr, 16) == 0)
+			queued++;
+		else
+			unwind_queue_count_dropped(q);
+	}
+	ck_assert_uint_ge(queued, 7);
+	ck_assert_uint_lt(queued, 64);
+	/* The copy is the queue's: the record may go (not the attr). */
+	memset(w.regs, 0, sizeof(w.regs));
+	memset(w.stack, 0, sizeof(w.stack));
+	for (i = 0; i < queued; i++) {
+		s = unwind_queue_next(q, &attr, true);
+		ck_assert_ptr_nonnull(s);
+		ck_assert_uint_eq(s->sid.pid, PID);
+		ck_assert_uint_eq(s->nr_callchain, 5);
+		ck_assert_uint_eq(s->callchain[0], PERF_CONTEXT_KERNEL);
+		ck_assert_uint_eq(s->callchain[1], 0xffffffff81000010ULL);
+		ck_assert_uint_eq(s->callchain[2], PERF_CONTEXT_USER);
+		ck_assert_uint_eq(s->callchain[3], sym_good);
+		ck_assert_uint_eq(s->callchain[4], sym_top + 1);
+		ck_assert_ptr_null(s->stack);
+	}
+	ck_assert_ptr_null(unwind_queue_next(q, &attr, true));
+	ck_assert_uint_eq(unwind_queue_pending(q), 0);
+	unwind_queue_counts(q, counts);
+	ck_assert_uint_eq(counts[UNWIND_ROOT], queued);
+	ck_assert_uint_eq(counts[UNWIND_DROPPED], 64 - queued);
+	/* exit, then the pid again: its maps go again, the walk still works */
+	unwind_queue_forget(q, PID);
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.stack[0] = sym_top + 1;
+	ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
+	s = unwind_queue_next(q, &attr, true);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(s->nr_callchain, 3);
+	ck_assert_ptr_eq(attr, &w.attr);
+	unwind_queue_free(q);
+	machine_free(m);
+}
+END_TEST
+
 #endif
 
 START_TEST(test_arch_table)
@@ -357,6 +426,7 @@ int main(void)
 	tcase_add_test(tc, test_reads_fail);
 	tcase_add_test(tc, test_regs_missing);
 	tcase_add_test(tc, test_maps_change);
+	tcase_add_test(tc, test_queue);
 #endif
 	suite_add_tcase(s, tc);
 	return testutil_run(s) ? EXIT_FAILURE : EXIT_SUCCESS;
