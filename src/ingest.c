@@ -21,6 +21,7 @@
 #include "kernel.h"
 #include "machine.h"
 #include "symloader.h"
+#include "symtab.h"
 #include "synth.h"
 #include "record.h"
 #include "refresh.h"
@@ -66,6 +67,18 @@ struct ingest {
 	 * thread: created at the first such sample */
 	struct unwind_queue *uq;
 	bool unwind_tried;
+	/* frame-pointer chains with a user part, and those that reach a root
+	 * (_start, clone, ...): the last root symbol seen, to skip the names */
+	uint64_t fp_chains, fp_root;
+	const struct symbol *fp_root_sym;
+	/* chains whose outermost frame's symbols were loading: counted once
+	 * they are (at most INGEST_FP_PENDING frames) */
+	struct ingest_fp_pending {
+		struct dso *dso;
+		uint64_t addr;
+		uint64_t n;
+	} *fp_pending;
+	size_t nfp_pending, fp_pending_cap;
 
 	/* the machine the samples come from (EM_*): decides the payload decoder */
 	int e_machine;
@@ -122,6 +135,7 @@ void ingest_free(struct ingest *in)
 	free(in->cc_frames);
 	free(in->cc_at);
 	callchain_cache_free(in->rcache);
+	free(in->fp_pending);
 	free(in);
 }
 
@@ -397,6 +411,92 @@ static void ingest_sample(struct ingest *in, const struct sample *s,
 	}
 }
 
+/* Whether a chain ending in sym reached where a thread starts. */
+static bool ingest_is_root(const struct symbol *sym)
+{
+	static const char *const roots[] = {
+		"_start", "__libc_start_call_main", "__libc_start_main", "__libc_start_main_impl",
+		"clone", "clone3", "__clone", "__clone3", "start_thread", "thread_start",
+	};
+	size_t i, n;
+
+	if (!sym || !sym->name)
+		return false;
+	/* Versioned names: __libc_start_main@@GLIBC_2.34 */
+	n = strcspn(sym->name, "@");
+	for (i = 0; i < ARRAY_SIZE(roots); i++)
+		if (strlen(roots[i]) == n && !strncmp(sym->name, roots[i], n))
+			return true;
+	return false;
+}
+
+/* Frames of chains counted once their symbols are in, at most (~24 MiB). */
+#define INGEST_FP_PENDING (1u << 20)
+
+static void ingest_count_fp_sym(struct ingest *in, const struct symbol *sym, uint64_t n)
+{
+	in->fp_chains += n;
+	if (sym && sym == in->fp_root_sym) {
+		in->fp_root += n;
+	} else if (ingest_is_root(sym)) {
+		in->fp_root_sym = sym;
+		in->fp_root += n;
+	}
+}
+
+/* A frame-pointer chain of n frames just resolved: count it if it has a
+ * user part, and whether its outermost frame is a root; one whose
+ * symbols are loading waits for them (ingest_count_fp_pending). */
+static void ingest_count_fp_root(struct ingest *in, size_t n)
+{
+	const struct callchain_frame *f = n >= 2 ? &in->cc_callers[n - 2] : &in->cc_frames[0];
+	size_t i;
+
+	if (!n || f->kernel)
+		return;
+	/* cc_at is the chain's own while cc_callers is cc_frames + 1. */
+	if (in->cc_callers != in->cc_frames + 1 || !in->cc_at[n - 1].pending) {
+		ingest_count_fp_sym(in, f->sym, 1);
+		return;
+	}
+	/* The same frame as a recent chain's: most are. */
+	for (i = in->nfp_pending; i > 0 && i + 8 > in->nfp_pending; i--) {
+		if (in->fp_pending[i - 1].dso == f->dso &&
+		    in->fp_pending[i - 1].addr == in->cc_at[n - 1].addr) {
+			in->fp_pending[i - 1].n++;
+			return;
+		}
+	}
+	/* Too many frames loading: this chain is not counted. */
+	if (in->nfp_pending == INGEST_FP_PENDING)
+		return;
+	if (in->nfp_pending == in->fp_pending_cap)
+		in->fp_pending = xgrow(in->fp_pending, &in->fp_pending_cap, in->nfp_pending + 1,
+				       sizeof(*in->fp_pending));
+	i = in->nfp_pending;
+	in->fp_pending[i].dso = f->dso;
+	in->fp_pending[i].addr = in->cc_at[n - 1].addr;
+	in->fp_pending[i].n = 1;
+	in->nfp_pending++;
+}
+
+/* Count the chains held by ingest_count_fp_root whose symbols are in. */
+static void ingest_count_fp_pending(struct ingest *in)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < in->nfp_pending; i++) {
+		struct ingest_fp_pending *p = &in->fp_pending[i];
+		struct resolved r;
+
+		if (machine_resolve_deferred(in->machine, p->dso, p->addr, false, &r))
+			ingest_count_fp_sym(in, r.sym, p->n);
+		else
+			in->fp_pending[k++] = *p;
+	}
+	in->nfp_pending = k;
+}
+
 /* Count and add s, its chain complete (dwarf: unwound, the chain in
  * perf's layout with its user part, whatever attr says). */
 static void ingest_sample_add(struct ingest *in, const struct sample *s,
@@ -430,6 +530,8 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 		hs.nr_chain = ingest_resolve_chain(in, s, &r);
 		hs.callers = in->cc_callers;
 		hs.callers_token = in->cc_token;
+		if (!dwarf)
+			ingest_count_fp_root(in, hs.nr_chain);
 	}
 	/* Symbols still loading (machine.c): hold the sample, not the engine. */
 	if (in->deferred && (hs.callers ? in->cc_pending : r.pending)) {
@@ -616,6 +718,11 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 		unwind_queue_counts(in->uq, snap.unwind);
 		for (size_t i = 0; i < UNWIND_NOUTCOMES; i++)
 			snap.unwind_walks += snap.unwind[i];
+	} else if (in->fp_chains || in->nfp_pending) {
+		ingest_count_fp_pending(in);
+		snap.unwind_fp = true;
+		snap.unwind_walks = in->fp_chains;
+		snap.unwind[UNWIND_ROOT] = in->fp_root;
 	}
 	/* Printed tables are read whole, later: no kernel rows missing for
 	 * being early (the browser shows them at its next frame).  Live, the

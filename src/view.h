@@ -195,7 +195,10 @@ struct snapshot {
 	size_t nr_stacks;
 	struct snapshot_frame *stack_frames; /* storage of the stacks' frames */
 	/* DWARF unwinding (unwind.h): walks since the start per enum
-	 * unwind_outcome; unwind_walks 0 when no sample was unwound. */
+	 * unwind_outcome; unwind_walks 0 when no sample was unwound.  With
+	 * unwind_fp, frame-pointer chains: how many had a user part, and
+	 * unwind[UNWIND_ROOT] how many of those reached a root. */
+	bool unwind_fp;
 	uint64_t unwind_walks;
 	uint64_t unwind[SNAPSHOT_UNWIND_OUTCOMES];
 

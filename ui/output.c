@@ -141,11 +141,32 @@ static void output_add_node_name(struct strbuf *sb, const struct snapshot_node *
 		strbuf_addstr(sb, OUTPUT_INLINED);
 }
 
-/* How the DWARF walks ended, as shares of them all. */
+/* Frame-pointer chains that reach a root less often than this (and enough
+ * of them) bring the hint. */
+#define OUTPUT_FP_ROOT_HINT 0.70
+#define OUTPUT_FP_MIN_CHAINS 100
+
+static double output_root_share(const struct snapshot *snap)
+{
+	return (double)snap->unwind[UNWIND_ROOT] / (double)snap->unwind_walks;
+}
+
+/* How the DWARF walks ended, as shares of them all; for frame-pointer
+ * chains, only when few reach a root, with what to do about it. */
 static void output_unwind_line(struct strbuf *sb, const struct snapshot *snap)
 {
 	size_t i;
 
+	if (snap->unwind_fp) {
+		if (snap->unwind_walks < OUTPUT_FP_MIN_CHAINS ||
+		    output_root_share(snap) >= OUTPUT_FP_ROOT_HINT)
+			return;
+		strbuf_addf(sb, "unwind: fp %llu chains  root ",
+			    (unsigned long long)snap->unwind_walks);
+		output_fixed(sb, 100.0 * output_root_share(snap), 1);
+		strbuf_addstr(sb, "%: code without frame pointers? try --call-graph dwarf\n");
+		return;
+	}
 	strbuf_addf(sb, "unwind: dwarf %llu chains", (unsigned long long)snap->unwind_walks);
 	for (i = 0; i < SNAPSHOT_UNWIND_OUTCOMES; i++) {
 		if (i != UNWIND_ROOT && !snap->unwind[i])
@@ -162,8 +183,17 @@ static void output_json_unwind(struct strbuf *sb, const struct snapshot *snap)
 {
 	size_t i;
 
-	strbuf_addf(sb, ",\"unwind\":{\"method\":\"dwarf\",\"chains\":%llu",
-		    (unsigned long long)snap->unwind_walks);
+	strbuf_addf(sb, ",\"unwind\":{\"method\":\"%s\",\"chains\":%llu",
+		    snap->unwind_fp ? "fp" : "dwarf", (unsigned long long)snap->unwind_walks);
+	if (snap->unwind_fp) {
+		strbuf_addf(sb, ",\"root\":%llu,\"hint\":%s}",
+			    (unsigned long long)snap->unwind[UNWIND_ROOT],
+			    snap->unwind_walks >= OUTPUT_FP_MIN_CHAINS &&
+					    output_root_share(snap) < OUTPUT_FP_ROOT_HINT ?
+				    "\"--call-graph dwarf\"" :
+				    "null");
+		return;
+	}
 	for (i = 0; i < SNAPSHOT_UNWIND_OUTCOMES; i++)
 		strbuf_addf(sb, ",\"%s\":%llu", unwind_outcome_key((enum unwind_outcome)i),
 			    (unsigned long long)snap->unwind[i]);
