@@ -1,5 +1,5 @@
-/* bench/symload [-r N] FILE[=DEBUGFILE]...: the time elf_image_load takes
- * on each FILE (with =DEBUGFILE: then elf_image_merge_debug, as for a
+/* bench/symload [-r N] FILE[=DEBUGFILE]...: the time elfsyms_load takes
+ * on each FILE (with =DEBUGFILE: then elfsyms_merge_debug, as for a
  * stripped binary whose debug file is found), best of N runs (default 3),
  * in wall-clock and thread CPU milliseconds, and the symbols it gives.
  * Not part of make bench: there is no perf figure to compare with. */
@@ -39,13 +39,13 @@ int main(int argc, char **argv)
 			*dbg++ = '\0';
 		for (k = 0; k < reps; k++) {
 			struct timespec w0, w1, c0, c1;
-			struct elf_image img;
+			struct elfsyms_image img;
 			int err;
 
 			clock_gettime(CLOCK_MONOTONIC, &w0);
 			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
-			err = elf_image_load(path, &img);
-			if (!err && dbg && elf_image_merge_debug(&img, dbg) != 0)
+			err = elfsyms_load(path, &img);
+			if (!err && dbg && elfsyms_merge_debug(&img, dbg) != 0)
 				fprintf(stderr, "symload: %s adds no symbols to %s\n", dbg, path);
 			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
 			clock_gettime(CLOCK_MONOTONIC, &w1);
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 			if (symload_ms(&c0, &c1) < cpu)
 				cpu = symload_ms(&c0, &c1);
 			n = symtab_count(img.symtab);
-			elf_image_release(&img);
+			elfsyms_release(&img);
 		}
 		printf("%s%s%s: %.1f ms (CPU %.1f ms), %zu symbols, best of %d\n", path,
 		       dbg ? " + " : "", dbg ? dbg : "", wall, cpu, n, reps);

@@ -44,14 +44,14 @@ static uint64_t rnd(uint64_t *s)
 
 static char *libc_debug_file(void)
 {
-	uint8_t id[ELF_BUILD_ID_MAX];
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
 	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
 	char *path;
-	int n = elf_read_build_id(libc, id), i, off;
+	int n = elfsyms_read_build_id(libc, id), i, off;
 
 	if (access(libc, R_OK) != 0)
 		libc = "/usr/lib/x86_64-linux-gnu/libc.so.6";
-	n = elf_read_build_id(libc, id);
+	n = elfsyms_read_build_id(libc, id);
 	if (n > 1) {
 		path = malloc(64 + 2 * (size_t)n);
 		off = sprintf(path, "/usr/lib/debug/.build-id/%02x/", id[0]);
@@ -76,7 +76,7 @@ static const Dwfl_Callbacks callbacks = {
 int main(int argc, char **argv)
 {
 	size_t n = 1000000, nd = 20000, rounds = 3, i, r, same = 0, ours_found = 0, dwfl_found = 0;
-	struct elf_image img;
+	struct elfsyms_image img;
 	uint64_t lo = 0, hi = 0, seed, *addrs;
 	double t0, load_ours, load_dwfl, best_ours = 1e9, best_dwfl = 1e9;
 	const char **names_ours, **names_dwfl;
@@ -104,7 +104,7 @@ int main(int argc, char **argv)
 
 	/* proftop's table: libelf read, sort, alias collapse. */
 	t0 = now();
-	if (elf_image_load(path, &img) != 0) {
+	if (elfsyms_load(path, &img) != 0) {
 		fprintf(stderr, "symlookup: cannot load %s\n", path);
 		return 1;
 	}
@@ -180,7 +180,7 @@ int main(int argc, char **argv)
 	       100.0 * (double)ours_found / (double)nd, 100.0 * (double)dwfl_found / (double)nd,
 	       100.0 * (double)same / (double)nd);
 	dwfl_end(dwfl);
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(addrs);
 	free(names_ours);
 	free(names_dwfl);

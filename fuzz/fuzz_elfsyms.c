@@ -34,8 +34,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct elf_image img;
-	uint8_t id[ELF_BUILD_ID_MAX];
+	struct elfsyms_image img;
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
 	uint64_t vaddr;
 	size_t i, n;
 	int fd;
@@ -44,11 +44,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0 || write(fd, data, size) != (ssize_t)size)
 		abort();
 	close(fd);
-	if (elf_read_build_id(path, id) > ELF_BUILD_ID_MAX)
+	if (elfsyms_read_build_id(path, id) > ELFSYMS_BUILD_ID_MAX)
 		abort();
-	if (elf_image_load(path, &img))
+	if (elfsyms_load(path, &img))
 		return 0;
-	if (!img.symtab || img.build_id_size > ELF_BUILD_ID_MAX)
+	if (!img.symtab || img.build_id_size > ELFSYMS_BUILD_ID_MAX)
 		abort();
 	n = symtab_count(img.symtab);
 	for (i = 0; i < n; i++) {
@@ -58,11 +58,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)symtab_lookup(img.symtab, s->start);
 	}
 	for (i = 0; i < img.nsegs; i++) {
-		(void)elf_image_offset_to_vaddr(&img, img.segs[i].offset, &vaddr);
-		(void)elf_image_offset_to_vaddr(&img, img.segs[i].offset + img.segs[i].filesz,
+		(void)elfsyms_offset_to_vaddr(&img, img.segs[i].offset, &vaddr);
+		(void)elfsyms_offset_to_vaddr(&img, img.segs[i].offset + img.segs[i].filesz,
 						&vaddr);
 	}
-	(void)elf_image_offset_to_vaddr(&img, UINT64_MAX, &vaddr);
-	elf_image_release(&img);
+	(void)elfsyms_offset_to_vaddr(&img, UINT64_MAX, &vaddr);
+	elfsyms_release(&img);
 	return 0;
 }

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "fuzz.h"
 #include "perfdata.h"
+#include "perfdata-test.h"
 #include "record.h"
 
 /* Enough to read every record of an input within libFuzzer's size limits
@@ -26,13 +28,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct perfdata *pd;
 	const struct perfdata_info *info;
 	struct perfdata_record rec;
-	char err[256];
+	struct errmsg em = ERRMSG_INIT;
 	size_t i, n = 0;
 	int rc;
 
-	err[0] = '\0';
-	if (perfdata_open_memory(data, size, "fuzz", &pd, err, sizeof(err))) {
-		if (!err[0])
+	if (perfdata_open_memory(data, size, "fuzz", &pd, &em)) {
+		if (!em.text[0])
 			abort();    /* a failed open must say why */
 		return 0;
 	}
@@ -55,12 +56,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	while (n++ < MAX_RECORDS && (rc = perfdata_next(pd, &rec)) == 1) {
 		struct record r;
-		const char *why;
 
 		if (!rec.event || rec.hdr->size < 8)
 			abort();
 		sink += fuzz_touch(rec.hdr, rec.hdr->size);
-		if (record_decode(rec.hdr, &rec.event->attr, &r, &why) == 0 &&
+		if (record_decode(rec.hdr, &rec.event->attr, &r, NULL) == 0 &&
 		    r.kind == RECORD_MMAP)
 			sink += touch_str(r.u.mmap.filename);
 	}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "fuzz.h"
 #include "record.h"
 
@@ -29,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct perf_event_attr attr;
 	struct perf_event_header *hdr;
 	struct record rec;
-	const char *why = NULL;
+	struct errmsg em = ERRMSG_INIT;
 	uint64_t flags, *buf;
 	size_t len;
 
@@ -58,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (hdr->size > len)
 		hdr->size = (uint16_t)len;
 
-	if (record_decode(hdr, &attr, &rec, &why) == 0) {
+	if (record_decode(hdr, &attr, &rec, &em) == 0) {
 		switch (rec.kind) {
 		case RECORD_SAMPLE:
 			if (rec.u.sample.nr_callchain)
@@ -81,7 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		default:
 			break;
 		}
-	} else if (!why) {
+	} else if (!em.text[0]) {
 		abort();    /* every failure must say why */
 	}
 	sink += (unsigned)strlen(record_type_name(hdr->type));

@@ -17,7 +17,9 @@
 #include <stddef.h>
 
 struct errmsg {
-	char text[256]; /* "" until a failure is described */
+	/* "" until a failure is described; as long as the buffers it
+	 * replaced, so that no message is cut shorter than before */
+	char text[512];
 };
 
 #define ERRMSG_INIT { { 0 } }

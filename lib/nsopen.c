@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "nsopen.h"
+#include "nsopen-test.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -23,11 +23,6 @@ int nsopen_root(uint32_t pid);
  * (O_CLOEXEC) or -errno. */
 int nsopen_at(int rootfd, const char *path, int flags);
 
-/* The fallback of nsopen_at: a walk one component at a time with
- * O_NOFOLLOW, resolving symlinks itself (40 at most: -ELOOP) and keeping
- * ".." at the root from going above it.  Exported for the tests. */
-int nsopen_walk(int rootfd, const char *path, int flags);
-
 /* nsopen_at under /proc/PID/root. */
 int nsopen_pid(uint32_t pid, const char *path, int flags);
 

@@ -3,15 +3,17 @@
 #include "config.h"
 
 #include "callchain.h"
+#include "callchain-test.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
+#include "hashtab.h"
 #include "util.h"
 
 #define CC_MIN_SLOTS 64
-#define CC_SLOT_EMPTY UINT32_MAX
 #define CC_DEFAULT_MAX_IDS (1u << 20)
 
 /* The cpumode the entries after a marker were recorded in; -1 for a
@@ -34,18 +36,29 @@ static int callchain_marker_mode(uint64_t marker)
 	}
 }
 
+size_t callchain_zero_ends(const struct sample *s)
+{
+	size_t end = s->nr_callchain;
+
+	/* Not a context's first address: that one is a pc, and a call
+	 * through a NULL pointer does stop at 0. */
+	while (end >= 2 && s->callchain[end - 1] == 0 && !record_is_context(s->callchain[end - 2]))
+		end--;
+	return s->nr_callchain - end;
+}
+
 size_t callchain_ips(const struct sample *s, struct callchain_ip *out, size_t max)
 {
 	uint16_t mode = s->cpumode & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool block_start = true, first = true;
-	size_t n = 0, i;
+	size_t n = 0, i, end = s->nr_callchain - callchain_zero_ends(s);
 
 	if (!max)
 		return 0;
 	out[n].ip = s->ip;
 	out[n].cpumode = mode;
 	n++;
-	for (i = 0; i < s->nr_callchain && n < max; i++) {
+	for (i = 0; i < end && n < max; i++) {
 		uint64_t ip = s->callchain[i];
 
 		if (record_is_context(ip)) {
@@ -106,14 +119,12 @@ struct callchain_store {
 	struct callchain_frame *frames;
 	uint64_t *frame_hash;
 	size_t nframes, frames_cap;
-	uint32_t *fslots;
-	size_t nfslots;
+	struct hashtab fidx;    /* over frames, by frame_hash */
 
 	/* interned chains over a pool of frame ids */
 	struct cc_chain_rec *chains;
 	size_t nchains, chains_cap;
-	uint32_t *cslots;
-	size_t ncslots;
+	struct hashtab cidx;    /* over chains, by their hash */
 	uint32_t *ids;
 	size_t nids, ids_cap, max_ids;
 
@@ -128,28 +139,14 @@ struct callchain_store {
 	uint64_t hint_hits;
 };
 
-static uint64_t cc_mix(uint64_t h, uint64_t v)
+static uint64_t cc_frame_hash_of(const void *ctx, uint32_t idx)
 {
-	return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+	return ((const struct callchain_store *)ctx)->frame_hash[idx];
 }
 
-/* splitmix64's finaliser: pointers differ in few low bits. */
-static uint64_t cc_finish(uint64_t h)
+static uint64_t cc_chain_hash_of(const void *ctx, uint32_t idx)
 {
-	h ^= h >> 30;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	h ^= h >> 27;
-	h *= 0x94d049bb133111ebULL;
-	h ^= h >> 31;
-	return h;
-}
-
-static uint32_t *cc_slots_new(size_t n)
-{
-	uint32_t *s = xmalloc(n * sizeof(*s));
-
-	memset(s, 0xff, n * sizeof(*s));
-	return s;
+	return ((const struct callchain_store *)ctx)->chains[idx].hash;
 }
 
 struct callchain_store *callchain_store_new(size_t max_ids)
@@ -157,9 +154,8 @@ struct callchain_store *callchain_store_new(size_t max_ids)
 	struct callchain_store *st = xcalloc(1, sizeof(*st));
 
 	st->max_ids = max_ids ? max_ids : CC_DEFAULT_MAX_IDS;
-	st->nfslots = st->ncslots = CC_MIN_SLOTS;
-	st->fslots = cc_slots_new(st->nfslots);
-	st->cslots = cc_slots_new(st->ncslots);
+	hashtab_init(&st->fidx, CC_MIN_SLOTS);
+	hashtab_init(&st->cidx, CC_MIN_SLOTS);
 	st->nhints = CC_MIN_HINTS;
 	st->hints = xcalloc(st->nhints, sizeof(*st->hints));
 	st->epoch = 1;
@@ -172,52 +168,40 @@ void callchain_store_free(struct callchain_store *st)
 		return;
 	free(st->frames);
 	free(st->frame_hash);
-	free(st->fslots);
+	hashtab_release(&st->fidx);
 	free(st->chains);
-	free(st->cslots);
+	hashtab_release(&st->cidx);
 	free(st->ids);
 	free(st->hints);
 	free(st);
 }
 
-/* Rebuild an index of nslots slots over n records with the given hashes. */
-static void cc_reindex(uint32_t **slots, size_t *nslots, size_t want, size_t n,
-		       const void *recs, size_t stride, size_t hash_off)
+struct cc_frame_key {
+	const struct callchain_frame *f;
+	uint64_t hash;
+};
+
+static bool cc_frame_id_eq(const void *ctx, uint32_t id, const void *key)
 {
-	size_t mask, i;
+	const struct callchain_store *st = ctx;
+	const struct cc_frame_key *k = key;
+	const struct callchain_frame *g = &st->frames[id], *f = k->f;
 
-	if (want != *nslots) {
-		free(*slots);
-		*slots = xmalloc(want * sizeof(**slots));
-		*nslots = want;
-	}
-	memset(*slots, 0xff, want * sizeof(**slots));
-	mask = want - 1;
-	for (i = 0; i < n; i++) {
-		uint64_t h;
-		size_t j;
-
-		memcpy(&h, (const char *)recs + i * stride + hash_off, sizeof(h));
-		for (j = h & mask; (*slots)[j] != CC_SLOT_EMPTY; j = (j + 1) & mask)
-			;
-		(*slots)[j] = (uint32_t)i;
-	}
+	return st->frame_hash[id] == k->hash && g->dso == f->dso && g->sym == f->sym &&
+	       g->kernel == f->kernel && g->addr == f->addr;
 }
 
 static uint32_t cc_frame_id(struct callchain_store *st, const struct callchain_frame *f)
 {
-	uint64_t h = cc_finish(
-		cc_mix(cc_mix(cc_mix((uintptr_t)f->dso, (uintptr_t)f->sym), f->kernel), f->addr));
-	size_t mask = st->nfslots - 1, j;
+	struct cc_frame_key k = {
+		f, hash_finish(hash_combine(
+			   hash_combine(hash_combine((uintptr_t)f->dso, (uintptr_t)f->sym), f->kernel),
+			   f->addr))
+	};
+	size_t j = hashtab_probe(&st->fidx, k.hash, cc_frame_id_eq, st, &k);
 
-	for (j = h & mask; st->fslots[j] != CC_SLOT_EMPTY; j = (j + 1) & mask) {
-		uint32_t id = st->fslots[j];
-		const struct callchain_frame *g = &st->frames[id];
-
-		if (st->frame_hash[id] == h && g->dso == f->dso && g->sym == f->sym &&
-		    g->kernel == f->kernel && g->addr == f->addr)
-			return id;
-	}
+	if (st->fidx.slots[j] != HASHTAB_EMPTY)
+		return st->fidx.slots[j];
 	if (st->nframes == st->frames_cap) {
 		size_t cap = st->frames_cap;
 
@@ -226,24 +210,19 @@ static uint32_t cc_frame_id(struct callchain_store *st, const struct callchain_f
 		st->frames_cap = cap;
 	}
 	st->frames[st->nframes] = *f;
-	st->frame_hash[st->nframes] = h;
+	st->frame_hash[st->nframes] = k.hash;
 	st->nframes++;
-	/* Load at most 1/2: frames are few, short probes matter more. */
-	if (st->nframes * 2 > st->nfslots)
-		cc_reindex(&st->fslots, &st->nfslots, st->nfslots * 2, st->nframes, st->frame_hash,
-			   sizeof(*st->frame_hash), 0);
-	else
-		st->fslots[j] = (uint32_t)(st->nframes - 1);
+	hashtab_insert_at(&st->fidx, j, (uint32_t)(st->nframes - 1), cc_frame_hash_of, st);
 	return (uint32_t)(st->nframes - 1);
 }
 
 static uint64_t cc_key_hash(const struct callchain_key *k)
 {
-	uint64_t h = cc_mix(0, (uintptr_t)k->comm);
+	uint64_t h = hash_combine(0, (uintptr_t)k->comm);
 
-	h = cc_mix(h, k->pid);
-	h = cc_mix(h, k->tid);
-	return cc_mix(h, k->cpu);
+	h = hash_combine(h, k->pid);
+	h = hash_combine(h, k->tid);
+	return hash_combine(h, k->cpu);
 }
 
 static bool cc_key_eq(const struct callchain_key *a, const struct callchain_key *b)
@@ -256,7 +235,7 @@ static bool cc_key_eq(const struct callchain_key *a, const struct callchain_key 
  * the ids are only computed for a new chain. */
 static uint64_t cc_frame_mix(uint64_t h, const struct callchain_frame *f)
 {
-	return cc_mix(h, ((uintptr_t)f->dso * 31) ^ (uintptr_t)f->sym ^ f->kernel ^ (f->addr << 1));
+	return hash_combine(h, ((uintptr_t)f->dso * 31) ^ (uintptr_t)f->sym ^ f->kernel ^ (f->addr << 1));
 }
 
 static bool cc_frame_eq(const struct callchain_frame *a, const struct callchain_frame *b)
@@ -277,6 +256,23 @@ static bool cc_chain_eq(const struct callchain_store *st, const struct cc_chain_
 		if (!cc_frame_eq(&st->frames[ids[i + 1]], &callers[i]))
 			return false;
 	return true;
+}
+
+struct cc_chain_key {
+	const struct callchain_key *key;
+	const struct callchain_frame *leaf, *callers;
+	size_t ncallers;
+	uint64_t hash;
+};
+
+static bool cc_chain_key_eq(const void *ctx, uint32_t idx, const void *key)
+{
+	const struct callchain_store *st = ctx;
+	const struct cc_chain_key *k = key;
+	const struct cc_chain_rec *c = &st->chains[idx];
+
+	return c->hash == k->hash && c->nr == k->ncallers + 1 && cc_key_eq(&c->key, k->key) &&
+	       cc_chain_eq(st, c, k->leaf, k->callers, k->ncallers);
 }
 
 /* The two hints of token's set. */
@@ -329,7 +325,8 @@ int callchain_store_add_split(struct callchain_store *st, const struct callchain
 {
 	struct cc_chain_rec *c;
 	struct cc_hint *hint = NULL;
-	size_t n = ncallers + 1, mask, i, j;
+	struct cc_chain_key ck = { key, leaf, callers, ncallers, 0 };
+	size_t n = ncallers + 1, i, j;
 	uint64_t kh = cc_key_hash(key), h;
 
 	/* The same callers (token), key and leaf: the chain found last time. */
@@ -356,16 +353,15 @@ int callchain_store_add_split(struct callchain_store *st, const struct callchain
 	h = cc_frame_mix(kh, leaf);
 	for (i = 0; i < ncallers; i++)
 		h = cc_frame_mix(h, &callers[i]);
-	h = cc_finish(cc_mix(h, n));
+	h = hash_finish(hash_combine(h, n));
 
-	mask = st->ncslots - 1;
-	for (j = h & mask; st->cslots[j] != CC_SLOT_EMPTY; j = (j + 1) & mask) {
-		c = &st->chains[st->cslots[j]];
-		if (c->hash == h && c->nr == n && cc_key_eq(&c->key, key) &&
-		    cc_chain_eq(st, c, leaf, callers, ncallers))
-			goto found;
+	ck.hash = h;
+	j = hashtab_probe(&st->cidx, h, cc_chain_key_eq, st, &ck);
+	if (st->cidx.slots[j] != HASHTAB_EMPTY) {
+		c = &st->chains[st->cidx.slots[j]];
+		goto found;
 	}
-	if (st->nids + n > st->max_ids || st->nchains >= CC_SLOT_EMPTY - 1) {
+	if (st->nids + n > st->max_ids || st->nchains >= HASHTAB_MAX_ENTRIES) {
 		st->dropped += n;
 		return -ENOSPC;
 	}
@@ -388,14 +384,7 @@ int callchain_store_add_split(struct callchain_store *st, const struct callchain
 	c->leaf = st->ids[st->nids];
 	st->nids += n;
 	st->nchains++;
-	/* Load at most 5/8, as the hist. */
-	if (st->nchains * 8 > st->ncslots * 5) {
-		cc_reindex(&st->cslots, &st->ncslots, st->ncslots * 2, st->nchains, st->chains,
-			   sizeof(*st->chains), offsetof(struct cc_chain_rec, hash));
-		c = &st->chains[st->nchains - 1];
-	} else {
-		st->cslots[j] = (uint32_t)(st->nchains - 1);
-	}
+	hashtab_insert_at(&st->cidx, j, (uint32_t)(st->nchains - 1), cc_chain_hash_of, st);
 	/* A set per chain at least, and one per token number (up to a
 	 * bound): a bigger table starts empty (hints are only a shortcut). */
 	if (st->nchains * 2 > st->nhints ||
@@ -445,7 +434,7 @@ static uint64_t cc_decay(uint64_t x)
 
 void callchain_store_decay(struct callchain_store *st)
 {
-	size_t i, n = 0, nids = 0, slots;
+	size_t i, n = 0, nids = 0;
 
 	for (i = 0; i < st->nchains; i++) {
 		struct cc_chain_rec c = st->chains[i];
@@ -464,15 +453,8 @@ void callchain_store_decay(struct callchain_store *st)
 	st->nchains = n;
 	st->nids = nids;
 	cc_hints_forget(st);
-	for (slots = CC_MIN_SLOTS; n * 8 > slots * 5; slots *= 2)
-		;
-	/* Keep the index size unless it became far too big. */
-	if (slots < st->ncslots / 4 || slots > st->ncslots)
-		cc_reindex(&st->cslots, &st->ncslots, slots, n, st->chains, sizeof(*st->chains),
-			   offsetof(struct cc_chain_rec, hash));
-	else
-		cc_reindex(&st->cslots, &st->ncslots, st->ncslots, n, st->chains,
-			   sizeof(*st->chains), offsetof(struct cc_chain_rec, hash));
+	/* Keeps the index size unless it became far too big. */
+	hashtab_rebuild(&st->cidx, n, cc_chain_hash_of, st);
 }
 
 void callchain_store_clear(struct callchain_store *st)
@@ -480,8 +462,7 @@ void callchain_store_clear(struct callchain_store *st)
 	st->nchains = 0;
 	st->nids = 0;
 	cc_hints_forget(st);
-	cc_reindex(&st->cslots, &st->ncslots, CC_MIN_SLOTS, 0, st->chains, sizeof(*st->chains),
-		   offsetof(struct cc_chain_rec, hash));
+	hashtab_rebuild(&st->cidx, 0, cc_chain_hash_of, st);
 }
 
 size_t callchain_store_count(const struct callchain_store *st)
@@ -555,8 +536,7 @@ struct callchain_cache {
 	struct ccc_ip ips[CCC_IP_SLOTS];
 	struct ccc_chain *chains;
 	size_t nchains, chains_cap;
-	uint32_t *slots;
-	size_t nslots;
+	struct hashtab index;   /* over chains, by h1 */
 	struct callchain_frame *frames;
 	size_t nframes, frames_cap, max_frames;
 	uint64_t *words;        /* sample-keyed chains' raw words */
@@ -582,8 +562,7 @@ struct callchain_cache *callchain_cache_new(size_t max_frames)
 	for (i = 0; i < CCC_PIDGEN_SLOTS; i++)
 		c->pidgen[i] = 1;
 	c->max_frames = max_frames ? max_frames : 1u << 19;
-	c->nslots = CCC_MIN_SLOTS;
-	c->slots = cc_slots_new(c->nslots);
+	hashtab_init(&c->index, CCC_MIN_SLOTS);
 	return c;
 }
 
@@ -592,7 +571,7 @@ void callchain_cache_free(struct callchain_cache *c)
 	if (!c)
 		return;
 	free(c->chains);
-	free(c->slots);
+	hashtab_release(&c->index);
 	free(c->frames);
 	free(c->words);
 	free(c);
@@ -603,7 +582,7 @@ void callchain_cache_clear(struct callchain_cache *c)
 	c->nchains = 0;
 	c->nframes = 0;
 	c->nwords = 0;
-	memset(c->slots, 0xff, c->nslots * sizeof(*c->slots));
+	hashtab_clear(&c->index);
 	c->stats.clears++;
 }
 
@@ -618,7 +597,7 @@ void callchain_cache_invalidate(struct callchain_cache *c, uint32_t pid)
 
 static size_t ccc_ip_slot(uint32_t pid, uint64_t ip)
 {
-	return (size_t)(cc_finish(ip ^ ((uint64_t)pid << 40))) & (CCC_IP_SLOTS - 1);
+	return (size_t)(hash_finish(ip ^ ((uint64_t)pid << 40))) & (CCC_IP_SLOTS - 1);
 }
 
 bool callchain_cache_find_ip(struct callchain_cache *c, uint32_t pid, uint64_t ip,
@@ -665,50 +644,54 @@ void callchain_cache_key(const struct callchain_cache *c, uint32_t pid,
 		h2 = (h2 + v) * 0xff51afd7ed558ccdULL;
 		h2 = (h2 << 23) | (h2 >> 41);
 	}
-	k->h1 = cc_finish(h1 ^ n);
-	k->h2 = cc_finish(h2);
+	k->h1 = hash_finish(h1 ^ n);
+	k->h2 = hash_finish(h2);
 	k->pid = pid;
 	k->gen = ccc_gen(c, pid);
 	k->nr = n;
 }
 
+static uint64_t ccc_hash_of(const void *ctx, uint32_t idx)
+{
+	return ((const struct callchain_cache *)ctx)->chains[idx].h1;
+}
+
+static bool ccc_key_eq(const void *ctx, uint32_t idx, const void *key)
+{
+	const struct ccc_chain *e = &((const struct callchain_cache *)ctx)->chains[idx];
+	const struct callchain_cache_key *k = key;
+
+	return e->h1 == k->h1 && e->h2 == k->h2 && e->pid == k->pid && e->nr == k->nr &&
+	       e->gen == k->gen && e->nw == CCC_NO_WORDS;
+}
+
+/* A hit: count it and give the caller its token.  A chain's frames never
+ * change until a clear, and each clear starts a new (clears, index)
+ * space. */
+static const struct ccc_chain *ccc_hit(struct callchain_cache *c, uint32_t idx, uint64_t *token)
+{
+	c->stats.chain_hits++;
+	if (token)
+		*token = (c->stats.clears + 1) << 32 | (uint64_t)(idx + 1);
+	return &c->chains[idx];
+}
+
 const struct callchain_frame *callchain_cache_find(struct callchain_cache *c,
 						   const struct callchain_cache_key *k, uint64_t *token)
 {
-	size_t mask = c->nslots - 1, j;
+	uint32_t idx = hashtab_find(&c->index, k->h1, ccc_key_eq, c, k);
 
-	for (j = k->h1 & mask; c->slots[j] != CC_SLOT_EMPTY; j = (j + 1) & mask) {
-		const struct ccc_chain *e = &c->chains[c->slots[j]];
-
-		if (e->h1 == k->h1 && e->h2 == k->h2 && e->pid == k->pid && e->nr == k->nr &&
-		    e->gen == k->gen && e->nw == CCC_NO_WORDS) {
-			c->stats.chain_hits++;
-			/* A chain's frames never change until a clear, and
-			 * each clear starts a new (clears, index) space. */
-			if (token)
-				*token = (c->stats.clears + 1) << 32 | (uint64_t)(c->slots[j] + 1);
-			return c->frames + e->off;
-		}
-	}
+	if (idx != HASHTAB_EMPTY)
+		return c->frames + ccc_hit(c, idx, token)->off;
 	c->stats.chain_misses++;
 	return NULL;
 }
 
-/* Index the chain just appended (hash h). */
+/* Index the chain just appended (hash h): a stale entry (old generation)
+ * keeps its slot until the next clear. */
 static void ccc_place(struct callchain_cache *c, uint64_t h)
 {
-	/* Load at most 1/2; a stale entry (old generation) keeps its slot
-	 * until the next clear. */
-	if (c->nchains * 2 > c->nslots) {
-		cc_reindex(&c->slots, &c->nslots, c->nslots * 2, c->nchains, c->chains,
-			   sizeof(*c->chains), offsetof(struct ccc_chain, h1));
-	} else {
-		size_t mask = c->nslots - 1, j;
-
-		for (j = h & mask; c->slots[j] != CC_SLOT_EMPTY; j = (j + 1) & mask)
-			;
-		c->slots[j] = (uint32_t)(c->nchains - 1);
-	}
+	hashtab_add(&c->index, h, (uint32_t)(c->nchains - 1), ccc_hash_of, c);
 }
 
 void callchain_cache_insert(struct callchain_cache *c, const struct callchain_cache_key *k,
@@ -720,7 +703,7 @@ void callchain_cache_insert(struct callchain_cache *c, const struct callchain_ca
 		return;
 	/* Full: start over rather than evict; the live engine clears at
 	 * every refresh anyway, so this only bounds a replay. */
-	if (c->nframes + k->nr > c->max_frames || c->nchains >= CC_SLOT_EMPTY - 1)
+	if (c->nframes + k->nr > c->max_frames || c->nchains >= HASHTAB_MAX_ENTRIES)
 		callchain_cache_clear(c);
 	if (c->nframes + k->nr > c->frames_cap)
 		c->frames = xgrow(c->frames, &c->frames_cap, c->nframes + k->nr, sizeof(*c->frames));
@@ -762,15 +745,15 @@ static uint64_t ccc_sample_hash(uint32_t pid, uint16_t mode, const uint64_t *w, 
 				size_t nr, bool skipped)
 {
 	size_t rest = first + skipped;
-	uint64_t h = cc_mix(cc_mix((uint64_t)pid << 32 | mode, nr), first);
+	uint64_t h = hash_combine(hash_combine((uint64_t)pid << 32 | mode, nr), first);
 
 	if (rest < nr)
-		h = cc_mix(h, w[rest]);
+		h = hash_combine(h, w[rest]);
 	if (rest + 1 < nr)
-		h = cc_mix(h, w[rest + 1]);
+		h = hash_combine(h, w[rest + 1]);
 	if (nr > rest + 2)
-		h = cc_mix(cc_mix(h, w[nr - 1]), w[(rest + nr) / 2]);
-	return cc_finish(h);
+		h = hash_combine(hash_combine(h, w[nr - 1]), w[(rest + nr) / 2]);
+	return hash_finish(h);
 }
 
 /* The stored words of e against s's, the skipped ip's copy left out. */
@@ -785,33 +768,47 @@ static bool ccc_words_eq(const struct callchain_cache *c, const struct ccc_chain
 	return memcmp(a + first, w + rest, (s->nr_callchain - rest) * sizeof(*w)) == 0;
 }
 
+struct ccc_sample_key {
+	const struct sample *s;
+	uint64_t h;
+	size_t first, nw;
+	uint32_t gen;
+	uint16_t mode;
+	bool skipped;
+};
+
+static bool ccc_sample_eq(const void *ctx, uint32_t idx, const void *key)
+{
+	const struct callchain_cache *c = ctx;
+	const struct ccc_chain *e = &c->chains[idx];
+	const struct ccc_sample_key *k = key;
+
+	return e->h1 == k->h && e->nw == k->nw && e->pid == k->s->sid.pid && e->mode == k->mode &&
+	       e->gen == k->gen && ccc_words_eq(c, e, k->s, k->first, k->skipped);
+}
+
 const struct callchain_frame *callchain_cache_find_sample(struct callchain_cache *c,
 							  const struct sample *s, size_t *n,
 							  uint64_t *token)
 {
-	bool skipped;
-	size_t first = ccc_first_addr(s, &skipped), mask = c->nslots - 1, j, nw;
-	uint16_t mode = (uint16_t)((s->cpumode & PERF_RECORD_MISC_CPUMODE_MASK) |
-				   (skipped ? CCC_SKIPPED : 0));
-	uint32_t gen = ccc_gen(c, s->sid.pid);
-	uint64_t h;
+	struct ccc_sample_key k = { .s = s };
+	const struct ccc_chain *e;
+	uint32_t idx;
 
+	k.first = ccc_first_addr(s, &k.skipped);
+	k.mode = (uint16_t)((s->cpumode & PERF_RECORD_MISC_CPUMODE_MASK) |
+			    (k.skipped ? CCC_SKIPPED : 0));
+	k.gen = ccc_gen(c, s->sid.pid);
 	if (s->nr_callchain >= CCC_NO_WORDS)
 		return NULL;
-	nw = (size_t)s->nr_callchain - skipped;
-	h = ccc_sample_hash(s->sid.pid, mode, s->callchain, first, (size_t)s->nr_callchain,
-			    skipped);
-	for (j = h & mask; c->slots[j] != CC_SLOT_EMPTY; j = (j + 1) & mask) {
-		const struct ccc_chain *e = &c->chains[c->slots[j]];
-
-		if (e->h1 == h && e->nw == nw && e->pid == s->sid.pid && e->mode == mode &&
-		    e->gen == gen && ccc_words_eq(c, e, s, first, skipped)) {
-			c->stats.chain_hits++;
-			if (token)
-				*token = (c->stats.clears + 1) << 32 | (uint64_t)(c->slots[j] + 1);
-			*n = e->nr + 1;
-			return c->frames + e->off;
-		}
+	k.nw = (size_t)s->nr_callchain - k.skipped;
+	k.h = ccc_sample_hash(s->sid.pid, k.mode, s->callchain, k.first, (size_t)s->nr_callchain,
+			      k.skipped);
+	idx = hashtab_find(&c->index, k.h, ccc_sample_eq, c, &k);
+	if (idx != HASHTAB_EMPTY) {
+		e = ccc_hit(c, idx, token);
+		*n = e->nr + 1;
+		return c->frames + e->off;
 	}
 	c->stats.chain_misses++;
 	return NULL;
@@ -831,7 +828,7 @@ void callchain_cache_insert_sample(struct callchain_cache *c, const struct sampl
 		return;
 	nw = (size_t)s->nr_callchain - skipped;
 	if (c->nframes + ncallers > c->max_frames || c->nwords + nw > 2 * c->max_frames ||
-	    c->nchains >= CC_SLOT_EMPTY - 1)
+	    c->nchains >= HASHTAB_MAX_ENTRIES)
 		callchain_cache_clear(c);
 	if (c->nframes + ncallers > c->frames_cap)
 		c->frames = xgrow(c->frames, &c->frames_cap, c->nframes + ncallers,

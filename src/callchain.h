@@ -25,9 +25,18 @@ struct callchain_ip {
  * after it.  The first address of each context block is where that context
  * was interrupted (exact); the others are return addresses, looked up at
  * ip - 1 so that a call ending a function is attributed to it.  The chain's
- * first address is skipped when it is the sampled ip itself.  Returns the
- * number of addresses written. */
+ * first address is skipped when it is the sampled ip itself, and so are
+ * the zero return addresses that end it (callchain_zero_ends).  Returns
+ * the number of addresses written. */
 size_t callchain_ips(const struct sample *s, struct callchain_ip *out, size_t max);
+
+/* How many return addresses of 0 end s's chain.  No call returns to 0
+ * (page 0 is never code): the kernel's frame-pointer walk read them past
+ * the outermost frame (a thread's or _start's, or through code that uses
+ * the frame register for data), where perf report shows a row
+ * "[unknown] 0000000000000000" with Children and no Self.  callchain_ips
+ * leaves them out; the engine counts them. */
+size_t callchain_zero_ends(const struct sample *s);
 
 /* A resolved frame: what a hist entry is keyed by (dso and symbol). */
 struct callchain_frame {
@@ -95,11 +104,6 @@ void callchain_store_get(const struct callchain_store *st, size_t i, struct call
 const struct callchain_frame *callchain_store_frame(const struct callchain_store *st, uint32_t id);
 /* Frame ids not stored since the start, because the store was full. */
 uint64_t callchain_store_dropped(const struct callchain_store *st);
-/* Frame ids held now (for tests and the memory bound). */
-size_t callchain_store_nr_ids(const struct callchain_store *st);
-/* Adds that found their chain through the token's hint, without hashing
- * the callers (for tests: the resolve cache's tokens must always hit). */
-uint64_t callchain_store_hint_hits(const struct callchain_store *st);
 
 /* A cache of resolved addresses for the engine, so that a chain seen before
  * costs one hash instead of one map and symbol lookup per frame.  Entries

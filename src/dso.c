@@ -27,18 +27,18 @@
 #include "debuginfod.h"
 #include "dwarfinfo.h"
 #include "elfsyms.h"
+#include "hash.h"
+#include "hashtab.h"
 #include "machine-impl.h"
 #include "nsopen.h"
 #include "symtab.h"
 #include "util.h"
 
-static uint64_t hash_path(const char *s)
+static uint64_t dso_hash(const void *ctx, uint32_t idx)
 {
-	uint64_t h = 1469598103934665603ULL;
+	const struct machine *m = ctx;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
+	return hash_fnv1a(m->dsos[idx]->path);
 }
 
 static bool starts_with(const char *s, const char *prefix)
@@ -93,7 +93,7 @@ struct dso *dso_new(const char *path, enum dso_kind kind)
 void dso_free(struct dso *d)
 {
 	if (d->state == DSO_SYMS_LOADED)
-		elf_image_release(&d->img);
+		elfsyms_release(&d->img);
 	free(d->path);
 	free(d->open_path);
 	free(d->short_name);
@@ -101,15 +101,6 @@ void dso_free(struct dso *d)
 	free(d->sym_path);
 	free(d->debug_path);
 	free(d);
-}
-
-static void dso_place(struct dso **slots, size_t cap, struct dso *d)
-{
-	size_t i = hash_path(d->path) & (cap - 1);
-
-	while (slots[i])
-		i = (i + 1) & (cap - 1);
-	slots[i] = d;
 }
 
 static const struct known_build_id *known_build_id(const struct machine *m, const char *path);
@@ -134,37 +125,31 @@ struct dso *dso_lookup(struct machine *m, const char *path, enum dso_kind kind,
 		       enum dso_ident ident, const uint8_t *id, size_t id_size, uint64_t ino)
 {
 	struct dso *d, *weak = NULL;
-	size_t i;
+	uint64_t hash;
+	uint32_t idx;
+	size_t pos;
 
 	if (!path[0])
 		path = "//anon";
-	if (m->dsocap) {
-		for (i = hash_path(path) & (m->dsocap - 1); m->dsos[i];
-		     i = (i + 1) & (m->dsocap - 1)) {
-			d = m->dsos[i];
-			if (!dso_same(d, path, ident, id, id_size, ino))
-				continue;
-			if (d->ident == ident)
-				return d;
-			/* A weaker identity on either side: prefer an exact
-			 * match elsewhere in the chain. */
-			if (!weak)
-				weak = d;
-		}
+	if (!m->dso_index.slots)
+		hashtab_init(&m->dso_index, 256);
+	hash = hash_fnv1a(path);
+	/* The first of a path's DSOs in the run is the oldest: a weak match
+	 * goes to the one created first. */
+	for (pos = hashtab_run(&m->dso_index, hash);
+	     (idx = hashtab_run_next(&m->dso_index, &pos)) != HASHTAB_EMPTY;) {
+		d = m->dsos[idx];
+		if (!dso_same(d, path, ident, id, id_size, ino))
+			continue;
+		if (d->ident == ident)
+			return d;
+		/* A weaker identity on either side: prefer an exact match
+		 * elsewhere in the run. */
+		if (!weak)
+			weak = d;
 	}
 	if (weak)
 		return weak;
-	if ((m->ndsos + 1) * 2 > m->dsocap) {
-		size_t ncap = m->dsocap ? m->dsocap * 2 : 256;
-		struct dso **ns = xcalloc(ncap, sizeof(*ns));
-
-		for (i = 0; i < m->dsocap; i++)
-			if (m->dsos[i])
-				dso_place(ns, ncap, m->dsos[i]);
-		free(m->dsos);
-		m->dsos = ns;
-		m->dsocap = ncap;
-	}
 	d = dso_new(path, kind);
 	if (m->nknown_ids) {
 		const struct known_build_id *k = known_build_id(m, path);
@@ -172,7 +157,9 @@ struct dso *dso_lookup(struct machine *m, const char *path, enum dso_kind kind,
 		if (k)
 			dso_expect_build_id(d, k->id, k->size);
 	}
-	dso_place(m->dsos, m->dsocap, d);
+	m->dsos = xgrow(m->dsos, &m->dsos_cap, m->ndsos + 1, sizeof(*m->dsos));
+	m->dsos[m->ndsos] = d;
+	hashtab_add(&m->dso_index, hash, (uint32_t)m->ndsos, dso_hash, m);
 	m->ndsos++;
 	m->stats.dsos = m->ndsos;
 	return d;
@@ -228,8 +215,8 @@ bool dso_is_kernel(const struct dso *d)
  * 16 bytes) matches when the rest is zero. */
 static bool dso_file_matches(const struct dso *d, int fd)
 {
-	uint8_t id[ELF_BUILD_ID_MAX];
-	int n = elf_read_build_id_fd(fd, id);
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
+	int n = elfsyms_read_build_id_fd(fd, id);
 	size_t i;
 
 	if (n <= 0 || (size_t)n > d->build_id_size || memcmp(id, d->build_id, (size_t)n) != 0)
@@ -283,13 +270,29 @@ static int dso_cand_open(const struct dso_cand *c, bool *exists)
 	return fd;
 }
 
+/* Add d's places under --symfs to cand[n...]: symfs/.build-id/xx/rest
+ * (perf's build-ID cache layout) and symfs/path.  Returns the new n. */
+static size_t dso_cand_symfs(const struct machine *m, const struct dso *d, const char *id_rest,
+			     struct dso_cand *cand, size_t n)
+{
+	if (!m->symfs)
+		return n;
+	if (d->build_id_expected && d->build_id_size)
+		cand[n++].path = xasprintf("%s/.build-id/%02x/%s", m->symfs, d->build_id[0],
+					   id_rest);
+	cand[n++].path = xasprintf("%s%s%s", m->symfs, d->open_path[0] == '/' ? "" : "/",
+				   d->open_path);
+	return n;
+}
+
 /* The file to read d's symbols from, open (*fdp) and named (returned,
  * malloc'd), or NULL; *stale says why not when a file was there but was
  * not d's.  In order: symfs/.build-id/xx/rest and symfs/path (recordings
  * made elsewhere); path under /proc/PID/root (a process in another mount
  * namespace sees its own files); path; while the process lives
  * /proc/PID/map_files/START-END (the mapped inode itself, even when the
- * path now names another file or none); the debug file by build ID.
+ * path now names another file or none); live, the symfs ones here; the
+ * debug file by build ID.
  * Every candidate must pass dso_file_ok: never another binary's names. */
 static char *dso_find_file(const struct machine *m, const struct dso *d, int *fdp,
 			   const char **stale)
@@ -306,11 +309,8 @@ static char *dso_find_file(const struct machine *m, const struct dso *d, int *fd
 		for (i = 1; i < d->build_id_size; i++)
 			strbuf_addf(&sb, "%02x", d->build_id[i]);
 	}
-	if (m->symfs && d->build_id_expected && d->build_id_size)
-		cand[n++].path = xasprintf("%s/.build-id/%02x/%s", m->symfs, d->build_id[0], sb.buf);
-	if (m->symfs)
-		cand[n++].path = xasprintf("%s%s%s", m->symfs, d->open_path[0] == '/' ? "" : "/",
-					   d->open_path);
+	if (!m->live)
+		n = dso_cand_symfs(m, d, sb.buf, cand, n);
 	if (m->live && d->hint_pid && d->open_path[0] == '/') {
 		cand[n].path = xasprintf("/proc/%u/root%s", d->hint_pid, d->open_path);
 		cand[n].root_pid = d->hint_pid;
@@ -320,6 +320,10 @@ static char *dso_find_file(const struct machine *m, const struct dso *d, int *fd
 	if (m->live && d->hint_pid && d->hint_end > d->hint_start)
 		cand[n++].path = xasprintf("/proc/%u/map_files/%" PRIx64 "-%" PRIx64, d->hint_pid,
 					   d->hint_start, d->hint_end);
+	/* Live, the process's own files come first: --symfs stands in where
+	 * they are gone (dso_file_ok checks only the inode number). */
+	if (m->live)
+		n = dso_cand_symfs(m, d, sb.buf, cand, n);
 	if (d->build_id_expected && d->build_id_size) {
 		cand[n++].path = xasprintf("%s/usr/lib/debug/.build-id/%02x/%s.debug",
 					   m->symfs ? m->symfs : "", d->build_id[0], sb.buf);
@@ -364,7 +368,7 @@ static bool dso_wants_fetch(const struct machine *m, const struct dso *d)
 void dso_fetch_debuginfo(const struct machine *m, struct dso *d)
 {
 	size_t *active = (size_t *)&m->debuginfod_active;
-	uint8_t id[ELF_BUILD_ID_MAX];
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
 	char *path = NULL;
 	int n;
 
@@ -374,9 +378,9 @@ void dso_fetch_debuginfo(const struct machine *m, struct dso *d)
 	n = debuginfod_fetch_debuginfo(d->img.build_id, d->img.build_id_size, m->debuginfod_ms,
 				       &m->loader.cancel, &path);
 	__atomic_sub_fetch(active, 1, __ATOMIC_RELAXED);
-	if (n == 0 && (n = elf_read_build_id(path, id)) > 0 &&
+	if (n == 0 && (n = elfsyms_read_build_id(path, id)) > 0 &&
 	    (size_t)n == d->img.build_id_size && memcmp(id, d->img.build_id, (size_t)n) == 0 &&
-	    elf_image_merge_debug(&d->img, path) == 0) {
+	    elfsyms_merge_debug(&d->img, path) == 0) {
 		d->debug_path = path;
 		path = NULL;
 	}
@@ -411,12 +415,12 @@ static bool dso_load_debug_symbols(const struct machine *m, struct dso *d)
 	}
 	for (k = m->symfs ? 0 : 1; k < 2 && d->img.build_id_size; k++) {
 		char *path = xasprintf("%s/%s", k == 0 ? m->symfs : "", rest.buf);
-		uint8_t id[ELF_BUILD_ID_MAX];
-		int n = elf_read_build_id(path, id);
+		uint8_t id[ELFSYMS_BUILD_ID_MAX];
+		int n = elfsyms_read_build_id(path, id);
 
 		if (n > 0 && (size_t)n == d->img.build_id_size &&
 		    memcmp(id, d->img.build_id, (size_t)n) == 0 &&
-		    elf_image_merge_debug(&d->img, path) == 0) {
+		    elfsyms_merge_debug(&d->img, path) == 0) {
 			d->debug_path = path;
 			strbuf_release(&rest);
 			return false;
@@ -441,7 +445,7 @@ static bool dso_load_debug_symbols(const struct machine *m, struct dso *d)
 	slash[slash == dir ? 1 : 0] = '\0';
 	link = debugfile_find_link(roots, nroots, dir, d->img.debuglink, d->img.debuglink_crc,
 				   d->img.build_id, d->img.build_id_size);
-	if (link && elf_image_merge_debug(&d->img, link) == 0) {
+	if (link && elfsyms_merge_debug(&d->img, link) == 0) {
 		d->debug_path = link;
 		link = NULL;
 	}
@@ -462,7 +466,7 @@ bool dso_load_symbols(struct machine *m, struct dso *d, bool on_loader)
 	int state = DSO_SYMS_FAILED;
 	bool fetch = false;
 
-	if (path && elf_image_load_fd(fd, &d->img) == 0) {
+	if (path && elfsyms_load_fd(fd, &d->img) == 0) {
 		state = DSO_SYMS_LOADED;
 		d->sym_path = path;
 		path = NULL;
@@ -514,8 +518,8 @@ void machine_add_build_id(struct machine *m, const char *path, const uint8_t *id
 
 	if (!path || !id || !size)
 		return;
-	if (size > ELF_BUILD_ID_MAX)
-		size = ELF_BUILD_ID_MAX;
+	if (size > ELFSYMS_BUILD_ID_MAX)
+		size = ELFSYMS_BUILD_ID_MAX;
 	for (i = 0; i < m->nknown_ids && !k; i++)
 		if (strcmp(m->known_ids[i].path, path) == 0)
 			k = &m->known_ids[i];
@@ -529,9 +533,13 @@ void machine_add_build_id(struct machine *m, const char *path, const uint8_t *id
 	memcpy(k->id, id, size);
 	k->size = (uint8_t)size;
 	/* A DSO already created for path: from now on it needs this ID. */
-	if (m->dsocap) {
-		for (i = hash_path(path) & (m->dsocap - 1); m->dsos[i]; i = (i + 1) & (m->dsocap - 1)) {
-			struct dso *d = m->dsos[i];
+	if (m->dso_index.slots) {
+		uint32_t idx;
+		size_t pos;
+
+		for (pos = hashtab_run(&m->dso_index, hash_fnv1a(path));
+		     (idx = hashtab_run_next(&m->dso_index, &pos)) != HASHTAB_EMPTY;) {
+			struct dso *d = m->dsos[idx];
 
 			if (strcmp(d->path, path) == 0 && d->state == DSO_SYMS_NONE)
 				dso_expect_build_id(d, id, size);
@@ -570,7 +578,7 @@ void dso_symbolize(struct dso *d, int state, uint64_t file_off, struct resolved 
 
 	out->addr = file_off;
 	if (state == DSO_SYMS_LOADED &&
-	    elf_image_offset_to_vaddr(&d->img, file_off, &vaddr) == 0) {
+	    elfsyms_offset_to_vaddr(&d->img, file_off, &vaddr) == 0) {
 		out->addr = vaddr;
 		out->sym = symtab_lookup(d->img.symtab, vaddr);
 	} else if (state == DSO_SYMS_FAILED) {
@@ -582,10 +590,10 @@ void dso_table_free(struct machine *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->dsocap; i++)
-		if (m->dsos[i])
-			dso_free(m->dsos[i]);
+	for (i = 0; i < m->ndsos; i++)
+		dso_free(m->dsos[i]);
 	free(m->dsos);
+	hashtab_release(&m->dso_index);
 	for (i = 0; i < m->nknown_ids; i++)
 		free(m->known_ids[i].path);
 	free(m->known_ids);

@@ -10,12 +10,13 @@
 #include <string.h>
 
 #include "arch.h"
+#include "errmsg.h"
 #include "perfdata.h"
 #include "record.h"
 
 /* The recording's architecture (uname -m), for raw payload decoders. */
 static char dump_arch[32];
-/* Its payload decoder (Alpha: ProfileMe), or NULL: set by dump_header. */
+/* Its payload decoder (arch_payload_find), or NULL: set by dump_header. */
 static const struct arch_payload_ops *dump_payload;
 
 static const char *const sample_bits[] = {
@@ -110,22 +111,17 @@ void dump_header(FILE *out, const struct perfdata *pd)
 }
 
 /* Lines an arch payload decoder adds after the hex of a RAW payload: on
- * an Alpha recording, the three ProfileMe lines of perf report -D, byte
- * for byte, when the event and the payload are ProfileMe's. */
+ * a recording whose machine has a decoder, the lines perf report -D prints
+ * for the payload, byte for byte, when the event and the payload are the
+ * decoder's. */
 static void dump_raw_decoded(FILE *out, const struct perfdata_record *rec, const void *raw,
 			     uint32_t size)
 {
-	union {
-		max_align_t align;
-		unsigned char b[512];
-	} decoded;
+	union arch_payload_buf decoded;
 	char text[1024];
 	int n;
 
-	if (!dump_payload || !rec->event || !dump_payload->applies(&rec->event->attr, raw, size))
-		return;
-	if (dump_payload->decoded_size > sizeof(decoded) ||
-	    dump_payload->decode(raw, size, &decoded) != 0)
+	if (!rec->event || !arch_payload_decode(dump_payload, &rec->event->attr, raw, size, &decoded))
 		return;
 	n = dump_payload->format_dump(&decoded, text, sizeof(text));
 	if (n > 0 && (size_t)n < sizeof(text))
@@ -230,13 +226,13 @@ void dump_record(FILE *out, const struct perfdata_record *rec)
 	const struct perf_event_header *h = rec->hdr;
 	const struct perf_event_attr *a = &rec->event->attr;
 	struct record r;
-	const char *why = NULL;
+	struct errmsg em = ERRMSG_INIT;
 	size_t k;
 
 	fprintf(out, "0x%" PRIx64 " [%u]: %s (%u) misc 0x%04x %s\n", rec->offset, h->size,
 		record_type_name(h->type), h->type, h->misc, cpumode_name(h->misc));
-	if (record_decode(h, a, &r, &why)) {
-		fprintf(out, "  bad record: %s\n", why ? why : "cannot be decoded");
+	if (record_decode(h, a, &r, &em)) {
+		fprintf(out, "  bad record: %s\n", em.text[0] ? em.text : "cannot be decoded");
 		print_hex(out, "    ", h + 1, h->size - sizeof(*h));
 		fputc('\n', out);
 		return;

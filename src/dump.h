@@ -16,7 +16,7 @@ void dump_record(FILE *out, const struct perfdata_record *rec);
 
 /* A sample's RAW payload: its bytes in hex, then what the decoder for the
  * recording's architecture (from dump_header) makes of them: the place
- * where arch payload decoders (Alpha ProfileMe) add their lines. */
+ * where arch payload decoders (src/arch/) add their lines. */
 void dump_raw(FILE *out, const struct perfdata_record *rec, const void *raw, uint32_t size);
 
 #endif

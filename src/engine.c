@@ -95,6 +95,8 @@ static void engine_new_ingest(struct engine *e, int e_machine)
 	};
 
 	e->in = ingest_new(&ic, e_machine);
+	/* Live too: binaries gone from the disk since they were mapped. */
+	machine_set_symfs(ingest_machine(e->in), e->cfg.symfs);
 }
 
 /* --vmlinux FILE: refused at once unless it is the running kernel's (its
@@ -151,11 +153,12 @@ static int engine_start_file(struct engine *e)
 	const struct engine_config *c = &e->cfg;
 	const struct perfdata_info *info;
 	const struct perfdata_event *ev;
-	char why[512];
+	struct errmsg em = ERRMSG_INIT;
 	size_t i;
+	int err;
 
-	if (source_file_open(c->input, c->dump, &e->src, why, sizeof(why))) {
-		msg_error("%s", why);
+	if ((err = source_file_open(c->input, c->dump, &e->src, &em)) < 0) {
+		msg_error("%s", errmsg_text(&em, err));
 		return 1;
 	}
 	snprintf(e->target.name, sizeof(e->target.name), "file %s", c->input);
@@ -171,12 +174,10 @@ static int engine_start_file(struct engine *e)
 	e->file_seconds = source_file_seconds(e->src);
 	if (c->dump)
 		return 0;
-	/* No ARCH feature: EM_NONE, nothing is taken for ProfileMe. */
+	/* No ARCH feature: EM_NONE, no payload is decoded. */
 	engine_new_ingest(e, arch_machine_from_name(info->arch));
 	ingest_only_attr(e->in, &ev->attr);
 	ingest_symbols_async(e->in);
-	if (c->symfs)
-		machine_set_symfs(ingest_machine(e->in), c->symfs);
 	if (engine_vmlinux(e))
 		return 2;
 	for (i = 0; i < info->nbuild_ids; i++)
@@ -264,7 +265,7 @@ static int engine_start_live(struct engine *e)
 	const struct live_info *info;
 	struct live_config lc = { 0 };
 	struct target_threads th = { 0 };
-	char why[512];
+	struct errmsg why = ERRMSG_INIT;
 	int status, err;
 
 	e->live = true;
@@ -277,9 +278,10 @@ static int engine_start_live(struct engine *e)
 	lc.tids = c->system_wide ? NULL : th.tids;
 	lc.ntids = th.ntids;
 
-	err = source_live_open(&lc, &e->src, why, sizeof(why));
+	err = source_live_open(&lc, &e->src, &why);
 	if (err) {
-		msg_error("cannot sample %s with %s: %s", e->target.name, lc.event.name, why);
+		msg_error("cannot sample %s with %s: %s", e->target.name, lc.event.name,
+			  errmsg_text(&why, err));
 		status = err == -ESRCH ? 2 : 1;
 		goto out;
 	}

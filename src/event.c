@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "util.h"
 
 /* The kernel refused attr.build_id once: older than 5.12. */
@@ -337,48 +338,55 @@ unsigned event_max_stack(void)
 	return (unsigned)v;
 }
 
-const char *event_explain_error(int err, bool system_wide, char *buf, size_t size)
+int event_explain_error(int err, bool system_wide, struct errmsg *em)
 {
 	int paranoid = event_paranoid();
+	const char *s;
 
 	switch (-err) {
 	case EACCES:
 	case EPERM:
 		if (paranoid >= 3)
-			snprintf(buf, size,
-				 "perf_event_paranoid is %d, which forbids sampling to non-root "
-				 "users: run as root, or `sysctl kernel.perf_event_paranoid=2`",
-				 paranoid);
-		else if (system_wide)
-			snprintf(buf, size,
-				 "system-wide sampling needs root or CAP_PERFMON (perf_event_paranoid "
-				 "is %d): run as root, `sysctl kernel.perf_event_paranoid=0`, or "
-				 "profile your own processes with -p PID or -- COMMAND",
-				 paranoid);
-		else
-			snprintf(buf, size,
-				 "not allowed to sample this process (perf_event_paranoid is %d): it "
-				 "must be yours, and ptrace must be allowed "
-				 "(kernel.yama.ptrace_scope); or run as root",
-				 paranoid);
-		return buf;
+			return errmsg_set(em, err,
+					  "perf_event_paranoid is %d, which forbids sampling to "
+					  "non-root users: run as root, or `sysctl "
+					  "kernel.perf_event_paranoid=2`",
+					  paranoid);
+		if (system_wide)
+			return errmsg_set(em, err,
+					  "system-wide sampling needs root or CAP_PERFMON "
+					  "(perf_event_paranoid is %d): run as root, `sysctl "
+					  "kernel.perf_event_paranoid=0`, or profile your own processes "
+					  "with -p PID or -- COMMAND",
+					  paranoid);
+		return errmsg_set(em, err,
+				  "not allowed to sample this process (perf_event_paranoid is %d): "
+				  "it must be yours, and ptrace must be allowed "
+				  "(kernel.yama.ptrace_scope); or run as root",
+				  paranoid);
 	case EMFILE:
-		return "too many open files: raise `ulimit -n` or limit CPUs with -C";
+		s = "too many open files: raise `ulimit -n` or limit CPUs with -C";
+		break;
 	case ENOENT:
 	case EOPNOTSUPP:
 	case ENODEV:
-		return "the event is not supported on this machine (no such PMU event)";
+		s = "the event is not supported on this machine (no such PMU event)";
+		break;
 	case EINVAL:
-		return "the kernel rejected the event settings (unsupported event, or a "
-		       "frequency above kernel.perf_event_max_sample_rate)";
+		s = "the kernel rejected the event settings (unsupported event, or a "
+		    "frequency above kernel.perf_event_max_sample_rate)";
+		break;
 	case ESRCH:
-		return "no such process";
+		s = "no such process";
+		break;
 	case ENOSYS:
-		return "this kernel has no perf_event_open (CONFIG_PERF_EVENTS is off)";
+		s = "this kernel has no perf_event_open (CONFIG_PERF_EVENTS is off)";
+		break;
 	case EBUSY:
-		return "the PMU is in use by another tool";
+		s = "the PMU is in use by another tool";
+		break;
 	default:
-		snprintf(buf, size, "perf_event_open failed: %s", strerror(-err));
-		return buf;
+		return errmsg_set(em, err, "perf_event_open failed: %s", strerror(-err));
 	}
+	return errmsg_set(em, err, "%s", s);
 }

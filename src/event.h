@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct errmsg;
+
 struct event_spec {
 	uint32_t type;          /* PERF_TYPE_HARDWARE, _SOFTWARE, _RAW */
 	uint64_t config;
@@ -54,9 +56,9 @@ int event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
  * (no PMU, unsupported): the cycles -> cpu-clock fallback applies. */
 bool event_error_unsupported(int err);
 
-/* A sentence that names the cause of a perf_event_open failure and the fix,
- * for the user (static or into buf). */
-const char *event_explain_error(int err, bool system_wide, char *buf, size_t size);
+/* Put in em a sentence that names the cause of perf_event_open's failure
+ * err and the fix, for the user.  Returns err. */
+int event_explain_error(int err, bool system_wide, struct errmsg *em);
 
 /* Whether this process may sample kernel code: root or CAP_PERFMON /
  * CAP_SYS_ADMIN, or perf_event_paranoid <= 1. */

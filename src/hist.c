@@ -9,14 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alpha-profileme.h"
+#include "errmsg.h"
+#include "hash.h"
+#include "hashtab.h"
+#include "payload.h"
 #include "util.h"
 
 #define HIST_MIN_SLOTS 64
-/* Grow when more than 5/8 of the slots are used: linear probing stays short. */
-#define HIST_LOAD_NUM 5
-#define HIST_LOAD_DEN 8
-#define HIST_SLOT_EMPTY UINT32_MAX
 
 /* Per-entry state the public struct hist_entry has no room for, kept in an
  * array parallel to the entries. */
@@ -50,8 +49,7 @@ struct hist {
 	 * few cache lines where whole entries would take 32 of them. */
 	uint64_t *children;
 	size_t nr, cap;		    /* cap counts the three arrays */
-	uint32_t *slots;	    /* index into entries, or HIST_SLOT_EMPTY */
-	size_t nslots;		    /* power of two */
+	struct hashtab index;	    /* over entries, by extra[].hash */
 	uint64_t total_period;
 	uint64_t total_samples;
 	struct callchain_store *chains; /* NULL without callchains */
@@ -61,13 +59,21 @@ struct hist {
 	uint32_t *memo_ent;             /* entry indices of the memos */
 	size_t memo_nent, memo_ent_cap;
 	uint32_t epoch;                 /* bumped when entries or chains move */
-	/* Alpha ProfileMe: */
-	bool pm_enabled;                /* the data's machine decodes ProfileMe */
-	struct profileme_stats *pm;     /* parallel to entries (cap of them), or NULL
-					   before the first ProfileMe sample */
-	uint64_t pm_samples;            /* since the start */
-	uint64_t pm_not;                /* raw samples that were not ProfileMe, since the start */
+	/* Payload stats (hist_enable_payload): */
+	const struct payload_ops *payload; /* the data's decoder, or NULL */
+	unsigned char *pstats;          /* parallel to entries (cap of them, stats_size
+					   bytes each), or NULL before the first
+					   decoded sample */
+	uint64_t payload_samples;       /* since the start */
+	uint64_t payload_other;         /* raw samples that were not the decoder's,
+					   since the start */
 };
+
+/* Entry i's payload stats (h->pstats set). */
+static void *hist_pstats(struct hist *h, size_t i)
+{
+	return h->pstats + i * h->payload->stats_size;
+}
 
 static const char *const sort_key_names[SORT__MAX] = {
 	[SORT_COMM] = "comm", [SORT_PID] = "pid", [SORT_TID] = "tid",
@@ -91,11 +97,7 @@ bool sort_spec_has(const struct sort_spec *spec, enum sort_key key)
 	return false;
 }
 
-/* Messages naming an arbitrary user word cannot be string literals; a
- * thread-local buffer keeps the "static message" contract without races. */
-static _Thread_local char sort_spec_msg[128];
-
-int sort_spec_parse(const char *s, struct sort_spec *out, const char **bad)
+int sort_spec_parse(const char *s, struct sort_spec *out, struct errmsg *em)
 {
 	struct sort_spec spec = { .n = 0 };
 	const char *p = s ? s : "";
@@ -112,30 +114,21 @@ int sort_spec_parse(const char *s, struct sort_spec *out, const char **bad)
 		}
 		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
 			len--;
-		if (!len) {
-			if (bad)
-				*bad = spec.n || end ? "empty sort key (stray comma?)" :
-						       "empty sort key list";
-			return -EINVAL;
-		}
+		if (!len)
+			return errmsg_set(em, -EINVAL, "%s",
+					  spec.n || end ? "empty sort key (stray comma?)" :
+							  "empty sort key list");
 		for (k = 0; k < SORT__MAX; k++)
 			if (strlen(sort_key_names[k]) == len && !memcmp(sort_key_names[k], p, len))
 				break;
-		if (k == SORT__MAX) {
-			snprintf(sort_spec_msg, sizeof(sort_spec_msg),
-				 "unknown sort key '%.*s' (known: comm, pid, tid, cpu, dso, sym, srcline)",
-				 (int)(len > 40 ? 40 : len), p);
-			if (bad)
-				*bad = sort_spec_msg;
-			return -EINVAL;
-		}
-		if (sort_spec_has(&spec, (enum sort_key)k)) {
-			snprintf(sort_spec_msg, sizeof(sort_spec_msg), "duplicate sort key '%s'",
-				 sort_key_names[k]);
-			if (bad)
-				*bad = sort_spec_msg;
-			return -EINVAL;
-		}
+		if (k == SORT__MAX)
+			return errmsg_set(em, -EINVAL,
+					  "unknown sort key '%.*s' (known: comm, pid, tid, cpu, dso, "
+					  "sym, srcline)",
+					  (int)(len > 40 ? 40 : len), p);
+		if (sort_spec_has(&spec, (enum sort_key)k))
+			return errmsg_set(em, -EINVAL, "duplicate sort key '%s'",
+					  sort_key_names[k]);
 		spec.keys[spec.n++] = (enum sort_key)k;
 		if (!end)
 			break;
@@ -145,44 +138,44 @@ int sort_spec_parse(const char *s, struct sort_spec *out, const char **bad)
 	return 0;
 }
 
-static uint64_t hist_mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h;
-}
-
-/* splitmix64's finaliser: pointers and small integers differ in few low
- * bits, and the slot index is taken from the low bits. */
-static uint64_t hist_finish(uint64_t h)
-{
-	h ^= h >> 30;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	h ^= h >> 27;
-	h *= 0x94d049bb133111ebULL;
-	h ^= h >> 31;
-	return h;
-}
-
 /* Key fields not in the spec are zero, so all of them can be hashed and
  * compared unconditionally.  comm is interned: the pointer is the identity. */
 static uint64_t hist_hash(const struct hist_entry *k)
 {
 	uint64_t h = 0;
 
-	h = hist_mix(h, (uintptr_t)k->comm);
-	h = hist_mix(h, k->pid);
-	h = hist_mix(h, k->tid);
-	h = hist_mix(h, k->cpu);
-	h = hist_mix(h, (uintptr_t)k->dso);
-	h = hist_mix(h, (uintptr_t)k->sym);
-	h = hist_mix(h, k->addr);
-	return hist_finish(h);
+	h = hash_combine(h, (uintptr_t)k->comm);
+	h = hash_combine(h, k->pid);
+	h = hash_combine(h, k->tid);
+	h = hash_combine(h, k->cpu);
+	h = hash_combine(h, (uintptr_t)k->dso);
+	h = hash_combine(h, (uintptr_t)k->sym);
+	h = hash_combine(h, k->addr);
+	return hash_finish(h);
 }
 
 static bool hist_key_eq(const struct hist_entry *a, const struct hist_entry *b)
 {
 	return a->comm == b->comm && a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu &&
 	       a->dso == b->dso && a->sym == b->sym && a->addr == b->addr;
+}
+
+struct hist_key {
+	const struct hist_entry *e;
+	uint64_t hash;
+};
+
+static uint64_t hist_hash_of(const void *ctx, uint32_t idx)
+{
+	return ((const struct hist *)ctx)->extra[idx].hash;
+}
+
+static bool hist_index_eq(const void *ctx, uint32_t idx, const void *key)
+{
+	const struct hist *h = ctx;
+	const struct hist_key *k = key;
+
+	return h->extra[idx].hash == k->hash && hist_key_eq(&h->entries[idx], k->e);
 }
 
 struct hist *hist_new(const struct sort_spec *spec)
@@ -193,10 +186,8 @@ struct hist *hist_new(const struct sort_spec *spec)
 	h->spec = *spec;
 	for (i = 0; i < spec->n; i++)
 		h->key[spec->keys[i]] = true;
-	h->nslots = HIST_MIN_SLOTS;
 	h->epoch = 1;
-	h->slots = xmalloc(h->nslots * sizeof(*h->slots));
-	memset(h->slots, 0xff, h->nslots * sizeof(*h->slots));
+	hashtab_init(&h->index, HIST_MIN_SLOTS);
 	return h;
 }
 
@@ -207,8 +198,8 @@ void hist_free(struct hist *h)
 	free(h->entries);
 	free(h->extra);
 	free(h->children);
-	free(h->pm);
-	free(h->slots);
+	free(h->pstats);
+	hashtab_release(&h->index);
 	free(h->memo);
 	free(h->memo_ent);
 	callchain_store_free(h->chains);
@@ -236,36 +227,6 @@ const struct callchain_store *hist_callchains(const struct hist *h)
 	return h->chains;
 }
 
-/* Rebuild the slots from the dense array, with nslots slots. */
-static void hist_rehash(struct hist *h, size_t nslots)
-{
-	size_t mask = nslots - 1, i;
-
-	if (nslots != h->nslots) {
-		free(h->slots);
-		h->slots = xmalloc(nslots * sizeof(*h->slots));
-		h->nslots = nslots;
-	}
-	memset(h->slots, 0xff, nslots * sizeof(*h->slots));
-	for (i = 0; i < h->nr; i++) {
-		size_t j = h->extra[i].hash & mask;
-
-		while (h->slots[j] != HIST_SLOT_EMPTY)
-			j = (j + 1) & mask;
-		h->slots[j] = (uint32_t)i;
-	}
-}
-
-/* The smallest slot count that holds n entries under the load limit. */
-static size_t hist_slots_for(size_t n)
-{
-	size_t s = HIST_MIN_SLOTS;
-
-	while (n * HIST_LOAD_DEN > s * HIST_LOAD_NUM)
-		s *= 2;
-	return s;
-}
-
 /* The index of the entry for sample s at (dso, sym, kernel), created with
  * zero counts when new.  Indices stay valid until hist_age; pointers into
  * entries do not survive the next call. */
@@ -273,9 +234,10 @@ static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct ds
 			  const struct symbol *sym, bool kernel, uint64_t addr)
 {
 	struct hist_entry key = { 0 }, *e;
+	struct hist_key k = { &key, 0 };
 	struct hist_extra *x;
-	uint64_t hash;
-	size_t mask, j;
+	uint32_t idx;
+	size_t j;
 
 	if (h->key[SORT_COMM])
 		key.comm = s->comm;
@@ -293,28 +255,25 @@ static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct ds
 		key.sym = sym;
 	if (h->key[SORT_SRCLINE] || h->key_addr)
 		key.addr = addr;
-	hash = hist_hash(&key);
+	k.hash = hist_hash(&key);
 
-	mask = h->nslots - 1;
-	for (j = hash & mask; h->slots[j] != HIST_SLOT_EMPTY; j = (j + 1) & mask) {
-		uint32_t idx = h->slots[j];
-
-		if (h->extra[idx].hash == hash && hist_key_eq(&h->entries[idx], &key)) {
-			e = &h->entries[idx];
-			x = &h->extra[idx];
-			if (!x->mixed_comm && e->only_comm != s->comm) {
-				x->mixed_comm = true;
-				e->only_comm = NULL;
-			}
-			if (!e->mixed_pid && e->only_pid != s->pid)
-				e->mixed_pid = true;
-			return idx;
+	j = hashtab_probe(&h->index, k.hash, hist_index_eq, h, &k);
+	idx = h->index.slots[j];
+	if (idx != HASHTAB_EMPTY) {
+		e = &h->entries[idx];
+		x = &h->extra[idx];
+		if (!x->mixed_comm && e->only_comm != s->comm) {
+			x->mixed_comm = true;
+			e->only_comm = NULL;
 		}
+		if (!e->mixed_pid && e->only_pid != s->pid)
+			e->mixed_pid = true;
+		return idx;
 	}
 
 	/* A new entry.  The slot index is a uint32_t: 4G entries is far
 	 * beyond what a terminal table can show anyway. */
-	if (h->nr >= HIST_SLOT_EMPTY)
+	if (h->nr >= HASHTAB_MAX_ENTRIES)
 		fatal(1, "hist: too many entries");
 	if (h->nr == h->cap) {
 		size_t cap = h->cap;
@@ -322,12 +281,12 @@ static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct ds
 		h->entries = xgrow(h->entries, &cap, h->nr + 1, sizeof(*h->entries));
 		h->extra = xrealloc(h->extra, cap * sizeof(*h->extra));
 		h->children = xrealloc(h->children, cap * sizeof(*h->children));
-		if (h->pm)
-			h->pm = xrealloc(h->pm, cap * sizeof(*h->pm));
+		if (h->pstats)
+			h->pstats = xrealloc(h->pstats, cap * h->payload->stats_size);
 		h->cap = cap;
 	}
-	if (h->pm)
-		memset(&h->pm[h->nr], 0, sizeof(*h->pm));
+	if (h->pstats)
+		memset(hist_pstats(h, h->nr), 0, h->payload->stats_size);
 	e = &h->entries[h->nr];
 	x = &h->extra[h->nr];
 	*e = key;
@@ -339,14 +298,11 @@ static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct ds
 	e->samples = 0;
 	e->children = 0;
 	h->children[h->nr] = 0;
-	x->hash = hash;
+	x->hash = k.hash;
 	x->mixed_comm = false;
 	x->gen = h->gen - 1;
 	h->nr++;
-	if (h->nr * HIST_LOAD_DEN > h->nslots * HIST_LOAD_NUM)
-		hist_rehash(h, h->nslots * 2);
-	else
-		h->slots[j] = (uint32_t)(h->nr - 1);
+	hashtab_insert_at(&h->index, j, (uint32_t)(h->nr - 1), hist_hash_of, h);
 	return h->nr - 1;
 }
 
@@ -495,53 +451,56 @@ void hist_add(struct hist *h, const struct hist_sample *s)
 	hist_add_at(h, s);
 }
 
-void hist_enable_profileme(struct hist *h)
+void hist_enable_payload(struct hist *h, const struct payload_ops *ops)
 {
-	h->pm_enabled = true;
+	h->payload = ops;
 }
 
-void hist_add_profileme(struct hist *h, const struct hist_sample *s, const struct profileme *pm)
+void hist_add_payload(struct hist *h, const struct hist_sample *s, const void *decoded)
 {
 	size_t idx = hist_add_at(h, s);
 
-	if (pm) {
-		h->pm_enabled = true;
-		h->pm_samples++;
-		/* The first ProfileMe sample: every entry so far gets empty
+	if (!h->payload) {
+		/* No decoder: the sample counts alone. */
+		return;
+	}
+	if (decoded) {
+		h->payload_samples++;
+		/* The first decoded sample: every entry so far gets empty
 		 * stats; later ones get theirs in hist_lookup. */
-		if (!h->pm)
-			h->pm = xcalloc(h->cap ? h->cap : 1, sizeof(*h->pm));
-		profileme_stats_add(&h->pm[idx], pm);
+		if (!h->pstats)
+			h->pstats = xcalloc(h->cap ? h->cap : 1, h->payload->stats_size);
+		h->payload->stats_add(hist_pstats(h, idx), decoded);
 	} else {
-		h->pm_not++;
-		if (h->pm)
-			profileme_stats_add_other(&h->pm[idx]);
+		h->payload_other++;
+		if (h->pstats)
+			h->payload->stats_add_other(hist_pstats(h, idx));
 	}
 }
 
-bool hist_profileme_enabled(const struct hist *h)
+const struct payload_ops *hist_payload(const struct hist *h)
 {
-	return h->pm_enabled;
+	return h->payload;
 }
 
-bool hist_has_profileme(const struct hist *h)
+bool hist_has_payload_stats(const struct hist *h)
 {
-	return h->pm != NULL;
+	return h->pstats != NULL;
 }
 
-const struct profileme_stats *hist_entry_profileme(const struct hist *h, size_t i)
+const void *hist_entry_payload(const struct hist *h, size_t i)
 {
-	return h->pm && i < h->nr ? &h->pm[i] : NULL;
+	return h->pstats && i < h->nr ? hist_pstats((struct hist *)h, i) : NULL;
 }
 
-uint64_t hist_profileme_samples(const struct hist *h)
+uint64_t hist_payload_samples(const struct hist *h)
 {
-	return h->pm_samples;
+	return h->payload_samples;
 }
 
-uint64_t hist_not_profileme(const struct hist *h)
+uint64_t hist_payload_other(const struct hist *h)
 {
-	return h->pm_not;
+	return h->payload_other;
 }
 
 /* x * 7 / 8 without overflowing for x above UINT64_MAX / 7. */
@@ -561,7 +520,7 @@ void hist_age(struct hist *h, enum hist_mode mode)
 		h->nr = 0;
 		h->total_period = 0;
 		h->total_samples = 0;
-		hist_rehash(h, HIST_MIN_SLOTS);
+		hashtab_rebuild(&h->index, 0, hist_hash_of, h);
 		if (h->chains)
 			callchain_store_clear(h->chains);
 		hist_memo_reset(h);
@@ -580,8 +539,8 @@ void hist_age(struct hist *h, enum hist_mode mode)
 		e->period = hist_decay(e->period);
 		e->samples = hist_decay(e->samples);
 		e->children = hist_decay(h->children[i]);
-		if (h->pm)
-			profileme_stats_decay(&h->pm[i], 7, 8);
+		if (h->pstats)
+			h->payload->stats_decay(hist_pstats(h, i), 7, 8);
 		if (!e->period && !e->children)
 			continue;
 		h->total_period += e->period;
@@ -591,8 +550,8 @@ void hist_age(struct hist *h, enum hist_mode mode)
 			h->children[n] = e->children;
 			h->entries[n] = *e;
 			h->extra[n] = h->extra[i];
-			if (h->pm)
-				h->pm[n] = h->pm[i];
+			if (h->pstats)
+				memcpy(hist_pstats(h, n), hist_pstats(h, i), h->payload->stats_size);
 		}
 		n++;
 	}
@@ -602,8 +561,8 @@ void hist_age(struct hist *h, enum hist_mode mode)
 	if (n == h->nr)
 		return;
 	h->nr = n;
-	/* Shrink after a burst so an idle table does not keep a huge index. */
-	hist_rehash(h, hist_slots_for(n) < h->nslots / 4 ? hist_slots_for(n) : h->nslots);
+	/* Shrinks after a burst so an idle table does not keep a huge index. */
+	hashtab_rebuild(&h->index, n, hist_hash_of, h);
 }
 
 size_t hist_count(const struct hist *h)

@@ -11,9 +11,9 @@
 #include "callchain.h"
 
 struct dso;
+struct errmsg;
 struct symbol;
-struct profileme;
-struct profileme_stats;
+struct payload_ops;
 
 enum sort_key {
 	SORT_COMM,
@@ -33,9 +33,9 @@ struct sort_spec {
 	size_t n;
 };
 
-/* Parse "dso,sym", "comm,pid", ...  Returns 0, or -EINVAL with *bad set to a
- * static message naming the offending key. */
-int sort_spec_parse(const char *s, struct sort_spec *out, const char **bad);
+/* Parse "dso,sym", "comm,pid", ...  Returns 0, or -EINVAL with em naming
+ * the offending key. */
+int sort_spec_parse(const char *s, struct sort_spec *out, struct errmsg *em);
 bool sort_spec_has(const struct sort_spec *spec, enum sort_key key);
 const char *sort_key_name(enum sort_key key);
 
@@ -123,23 +123,25 @@ uint64_t hist_total_period(const struct hist *h);
 uint64_t hist_total_samples(const struct hist *h);
 const struct sort_spec *hist_sort_spec(const struct hist *h);
 
-/* Alpha ProfileMe.  The engine calls hist_enable_profileme once it knows
- * the data comes from an Alpha; then hist_add_profileme instead of
- * hist_add for each sample with a raw payload: pm decoded, or NULL when
- * the payload was not ProfileMe.  Per-entry stats exist only once a
- * ProfileMe sample has come (an array parallel to the entries, so other
- * machines pay nothing); they age with their entry (x 7/8, zeroed). */
-void hist_enable_profileme(struct hist *h);
-void hist_add_profileme(struct hist *h, const struct hist_sample *s, const struct profileme *pm);
-/* Whether the data's machine decodes ProfileMe (hist_enable_profileme). */
-bool hist_profileme_enabled(const struct hist *h);
-/* Whether entries have stats: some ProfileMe sample has come. */
-bool hist_has_profileme(const struct hist *h);
+/* Precise-sample payloads (src/arch/payload.h).  The engine calls
+ * hist_enable_payload once it knows the data's decoder; then
+ * hist_add_payload instead of hist_add for each sample with a raw payload:
+ * decoded (the decoder's own struct), or NULL when the payload was not the
+ * decoder's.  Per-entry stats (ops->stats_size bytes each, opaque here)
+ * exist only once a decoded sample has come (an array parallel to the
+ * entries, so other data pays nothing); they age with their entry (x 7/8,
+ * zeroed). */
+void hist_enable_payload(struct hist *h, const struct payload_ops *ops);
+void hist_add_payload(struct hist *h, const struct hist_sample *s, const void *decoded);
+/* The data's decoder (hist_enable_payload), or NULL. */
+const struct payload_ops *hist_payload(const struct hist *h);
+/* Whether entries have stats: some decoded sample has come. */
+bool hist_has_payload_stats(const struct hist *h);
 /* Entry i's stats (same index as hist_entry_at), or NULL without stats. */
-const struct profileme_stats *hist_entry_profileme(const struct hist *h, size_t i);
-/* Since the start, never aged: ProfileMe samples, and raw samples that
- * were not ProfileMe. */
-uint64_t hist_profileme_samples(const struct hist *h);
-uint64_t hist_not_profileme(const struct hist *h);
+const void *hist_entry_payload(const struct hist *h, size_t i);
+/* Since the start, never aged: decoded samples, and raw samples that were
+ * not the decoder's. */
+uint64_t hist_payload_samples(const struct hist *h);
+uint64_t hist_payload_other(const struct hist *h);
 
 #endif

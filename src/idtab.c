@@ -13,72 +13,86 @@ static inline uint32_t idtab_key(const void *p)
 	return *(const uint32_t *)p;
 }
 
-static inline size_t idtab_slot(uint32_t id, size_t cap)
+/* An odd multiplier is a bijection mod 2^k: sequential ids spread over the
+ * low bits the table uses, at a third of hash_finish's cost (the thread
+ * lookup runs for every sample). */
+static inline uint64_t idtab_hash_id(uint32_t id)
 {
-	/* An odd multiplier is a bijection mod 2^k: sequential ids spread. */
-	return ((size_t)id * 2654435761u) & (cap - 1);
+	return (uint64_t)id * 2654435761u;
+}
+
+static uint64_t idtab_hash(const void *ctx, uint32_t idx)
+{
+	const struct idtab *t = ctx;
+
+	return idtab_hash_id(idtab_key(t->objs[idx]));
+}
+
+static bool idtab_eq_id(const void *ctx, uint32_t idx, const void *key)
+{
+	const struct idtab *t = ctx;
+
+	return idtab_key(t->objs[idx]) == *(const uint32_t *)key;
+}
+
+static bool idtab_eq_obj(const void *ctx, uint32_t idx, const void *key)
+{
+	const struct idtab *t = ctx;
+
+	return t->objs[idx] == key;
+}
+
+static bool idtab_eq_idx(const void *ctx, uint32_t idx, const void *key)
+{
+	return idx == *(const uint32_t *)key;
 }
 
 void *idtab_find(const struct idtab *t, uint32_t id)
 {
-	size_t i;
+	uint32_t idx;
 
-	if (!t->cap)
+	if (!t->n)
 		return NULL;
-	for (i = idtab_slot(id, t->cap); t->slots[i]; i = (i + 1) & (t->cap - 1))
-		if (idtab_key(t->slots[i]) == id)
-			return t->slots[i];
-	return NULL;
+	idx = hashtab_find(&t->index, idtab_hash_id(id), idtab_eq_id, t, &id);
+	return idx == HASHTAB_EMPTY ? NULL : t->objs[idx];
 }
 
-static void idtab_place(void **slots, size_t cap, void *p)
-{
-	size_t i = idtab_slot(idtab_key(p), cap);
-
-	while (slots[i])
-		i = (i + 1) & (cap - 1);
-	slots[i] = p;
-}
-
-/* p's id must not be in the table. */
 void idtab_insert(struct idtab *t, void *p)
 {
-	if ((t->count + 1) * 2 > t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 64, i;
-		void **ns = xcalloc(ncap, sizeof(*ns));
-
-		for (i = 0; i < t->cap; i++)
-			if (t->slots[i])
-				idtab_place(ns, ncap, t->slots[i]);
-		free(t->slots);
-		t->slots = ns;
-		t->cap = ncap;
-	}
-	idtab_place(t->slots, t->cap, p);
-	t->count++;
+	if (!t->index.slots)
+		hashtab_init(&t->index, 64);
+	t->objs = xgrow(t->objs, &t->cap, t->n + 1, sizeof(*t->objs));
+	t->objs[t->n] = p;
+	hashtab_add(&t->index, idtab_hash_id(idtab_key(p)), (uint32_t)t->n, idtab_hash, t);
+	t->n++;
 }
 
-/* Remove exactly the object p (not just any object with its id). */
 void idtab_remove(struct idtab *t, const void *p)
 {
-	size_t mask = t->cap - 1, i, j;
+	uint32_t idx, last;
+	size_t slot;
 
-	if (!t->cap)
+	if (!t->n)
 		return;
-	for (i = idtab_slot(idtab_key(p), t->cap); t->slots[i] != p; i = (i + 1) & mask)
-		if (!t->slots[i])
-			return;
-	t->slots[i] = NULL;
-	t->count--;
-	/* Pull back later members of the probe run that would become unreachable. */
-	for (j = (i + 1) & mask; t->slots[j]; j = (j + 1) & mask) {
-		size_t k = idtab_slot(idtab_key(t->slots[j]), t->cap);
-		bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
-
-		if (!stays) {
-			t->slots[i] = t->slots[j];
-			t->slots[j] = NULL;
-			i = j;
-		}
+	slot = hashtab_probe(&t->index, idtab_hash_id(idtab_key(p)), idtab_eq_obj, t, p);
+	idx = t->index.slots[slot];
+	if (idx == HASHTAB_EMPTY)
+		return;
+	hashtab_remove(&t->index, slot, idtab_hash, t);
+	last = (uint32_t)--t->n;
+	if (idx != last) {
+		/* The last object fills the hole; its slot names it anew. */
+		slot = hashtab_probe(&t->index, idtab_hash_id(idtab_key(t->objs[last])), idtab_eq_idx,
+				     t, &last);
+		t->objs[idx] = t->objs[last];
+		hashtab_set(&t->index, slot, idx);
 	}
+}
+
+void idtab_release(struct idtab *t)
+{
+	free(t->objs);
+	hashtab_release(&t->index);
+	t->objs = NULL;
+	t->n = t->cap = 0;
 }

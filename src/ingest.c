@@ -5,18 +5,18 @@
 
 #include "ingest.h"
 
-#include <elf.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "alpha-profileme.h"
+#include "arch.h"
 #include "callchain.h"
 #include "debuginfod.h"
 #include "deferred.h"
 #include "demangle.h"
+#include "errmsg.h"
 #include "event.h"
 #include "kernel.h"
 #include "machine.h"
@@ -38,6 +38,7 @@ struct ingest {
 	uint64_t samples;
 	uint64_t lost;
 	uint64_t throttled;
+	uint64_t zero_ends;          /* callchain_zero_ends, all samples */
 	uint64_t bad_records;
 	uint64_t samples_at_refresh;
 
@@ -82,7 +83,7 @@ struct ingest {
 
 	/* the machine the samples come from (EM_*): decides the payload decoder */
 	int e_machine;
-	bool profileme;              /* an Alpha: raw payloads may be ProfileMe */
+	const struct arch_payload_ops *payload; /* its raw payloads' decoder, or NULL */
 
 	/* enum hist_mode: set by the UI thread, read at each refresh */
 	atomic_int mode;
@@ -97,14 +98,14 @@ static enum hist_mode ingest_mode(const struct ingest *in)
 	return (enum hist_mode)atomic_load_explicit(&in->mode, memory_order_relaxed);
 }
 
-/* The samples' machine, once: it decides whether raw payloads are
- * decoded as ProfileMe (live: this host; a file: its ARCH feature). */
+/* The samples' machine, once: it decides how raw payloads are decoded
+ * (live: this host; a file: its ARCH feature). */
 static void ingest_set_machine(struct ingest *in, int e_machine)
 {
 	in->e_machine = e_machine;
-	in->profileme = e_machine == EM_ALPHA;
-	if (in->profileme && in->hist)
-		hist_enable_profileme(in->hist);
+	in->payload = arch_payload_find(e_machine);
+	if (in->payload && in->hist)
+		hist_enable_payload(in->hist, in->payload->payload);
 }
 
 struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine)
@@ -168,23 +169,24 @@ bool ingest_targets_gone(const struct ingest *in)
 }
 
 /* Load DSO symbols on the machine's loader thread and hold the samples
- * that need them (machine.c), unless ProfileMe payloads ride on samples:
+ * that need them (machine.c), unless decoded payloads ride on samples:
  * those are added with their payload at once. */
 void ingest_symbols_async(struct ingest *in)
 {
-	const char *why;
+	struct errmsg why = ERRMSG_INIT;
+	int err;
 
 	demangle_set_enabled(in->cfg.demangle);
 	if (in->cfg.debuginfod) {
 		if (!getenv("DEBUGINFOD_URLS") || !*getenv("DEBUGINFOD_URLS"))
 			msg_notice("--debuginfod: DEBUGINFOD_URLS is not set: no server to ask");
-		else if (!debuginfod_available(&why))
-			msg_notice("--debuginfod: %s", why);
+		else if ((err = debuginfod_available(&why)) < 0)
+			msg_notice("--debuginfod: %s", errmsg_text(&why, err));
 		else
 			machine_set_debuginfod(in->machine,
 					       (long)(in->cfg.debuginfod_timeout * 1000));
 	}
-	if (in->profileme || machine_set_async(in->machine, true) != 0)
+	if (in->payload || machine_set_async(in->machine, true) != 0)
 		return;
 	in->deferred = deferred_new();
 }
@@ -528,6 +530,7 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 	if ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) || dwarf) {
 		hist_enable_callchains(in->hist, 0);
 		hs.nr_chain = ingest_resolve_chain(in, s, &r);
+		in->zero_ends += callchain_zero_ends(s);
 		hs.callers = in->cc_callers;
 		hs.callers_token = in->cc_token;
 		if (!dwarf)
@@ -562,13 +565,11 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 		}
 		return;
 	}
-	if (in->profileme && (attr->sample_type & PERF_SAMPLE_RAW) && s->raw) {
-		struct profileme pm;
-		bool is_pm = profileme_applies(attr->type, in->e_machine, s->raw_size,
-					       profileme_raw_version(s->raw, s->raw_size)) &&
-			     profileme_decode(s->raw, s->raw_size, &pm) == 0;
+	if (in->payload && (attr->sample_type & PERF_SAMPLE_RAW) && s->raw) {
+		union arch_payload_buf buf;
+		bool ok = arch_payload_decode(in->payload, attr, s->raw, s->raw_size, &buf);
 
-		hist_add_profileme(in->hist, &hs, is_pm ? &pm : NULL);
+		hist_add_payload(in->hist, &hs, ok ? &buf : NULL);
 		return;
 	}
 	hist_add(in->hist, &hs);
@@ -708,6 +709,7 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	snap.total_samples = in->samples;
 	snap.lost = in->lost;
 	snap.throttled = in->throttled;
+	snap.callchain_zero_ends = in->zero_ends;
 	snap.threads = machine_get_stats(in->machine)->threads;
 	snap.processes = machine_get_stats(in->machine)->processes;
 	snap.samples_per_sec = act->interval > 0 ?

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "kernel.h"
+#include "kernel-test.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -35,8 +36,9 @@ static struct dso *kernel_dso(struct machine *m)
 static int kernel_read(struct machine *m, struct kernel_syms *ks)
 {
 	struct kernel_load *kl = &m->kload;
-	uint8_t id[ELF_BUILD_ID_MAX];
-	char why[512], *path = NULL;
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
+	struct errmsg why = ERRMSG_INIT;
+	char *path = NULL;
 	struct utsname uts;
 	int err = kallsyms_load_files(kl->kallsyms, kl->modules, ks), n;
 
@@ -55,10 +57,10 @@ static int kernel_read(struct machine *m, struct kernel_syms *ks)
 		path = kallsyms_find_vmlinux(NULL, uts.release, id, (size_t)n);
 	if (!path)
 		return 0;
-	if (kallsyms_use_vmlinux(ks, path, id, n > 0 ? (size_t)n : 0, why, sizeof(why)) == 0)
+	if ((err = kallsyms_use_vmlinux(ks, path, id, n > 0 ? (size_t)n : 0, &why)) == 0)
 		kl->note = xasprintf("kernel symbol sizes from %s", path);
 	else
-		kl->note = xasprintf("%s: using /proc/kallsyms alone", why);
+		kl->note = xasprintf("%s: using /proc/kallsyms alone", errmsg_text(&why, err));
 	free(path);
 	return 0;
 }
@@ -278,8 +280,8 @@ void kernel_free(struct machine *m)
 
 int kernel_check_vmlinux(const char *path, struct errmsg *em)
 {
-	uint8_t want[20], have[ELF_BUILD_ID_MAX];
-	int nw = kallsyms_kernel_build_id(want), nh = elf_read_build_id(path, have);
+	uint8_t want[20], have[ELFSYMS_BUILD_ID_MAX];
+	int nw = kallsyms_kernel_build_id(want), nh = elfsyms_read_build_id(path, have);
 
 	if (nh < 0)
 		return errmsg_set(em, nh, "--vmlinux %s: %s", path,

@@ -39,9 +39,6 @@ void machine_set_vmlinux(struct machine *m, bool use, const char *path);
 /* After the kernel's symbols are loaded: which vmlinux gave the sizes,
  * or why the one given was not used; NULL when none was looked at. */
 const char *machine_kernel_note(const struct machine *m);
-/* Read kernel symbols from these files instead of /proc/kallsyms and
- * /proc/modules (NULL: /proc's); for tests. */
-void machine_set_kernel_files(struct machine *m, const char *kallsyms, const char *modules);
 /* Read the running kernel's symbols from perf's copy of its kallsyms
  * (kallsyms_find_cached) instead of /proc/kallsyms, and from /proc's
  * when that copy cannot be read or holds no addresses. */

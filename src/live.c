@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "arch.h"
+#include "errmsg.h"
 #include "options.h"
 #include "ring.h"
 #include "util.h"
@@ -32,13 +33,12 @@ struct live {
 int live_online_cpus(int **cpus, size_t *n)
 {
 	char *buf;
-	const char *why;
 	int err = read_file("/sys/devices/system/cpu/online", 4096, &buf, NULL);
 
 	if (err)
 		return err;
 	buf[strcspn(buf, "\n")] = '\0';
-	err = options_parse_cpulist(buf, cpus, n, &why);
+	err = options_parse_cpulist(buf, cpus, n, NULL);
 	free(buf);
 	return err;
 }
@@ -109,13 +109,12 @@ static int live_open_all(struct live *l, const struct live_config *cfg, const in
 	return 0;
 }
 
-int live_open(const struct live_config *cfg, struct live **out, char *why, size_t why_size)
+int live_open(const struct live_config *cfg, struct live **out, struct errmsg *em)
 {
 	struct live *l = xcalloc(1, sizeof(*l));
 	struct event_spec ev = cfg->event;
 	struct event_sampling s = cfg->sampling;
 	int *cpus = NULL;
-	const char *msg;
 	size_t ncpus, i;
 	int err;
 
@@ -124,9 +123,8 @@ int live_open(const struct live_config *cfg, struct live **out, char *why, size_
 		memcpy(cpus, cfg->cpus, cfg->ncpus * sizeof(*cpus));
 		ncpus = cfg->ncpus;
 	} else if ((err = live_online_cpus(&cpus, &ncpus)) != 0) {
-		snprintf(why, why_size, "cannot read the online CPUs: %s", strerror(-err));
 		free(l);
-		return err;
+		return errmsg_set(em, err, "cannot read the online CPUs: %s", strerror(-err));
 	}
 	l->nrings = ncpus;
 	l->ring_fds = xmalloc(ncpus * sizeof(*l->ring_fds));
@@ -161,9 +159,7 @@ int live_open(const struct live_config *cfg, struct live **out, char *why, size_
 				 "cycles not supported: using cpu-clock");
 			continue;
 		}
-		msg = event_explain_error(err, !cfg->tids, why, why_size);
-		if (msg != why)
-			snprintf(why, why_size, "%s", msg);
+		event_explain_error(err, !cfg->tids, em);
 		free(cpus);
 		live_close(l);
 		return err;

@@ -12,6 +12,7 @@
 
 #include "event.h"
 
+struct errmsg;
 struct live;
 
 struct live_config {
@@ -35,8 +36,8 @@ struct live_info {
 };
 
 /* Open, mmap and (unless enable_on_exec) enable.  On failure prints nothing
- * and returns -errno with a sentence in why (for the user). */
-int live_open(const struct live_config *cfg, struct live **out, char *why, size_t why_size);
+ * and returns -errno with a sentence for the user in em. */
+int live_open(const struct live_config *cfg, struct live **out, struct errmsg *em);
 void live_close(struct live *l);
 const struct live_info *live_get_info(const struct live *l);
 /* The attr the records of every ring were produced with. */

@@ -39,7 +39,7 @@ struct dso {
 	char *short_name;         /* basename of path, marker kept */
 	enum dso_kind kind;
 	/* Identity for the coming build-ID keying; filled from the first map. */
-	uint8_t build_id[ELF_BUILD_ID_MAX];
+	uint8_t build_id[ELFSYMS_BUILD_ID_MAX];
 	uint8_t build_id_size;
 	uint32_t maj, min;
 	uint64_t ino;
@@ -55,7 +55,7 @@ struct dso {
 	const char *stale;        /* "deleted", "build-id mismatch": why there
 				     are no symbols (set by the loader) */
 	char *display_name;       /* short_name + " (stale)" once known */
-	struct elf_image img;
+	struct elfsyms_image img;
 	/* Set by the loader before it publishes LOADED: the file img was read
 	 * from, and the separate debug file whose symbols replaced img's
 	 * (NULL when none).  DWARF readers open these. */
@@ -175,8 +175,9 @@ struct thread {
 
 struct machine {
 	struct idtab threads, procs;
-	struct dso **dsos;        /* open addressing by path hash */
-	size_t dsocap, ndsos;
+	struct dso **dsos;        /* every DSO, in creation order */
+	size_t ndsos, dsos_cap;
+	struct hashtab dso_index; /* dsos by path: several per path (identities) */
 	struct kernel_syms ks;
 	bool ks_loaded;
 	/* machine_load_kernel_async: kallsyms (and --vmlinux) read on a thread
@@ -230,13 +231,13 @@ struct machine {
 	 * the samples are this kernel's (live, or a recording of it). */
 	bool vdso_allowed;
 	int vdso_state;           /* 0: not tried, 1: vdso_img loaded, -1: none */
-	struct elf_image vdso_img;
+	struct elfsyms_image vdso_img;
 	uint64_t vdso_map_size;   /* its [vdso] mapping's length */
 };
 
 struct known_build_id {
 	char *path;
-	uint8_t id[ELF_BUILD_ID_MAX];
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
 	uint8_t size;
 };
 

@@ -42,7 +42,7 @@ static void process_free(struct machine *m, struct process *p)
 	m->stats.maps -= p->nmaps;
 	free(p->maps);
 	free(p);
-	m->stats.processes = m->procs.count;
+	m->stats.processes = m->procs.n;
 }
 
 void machine_free(struct machine *m)
@@ -55,8 +55,8 @@ void machine_free(struct machine *m)
 	 * first (it uses the loader's lock), then the loader's. */
 	kernel_free(m);
 	symloader_stop(m);
-	for (i = 0; i < m->threads.cap; i++) {
-		struct thread *t = m->threads.slots[i];
+	for (i = 0; i < m->threads.n; i++) {
+		struct thread *t = m->threads.objs[i];
 
 		/* Processes are freed through their last thread only. */
 		if (t && --t->proc->nthreads == 0) {
@@ -65,15 +65,15 @@ void machine_free(struct machine *m)
 		}
 		free(t);
 	}
-	free(m->threads.slots);
-	free(m->procs.slots);
+	idtab_release(&m->threads);
+	idtab_release(&m->procs);
 	dso_table_free(m);
 	free(m->gcbuf);
 	procfs_release(&m->procfs);
 	synth_end(m);
 	jitmap_free_all(m);
 	if (m->vdso_state > 0)
-		elf_image_release(&m->vdso_img);
+		elfsyms_release(&m->vdso_img);
 	free(m);
 }
 
@@ -85,7 +85,7 @@ static struct process *process_new(struct machine *m, uint32_t pid)
 	p->in_table = true;
 	p->born = m->now;
 	idtab_insert(&m->procs, p);
-	m->stats.processes = m->procs.count;
+	m->stats.processes = m->procs.n;
 	return p;
 }
 
@@ -97,9 +97,9 @@ static void process_detach(struct machine *m, struct process *p)
 
 	idtab_remove(&m->procs, p);
 	p->in_table = false;
-	m->stats.processes = m->procs.count;
-	for (i = 0; i < m->threads.cap; i++) {
-		struct thread *t = m->threads.slots[i];
+	m->stats.processes = m->procs.n;
+	for (i = 0; i < m->threads.n; i++) {
+		struct thread *t = m->threads.objs[i];
 
 		if (t && t->proc == p && t->state == THREAD_ALIVE)
 			t->state = THREAD_EXITED;
@@ -109,7 +109,7 @@ static void process_detach(struct machine *m, struct process *p)
 static void thread_free(struct machine *m, struct thread *t)
 {
 	idtab_remove(&m->threads, t);
-	m->stats.threads = m->threads.count;
+	m->stats.threads = m->threads.n;
 	if (--t->proc->nthreads == 0)
 		process_free(m, t->proc);
 	free(t);
@@ -132,7 +132,7 @@ struct thread *machine_thread_new(struct machine *m, struct process *p, uint32_t
 	if (old)
 		thread_free(m, old);
 	idtab_insert(&m->threads, t);
-	m->stats.threads = m->threads.count;
+	m->stats.threads = m->threads.n;
 	return t;
 }
 
@@ -367,9 +367,9 @@ void machine_gc(struct machine *m)
 {
 	size_t i, n = 0;
 
-	/* Collect first: removal shifts slots and would upset the scan. */
-	for (i = 0; i < m->threads.cap; i++) {
-		struct thread *t = m->threads.slots[i];
+	/* Collect first: removal moves the last thread into the hole and would upset the scan. */
+	for (i = 0; i < m->threads.n; i++) {
+		struct thread *t = m->threads.objs[i];
 
 		if (!t || t->state == THREAD_ALIVE)
 			continue;
@@ -405,13 +405,13 @@ static void resolve_vdso(struct machine *m, const struct map *map, struct resolv
 	if (m->vdso_state == 0) {
 		m->vdso_state = -1;
 		if (vdso_self(&image, &size, &map_size) == 0 &&
-		    elf_image_load_memory(image, size, &m->vdso_img) == 0) {
+		    elfsyms_load_memory(image, size, &m->vdso_img) == 0) {
 			m->vdso_state = 1;
 			m->vdso_map_size = map_size;
 		}
 	}
 	if (m->vdso_state < 0 || map->end - map->start != m->vdso_map_size ||
-	    elf_image_offset_to_vaddr(&m->vdso_img, out->addr, &vaddr) != 0)
+	    elfsyms_offset_to_vaddr(&m->vdso_img, out->addr, &vaddr) != 0)
 		return;
 	out->addr = vaddr;
 	out->sym = symtab_lookup(m->vdso_img.symtab, vaddr);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "debuginfod.h"
+#include "errmsg.h"
 #include "engine.h"
 #include "util.h"
 
@@ -126,7 +127,8 @@ void options_usage(FILE *out)
 	      "                           its callchains are used when it has them, and its\n"
 	      "                           user stacks unwound (perf record --call-graph dwarf)\n"
 	      "  -D, --dump               print every record of the -i file, in file order\n"
-	      "      --symfs=DIR          look for the recording's binaries under DIR\n"
+	      "      --symfs=DIR          look for binaries and debug files under DIR too\n"
+	      "                           (live: a process's own binaries first)\n"
 	      "      --no-demangle        show C++ and Rust symbol names as in the binary\n"
 	      "      --vmlinux=FILE       exact kernel symbol sizes from FILE (it must have\n"
 	      "                           the running kernel's build ID); without it, a\n"
@@ -210,16 +212,14 @@ static int cmp_int(const void *a, const void *b)
 	return CMP(*(const int *)a, *(const int *)b);
 }
 
-int options_parse_cpulist(const char *s, int **cpus, size_t *n, const char **why)
+int options_parse_cpulist(const char *s, int **cpus, size_t *n, struct errmsg *em)
 {
 	int *list = NULL;
 	size_t cap = 0, cnt = 0, i, j;
 	const char *p = s;
 
-	if (!*s) {
-		*why = "empty CPU list";
-		return -EINVAL;
-	}
+	if (!*s)
+		return errmsg_set(em, -EINVAL, "empty CPU list");
 	while (*p) {
 		char *end;
 		long lo, hi;
@@ -259,11 +259,10 @@ int options_parse_cpulist(const char *s, int **cpus, size_t *n, const char **why
 	return 0;
 bad:
 	free(list);
-	*why = "expected CPU numbers and ranges like 0-3,8";
-	return -EINVAL;
+	return errmsg_set(em, -EINVAL, "expected CPU numbers and ranges like 0-3,8");
 }
 
-int options_parse_idlist(const char *s, pid_t **ids, size_t *n, const char **why)
+int options_parse_idlist(const char *s, pid_t **ids, size_t *n, struct errmsg *em)
 {
 	pid_t *list = NULL;
 	size_t cap = 0, cnt = 0;
@@ -293,14 +292,11 @@ int options_parse_idlist(const char *s, pid_t **ids, size_t *n, const char **why
 	return 0;
 bad:
 	free(list);
-	*why = "expected positive numbers separated by commas";
-	return -EINVAL;
+	return errmsg_set(em, -EINVAL, "expected positive numbers separated by commas");
 }
 
 static void options_defaults(struct options *o, bool stdout_is_tty)
 {
-	const char *bad;
-
 	memset(o, 0, sizeof(*o));
 	o->freq = true;
 	o->sample_freq = DEFAULT_FREQ;
@@ -311,7 +307,7 @@ static void options_defaults(struct options *o, bool stdout_is_tty)
 	o->exit_on_end = -1;
 	o->view.tree_rows = DEFAULT_TREE_ROWS;
 	o->debuginfod_timeout = DEBUGINFOD_DEFAULT_TIMEOUT;
-	sort_spec_parse("dso,sym", &o->sort, &bad);
+	sort_spec_parse("dso,sym", &o->sort, NULL);
 }
 
 /* A debuginfod timeout in seconds, as --debuginfod-timeout and
@@ -335,9 +331,9 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 	bool explicit_all = false, have_freq = false, have_count = false;
 	bool zero = false, accumulate = false, batch = false, json = false, folded = false;
 	bool have_timeout = false;
-	const char *why;
+	struct errmsg em = ERRMSG_INIT;
 	uint64_t v;
-	int c;
+	int c, err;
 
 	options_defaults(o, stdout_is_tty);
 	*res = OPTIONS_OK;
@@ -378,29 +374,34 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		case 'C':
 			free(o->cpus);
 			o->cpus = NULL;
-			if (options_parse_cpulist(optarg, &o->cpus, &o->ncpus, &why))
-				return usage_error("bad CPU list '%s': %s", optarg, why);
+			if ((err = options_parse_cpulist(optarg, &o->cpus, &o->ncpus, &em)) < 0)
+				return usage_error("bad CPU list '%s': %s", optarg,
+						   errmsg_text(&em, err));
 			break;
 		case 'p':
 			free(o->pids);
 			o->pids = NULL;
-			if (options_parse_idlist(optarg, &o->pids, &o->npids, &why))
-				return usage_error("bad pid list '%s': %s", optarg, why);
+			if ((err = options_parse_idlist(optarg, &o->pids, &o->npids, &em)) < 0)
+				return usage_error("bad pid list '%s': %s", optarg,
+						   errmsg_text(&em, err));
 			break;
 		case 't':
 			free(o->tids);
 			o->tids = NULL;
-			if (options_parse_idlist(optarg, &o->tids, &o->ntids, &why))
-				return usage_error("bad tid list '%s': %s", optarg, why);
+			if ((err = options_parse_idlist(optarg, &o->tids, &o->ntids, &em)) < 0)
+				return usage_error("bad tid list '%s': %s", optarg,
+						   errmsg_text(&em, err));
 			break;
 		case 's':
-			if (sort_spec_parse(optarg, &o->sort, &why))
-				return usage_error("bad sort keys '%s': %s", optarg, why);
+			if ((err = sort_spec_parse(optarg, &o->sort, &em)) < 0)
+				return usage_error("bad sort keys '%s': %s", optarg,
+						   errmsg_text(&em, err));
 			o->sort_set = true;
 			break;
 		case OPT_ORDER:
-			if (view_order_parse(optarg, &o->view.order, &why))
-				return usage_error("bad --order '%s': %s", optarg, why);
+			if ((err = view_order_parse(optarg, &o->view.order, &em)) < 0)
+				return usage_error("bad --order '%s': %s", optarg,
+						   errmsg_text(&em, err));
 			break;
 		case 'z':
 			zero = true;
@@ -634,8 +635,6 @@ void options_release(struct options *o)
 
 void options_engine_config(const struct options *o, bool browser, struct engine_config *out)
 {
-	const char *bad;
-
 	memset(out, 0, sizeof(*out));
 	out->event = o->event;
 	out->freq = o->freq;
@@ -680,5 +679,5 @@ void options_engine_config(const struct options *o, bool browser, struct engine_
 		out->view.tree_rows = OPTIONS_BROWSER_TREE_ROWS;
 	/* Like perf report: Command, Shared Object, Symbol. */
 	if (!o->sort_set)
-		sort_spec_parse("comm,dso,sym", &out->sort, &bad);
+		sort_spec_parse("comm,dso,sym", &out->sort, NULL);
 }

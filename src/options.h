@@ -72,10 +72,10 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		  enum options_result *res);
 void options_release(struct options *o);
 
-/* "0-3,8" -> sorted unique list.  Returns 0 or -EINVAL with *why set. */
-int options_parse_cpulist(const char *s, int **cpus, size_t *n, const char **why);
-/* "1,2,3" -> list of positive ids.  Returns 0 or -EINVAL. */
-int options_parse_idlist(const char *s, pid_t **ids, size_t *n, const char **why);
+/* "0-3,8" -> sorted unique list.  Returns 0 or -EINVAL with em saying why. */
+int options_parse_cpulist(const char *s, int **cpus, size_t *n, struct errmsg *em);
+/* "1,2,3" -> list of positive ids.  Returns 0 or -EINVAL with em saying why. */
+int options_parse_idlist(const char *s, pid_t **ids, size_t *n, struct errmsg *em);
 
 void options_usage(FILE *out);
 

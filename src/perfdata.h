@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct errmsg;
 struct perfdata;
 
 struct perfdata_event {
@@ -44,14 +45,9 @@ struct perfdata_record {
 	uint64_t offset;                      /* of the record in the file */
 };
 
-/* Open path ("-" for the pipe format on stdin).  Returns 0, or -errno with a
- * message naming the byte offset and the problem in err. */
-int perfdata_open(const char *path, struct perfdata **out, char *err, size_t errsize);
-/* The same from size bytes at buf (copied: buf may be freed after the call);
- * name stands for the path in messages (NULL: "<memory>").  For fuzzing and
- * tests. */
-int perfdata_open_memory(const void *buf, size_t size, const char *name, struct perfdata **out,
-			 char *err, size_t errsize);
+/* Open path ("-" for the pipe format on stdin).  Returns 0, or -errno with
+ * em naming the byte offset and the problem. */
+int perfdata_open(const char *path, struct perfdata **out, struct errmsg *em);
 void perfdata_close(struct perfdata *pd);
 
 const struct perfdata_info *perfdata_get_info(const struct perfdata *pd);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "errmsg.h"
 #include "util.h"
 
 /* Bits added to the ABI after the installed <linux/perf_event.h> was cut. */
@@ -79,11 +80,10 @@ static uint64_t words_for(uint64_t bytes)
 	return bytes / 8 + (bytes % 8 != 0);
 }
 
-static int fail(const char **why, const char *msg)
+/* Only on failure, out of line: the decoder's hot path never formats. */
+static __attribute__((cold, noinline)) int fail(struct errmsg *em, const char *msg)
 {
-	if (why)
-		*why = msg;
-	return -EINVAL;
+	return errmsg_set(em, -EINVAL, "%s", msg);
 }
 
 size_t record_sample_id_size(const struct perf_event_attr *attr)
@@ -155,7 +155,7 @@ static void parse_sid_trailer(struct cursor *c, uint64_t t, struct sample_id *si
 
 /* Words taken by a struct read_format for this read_format, the group
  * count aside. */
-static int skip_read_format(struct cursor *c, uint64_t fmt, const char **why)
+static int skip_read_format(struct cursor *c, uint64_t fmt, struct errmsg *em)
 {
 	uint64_t nr, per = 1, hdr = 0;
 
@@ -169,31 +169,31 @@ static int skip_read_format(struct cursor *c, uint64_t fmt, const char **why)
 		hdr++;
 	if (!(fmt & PERF_FORMAT_GROUP)) {
 		if (!cur_skip(c, per + hdr))
-			return fail(why, "read values larger than the record");
+			return fail(em, "read values larger than the record");
 		return 0;
 	}
 	if (!cur_u64(c, &nr) || !cur_skip(c, hdr))
-		return fail(why, "read group header larger than the record");
+		return fail(em, "read group header larger than the record");
 	if (nr > cur_left(c) / per || !cur_skip(c, nr * per))
-		return fail(why, "read group nr larger than the record");
+		return fail(em, "read group nr larger than the record");
 	return 0;
 }
 
 /* abi, then one word per bit of mask unless abi is NONE.  *regs points at
  * those words (NULL with NONE). */
 static int parse_regs(struct cursor *c, uint64_t mask, uint64_t *abi, const uint64_t **regs,
-		      uint32_t *nr, const char **why)
+		      uint32_t *nr, struct errmsg *em)
 {
 	uint64_t n = (uint64_t)__builtin_popcountll(mask);
 
 	*regs = NULL;
 	*nr = 0;
 	if (!cur_u64(c, abi))
-		return fail(why, "regs abi beyond the record");
+		return fail(em, "regs abi beyond the record");
 	if (*abi == PERF_SAMPLE_REGS_ABI_NONE)
 		return 0;
 	if (!cur_skip(c, n))
-		return fail(why, "regs larger than the record");
+		return fail(em, "regs larger than the record");
 	/* An abi from a newer kernel: the words are skipped, not used. */
 	if (*abi == PERF_SAMPLE_REGS_ABI_32 || *abi == PERF_SAMPLE_REGS_ABI_64) {
 		*regs = c->base + c->p - n;
@@ -203,7 +203,7 @@ static int parse_regs(struct cursor *c, uint64_t mask, uint64_t *abi, const uint
 }
 
 static int decode_sample(struct cursor *c, const struct perf_event_header *hdr,
-			 const struct perf_event_attr *attr, struct sample *s, const char **why)
+			 const struct perf_event_attr *attr, struct sample *s, struct errmsg *em)
 {
 	uint64_t t = attr->sample_type;
 	uint64_t v, nr;
@@ -217,36 +217,36 @@ static int decode_sample(struct cursor *c, const struct perf_event_header *hdr,
 
 	if (t & PERF_SAMPLE_IDENTIFIER) {
 		if (!cur_u64(c, &s->sid.id))
-			return fail(why, "sample identifier beyond the record");
+			return fail(em, "sample identifier beyond the record");
 	}
 	if ((t & PERF_SAMPLE_IP) && !cur_u64(c, &s->ip))
-		return fail(why, "sample ip beyond the record");
+		return fail(em, "sample ip beyond the record");
 	if ((t & PERF_SAMPLE_TID) && !cur_u32x2(c, &s->sid.pid, &s->sid.tid))
-		return fail(why, "sample pid/tid beyond the record");
+		return fail(em, "sample pid/tid beyond the record");
 	if ((t & PERF_SAMPLE_TIME) && !cur_u64(c, &s->sid.time))
-		return fail(why, "sample time beyond the record");
+		return fail(em, "sample time beyond the record");
 	if ((t & PERF_SAMPLE_ADDR) && !cur_u64(c, &s->addr))
-		return fail(why, "sample addr beyond the record");
+		return fail(em, "sample addr beyond the record");
 	if (t & PERF_SAMPLE_ID) {
 		if (!cur_u64(c, &v))
-			return fail(why, "sample id beyond the record");
+			return fail(em, "sample id beyond the record");
 		/* IDENTIFIER, when present, already holds the same id. */
 		if (!(t & PERF_SAMPLE_IDENTIFIER))
 			s->sid.id = v;
 	}
 	if ((t & PERF_SAMPLE_STREAM_ID) && !cur_u64(c, &s->sid.stream_id))
-		return fail(why, "sample stream_id beyond the record");
+		return fail(em, "sample stream_id beyond the record");
 	if ((t & PERF_SAMPLE_CPU) && !cur_u32x2(c, &s->sid.cpu, &res))
-		return fail(why, "sample cpu beyond the record");
+		return fail(em, "sample cpu beyond the record");
 	if ((t & PERF_SAMPLE_PERIOD) && !cur_u64(c, &s->period))
-		return fail(why, "sample period beyond the record");
-	if ((t & PERF_SAMPLE_READ) && skip_read_format(c, attr->read_format, why))
+		return fail(em, "sample period beyond the record");
+	if ((t & PERF_SAMPLE_READ) && skip_read_format(c, attr->read_format, em))
 		return -EINVAL;
 	if (t & PERF_SAMPLE_CALLCHAIN) {
 		if (!cur_u64(c, &nr))
-			return fail(why, "callchain nr beyond the record");
+			return fail(em, "callchain nr beyond the record");
 		if (nr > cur_left(c))
-			return fail(why, "callchain nr larger than the record");
+			return fail(em, "callchain nr larger than the record");
 		s->callchain = c->base + c->p;
 		s->nr_callchain = nr;
 		c->p += nr;
@@ -256,12 +256,12 @@ static int decode_sample(struct cursor *c, const struct perf_event_header *hdr,
 		uint32_t size;
 
 		if (c->p >= c->end)
-			return fail(why, "raw size beyond the record");
+			return fail(em, "raw size beyond the record");
 		w = (const unsigned char *)(c->base + c->p);
 		memcpy(&size, w, 4);
 		/* The u32 size and the data are padded to whole words. */
 		if (!cur_skip(c, words_for(4 + (uint64_t)size)))
-			return fail(why, "raw size larger than the record");
+			return fail(em, "raw size larger than the record");
 		s->raw = w + 4;
 		s->raw_size = size;
 	}
@@ -269,68 +269,68 @@ static int decode_sample(struct cursor *c, const struct perf_event_header *hdr,
 		uint64_t per = 3;
 
 		if (!cur_u64(c, &nr))
-			return fail(why, "branch nr beyond the record");
+			return fail(em, "branch nr beyond the record");
 		if ((attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) && !cur_skip(c, 1))
-			return fail(why, "branch hw_idx beyond the record");
+			return fail(em, "branch hw_idx beyond the record");
 		/* Newer kernels append one counter word per entry. */
 		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_COUNTERS)
 			per++;
 		if (nr > cur_left(c) / per)
-			return fail(why, "branch nr larger than the record");
+			return fail(em, "branch nr larger than the record");
 		c->p += nr * per;
 		s->nr_branches = nr;
 	}
 	if ((t & PERF_SAMPLE_REGS_USER) &&
-	    parse_regs(c, attr->sample_regs_user, &s->regs_abi, &s->regs, &s->nr_regs, why))
+	    parse_regs(c, attr->sample_regs_user, &s->regs_abi, &s->regs, &s->nr_regs, em))
 		return -EINVAL;
 	if (t & PERF_SAMPLE_STACK_USER) {
 		const unsigned char *data;
 		uint64_t size, dyn;
 
 		if (!cur_u64(c, &size))
-			return fail(why, "user stack size beyond the record");
+			return fail(em, "user stack size beyond the record");
 		data = (const unsigned char *)(c->base + c->p);
 		if (!cur_skip(c, words_for(size)))
-			return fail(why, "user stack size larger than the record");
+			return fail(em, "user stack size larger than the record");
 		/* dyn_size follows only a non-empty stack dump. */
 		if (size) {
 			if (!cur_u64(c, &dyn))
-				return fail(why, "user stack dyn_size beyond the record");
+				return fail(em, "user stack dyn_size beyond the record");
 			if (dyn > size)
-				return fail(why, "user stack dyn_size larger than its copy");
+				return fail(em, "user stack dyn_size larger than its copy");
 			s->stack = data;
 			s->stack_size = dyn;
 		}
 	}
 	if ((t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) && !cur_u64(c, &s->weight))
-		return fail(why, "sample weight beyond the record");
+		return fail(em, "sample weight beyond the record");
 	if ((t & PERF_SAMPLE_DATA_SRC) && !cur_u64(c, &s->data_src))
-		return fail(why, "sample data_src beyond the record");
+		return fail(em, "sample data_src beyond the record");
 	if ((t & PERF_SAMPLE_TRANSACTION) && !cur_u64(c, &s->transaction))
-		return fail(why, "sample transaction beyond the record");
+		return fail(em, "sample transaction beyond the record");
 	if (t & PERF_SAMPLE_REGS_INTR) {
 		uint64_t abi;
 		const uint64_t *regs;
 		uint32_t nregs;
 
-		if (parse_regs(c, attr->sample_regs_intr, &abi, &regs, &nregs, why))
+		if (parse_regs(c, attr->sample_regs_intr, &abi, &regs, &nregs, em))
 			return -EINVAL;
 	}
 	if ((t & PERF_SAMPLE_PHYS_ADDR) && !cur_u64(c, &s->phys_addr))
-		return fail(why, "sample phys_addr beyond the record");
+		return fail(em, "sample phys_addr beyond the record");
 	if ((t & PERF_SAMPLE_CGROUP) && !cur_u64(c, &s->cgroup))
-		return fail(why, "sample cgroup beyond the record");
+		return fail(em, "sample cgroup beyond the record");
 	if ((t & PERF_SAMPLE_DATA_PAGE_SIZE) && !cur_u64(c, &s->data_page_size))
-		return fail(why, "sample data_page_size beyond the record");
+		return fail(em, "sample data_page_size beyond the record");
 	if ((t & PERF_SAMPLE_CODE_PAGE_SIZE) && !cur_u64(c, &s->code_page_size))
-		return fail(why, "sample code_page_size beyond the record");
+		return fail(em, "sample code_page_size beyond the record");
 	if (t & PERF_SAMPLE_AUX) {
 		uint64_t size;
 
 		if (!cur_u64(c, &size))
-			return fail(why, "aux size beyond the record");
+			return fail(em, "aux size beyond the record");
 		if (!cur_skip(c, words_for(size)))
-			return fail(why, "aux size larger than the record");
+			return fail(em, "aux size larger than the record");
 	}
 	/* Trailing words are tolerated: they can only be fields of a newer
 	 * kernel that this decoder does not know. */
@@ -351,13 +351,13 @@ static const char *cur_string(struct cursor *c)
 }
 
 static int decode_mmap(struct cursor *c, const struct perf_event_header *hdr, struct mmap_event *m,
-		       const char **why)
+		       struct errmsg *em)
 {
 	/* pid/tid, start, len, pgoff: 4 words, +4 for MMAP2's id and prot. */
 	size_t fixed = hdr->type == PERF_RECORD_MMAP2 ? 7 : 4;
 
 	if (cur_left(c) < fixed)
-		return fail(why, "mmap record shorter than its fixed fields");
+		return fail(em, "mmap record shorter than its fixed fields");
 	cur_u32x2(c, &m->pid, &m->tid);
 	cur_u64(c, &m->start);
 	cur_u64(c, &m->len);
@@ -389,26 +389,26 @@ static int decode_mmap(struct cursor *c, const struct perf_event_header *hdr, st
 	}
 	m->filename = cur_string(c);
 	if (!m->filename)
-		return fail(why, "mmap filename without NUL");
+		return fail(em, "mmap filename without NUL");
 	return 0;
 }
 
 static int decode_body(struct cursor *c, const struct perf_event_header *hdr, struct record *out,
-		       const char **why)
+		       struct errmsg *em)
 {
 	switch (hdr->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		out->kind = RECORD_MMAP;
-		return decode_mmap(c, hdr, &out->u.mmap, why);
+		return decode_mmap(c, hdr, &out->u.mmap, em);
 	case PERF_RECORD_COMM:
 		out->kind = RECORD_COMM;
 		if (!cur_u32x2(c, &out->u.comm.pid, &out->u.comm.tid))
-			return fail(why, "comm record shorter than pid/tid");
+			return fail(em, "comm record shorter than pid/tid");
 		out->u.comm.exec = !!(hdr->misc & PERF_RECORD_MISC_COMM_EXEC);
 		out->u.comm.comm = cur_string(c);
 		if (!out->u.comm.comm)
-			return fail(why, "comm without NUL");
+			return fail(em, "comm without NUL");
 		return 0;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT: {
@@ -416,7 +416,7 @@ static int decode_body(struct cursor *c, const struct perf_event_header *hdr, st
 
 		out->kind = hdr->type == PERF_RECORD_FORK ? RECORD_FORK : RECORD_EXIT;
 		if (cur_left(c) < 3)
-			return fail(why, "fork/exit record too short");
+			return fail(em, "fork/exit record too short");
 		cur_u32x2(c, &te->pid, &te->ppid);
 		cur_u32x2(c, &te->tid, &te->ptid);
 		cur_u64(c, &te->time);
@@ -425,12 +425,12 @@ static int decode_body(struct cursor *c, const struct perf_event_header *hdr, st
 	case PERF_RECORD_LOST:
 		out->kind = RECORD_LOST;
 		if (!cur_u64(c, &out->u.lost.id) || !cur_u64(c, &out->u.lost.lost))
-			return fail(why, "lost record too short");
+			return fail(em, "lost record too short");
 		return 0;
 	case PERF_RECORD_LOST_SAMPLES:
 		out->kind = RECORD_LOST_SAMPLES;
 		if (!cur_u64(c, &out->u.lost.lost))
-			return fail(why, "lost_samples record too short");
+			return fail(em, "lost_samples record too short");
 		return 0;
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE: {
@@ -438,7 +438,7 @@ static int decode_body(struct cursor *c, const struct perf_event_header *hdr, st
 
 		out->kind = hdr->type == PERF_RECORD_THROTTLE ? RECORD_THROTTLE : RECORD_UNTHROTTLE;
 		if (!cur_u64(c, &th->time) || !cur_u64(c, &th->id) || !cur_u64(c, &th->stream_id))
-			return fail(why, "throttle record too short");
+			return fail(em, "throttle record too short");
 		return 0;
 	}
 	case PERF_RECORD_KSYMBOL: {
@@ -447,7 +447,7 @@ static int decode_body(struct cursor *c, const struct perf_event_header *hdr, st
 
 		out->kind = RECORD_KSYMBOL;
 		if (cur_left(c) < 2)
-			return fail(why, "ksymbol record too short");
+			return fail(em, "ksymbol record too short");
 		cur_u64(c, &k->addr);
 		w = (const unsigned char *)(c->base + c->p++);
 		memcpy(&k->len, w, 4);
@@ -455,7 +455,7 @@ static int decode_body(struct cursor *c, const struct perf_event_header *hdr, st
 		memcpy(&k->flags, w + 6, 2);
 		k->name = cur_string(c);
 		if (!k->name)
-			return fail(why, "ksymbol name without NUL");
+			return fail(em, "ksymbol name without NUL");
 		return 0;
 	}
 	default:
@@ -465,19 +465,19 @@ static int decode_body(struct cursor *c, const struct perf_event_header *hdr, st
 }
 
 int record_decode(const struct perf_event_header *hdr, const struct perf_event_attr *attr,
-		  struct record *out, const char **why)
+		  struct record *out, struct errmsg *em)
 {
 	struct cursor c;
 	size_t sid_words;
 
 	memset(out, 0, sizeof(*out));
 	if ((uintptr_t)hdr % 8)
-		return fail(why, "record not 8-byte aligned");
+		return fail(em, "record not 8-byte aligned");
 	out->type = hdr->type;
 	out->misc = hdr->misc;
 	out->size = hdr->size;
 	if (hdr->size < sizeof(*hdr))
-		return fail(why, "record smaller than its header");
+		return fail(em, "record smaller than its header");
 	if (hdr->type >= RECORD_USER_TYPE_START) {
 		/* perf's own records need not be whole words (COMPRESSED)
 		 * and never carry a sample_id trailer. */
@@ -487,7 +487,7 @@ int record_decode(const struct perf_event_header *hdr, const struct perf_event_a
 	/* The kernel pads every record to whole words; anything else would
 	 * misplace the trailer and the u64 fields. */
 	if (hdr->size % 8)
-		return fail(why, "record size not a multiple of 8");
+		return fail(em, "record size not a multiple of 8");
 
 	c.base = (const uint64_t *)(hdr + 1);
 	c.p = 0;
@@ -495,7 +495,7 @@ int record_decode(const struct perf_event_header *hdr, const struct perf_event_a
 
 	if (hdr->type == PERF_RECORD_SAMPLE) {
 		out->kind = RECORD_SAMPLE;
-		if (decode_sample(&c, hdr, attr, &out->u.sample, why))
+		if (decode_sample(&c, hdr, attr, &out->u.sample, em))
 			return -EINVAL;
 		out->sid = out->u.sample.sid;
 		/* has_sid: the sid fields mean something for this attr. */
@@ -519,7 +519,7 @@ int record_decode(const struct perf_event_header *hdr, const struct perf_event_a
 		case PERF_RECORD_THROTTLE:
 		case PERF_RECORD_UNTHROTTLE:
 		case PERF_RECORD_KSYMBOL:
-			return fail(why, "record shorter than its sample_id trailer");
+			return fail(em, "record shorter than its sample_id trailer");
 		}
 		return 0;
 	}
@@ -530,7 +530,7 @@ int record_decode(const struct perf_event_header *hdr, const struct perf_event_a
 		out->has_sid = true;
 		c.end -= sid_words;
 	}
-	return decode_body(&c, hdr, out, why);
+	return decode_body(&c, hdr, out, em);
 }
 
 static const char *const kernel_names[] = {

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct errmsg;
+
 /* Fields of the sample_id_all trailer (and the matching sample fields). */
 struct sample_id {
 	uint32_t pid, tid;   /* valid when sample_type has TID */
@@ -134,11 +136,11 @@ struct record {
 size_t record_sample_id_size(const struct perf_event_attr *attr);
 
 /* Decode one record of hdr->size bytes starting at hdr.  Returns 0, or
- * -EINVAL with *why set to a static description of what is wrong (a length
- * that does not fit, a string without NUL, ...).  why may be NULL. */
+ * -EINVAL with em describing what is wrong (a length that does not fit, a
+ * string without NUL, ...).  em may be NULL. */
 int record_decode(const struct perf_event_header *hdr,
 		  const struct perf_event_attr *attr, struct record *out,
-		  const char **why);
+		  struct errmsg *em);
 
 /* The record's time (the sample's TIME field, or the sample_id_all
  * trailer's), without decoding the rest; 0 when it carries none. */

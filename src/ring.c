@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "ring.h"
+#include "ring-test.h"
 
 #include <errno.h>
 #include <stdbool.h>

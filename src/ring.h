@@ -20,9 +20,6 @@ struct ring;
 /* Map a ring on a perf fd: 1 + data_pages pages (data_pages a power of 2).
  * Returns NULL with errno set on failure. */
 struct ring *ring_mmap(int fd, size_t data_pages);
-/* Wrap an existing buffer laid out like a mapped ring (for tests): base
- * points to the control page, data_size bytes of data follow at data_offset. */
-struct ring *ring_wrap(void *base, size_t data_offset, size_t data_size);
 void ring_free(struct ring *r);
 
 void ring_read_begin(struct ring *r);

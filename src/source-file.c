@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "dump.h"
+#include "errmsg.h"
 #include "perfdata.h"
 #include "util.h"
 
@@ -71,22 +72,20 @@ static const struct source_ops source_file_ops = {
 	.close = source_file_close,
 };
 
-int source_file_open(const char *path, bool dump, struct source **out, char *why,
-		     size_t why_size)
+int source_file_open(const char *path, bool dump, struct source **out, struct errmsg *em)
 {
 	struct source_file *s = xcalloc(1, sizeof(*s));
 	size_t i;
-	int err = perfdata_open(path, &s->file, why, why_size);
+	int err = perfdata_open(path, &s->file, em);
 
-	if (err) {
+	if (err < 0) {
 		free(s);
 		return err;
 	}
 	s->src.ops = &source_file_ops;
 	if (perfdata_nr_events(s->file) == 0) {
-		snprintf(why, why_size, "%s: the recording has no events", path);
 		source_file_close(&s->src);
-		return -EINVAL;
+		return errmsg_set(em, -EINVAL, "%s: the recording has no events", path);
 	}
 	/* perf adds a dummy event for side-band records: count the first
 	 * real one. */

@@ -8,14 +8,14 @@
 
 #include "source.h"
 
+struct errmsg;
 struct perfdata_info;
 struct perfdata_event;
 
 /* Open path ("-": the pipe format on stdin); dump: the records will be
  * printed in file order (source_file_dump).  Returns 0, or -errno with a
- * sentence for the user in why. */
-int source_file_open(const char *path, bool dump, struct source **out, char *why,
-		     size_t why_size);
+ * sentence for the user in em. */
+int source_file_open(const char *path, bool dump, struct source **out, struct errmsg *em);
 
 const struct perfdata_info *source_file_info(const struct source *src);
 /* The event whose samples count: the first that is not perf's dummy

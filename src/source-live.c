@@ -59,11 +59,10 @@ static const struct source_ops source_live_ops = {
 	.close = source_live_close,
 };
 
-int source_live_open(const struct live_config *cfg, struct source **out, char *why,
-		     size_t why_size)
+int source_live_open(const struct live_config *cfg, struct source **out, struct errmsg *em)
 {
 	struct source_live *s = xcalloc(1, sizeof(*s));
-	int err = live_open(cfg, &s->live, why, why_size);
+	int err = live_open(cfg, &s->live, em);
 
 	if (err) {
 		free(s);

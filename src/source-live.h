@@ -6,9 +6,8 @@
 #include "source.h"
 
 /* Open the events (live_open).  Returns 0, or -errno with a sentence for
- * the user in why. */
-int source_live_open(const struct live_config *cfg, struct source **out, char *why,
-		     size_t why_size);
+ * the user in em. */
+int source_live_open(const struct live_config *cfg, struct source **out, struct errmsg *em);
 /* What is sampled (src from source_live_open). */
 const struct live_info *source_live_info(const struct source *src);
 

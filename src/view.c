@@ -9,23 +9,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "callchain.h"
 #include "demangle.h"
 #include "dso.h"
 #include "dwarfinfo.h"
+#include "errmsg.h"
+#include "hashtab.h"
 #include "machine.h"
 #include "symtab.h"
 #include "util.h"
 
 static const char view_unknown[] = "[unknown]";
 
-/* NULL sorts before any string, so rows without a comm group together. */
-static int view_strcmp(const char *a, const char *b)
+int view_strcmp(const char *a, const char *b)
 {
 	if (a == b)
 		return 0;
 	if (!a || !b)
-		return a ? 1 : -1;
+		return a ? -1 : 1;
 	return strcmp(a, b);
 }
 
@@ -64,78 +66,20 @@ static int view_row_cmp(const void *pa, const void *pb)
 	return CMP(a->kernel, b->kernel);
 }
 
-/* ---- ProfileMe orders ---- */
+/* ---- --order ---- */
 
-static const char *const view_order_names[VIEW_ORDER__MAX] = {
-	[VIEW_ORDER_OVERHEAD] = "overhead", [VIEW_ORDER_RETIRED] = "retired",
-	[VIEW_ORDER_KILLED] = "killed",	    [VIEW_ORDER_STALLED] = "stalled",
-	[VIEW_ORDER_MISPREDICT] = "mispredict", [VIEW_ORDER_TRAPS] = "traps",
-	[VIEW_ORDER_ICMISS] = "icmiss",	    [VIEW_ORDER_LDST] = "ldst",
-	[VIEW_ORDER_PCTR1] = "pctr1",
-};
-
-const char *view_order_name(enum view_order o)
+int view_order_parse(const char *s, const char **out, struct errmsg *em)
 {
-	return (unsigned)o < VIEW_ORDER__MAX ? view_order_names[o] : "?";
-}
-
-int view_order_parse(const char *s, enum view_order *out, const char **bad)
-{
-	int o;
-
-	for (o = 0; o < VIEW_ORDER__MAX; o++)
-		if (s && strcmp(s, view_order_names[o]) == 0) {
-			*out = (enum view_order)o;
-			return 0;
-		}
-	if (bad)
-		*bad = "known orders: overhead, retired, killed, stalled, mispredict, traps, "
-		       "icmiss, ldst, pctr1";
-	return -EINVAL;
-}
-
-const char *view_pctr1_label(unsigned sl1)
-{
-	static const char *const labels[PROFILEME_SL1_NR] = { "Cycles", "RetDly", "BcMiss",
-							      "MbRepl" };
-
-	return sl1 < PROFILEME_SL1_NR ? labels[sl1] : "PCTR1";
-}
-
-static double view_pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : -1.0;
-}
-
-double view_profileme_value(const struct snapshot *snap, const struct profileme_stats *st,
-			    enum view_order o)
-{
-	unsigned sl1 = snap ? snap->profileme_sl1 % PROFILEME_SL1_NR : 0;
-
-	if (!st || !st->samples)
-		return -1.0;
-	switch (o) {
-	case VIEW_ORDER_RETIRED:
-		return view_pct(st->retired, st->samples);
-	case VIEW_ORDER_KILLED:
-		return view_pct(st->killed, st->samples);
-	case VIEW_ORDER_STALLED:
-		return view_pct(st->stalled, st->samples);
-	case VIEW_ORDER_MISPREDICT:
-		return view_pct(st->mispredicted, st->samples);
-	case VIEW_ORDER_TRAPS:
-		return view_pct(profileme_stats_traps(st), st->samples);
-	case VIEW_ORDER_ICMISS:
-		return view_pct(st->icache_miss, st->samples);
-	case VIEW_ORDER_LDST:
-		return view_pct(st->ldst_order, st->samples);
-	case VIEW_ORDER_PCTR1:
-		if (!st->pctr1_samples[sl1])
-			return -1.0;
-		return (double)st->pctr1_sum[sl1] / (double)st->pctr1_samples[sl1];
-	default:
-		return -1.0;
+	if (s && strcmp(s, VIEW_ORDER_DEFAULT) == 0) {
+		*out = NULL;
+		return 0;
 	}
+	if (s && arch_payload_order_known(s)) {
+		*out = s;
+		return 0;
+	}
+	return errmsg_set(em, -EINVAL, "known orders: %s, %s", VIEW_ORDER_DEFAULT,
+			  arch_payload_order_keys());
 }
 
 static void view_fill_row(const struct hist_entry *e, const bool *key, double total,
@@ -195,8 +139,7 @@ struct view_dtab {
 	bool srcline, inl;      /* what frames are expanded with */
 	struct view_dframe *v;
 	size_t n, cap;
-	uint32_t *slots;        /* open addressing over v, UINT32_MAX: empty */
-	size_t nslots;
+	struct hashtab index;   /* over v */
 	/* Expansions of the callchain store's frames, by frame id. */
 	uint32_t *exp_off, *exp_nr;
 	size_t nexp;
@@ -222,20 +165,28 @@ static bool view_dframe_eq(const struct view_dframe *a, const struct view_dframe
 	       a->kernel == b->kernel && a->inlined == b->inlined;
 }
 
+static uint64_t view_dtab_hash_of(const void *ctx, uint32_t idx)
+{
+	return view_dframe_hash(&((const struct view_dtab *)ctx)->v[idx]);
+}
+
+static bool view_dtab_eq(const void *ctx, uint32_t idx, const void *key)
+{
+	return view_dframe_eq(&((const struct view_dtab *)ctx)->v[idx], key);
+}
+
 static void view_dtab_init(struct view_dtab *t, bool srcline, bool inl)
 {
 	memset(t, 0, sizeof(*t));
 	t->srcline = srcline;
 	t->inl = inl;
-	t->nslots = 256;
-	t->slots = xmalloc(t->nslots * sizeof(*t->slots));
-	memset(t->slots, 0xff, t->nslots * sizeof(*t->slots));
+	hashtab_init(&t->index, 256);
 }
 
 static void view_dtab_free(struct view_dtab *t)
 {
 	free(t->v);
-	free(t->slots);
+	hashtab_release(&t->index);
 	free(t->exp_off);
 	free(t->exp_nr);
 	free(t->pool);
@@ -243,32 +194,18 @@ static void view_dtab_free(struct view_dtab *t)
 
 static uint32_t view_dtab_intern(struct view_dtab *t, const struct view_dframe *f)
 {
-	size_t mask = t->nslots - 1, j;
-	uint32_t id;
+	size_t j = hashtab_probe(&t->index, view_dframe_hash(f), view_dtab_eq, t, f);
+	uint32_t id = t->index.slots[j];
 
-	for (j = view_dframe_hash(f) & mask; t->slots[j] != UINT32_MAX; j = (j + 1) & mask)
-		if (view_dframe_eq(&t->v[t->slots[j]], f))
-			return t->slots[j];
+	if (id != HASHTAB_EMPTY)
+		return id;
+	if (t->n >= HASHTAB_MAX_ENTRIES)
+		fatal(1, "view: too many display frames");
 	if (t->n == t->cap)
 		t->v = xgrow(t->v, &t->cap, t->n + 1, sizeof(*t->v));
 	id = (uint32_t)t->n++;
 	t->v[id] = *f;
-	t->slots[j] = id;
-	if (t->n * 2 > t->nslots) {
-		size_t i;
-
-		free(t->slots);
-		t->nslots *= 2;
-		t->slots = xmalloc(t->nslots * sizeof(*t->slots));
-		memset(t->slots, 0xff, t->nslots * sizeof(*t->slots));
-		mask = t->nslots - 1;
-		for (i = 0; i < t->n; i++) {
-			for (j = view_dframe_hash(&t->v[i]) & mask; t->slots[j] != UINT32_MAX;
-			     j = (j + 1) & mask)
-				;
-			t->slots[j] = (uint32_t)i;
-		}
-	}
+	hashtab_insert_at(&t->index, j, id, view_dtab_hash_of, t);
 	/* The node: the same frame without its line (itself when it has none). */
 	if (f->srcline) {
 		struct view_dframe g = *f;
@@ -896,13 +833,14 @@ static bool view_merge_same(const struct view_merge_ctx *m, const struct view_ro
  * inlined function with --inline), its children to every frame of the
  * expansion, since a sample through the address has all of them on its
  * chain; rows with the same keys shown are then merged.  Returns the new
- * array (tmp is freed) and its length in *nr; *pm holds merged ProfileMe
+ * array (tmp is freed) and its length in *nr; *pm holds merged payload
  * stats (free it after the rows are copied). */
 static struct view_row_tmp *view_rows_expand(const struct hist *h, struct view_dtab *dt,
 					     const bool *key, bool children, double total,
 					     struct view_row_tmp *tmp, size_t *nr,
-					     struct profileme_stats **pm)
+					     unsigned char **pm)
 {
+	const struct payload_ops *ops = hist_payload(h);
 	struct view_merge_ctx m = { key, dt };
 	struct view_row_tmp *out = NULL;
 	size_t cap = 0, n = 0, i, j, kept;
@@ -935,7 +873,7 @@ static struct view_row_tmp *view_rows_expand(const struct hist *h, struct view_d
 			if (j) {
 				t->row.period = 0;
 				t->row.samples = 0;
-				t->row.profileme = NULL;
+				t->row.payload = NULL;
 			}
 		}
 	}
@@ -958,18 +896,19 @@ static struct view_row_tmp *view_rows_expand(const struct hist *h, struct view_d
 			a->comm = NULL;
 		if (!key[SORT_PID] && (!a->has_pid || !b->has_pid || a->pid != b->pid))
 			a->has_pid = false;
-		if (b->profileme) {
-			if (!*pm)
-				*pm = xcalloc(n, sizeof(**pm));
-			if (a->profileme != &(*pm)[kept - 1]) {
-				struct profileme_stats *s = &(*pm)[kept - 1];
+		if (b->payload) {
+			unsigned char *st;
 
-				memset(s, 0, sizeof(*s));
-				if (a->profileme)
-					profileme_stats_merge(s, a->profileme);
-				a->profileme = s;
+			if (!*pm)
+				*pm = xcalloc(n, ops->stats_size);
+			st = *pm + (kept - 1) * ops->stats_size;
+			if (a->payload != st) {
+				memset(st, 0, ops->stats_size);
+				if (a->payload)
+					ops->stats_merge(st, a->payload);
+				a->payload = st;
 			}
-			profileme_stats_merge(&(*pm)[kept - 1], b->profileme);
+			ops->stats_merge(st, b->payload);
 		}
 		/* Keep the hottest entry's as the row's own (for its path). */
 		if (b->period > out[kept - 1].row.period - b->period)
@@ -999,9 +938,11 @@ static int view_row_tmp_cmp(const void *pa, const void *pb, void *ctx)
 	const struct snapshot_row *a = &((const struct view_row_tmp *)pa)->row;
 	const struct snapshot_row *b = &((const struct view_row_tmp *)pb)->row;
 
-	if (snap->order != VIEW_ORDER_OVERHEAD) {
-		double x = view_profileme_value(snap, a->profileme, snap->order);
-		double y = view_profileme_value(snap, b->profileme, snap->order);
+	if (snap->order_column >= 0) {
+		double x = payload_value(snap->payload, a->payload, snap->payload_total,
+					 (size_t)snap->order_column);
+		double y = payload_value(snap->payload, b->payload, snap->payload_total,
+					 (size_t)snap->order_column);
 		int c = CMP(y, x);
 
 		if (c)
@@ -1010,26 +951,22 @@ static int view_row_tmp_cmp(const void *pa, const void *pb, void *ctx)
 	return view_row_cmp(a, b);
 }
 
-/* The totals over every entry, and what PCTR1 counted most. */
-static void view_profileme_totals(const struct hist *h, struct snapshot *snap)
+/* The payload counts, and the stats over every entry. */
+static void view_payload_totals(const struct hist *h, struct snapshot *snap)
 {
 	size_t n = hist_count(h), i;
-	unsigned k;
 
-	snap->profileme_arch = hist_profileme_enabled(h);
-	snap->profileme_samples = hist_profileme_samples(h);
-	snap->not_profileme = hist_not_profileme(h);
-	snap->profileme = hist_has_profileme(h);
-	memset(&snap->profileme_total, 0, sizeof(snap->profileme_total));
-	snap->profileme_sl1 = 0;
-	if (!snap->profileme)
+	snap->payload = hist_payload(h);
+	snap->payload_samples = hist_payload_samples(h);
+	snap->payload_other = hist_payload_other(h);
+	snap->payload_rows = snap->payload && hist_has_payload_stats(h);
+	snap->payload_total = NULL;
+	snap->payload_store = NULL;
+	if (!snap->payload_rows)
 		return;
+	snap->payload_total = xcalloc(1, snap->payload->stats_size);
 	for (i = 0; i < n; i++)
-		profileme_stats_merge(&snap->profileme_total, hist_entry_profileme(h, i));
-	for (k = 1; k < PROFILEME_SL1_NR; k++)
-		if (snap->profileme_total.pctr1_samples[k] >
-		    snap->profileme_total.pctr1_samples[snap->profileme_sl1])
-			snap->profileme_sl1 = k;
+		snap->payload->stats_merge(snap->payload_total, hist_entry_payload(h, i));
 }
 
 void view_build(const struct hist *h, const struct view_opts *opts, struct snapshot *snap)
@@ -1043,7 +980,7 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 	uint64_t kernel_period = 0;
 	double total;
 	struct view_dtab dt;
-	struct profileme_stats *merged_pm = NULL;
+	unsigned char *merged_pm = NULL;
 	bool expand;
 
 	if (!opts)
@@ -1065,9 +1002,9 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 	snap->tree_percent_total = opts->tree_percent_total;
 	if (snap->callchains)
 		snap->callchain_nodes_dropped = callchain_store_dropped(hist_callchains(h));
-	snap->order = (unsigned)opts->order < VIEW_ORDER__MAX ? opts->order : VIEW_ORDER_OVERHEAD;
-	snap->profileme_rows = NULL;
-	view_profileme_totals(h, snap);
+	view_payload_totals(h, snap);
+	snap->order = opts->order;
+	snap->order_column = payload_order_column(snap->payload, opts->order);
 	/* Percentages are of everything sampled, hidden rows included, as
 	 * perf's absolute percentages: hiding a row must not inflate others. */
 	total = (double)snap->period;
@@ -1086,7 +1023,7 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 			continue;
 		view_fill_row(e, key, total, snap->children, &tmp[nr].row);
 		/* The hist's own until the rows are chosen, copied below. */
-		tmp[nr].row.profileme = hist_entry_profileme(h, i);
+		tmp[nr].row.payload = hist_entry_payload(h, i);
 		tmp[nr].df = 0;
 		tmp[nr++].entry = i;
 	}
@@ -1114,13 +1051,15 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 		nr = opts->max_rows;
 
 	rows = nr ? xmalloc(nr * sizeof(*rows)) : NULL;
-	if (nr && snap->profileme)
-		snap->profileme_rows = xmalloc(nr * sizeof(*snap->profileme_rows));
+	if (nr && snap->payload_rows)
+		snap->payload_store = xmalloc(nr * snap->payload->stats_size);
 	for (i = 0; i < nr; i++) {
 		rows[i] = tmp[i].row;
-		if (snap->profileme_rows) {
-			snap->profileme_rows[i] = *tmp[i].row.profileme;
-			rows[i].profileme = &snap->profileme_rows[i];
+		if (snap->payload_store) {
+			unsigned char *st = snap->payload_store + i * snap->payload->stats_size;
+
+			memcpy(st, tmp[i].row.payload, snap->payload->stats_size);
+			rows[i].payload = st;
 		}
 		if (snap->callchains && i < opts->tree_rows && expand)
 			snap->callchain_nodes_dropped +=
@@ -1153,8 +1092,10 @@ void snapshot_release(struct snapshot *snap)
 	free(snap->rows);
 	snap->rows = NULL;
 	snap->nr_rows = 0;
-	free(snap->profileme_rows);
-	snap->profileme_rows = NULL;
+	free(snap->payload_store);
+	snap->payload_store = NULL;
+	free(snap->payload_total);
+	snap->payload_total = NULL;
 	free(snap->stacks);
 	free(snap->stack_frames);
 	snap->stacks = NULL;

@@ -7,30 +7,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "alpha-profileme.h"
 #include "hist.h"
+#include "payload.h"
 
 /* The order of the table's rows (--order), apart from the grouping keys
- * (-s): the default, or a ProfileMe measure of each row (rows without
- * ProfileMe samples go last, in the default order). */
-enum view_order {
-	VIEW_ORDER_OVERHEAD,    /* period (children with children on): the default */
-	VIEW_ORDER_RETIRED,     /* percent of the row's ProfileMe samples, descending */
-	VIEW_ORDER_KILLED,
-	VIEW_ORDER_STALLED,
-	VIEW_ORDER_MISPREDICT,
-	VIEW_ORDER_TRAPS,       /* samples with a trap name other than "none" */
-	VIEW_ORDER_ICMISS,
-	VIEW_ORDER_LDST,
-	VIEW_ORDER_PCTR1,       /* mean PCTR1 (of snapshot.profileme_sl1) */
-	VIEW_ORDER__MAX,
-};
-
-/* "overhead", "retired", "killed", "stalled", "mispredict", "traps",
- * "icmiss", "ldst", "pctr1". */
-const char *view_order_name(enum view_order o);
-/* Returns 0, or -EINVAL with *bad set to a static message naming the keys. */
-int view_order_parse(const char *s, enum view_order *out, const char **bad);
+ * (-s): "overhead" (the default), or the word a payload decoder gives one
+ * of its columns (payload_column.order_key): rows by that column's value,
+ * highest first; rows without payload samples go last, in the default
+ * order. */
+#define VIEW_ORDER_DEFAULT "overhead"
+/* Checks s against "overhead" and every decoder's order words.  Returns 0
+ * with *out = s (NULL for "overhead"), or -EINVAL with em naming the
+ * known words. */
+int view_order_parse(const char *s, const char **out, struct errmsg *em);
 
 struct view_opts {
 	bool hide_kernel;       /* -K */
@@ -53,7 +42,8 @@ struct view_opts {
 				   tree node marked inlined), whose callers are the
 				   functions it was inlined into, then the real
 				   function; from libdw, for displayed rows only */
-	enum view_order order;  /* --order */
+	const char *order;      /* --order: a column's order_key, or NULL for
+				   the default */
 };
 
 /* Nodes below this share (percent, of the entry or of the total as
@@ -149,9 +139,9 @@ struct snapshot_row {
 	const struct snapshot_node *callers;  /* root of its callers tree, for the first
 						 -G rows, else NULL */
 	const struct snapshot_node *callees;  /* likewise, callees */
-	/* Alpha ProfileMe (snapshot.profileme), else NULL: the row's counters,
-	   owned by the snapshot. */
-	const struct profileme_stats *profileme;
+	/* The row's payload stats (snapshot.payload_rows), else NULL: owned
+	   by the snapshot, read through snapshot.payload. */
+	const void *payload;
 };
 
 /* Outcomes of DWARF unwinding (enum unwind_outcome) a snapshot counts. */
@@ -169,6 +159,7 @@ struct snapshot {
 	uint64_t total_samples;      /* samples received since start */
 	uint64_t lost;               /* lost samples since start */
 	uint64_t throttled;          /* throttle events since start */
+	uint64_t callchain_zero_ends; /* return addresses of 0 left out since start */
 	uint64_t threads, processes; /* known to the machine now (exited ones
 					are freed: tests watch this stay bounded) */
 	double samples_per_sec;      /* over the last interval */
@@ -202,16 +193,17 @@ struct snapshot {
 	uint64_t unwind_walks;
 	uint64_t unwind[SNAPSHOT_UNWIND_OUTCOMES];
 
-	/* Alpha ProfileMe: */
-	bool profileme_arch;         /* the data is from an Alpha: the two counts apply */
-	uint64_t profileme_samples;  /* ProfileMe samples since the start */
-	uint64_t not_profileme;      /* raw samples since the start that were not */
-	bool profileme;              /* rows have ProfileMe stats (some sample had it) */
-	struct profileme_stats profileme_total; /* every entry's, like .samples */
-	unsigned profileme_sl1;      /* what PCTR1 counted in most samples (SL1): the
-					PCTR1 column's meaning */
-	enum view_order order;       /* how rows are sorted */
-	struct profileme_stats *profileme_rows; /* storage of the rows' stats */
+	/* Precise-sample payloads: */
+	const struct payload_ops *payload; /* the data's decoder (its columns), or NULL:
+					      the two counts apply */
+	uint64_t payload_samples;    /* decoded samples since the start */
+	uint64_t payload_other;      /* raw samples since the start that were not */
+	bool payload_rows;           /* rows have payload stats (some sample had it) */
+	void *payload_total;         /* every entry's stats, like .samples (with
+					payload_rows) */
+	const char *order;           /* --order's word, or NULL: the default */
+	int order_column;            /* the payload column rows are sorted by, or -1 */
+	unsigned char *payload_store; /* storage of the rows' stats */
 	/* --inline / -s srcline (rows merged from entries by file:line or
 	   inlined function, through libdw): */
 	bool inline_frames;          /* the rows and trees have inlined functions */
@@ -219,15 +211,10 @@ struct snapshot {
 					cache) for this snapshot */
 };
 
-/* A row's ProfileMe measure for order o: percent of the row's ProfileMe
- * samples (retired, killed...), or for VIEW_ORDER_PCTR1 the mean PCTR1 of
- * the samples whose SL1 is snap->profileme_sl1.  -1 when the row has no
- * ProfileMe samples (or none with that SL1), or for VIEW_ORDER_OVERHEAD. */
-double view_profileme_value(const struct snapshot *snap, const struct profileme_stats *st,
-			    enum view_order o);
-/* A short column title for what PCTR1 counted: "Cycles", "RetDly",
- * "BcMiss", "MbRepl" for SL1 0..3. */
-const char *view_pctr1_label(unsigned sl1);
+/* strcmp where NULL (a row without the value) sorts after every string:
+ * such rows group together, at the bottom of a table sorted by the name.
+ * Every order of rows by a name uses it. */
+int view_strcmp(const char *a, const char *b);
 
 /* Build rows from the hist: the strings in rows point into the machine's
  * DSOs and interned strings, which outlive the snapshot.  The trees and

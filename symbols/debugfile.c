@@ -88,14 +88,14 @@ int debugfile_file_crc32(const char *path, uint32_t *crc)
  * symlink cannot make us read a host file as its debug file. */
 static bool debugfile_link_ok(const char *path, uint32_t crc, const uint8_t *id, size_t idsize)
 {
-	uint8_t fid[ELF_BUILD_ID_MAX];
+	uint8_t fid[ELFSYMS_BUILD_ID_MAX];
 	uint32_t fcrc;
 	int fd = nsopen_file(path), n;
 	bool ok;
 
 	if (fd < 0)
 		return false;
-	n = elf_read_build_id_fd(fd, fid);
+	n = elfsyms_read_build_id_fd(fd, fid);
 	/* Build IDs decide when both files have one: cheaper than reading
 	 * the whole file, and a mismatch rules out a CRC collision. */
 	if (n < 0)

@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errmsg.h"
+
 /* The prototypes of <elfutils/debuginfod.h> (elfutils 0.178+), declared
  * here so the build needs neither its header nor its library. */
 typedef struct debuginfod_client debuginfod_client;
@@ -54,12 +56,10 @@ static void debuginfod_load(void)
 	lib.ok = true;
 }
 
-bool debuginfod_available(const char **why)
+int debuginfod_available(struct errmsg *em)
 {
 	pthread_once(&lib_once, debuginfod_load);
-	if (!lib.ok && why)
-		*why = lib.why;
-	return lib.ok;
+	return lib.ok ? 0 : errmsg_set(em, -ENOSYS, "%s", lib.why);
 }
 
 static long debuginfod_now_ms(void)
@@ -102,7 +102,7 @@ int debuginfod_fetch_debuginfo(const uint8_t *id, size_t size, long timeout_ms,
 	int fd;
 
 	*path = NULL;
-	if (!debuginfod_available(NULL))
+	if (debuginfod_available(NULL) < 0)
 		return -ENOSYS;
 	if (size == 0 || size > 64)
 		return -EINVAL;

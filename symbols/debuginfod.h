@@ -8,9 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Whether libdebuginfod.so.1 could be loaded (loads it on first call).
- * *why, when false, says what is missing. */
-bool debuginfod_available(const char **why);
+struct errmsg;
+
+/* Whether libdebuginfod.so.1 could be loaded (loads it on first call):
+ * 0, or -ENOSYS with em saying what is missing. */
+int debuginfod_available(struct errmsg *em);
 
 /* Fetch the debug file of build ID id (downloaded into libdebuginfod's
  * cache, or already there) and set *path to it, malloc'd.  Gives up after

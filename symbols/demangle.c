@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+#include "hash.h"
+#include "hashtab.h"
+
 typedef char *(*cxa_demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
 
 static bool demangle_on = true;
@@ -135,47 +139,36 @@ char *demangle(const char *name)
 }
 
 /* demangle_display's cache: raw name -> demangled, by content (a name's
- * storage may be freed and reused by another table), open addressing,
- * grown at half full.  Entries are never freed: they are the names on
- * screen, a few thousand at most. */
+ * storage may be freed and reused by another table).  Entries are never
+ * freed: they are the names on screen, a few thousand at most. */
 struct demangle_entry {
 	uint64_t hash;
-	char *raw;                /* NULL: empty slot */
+	char *raw;
 	char *shown;              /* the demangled form, NULL: shown raw */
+};
+
+struct demangle_key {
+	const char *raw;
+	uint64_t hash;
 };
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct demangle_entry *cache;
-static size_t cache_cap, cache_used;
+static size_t cache_n, cache_cap;
+static struct hashtab cache_index;
 
-static uint64_t demangle_hash(const char *s)
+static uint64_t demangle_hash_of(const void *ctx, uint32_t idx)
 {
-	uint64_t h = 14695981039346656037ull;   /* FNV-1a */
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
+	(void)ctx;
+	return cache[idx].hash;
 }
 
-static void demangle_cache_grow(void)
+static bool demangle_eq(const void *ctx, uint32_t idx, const void *key)
 {
-	struct demangle_entry *old = cache;
-	size_t old_cap = cache_cap, i;
+	const struct demangle_key *k = key;
 
-	cache_cap = old_cap ? old_cap * 2 : 256;
-	cache = calloc(cache_cap, sizeof(*cache));
-	if (!cache)
-		abort();
-	for (i = 0; i < old_cap; i++) {
-		size_t j;
-
-		if (!old[i].raw)
-			continue;
-		for (j = old[i].hash & (cache_cap - 1); cache[j].raw; j = (j + 1) & (cache_cap - 1))
-			;
-		cache[j] = old[i];
-	}
-	free(old);
+	(void)ctx;
+	return cache[idx].hash == k->hash && strcmp(cache[idx].raw, k->raw) == 0;
 }
 
 /* The demangled form of name, malloc'd; a func@plt suffix is kept. */
@@ -205,37 +198,37 @@ static char *demangle_with_suffix(const char *name)
 
 const char *demangle_display(const char *name)
 {
+	struct demangle_key k;
 	const char *shown;
-	uint64_t h;
-	size_t i;
+	uint32_t idx;
+	size_t j;
 	char *dem;
 
 	/* Most names are C: no lock, no hash. */
 	if (!name || !demangle_on || strncmp(name, "_Z", 2) != 0)
 		return name;
-	h = demangle_hash(name);
+	k.raw = name;
+	k.hash = hash_fnv1a(name);
 	pthread_mutex_lock(&cache_lock);
-	for (i = cache_cap ? h & (cache_cap - 1) : 0; cache_cap && cache[i].raw;
-	     i = (i + 1) & (cache_cap - 1)) {
-		if (cache[i].hash == h && strcmp(cache[i].raw, name) == 0) {
-			shown = cache[i].shown;
-			pthread_mutex_unlock(&cache_lock);
-			return shown ? shown : name;
-		}
+	if (!cache_index.slots)
+		hashtab_init(&cache_index, 256);
+	j = hashtab_probe(&cache_index, k.hash, demangle_eq, NULL, &k);
+	idx = cache_index.slots[j];
+	if (idx != HASHTAB_EMPTY) {
+		shown = cache[idx].shown;
+		pthread_mutex_unlock(&cache_lock);
+		return shown ? shown : name;
 	}
 	/* Demangled under the lock: each name once, and rarely (names are
 	 * looked up once per refresh, demangled once per run). */
 	dem = demangle_with_suffix(name);
-	if (2 * (cache_used + 1) > cache_cap)
-		demangle_cache_grow();
-	for (i = h & (cache_cap - 1); cache[i].raw; i = (i + 1) & (cache_cap - 1))
-		;
-	cache[i].hash = h;
-	cache[i].raw = strdup(name);
-	if (!cache[i].raw)
-		abort();
-	cache[i].shown = dem;
-	cache_used++;
+	if (cache_n < HASHTAB_MAX_ENTRIES) {
+		cache = xgrow(cache, &cache_cap, cache_n + 1, sizeof(*cache));
+		cache[cache_n].hash = k.hash;
+		cache[cache_n].raw = xstrdup(name);
+		cache[cache_n].shown = dem;
+		hashtab_insert_at(&cache_index, j, (uint32_t)cache_n++, demangle_hash_of, NULL);
+	}
 	pthread_mutex_unlock(&cache_lock);
 	return dem ? dem : name;
 }

@@ -5,12 +5,10 @@
 #include "elfsyms.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,66 +18,34 @@
 #include "nsopen.h"
 #include "util.h"
 
-static pthread_once_t elf_once = PTHREAD_ONCE_INIT;
-static int elf_version_ok;
+static pthread_once_t elfsyms_once = PTHREAD_ONCE_INIT;
+static int elfsyms_version_ok;
 
-static void elf_init_once(void)
+static void elfsyms_init_once(void)
 {
-	elf_version_ok = elf_version(EV_CURRENT) != EV_NONE;
+	elfsyms_version_ok = elf_version(EV_CURRENT) != EV_NONE;
 }
 
-/* Open path for reading only if it is a regular file.  Paths come from
- * MMAP2 records and perf.data files, which others control: opening a FIFO
- * would block, and merely opening some devices has effects (a watchdog
- * arms itself), so the type is checked on an O_PATH descriptor, which
- * opens nothing, and the file reopened through /proc/self/fd.  A path
- * under a process's root (/proc/PID/root/...) is resolved inside that
- * root (nsopen.c): a container's symlinks cannot lead out of it. */
-static int elf_open_regular(const char *path)
+/* Open path for reading only if it is a regular file: nsopen_file, the
+ * one policy for paths that others control (MMAP2 records, perf.data
+ * files); a FIFO, device or directory is "not a usable ELF". */
+static int elfsyms_open_regular(const char *path)
 {
-	char proc[64];
-	struct stat st;
-	const char *inner;
-	uint32_t pid;
-	int pfd, fd;
+	int fd = nsopen_file(path);
 
-	if (nsopen_split(path, &pid, &inner)) {
-		fd = nsopen_file(path);
-		return fd == -EINVAL || fd == -ELOOP ? -ENOEXEC : fd;
-	}
-	pfd = open(path, O_PATH | O_CLOEXEC);
-	if (pfd < 0)
-		return -errno;
-	if (fstat(pfd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(pfd);
-		return -ENOEXEC;
-	}
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
-	fd = open(proc, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT)
-		/* No /proc: a non-blocking open cannot hang on a FIFO swapped
-		 * in since the check, and is checked again below. */
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	close(pfd);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -ENOEXEC;
-	}
-	return fd;
+	return fd == -EINVAL || fd == -ELOOP ? -ENOEXEC : fd;
 }
 
 /* An Elf for the readable regular file fd.  ELF_C_READ rather than
  * ELF_C_READ_MMAP: a binary truncated in place would SIGBUS an mmap
  * reader, and ELF_C_READ only pread()s the sections we ask for. */
-static int elf_image_begin_fd(int fd, Elf **elfp)
+static int elfsyms_begin_fd(int fd, Elf **elfp)
 {
 	struct stat st;
 	Elf *elf;
 
-	pthread_once(&elf_once, elf_init_once);
-	if (!elf_version_ok)
+	pthread_once(&elfsyms_once, elfsyms_init_once);
+	if (!elfsyms_version_ok)
 		return -ENOSYS;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		return -ENOEXEC;
@@ -95,14 +61,14 @@ static int elf_image_begin_fd(int fd, Elf **elfp)
 }
 
 /* Open path as an ELF file. */
-static int elf_image_open(const char *path, int *fdp, Elf **elfp)
+static int elfsyms_open(const char *path, int *fdp, Elf **elfp)
 {
 	int fd, err;
 
-	fd = elf_open_regular(path);
+	fd = elfsyms_open_regular(path);
 	if (fd < 0)
 		return fd;
-	err = elf_image_begin_fd(fd, elfp);
+	err = elfsyms_begin_fd(fd, elfp);
 	if (err) {
 		close(fd);
 		return err;
@@ -111,14 +77,14 @@ static int elf_image_open(const char *path, int *fdp, Elf **elfp)
 	return 0;
 }
 
-static void elf_image_close(int fd, Elf *elf)
+static void elfsyms_close(int fd, Elf *elf)
 {
 	elf_end(elf);
 	close(fd);
 }
 
 /* Scan one block of notes for NT_GNU_BUILD_ID; returns its size or 0. */
-static size_t elf_image_note_build_id(Elf_Data *data, uint8_t id[ELF_BUILD_ID_MAX])
+static size_t elfsyms_note_build_id(Elf_Data *data, uint8_t id[ELFSYMS_BUILD_ID_MAX])
 {
 	size_t off = 0, next, name_off, desc_off;
 	GElf_Nhdr nh;
@@ -131,7 +97,7 @@ static size_t elf_image_note_build_id(Elf_Data *data, uint8_t id[ELF_BUILD_ID_MA
 		    memcmp((const char *)data->d_buf + name_off, "GNU", 4) == 0 &&
 		    nh.n_descsz > 0) {
 			/* Longer IDs are cut to what MMAP2 records carry. */
-			size_t n = nh.n_descsz < ELF_BUILD_ID_MAX ? nh.n_descsz : ELF_BUILD_ID_MAX;
+			size_t n = nh.n_descsz < ELFSYMS_BUILD_ID_MAX ? nh.n_descsz : ELFSYMS_BUILD_ID_MAX;
 
 			memcpy(id, (const char *)data->d_buf + desc_off, n);
 			return n;
@@ -143,7 +109,7 @@ static size_t elf_image_note_build_id(Elf_Data *data, uint8_t id[ELF_BUILD_ID_MA
 
 /* The build ID from SHT_NOTE sections, or from PT_NOTE segments when the
  * file has no section headers.  Returns its size, 0 when there is none. */
-static size_t elf_image_find_build_id(Elf *elf, uint8_t id[ELF_BUILD_ID_MAX])
+static size_t elfsyms_find_build_id(Elf *elf, uint8_t id[ELFSYMS_BUILD_ID_MAX])
 {
 	Elf_Scn *scn = NULL;
 	size_t shnum = 0, phnum = 0, i, n;
@@ -154,7 +120,7 @@ static size_t elf_image_find_build_id(Elf *elf, uint8_t id[ELF_BUILD_ID_MAX])
 		while ((scn = elf_nextscn(elf, scn)) != NULL) {
 			if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
 				continue;
-			if ((n = elf_image_note_build_id(elf_getdata(scn, NULL), id)) > 0)
+			if ((n = elfsyms_note_build_id(elf_getdata(scn, NULL), id)) > 0)
 				return n;
 		}
 		return 0;
@@ -168,13 +134,13 @@ static size_t elf_image_find_build_id(Elf *elf, uint8_t id[ELF_BUILD_ID_MAX])
 			continue;
 		data = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz,
 					    ph.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
-		if ((n = elf_image_note_build_id(data, id)) > 0)
+		if ((n = elfsyms_note_build_id(data, id)) > 0)
 			return n;
 	}
 	return 0;
 }
 
-static int elf_image_read_segments(Elf *elf, struct elf_image *img)
+static int elfsyms_read_segments(Elf *elf, struct elfsyms_image *img)
 {
 	size_t phnum, i, cap = 0;
 	GElf_Phdr ph;
@@ -182,7 +148,7 @@ static int elf_image_read_segments(Elf *elf, struct elf_image *img)
 	if (elf_getphdrnum(elf, &phnum) != 0)
 		return -ENOEXEC;
 	for (i = 0; i < phnum; i++) {
-		struct elf_segment *seg;
+		struct elfsyms_segment *seg;
 
 		if (!gelf_getphdr(elf, (int)i, &ph))
 			return -ENOEXEC;
@@ -199,7 +165,7 @@ static int elf_image_read_segments(Elf *elf, struct elf_image *img)
 	return 0;
 }
 
-static enum symtab_bind elf_image_bind(unsigned char b)
+static enum symtab_bind elfsyms_bind(unsigned char b)
 {
 	switch (b) {
 	case STB_GLOBAL:
@@ -213,20 +179,20 @@ static enum symtab_bind elf_image_bind(unsigned char b)
 }
 
 /* What symbols need to know about the section they live in. */
-struct elf_image_sect {
+struct elfsyms_sect {
 	uint64_t end;             /* sh_addr + sh_size */
 	bool exec;                /* SHF_EXECINSTR and SHF_ALLOC */
 };
 
 /* The PLT sections, and the symbols found inside them: synthesized
  * func@plt names go only where no real symbol is. */
-struct elf_image_plt {
+struct elfsyms_plt {
 	uint64_t lo, hi;          /* union of .plt and .plt.sec; lo == hi: none */
 	struct { uint64_t start, end; } *taken;
 	size_t ntaken, cap;
 };
 
-static void elf_image_plt_note(struct elf_image_plt *plt, uint64_t start, uint64_t size)
+static void elfsyms_plt_note(struct elfsyms_plt *plt, uint64_t start, uint64_t size)
 {
 	/* Sizeless: at least its own start is taken. */
 	uint64_t end = size && start + size > start ? start + size : start + 1;
@@ -240,10 +206,10 @@ static void elf_image_plt_note(struct elf_image_plt *plt, uint64_t start, uint64
 }
 
 /* Add the functions of one symbol table section (SHT_SYMTAB or SHT_DYNSYM). */
-static int elf_image_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *symsh,
-				  int machine, struct symtab *st, struct elf_image_plt *plt)
+static int elfsyms_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *symsh,
+				  int machine, struct symtab *st, struct elfsyms_plt *plt)
 {
-	struct elf_image_sect *sects;
+	struct elfsyms_sect *sects;
 	Elf_Data *data, *xdata = NULL;
 	Elf_Scn *scn = NULL;
 	size_t shnum, nsyms, i;
@@ -295,9 +261,9 @@ static int elf_image_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *sy
 			sym.st_value &= ~(GElf_Addr)1;
 		/* Raw: demangled only when shown (demangle_display), which
 		 * saves most of the load time of a large C++ binary. */
-		symtab_add(st, sym.st_value, sym.st_size, elf_image_bind(GELF_ST_BIND(sym.st_info)),
+		symtab_add(st, sym.st_value, sym.st_size, elfsyms_bind(GELF_ST_BIND(sym.st_info)),
 			   name, sects[shndx].end);
-		elf_image_plt_note(plt, sym.st_value, sym.st_size);
+		elfsyms_plt_note(plt, sym.st_value, sym.st_size);
 	}
 	free(sects);
 	return 0;
@@ -309,14 +275,14 @@ static int elf_image_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *sy
 
 /* The .plt / .plt.sec / .rela.plt sections, when the file has them, and
  * .plt.got with the .rela.dyn that names its GOT slots. */
-struct elf_image_pltsecs {
+struct elfsyms_pltsecs {
 	Elf_Scn *rela, *reladyn, *pltgot;
 	GElf_Shdr relash, pltsh, secsh, gotsh, reladynsh, pltgotsh;
 	bool have_rela, have_plt, have_sec, have_got;
 };
 
-static void elf_image_find_plt(Elf *elf, struct elf_image_pltsecs *ps,
-			       struct elf_image_plt *plt)
+static void elfsyms_find_plt(Elf *elf, struct elfsyms_pltsecs *ps,
+			       struct elfsyms_plt *plt)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -378,7 +344,7 @@ static void elf_image_find_plt(Elf *elf, struct elf_image_pltsecs *ps,
 	}
 }
 
-static bool elf_image_plt_taken(const struct elf_image_plt *plt, uint64_t addr)
+static bool elfsyms_plt_taken(const struct elfsyms_plt *plt, uint64_t addr)
 {
 	size_t i;
 
@@ -390,8 +356,8 @@ static bool elf_image_plt_taken(const struct elf_image_plt *plt, uint64_t addr)
 
 /* Name the PLT entries func@plt from their R_X86_64_JUMP_SLOT relocations
  * (perf does the same): samples in them are otherwise [unknown]. */
-static void elf_image_synth_plt(Elf *elf, const struct elf_image_pltsecs *ps,
-				const struct elf_image_plt *plt, struct symtab *st)
+static void elfsyms_synth_plt(Elf *elf, const struct elfsyms_pltsecs *ps,
+				const struct elfsyms_plt *plt, struct symtab *st)
 {
 	Elf_Data *rel, *dyn;
 	Elf_Scn *dynscn;
@@ -441,7 +407,7 @@ static void elf_image_synth_plt(Elf *elf, const struct elf_image_pltsecs *ps,
 		    GELF_R_SYM(r.r_info) >= dyn->d_size / dynsh.sh_entsize ||
 		    !gelf_getsym(dyn, (int)GELF_R_SYM(r.r_info), &sym) ||
 		    !(sname = elf_strptr(elf, dynsh.sh_link, sym.st_name)) || !*sname ||
-		    elf_image_plt_taken(plt, addr))
+		    elfsyms_plt_taken(plt, addr))
 			continue;
 		strbuf_reset(&name);
 		strbuf_addstr(&name, sname);
@@ -452,14 +418,14 @@ static void elf_image_synth_plt(Elf *elf, const struct elf_image_pltsecs *ps,
 }
 
 /* A GOT slot and the .dynsym index its R_X86_64_GLOB_DAT names. */
-struct elf_image_gotslot {
+struct elfsyms_gotslot {
 	uint64_t addr;
 	uint32_t sym;
 };
 
-static int elf_image_gotslot_cmp(const void *a, const void *b)
+static int elfsyms_gotslot_cmp(const void *a, const void *b)
 {
-	const struct elf_image_gotslot *x = a, *y = b;
+	const struct elfsyms_gotslot *x = a, *y = b;
 
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
@@ -467,7 +433,7 @@ static int elf_image_gotslot_cmp(const void *a, const void *b)
 /* The GOT slot an x86_64 .plt.got entry jumps through: the entry is
  * `jmp *disp32(%rip)` (ff 25), maybe after endbr64 (f3 0f 1e fa) and with
  * a bnd prefix (f2).  Returns false when the bytes are anything else. */
-static bool elf_image_pltgot_target(const unsigned char *p, size_t len, uint64_t addr,
+static bool elfsyms_pltgot_target(const unsigned char *p, size_t len, uint64_t addr,
 				    uint64_t *slot)
 {
 	size_t i = 0;
@@ -489,10 +455,10 @@ static bool elf_image_pltgot_target(const unsigned char *p, size_t len, uint64_t
  * puts there the PLT entries of functions whose address is also taken,
  * which jump through a GOT slot that an R_X86_64_GLOB_DAT relocation of
  * .rela.dyn fills with func.  Entries are 8 bytes, or 16 with IBT. */
-static void elf_image_synth_pltgot(Elf *elf, const struct elf_image_pltsecs *ps,
-				   const struct elf_image_plt *plt, struct symtab *st)
+static void elfsyms_synth_pltgot(Elf *elf, const struct elfsyms_pltsecs *ps,
+				   const struct elfsyms_plt *plt, struct symtab *st)
 {
-	struct elf_image_gotslot *slots = NULL;
+	struct elfsyms_gotslot *slots = NULL;
 	size_t nslots = 0, cap = 0, i, nrel, nsyms, esize;
 	const unsigned char *code;
 	Elf_Data *rel, *dyn, *text;
@@ -527,7 +493,7 @@ static void elf_image_synth_pltgot(Elf *elf, const struct elf_image_pltsecs *ps,
 	}
 	if (!nslots)
 		return;
-	qsort(slots, nslots, sizeof(*slots), elf_image_gotslot_cmp);
+	qsort(slots, nslots, sizeof(*slots), elfsyms_gotslot_cmp);
 	code = text->d_buf;
 	size = text->d_size < ps->pltgotsh.sh_size ? text->d_size : ps->pltgotsh.sh_size;
 	base = ps->pltgotsh.sh_addr;
@@ -536,18 +502,18 @@ static void elf_image_synth_pltgot(Elf *elf, const struct elf_image_pltsecs *ps,
 		code[3] == 0xfa ? 16 : 8;
 	strbuf_init(&name);
 	for (i = 0; i + esize <= size; i += esize) {
-		struct elf_image_gotslot key, *hit;
+		struct elfsyms_gotslot key, *hit;
 		const char *sname;
 		uint64_t slot;
 		GElf_Sym sym;
 
-		if (!elf_image_pltgot_target(code + i, esize, base + i, &slot))
+		if (!elfsyms_pltgot_target(code + i, esize, base + i, &slot))
 			continue;
 		key.addr = slot;
-		hit = bsearch(&key, slots, nslots, sizeof(*slots), elf_image_gotslot_cmp);
+		hit = bsearch(&key, slots, nslots, sizeof(*slots), elfsyms_gotslot_cmp);
 		if (!hit || !gelf_getsym(dyn, (int)hit->sym, &sym) ||
 		    !(sname = elf_strptr(elf, dynsh.sh_link, sym.st_name)) || !*sname ||
-		    elf_image_plt_taken(plt, base + i))
+		    elfsyms_plt_taken(plt, base + i))
 			continue;
 		strbuf_reset(&name);
 		strbuf_addstr(&name, sname);
@@ -559,7 +525,7 @@ static void elf_image_synth_pltgot(Elf *elf, const struct elf_image_pltsecs *ps,
 }
 
 /* The first SHT_SYMTAB section of elf, or NULL. */
-static Elf_Scn *elf_image_find_symtab(Elf *elf, GElf_Shdr *sh)
+static Elf_Scn *elfsyms_find_symtab(Elf *elf, GElf_Shdr *sh)
 {
 	Elf_Scn *scn = NULL;
 
@@ -572,7 +538,7 @@ static Elf_Scn *elf_image_find_symtab(Elf *elf, GElf_Shdr *sh)
 /* .gnu_debuglink: the debug file's name, NUL, padding to 4, its CRC-32 in
  * the file's byte order.  Names with '/' are refused (they would leave the
  * directories searched). */
-static void elf_image_read_debuglink(Elf *elf, Elf_Scn *scn, struct elf_image *img)
+static void elfsyms_read_debuglink(Elf *elf, Elf_Scn *scn, struct elfsyms_image *img)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	const unsigned char *p, *end;
@@ -599,8 +565,8 @@ static void elf_image_read_debuglink(Elf *elf, Elf_Scn *scn, struct elf_image *i
 /* .gnu_debugdata (MiniDebugInfo): an xz-compressed ELF whose .symtab holds
  * the functions .dynsym lacks; add them to img's table.  The sizes are
  * capped: the section is whatever the file says. */
-static void elf_image_read_debugdata(Elf_Scn *scn, struct elf_image *img,
-				     struct elf_image_plt *plt)
+static void elfsyms_read_debugdata(Elf_Scn *scn, struct elfsyms_image *img,
+				     struct elfsyms_plt *plt)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	Elf_Scn *symscn;
@@ -616,8 +582,8 @@ static void elf_image_read_debugdata(Elf_Scn *scn, struct elf_image *img,
 		return;
 	mini = elf_memory(buf, len);
 	if (mini && elf_kind(mini) == ELF_K_ELF && gelf_getehdr(mini, &eh) &&
-	    eh.e_machine == img->machine && (symscn = elf_image_find_symtab(mini, &symsh)) &&
-	    elf_image_read_symbols(mini, symscn, &symsh, img->machine, img->symtab, plt) == 0)
+	    eh.e_machine == img->machine && (symscn = elfsyms_find_symtab(mini, &symsh)) &&
+	    elfsyms_read_symbols(mini, symscn, &symsh, img->machine, img->symtab, plt) == 0)
 		img->from_debugdata = true;
 	if (mini)
 		elf_end(mini);
@@ -626,12 +592,12 @@ static void elf_image_read_debugdata(Elf_Scn *scn, struct elf_image *img,
 
 /* Pick .symtab if present (it is a superset), else .dynsym and what
  * .gnu_debugdata adds; then the PLT. */
-static int elf_image_load_symbols(Elf *elf, struct elf_image *img)
+static int elfsyms_load_symbols(Elf *elf, struct elfsyms_image *img)
 {
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL, *debugdata = NULL;
 	GElf_Shdr sh, symsh, dynsh;
-	struct elf_image_pltsecs ps;
-	struct elf_image_plt plt = { 0 };
+	struct elfsyms_pltsecs ps;
+	struct elfsyms_plt plt = { 0 };
 	size_t shstrndx = 0;
 	int err = 0;
 
@@ -653,7 +619,7 @@ static int elf_image_load_symbols(Elf *elf, struct elf_image *img)
 			/* Sizes checked before libelf reads the bytes in. */
 			if (strcmp(name, ".gnu_debuglink") == 0 && !img->debuglink &&
 			    sh.sh_size <= 4096)
-				elf_image_read_debuglink(elf, scn, img);
+				elfsyms_read_debuglink(elf, scn, img);
 			else if (strcmp(name, ".gnu_debugdata") == 0 && !debugdata &&
 				 sh.sh_size <= DEBUGFILE_XZ_MAX)
 				debugdata = scn;
@@ -661,28 +627,28 @@ static int elf_image_load_symbols(Elf *elf, struct elf_image *img)
 	}
 	/* Only the x86_64 PLT layout is known here; elsewhere no @plt. */
 	if (img->machine == EM_X86_64)
-		elf_image_find_plt(elf, &ps, &plt);
+		elfsyms_find_plt(elf, &ps, &plt);
 	if (symtab) {
-		err = elf_image_read_symbols(elf, symtab, &symsh, img->machine, img->symtab,
+		err = elfsyms_read_symbols(elf, symtab, &symsh, img->machine, img->symtab,
 					     plt.hi > plt.lo ? &plt : NULL);
 	} else if (dynsym) {
 		img->from_dynsym = true;
-		err = elf_image_read_symbols(elf, dynsym, &dynsh, img->machine, img->symtab,
+		err = elfsyms_read_symbols(elf, dynsym, &dynsh, img->machine, img->symtab,
 					     plt.hi > plt.lo ? &plt : NULL);
 	}
 	img->no_symtab = !symtab;
 	if (!err && !symtab && debugdata)
-		elf_image_read_debugdata(debugdata, img, plt.hi > plt.lo ? &plt : NULL);
+		elfsyms_read_debugdata(debugdata, img, plt.hi > plt.lo ? &plt : NULL);
 	if (!err && plt.hi > plt.lo) {
-		elf_image_synth_plt(elf, &ps, &plt, img->symtab);
-		elf_image_synth_pltgot(elf, &ps, &plt, img->symtab);
+		elfsyms_synth_plt(elf, &ps, &plt, img->symtab);
+		elfsyms_synth_pltgot(elf, &ps, &plt, img->symtab);
 	}
 	free(plt.taken);
 	return err;
 }
 
 /* The common core of the loaders: everything from an open Elf. */
-static int elf_image_load_elf(Elf *elf, struct elf_image *out)
+static int elfsyms_load_elf(Elf *elf, struct elfsyms_image *out)
 {
 	GElf_Ehdr eh;
 	int err;
@@ -695,12 +661,12 @@ static int elf_image_load_elf(Elf *elf, struct elf_image *out)
 		return -ENOEXEC;
 	out->type = eh.e_type;
 	out->machine = eh.e_machine;
-	err = elf_image_read_segments(elf, out);
+	err = elfsyms_read_segments(elf, out);
 	if (err)
 		goto out_segs;
-	out->build_id_size = elf_image_find_build_id(elf, out->build_id);
+	out->build_id_size = elfsyms_find_build_id(elf, out->build_id);
 	out->symtab = symtab_new();
-	err = elf_image_load_symbols(elf, out);
+	err = elfsyms_load_symbols(elf, out);
 	if (err)
 		goto out_symtab;
 	symtab_finish(out->symtab);
@@ -715,43 +681,43 @@ out_segs:
 	return err;
 }
 
-int elf_image_load(const char *path, struct elf_image *out)
+int elfsyms_load(const char *path, struct elfsyms_image *out)
 {
 	Elf *elf;
 	int fd, err;
 
 	memset(out, 0, sizeof(*out));
-	err = elf_image_open(path, &fd, &elf);
+	err = elfsyms_open(path, &fd, &elf);
 	if (err)
 		return err;
-	err = elf_image_load_elf(elf, out);
-	elf_image_close(fd, elf);
+	err = elfsyms_load_elf(elf, out);
+	elfsyms_close(fd, elf);
 	return err;
 }
 
-int elf_image_load_fd(int fd, struct elf_image *out)
+int elfsyms_load_fd(int fd, struct elfsyms_image *out)
 {
 	Elf *elf;
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = elf_image_begin_fd(fd, &elf);
+	err = elfsyms_begin_fd(fd, &elf);
 	if (err)
 		return err;
-	err = elf_image_load_elf(elf, out);
+	err = elfsyms_load_elf(elf, out);
 	elf_end(elf);
 	return err;
 }
 
-int elf_image_load_memory(const void *image, size_t size, struct elf_image *out)
+int elfsyms_load_memory(const void *image, size_t size, struct elfsyms_image *out)
 {
 	char *copy;
 	Elf *elf;
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	pthread_once(&elf_once, elf_init_once);
-	if (!elf_version_ok)
+	pthread_once(&elfsyms_once, elfsyms_init_once);
+	if (!elfsyms_version_ok)
 		return -ENOSYS;
 	if (size == 0)
 		return -ENOEXEC;
@@ -764,13 +730,13 @@ int elf_image_load_memory(const void *image, size_t size, struct elf_image *out)
 		free(copy);
 		return -ENOEXEC;
 	}
-	err = elf_kind(elf) == ELF_K_ELF ? elf_image_load_elf(elf, out) : -ENOEXEC;
+	err = elf_kind(elf) == ELF_K_ELF ? elfsyms_load_elf(elf, out) : -ENOEXEC;
 	elf_end(elf);
 	free(copy);
 	return err;
 }
 
-void elf_image_release(struct elf_image *img)
+void elfsyms_release(struct elfsyms_image *img)
 {
 	if (!img)
 		return;
@@ -780,14 +746,14 @@ void elf_image_release(struct elf_image *img)
 	memset(img, 0, sizeof(*img));
 }
 
-int elf_image_offset_to_vaddr(const struct elf_image *img, uint64_t offset,
+int elfsyms_offset_to_vaddr(const struct elfsyms_image *img, uint64_t offset,
 			      uint64_t *vaddr)
 {
-	const struct elf_segment *best = NULL;
+	const struct elfsyms_segment *best = NULL;
 	size_t i;
 
 	for (i = 0; i < img->nsegs; i++) {
-		const struct elf_segment *seg = &img->segs[i];
+		const struct elfsyms_segment *seg = &img->segs[i];
 
 		if (offset < seg->offset || offset - seg->offset >= seg->filesz)
 			continue;
@@ -800,35 +766,35 @@ int elf_image_offset_to_vaddr(const struct elf_image *img, uint64_t offset,
 	return 0;
 }
 
-int elf_read_build_id(const char *path, uint8_t id[ELF_BUILD_ID_MAX])
+int elfsyms_read_build_id(const char *path, uint8_t id[ELFSYMS_BUILD_ID_MAX])
 {
 	Elf *elf;
 	int fd, err;
 	size_t n;
 
-	err = elf_image_open(path, &fd, &elf);
+	err = elfsyms_open(path, &fd, &elf);
 	if (err)
 		return err;
-	n = elf_image_find_build_id(elf, id);
-	elf_image_close(fd, elf);
+	n = elfsyms_find_build_id(elf, id);
+	elfsyms_close(fd, elf);
 	return (int)n;
 }
 
-int elf_read_build_id_fd(int fd, uint8_t id[ELF_BUILD_ID_MAX])
+int elfsyms_read_build_id_fd(int fd, uint8_t id[ELFSYMS_BUILD_ID_MAX])
 {
 	Elf *elf;
 	int err;
 	size_t n;
 
-	err = elf_image_begin_fd(fd, &elf);
+	err = elfsyms_begin_fd(fd, &elf);
 	if (err)
 		return err;
-	n = elf_image_find_build_id(elf, id);
+	n = elfsyms_find_build_id(elf, id);
 	elf_end(elf);
 	return (int)n;
 }
 
-int elf_image_merge_debug(struct elf_image *img, const char *path)
+int elfsyms_merge_debug(struct elfsyms_image *img, const char *path)
 {
 	struct symtab *st, *dbg;
 	Elf_Scn *symscn;
@@ -838,17 +804,17 @@ int elf_image_merge_debug(struct elf_image *img, const char *path)
 	Elf *elf;
 	int fd, err;
 
-	err = elf_image_open(path, &fd, &elf);
+	err = elfsyms_open(path, &fd, &elf);
 	if (err)
 		return err;
 	if (!gelf_getehdr(elf, &eh) || eh.e_machine != img->machine ||
-	    !(symscn = elf_image_find_symtab(elf, &symsh))) {
-		elf_image_close(fd, elf);
+	    !(symscn = elfsyms_find_symtab(elf, &symsh))) {
+		elfsyms_close(fd, elf);
 		return -ENODATA;
 	}
 	dbg = symtab_new();
-	err = elf_image_read_symbols(elf, symscn, &symsh, img->machine, dbg, NULL);
-	elf_image_close(fd, elf);
+	err = elfsyms_read_symbols(elf, symscn, &symsh, img->machine, dbg, NULL);
+	elfsyms_close(fd, elf);
 	if (err) {
 		symtab_free(dbg);
 		return err;
@@ -882,9 +848,4 @@ int elf_image_merge_debug(struct elf_image *img, const char *path)
 	symtab_free(img->symtab);
 	img->symtab = st;
 	return 0;
-}
-
-int elf_open_checked(const char *path)
-{
-	return elf_open_regular(path);
 }

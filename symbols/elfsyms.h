@@ -9,19 +9,19 @@
 
 struct symtab;
 
-struct elf_segment {          /* one PT_LOAD */
+struct elfsyms_segment {          /* one PT_LOAD */
 	uint64_t vaddr, offset, filesz, memsz;
 	uint32_t flags;           /* PF_X | PF_W | PF_R */
 };
 
-#define ELF_BUILD_ID_MAX 20
+#define ELFSYMS_BUILD_ID_MAX 20
 
-struct elf_image {
+struct elfsyms_image {
 	int type;                 /* ET_EXEC, ET_DYN, ... */
 	int machine;              /* EM_X86_64, EM_ALPHA, ... */
-	uint8_t build_id[ELF_BUILD_ID_MAX];
+	uint8_t build_id[ELFSYMS_BUILD_ID_MAX];
 	size_t build_id_size;     /* 0 when the file has no NT_GNU_BUILD_ID */
-	struct elf_segment *segs;
+	struct elfsyms_segment *segs;
 	size_t nsegs;
 	struct symtab *symtab;    /* never NULL after a successful load (may be empty) */
 	bool from_dynsym;         /* the file has no .symtab: names came from
@@ -33,16 +33,18 @@ struct elf_image {
 	uint32_t debuglink_crc;   /* and the CRC-32 of that file */
 };
 
-/* Load everything above from path.  Returns 0, or -errno (-ENOEXEC when the
- * file is not a usable ELF). */
-int elf_image_load(const char *path, struct elf_image *out);
+/* Load everything above from path, opened with nsopen_file (a regular
+ * file only, a path under /proc/PID/root resolved inside that root).
+ * Returns 0, or -errno (-ENOEXEC when the file is not a usable ELF or not
+ * a regular file). */
+int elfsyms_load(const char *path, struct elfsyms_image *out);
 /* The same from fd, a readable descriptor of a regular file (opened by
  * the caller, e.g. under a container's root with nsopen); fd stays open. */
-int elf_image_load_fd(int fd, struct elf_image *out);
+int elfsyms_load_fd(int fd, struct elfsyms_image *out);
 /* The same from an ELF image in memory (the vdso), which is copied first:
  * it may be read-only and need not outlive the call. */
-int elf_image_load_memory(const void *image, size_t size, struct elf_image *out);
-void elf_image_release(struct elf_image *img);
+int elfsyms_load_memory(const void *image, size_t size, struct elfsyms_image *out);
+void elfsyms_release(struct elfsyms_image *img);
 
 /* Merge the .symtab of the separate debug file at path (found by build ID
  * or .gnu_debuglink, and checked by the caller) into img's symbols: the
@@ -50,22 +52,18 @@ void elf_image_release(struct elf_image *img);
  * file has none.  Only the symbols change (the debug file's segments are
  * NOBITS).  Returns 0, -ENODATA when the debug file adds no symbol (img
  * unchanged), or -errno. */
-int elf_image_merge_debug(struct elf_image *img, const char *path);
-
-/* Open path read-only if it is a regular file (never a FIFO or device:
- * paths come from others).  Returns an fd or -errno. */
-int elf_open_checked(const char *path);
+int elfsyms_merge_debug(struct elfsyms_image *img, const char *path);
 
 /* Map a file offset (ip - map_start + map_pgoff) to an ELF virtual address
  * through the PT_LOAD that contains it (the executable one if several do).
  * Returns 0, or -ENOENT when no segment contains the offset. */
-int elf_image_offset_to_vaddr(const struct elf_image *img, uint64_t offset,
+int elfsyms_offset_to_vaddr(const struct elfsyms_image *img, uint64_t offset,
 			      uint64_t *vaddr);
 
 /* Only the build ID (cheap: no symbols).  Returns its size (0 if none) or
  * -errno. */
-int elf_read_build_id(const char *path, uint8_t id[ELF_BUILD_ID_MAX]);
+int elfsyms_read_build_id(const char *path, uint8_t id[ELFSYMS_BUILD_ID_MAX]);
 /* The same from a readable descriptor (it stays open). */
-int elf_read_build_id_fd(int fd, uint8_t id[ELF_BUILD_ID_MAX]);
+int elfsyms_read_build_id_fd(int fd, uint8_t id[ELFSYMS_BUILD_ID_MAX]);
 
 #endif

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "elfsyms.h"
+#include "errmsg.h"
+#include "nsopen.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -425,42 +427,6 @@ static int ks_slurp(FILE *f, char **bufp, size_t *lenp)
 	return 0;
 }
 
-/* Read a /proc file whole (it is small: /proc/modules). */
-static int ks_read_proc(const char *path, char **bufp, size_t *lenp)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t len = 0, cap = 1 << 16;
-	char *buf;
-
-	if (fd < 0)
-		return -errno;
-	buf = xmalloc(cap);
-	for (;;) {
-		ssize_t n;
-
-		if (cap - len < 4096)
-			buf = xgrow(buf, &cap, cap + 1, 1);
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			int err = n < 0 ? -errno : 0;
-
-			close(fd);
-			if (err) {
-				free(buf);
-				return err;
-			}
-			break;
-		}
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	*bufp = buf;
-	*lenp = len;
-	return 0;
-}
-
 static void ks_parse_begin(struct ks_parse *ps, char *mtext, size_t size_hint)
 {
 	memset(ps, 0, sizeof(*ps));
@@ -565,7 +531,7 @@ int kallsyms_load_files(const char *kallsyms, const char *modules, struct kernel
 	if (fd < 0)
 		return -errno;
 	/* Modules are absent without module support: not an error. */
-	if (ks_read_proc(modules ? modules : "/proc/modules", &mtext, &mlen))
+	if (read_file(modules ? modules : "/proc/modules", SIZE_MAX, &mtext, &mlen))
 		mtext = NULL;
 	/* The file's size is unknown (st_size 0): reserve for a typical one. */
 	ks_parse_begin(&ps, mtext, 6 << 20);
@@ -695,7 +661,7 @@ static void ks_hex(char *out, const uint8_t *id, size_t n)
  * functions, so not in its symbol table as elfsyms reads it. */
 static void ks_vmlinux_markers(const char *path, uint64_t *stext, uint64_t *text)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = nsopen_file(path);
 	Elf *elf;
 	Elf_Scn *scn = NULL;
 
@@ -777,41 +743,38 @@ static bool ks_vmlinux_offset(const struct kernel_syms *ks, const char *path,
 }
 
 int kallsyms_use_vmlinux(struct kernel_syms *ks, const char *path, const uint8_t *id,
-			 size_t id_size, char *why, size_t why_size)
+			 size_t id_size, struct errmsg *em)
 {
-	struct elf_image img;
+	struct elfsyms_image img;
 	struct symtab *st;
 	uint64_t off = 0;
-	char have[2 * ELF_BUILD_ID_MAX + 1], want[2 * ELF_BUILD_ID_MAX + 1];
+	char have[2 * ELFSYMS_BUILD_ID_MAX + 1], want[2 * ELFSYMS_BUILD_ID_MAX + 1];
 	size_t i, n;
 	int err;
 
-	if ((err = elf_image_load(path, &img)) != 0) {
-		snprintf(why, why_size, "%s: %s", path,
-			 err == -ENOEXEC ? "not an ELF file with symbols" : strerror(-err));
-		return err;
-	}
+	if ((err = elfsyms_load(path, &img)) != 0)
+		return errmsg_set(em, err, "%s: %s", path,
+				  err == -ENOEXEC ? "not an ELF file with symbols" : strerror(-err));
 	if (!id_size || !img.build_id_size || img.build_id_size != id_size ||
 	    memcmp(img.build_id, id, id_size) != 0) {
 		ks_hex(have, img.build_id, img.build_id_size);
 		ks_hex(want, id, id_size);
 		if (!id_size)
-			snprintf(why, why_size, "%s: the kernel's build ID is unknown "
-				 "(/sys/kernel/notes): cannot check it", path);
+			errmsg_set(em, -EINVAL, "%s: the kernel's build ID is unknown "
+				   "(/sys/kernel/notes): cannot check it", path);
 		else if (!img.build_id_size)
-			snprintf(why, why_size, "%s has no build ID: cannot tell whether it is "
-				 "the kernel's (%s)", path, want);
+			errmsg_set(em, -EINVAL, "%s has no build ID: cannot tell whether it is "
+				   "the kernel's (%s)", path, want);
 		else
-			snprintf(why, why_size, "%s is another kernel's: build ID %s, the "
-				 "kernel's is %s", path, have, want);
-		elf_image_release(&img);
+			errmsg_set(em, -EINVAL, "%s is another kernel's: build ID %s, the "
+				   "kernel's is %s", path, have, want);
+		elfsyms_release(&img);
 		return -EINVAL;
 	}
 	n = symtab_count(img.symtab);
 	if (n == 0 || !ks->kernel || !ks_vmlinux_offset(ks, path, img.symtab, ks->kernel, &off)) {
-		snprintf(why, why_size, "%s: its symbols do not match /proc/kallsyms", path);
-		elf_image_release(&img);
-		return -EINVAL;
+		elfsyms_release(&img);
+		return errmsg_set(em, -EINVAL, "%s: its symbols do not match /proc/kallsyms", path);
 	}
 	/* vmlinux's sized functions, and what kallsyms has outside them
 	 * (code the image does not describe: trampolines, bpf...). */
@@ -833,19 +796,19 @@ int kallsyms_use_vmlinux(struct kernel_syms *ks, const char *path, const uint8_t
 	symtab_finish(st);
 	symtab_free(ks->kernel);
 	ks->kernel = st;
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	return 0;
 }
 
 char *kallsyms_find_vmlinux(const char *root, const char *release, const uint8_t *id,
 			    size_t id_size)
 {
-	char hex[2 * ELF_BUILD_ID_MAX + 1];
+	char hex[2 * ELFSYMS_BUILD_ID_MAX + 1];
 	char *cand[4];
 	char *found = NULL;
 	size_t i;
 
-	if (!id_size || id_size > ELF_BUILD_ID_MAX)
+	if (!id_size || id_size > ELFSYMS_BUILD_ID_MAX)
 		return NULL;
 	ks_hex(hex, id, id_size);
 	root = root ? root : "";
@@ -854,9 +817,9 @@ char *kallsyms_find_vmlinux(const char *root, const char *release, const uint8_t
 	cand[2] = xasprintf("%s/boot/vmlinux-%s", root, release);
 	cand[3] = xasprintf("%s/lib/modules/%s/build/vmlinux", root, release);
 	for (i = 0; i < 4; i++) {
-		uint8_t have[ELF_BUILD_ID_MAX];
+		uint8_t have[ELFSYMS_BUILD_ID_MAX];
 
-		if (!found && elf_read_build_id(cand[i], have) == (int)id_size &&
+		if (!found && elfsyms_read_build_id(cand[i], have) == (int)id_size &&
 		    memcmp(have, id, id_size) == 0) {
 			found = cand[i];
 			continue;

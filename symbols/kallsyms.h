@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct errmsg;
 struct symtab;
 
 struct kernel_module {
@@ -50,9 +51,9 @@ int kallsyms_kernel_build_id(uint8_t id[20]);
  * with kallsyms), keeping kallsyms symbols that lie outside all of them.
  * The file must carry build ID id (the running kernel's): any other, or
  * none, is refused.  Returns 0, or -errno with a message for the user in
- * why (-EINVAL: not this kernel's). */
+ * em (-EINVAL: not this kernel's). */
 int kallsyms_use_vmlinux(struct kernel_syms *ks, const char *path, const uint8_t *id,
-			 size_t id_size, char *why, size_t why_size);
+			 size_t id_size, struct errmsg *em);
 
 /* The copy of kallsyms perf record keeps for the kernel with build ID id
  * (perf report reads it): DIR/[kernel.kallsyms]/HEX/kallsyms, DIR being

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "perfmap.h"
+#include "perfmap-test.h"
 
 #include <errno.h>
 #include <fcntl.h>

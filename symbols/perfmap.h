@@ -62,9 +62,4 @@ int perfmap_load(uint32_t pid, uint64_t known_size, struct symtab **out,
 int perfmap_load_max(uint32_t pid, uint64_t known_size, uint64_t max_new, struct symtab **out,
 		     uint64_t *size);
 
-/* The same with the root directory (an O_PATH descriptor), the pid as the
- * process sees itself and its uids given: for the tests. */
-int perfmap_load_at(int rootfd, uint32_t nspid, uid_t ruid, uid_t euid, uint64_t known_size,
-		    struct symtab **out, uint64_t *size);
-
 #endif

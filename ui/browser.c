@@ -158,36 +158,7 @@ void browser_init(struct browser *b, const struct browser_init *init)
 	b->percent_limit = init->view.percent_limit;
 	b->max_rows = init->view.max_rows;
 	b->mode = init->mode;
-	b->sort_col = LAYOUT_SELF;
-	b->order_col = LAYOUT__MAX;
-	switch (init->view.order) {
-	case VIEW_ORDER_RETIRED:
-		b->order_col = LAYOUT_PM_RETIRED;
-		break;
-	case VIEW_ORDER_KILLED:
-		b->order_col = LAYOUT_PM_KILLED;
-		break;
-	case VIEW_ORDER_STALLED:
-		b->order_col = LAYOUT_PM_STALLED;
-		break;
-	case VIEW_ORDER_MISPREDICT:
-		b->order_col = LAYOUT_PM_MISPRED;
-		break;
-	case VIEW_ORDER_TRAPS:
-		b->order_col = LAYOUT_PM_TRAPS;
-		break;
-	case VIEW_ORDER_ICMISS:
-		b->order_col = LAYOUT_PM_ICMISS;
-		break;
-	case VIEW_ORDER_LDST:
-		b->order_col = LAYOUT_PM_LDST;
-		break;
-	case VIEW_ORDER_PCTR1:
-		b->order_col = LAYOUT_PM_PCTR1;
-		break;
-	default:
-		break;
-	}
+	b->sort_col = COLUMN_SELF;
 	b->detail = true;
 	b->print_dir = init->print_dir;
 	b->page = 1;
@@ -226,57 +197,18 @@ void browser_release(struct browser *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* Percentages and samples first, then one column per sort key, in the
- * order of the keys as perf does. */
+/* The columns of the column table; the sort column perf's (Children with
+ * children), or --order's. */
 static void browser_set_columns(struct browser *b, const struct snapshot *snap)
 {
-	const struct sort_spec *spec = &snap->sort;
-	size_t i, n = 0;
+	enum column_id order = column_of_order(snap);
 
-	if (snap->children) {
-		b->cols[n++] = LAYOUT_CHILDREN;
-		/* perf's order with --children: the inclusive share first. */
-		b->sort_col = LAYOUT_CHILDREN;
-	}
-	b->cols[n++] = LAYOUT_SELF;
-	b->cols[n++] = LAYOUT_SAMPLES;
-	b->profileme = snap->profileme;
-	if (snap->profileme) {
-		enum layout_col c;
-
-		for (c = LAYOUT_PM_RETIRED; c <= LAYOUT_PM_PCTR1; c++)
-			b->cols[n++] = c;
-		if (b->order_col != LAYOUT__MAX)
-			b->sort_col = b->order_col;
-	}
-	for (i = 0; i < spec->n; i++) {
-		switch (spec->keys[i]) {
-		case SORT_COMM:
-			b->cols[n++] = LAYOUT_COMM;
-			break;
-		case SORT_PID:
-			b->cols[n++] = LAYOUT_PID;
-			break;
-		case SORT_TID:
-			b->cols[n++] = LAYOUT_TID;
-			break;
-		case SORT_CPU:
-			b->cols[n++] = LAYOUT_CPU;
-			break;
-		case SORT_DSO:
-			b->cols[n++] = LAYOUT_DSO;
-			break;
-		case SORT_SYM:
-			b->cols[n++] = LAYOUT_SYM;
-			break;
-		case SORT_SRCLINE:
-			b->cols[n++] = LAYOUT_SRCLINE;
-			break;
-		case SORT__MAX:
-			break;
-		}
-	}
-	b->nr_cols = n;
+	b->nr_cols = column_list(snap, false, b->cols);
+	if (snap->children)
+		b->sort_col = COLUMN_CHILDREN;
+	b->payload = snap->payload_rows;
+	if (snap->payload_rows && order != COLUMN__MAX)
+		b->sort_col = order;
 }
 
 /* ---- the table ---- */
@@ -301,122 +233,22 @@ double browser_percent(const struct browser *b, uint64_t period)
 	return total ? 100.0 * (double)period / (double)total : 0.0;
 }
 
-/* NULL sorts last: rows without the key go to the bottom. */
-static int browser_strcmp(const char *a, const char *b)
-{
-	if (!a || !b)
-		return a == b ? 0 : a ? -1 : 1;
-	return strcmp(a, b);
-}
-
-static int browser_idcmp(bool ha, uint32_t a, bool hb, uint32_t b)
-{
-	if (ha != hb)
-		return ha ? -1 : 1;
-	return CMP(a, b);
-}
-
-/* The ProfileMe measure a column shows, as view_profileme_value. */
-static enum view_order browser_pm_order(enum layout_col col)
-{
-	switch (col) {
-	case LAYOUT_PM_RETIRED:
-		return VIEW_ORDER_RETIRED;
-	case LAYOUT_PM_KILLED:
-		return VIEW_ORDER_KILLED;
-	case LAYOUT_PM_STALLED:
-		return VIEW_ORDER_STALLED;
-	case LAYOUT_PM_MISPRED:
-		return VIEW_ORDER_MISPREDICT;
-	case LAYOUT_PM_TRAPS:
-	case LAYOUT_PM_TRAP:
-		return VIEW_ORDER_TRAPS;
-	case LAYOUT_PM_ICMISS:
-		return VIEW_ORDER_ICMISS;
-	case LAYOUT_PM_LDST:
-		return VIEW_ORDER_LDST;
-	case LAYOUT_PM_PCTR1:
-		return VIEW_ORDER_PCTR1;
-	default:
-		return VIEW_ORDER_OVERHEAD;
-	}
-}
-
-/* The row's most frequent trap name, NULL when none (sorted last). */
-static const char *browser_trap_name(const struct snapshot_row *r)
-{
-	enum profileme_trap t;
-
-	if (!r->profileme || !r->profileme->samples)
-		return NULL;
-	t = profileme_stats_dominant_trap(r->profileme);
-	return t == PROFILEME_TRAP_NONE ? NULL : profileme_trap_label(t);
-}
-
 /* The chosen column first (numbers descending, names ascending), then
  * every field, so equal rows keep their order between refreshes. */
 static int browser_line_cmp(const void *pa, const void *pb, void *ctx)
 {
+	static const enum column_id ties[] = { COLUMN_SELF, COLUMN_SAMPLES, COLUMN_SYM,
+					       COLUMN_SRCLINE, COLUMN_DSO, COLUMN_COMM,
+					       COLUMN_PID, COLUMN_TID, COLUMN_CPU };
 	const struct browser *b = ctx;
 	const struct snapshot_row *x = ((const struct browser_line *)pa)->row;
 	const struct snapshot_row *y = ((const struct browser_line *)pb)->row;
-	int c = 0;
+	int c = column_cmp(b->snap, b->sort_col, x, y);
+	size_t i;
 
-	switch (b->sort_col) {
-	case LAYOUT_CHILDREN:
-		c = CMP(y->children_period, x->children_period);
-		break;
-	case LAYOUT_SAMPLES:
-		c = CMP(y->samples, x->samples);
-		break;
-	case LAYOUT_COMM:
-		c = browser_strcmp(x->comm, y->comm);
-		break;
-	case LAYOUT_PID:
-		c = browser_idcmp(x->has_pid, x->pid, y->has_pid, y->pid);
-		break;
-	case LAYOUT_TID:
-		c = browser_idcmp(x->has_tid, x->tid, y->has_tid, y->tid);
-		break;
-	case LAYOUT_CPU:
-		c = browser_idcmp(x->has_cpu, x->cpu, y->has_cpu, y->cpu);
-		break;
-	case LAYOUT_DSO:
-		c = browser_strcmp(x->dso, y->dso);
-		break;
-	case LAYOUT_SYM:
-		if (!(c = browser_strcmp(x->symbol, y->symbol)))
-			c = CMP(x->inlined, y->inlined);
-		break;
-	case LAYOUT_SRCLINE:
-		c = browser_strcmp(x->srcline, y->srcline);
-		break;
-	case LAYOUT_PM_TRAP:
-		c = browser_strcmp(browser_trap_name(x), browser_trap_name(y));
-		break;
-	default:
-		if (layout_is_profileme(b->sort_col)) {
-			enum view_order o = browser_pm_order(b->sort_col);
-
-			/* Rows without ProfileMe samples (-1) go last. */
-			c = CMP(view_profileme_value(b->snap, y->profileme, o),
-				view_profileme_value(b->snap, x->profileme, o));
-		}
-		break;
-	}
-	if (c)
-		return c;
-	if ((c = CMP(y->period, x->period)) || (c = CMP(y->samples, x->samples)))
-		return c;
-	if ((c = browser_strcmp(x->symbol, y->symbol)) || (c = CMP(x->inlined, y->inlined)) ||
-	    (c = browser_strcmp(x->srcline, y->srcline)) || (c = browser_strcmp(x->dso, y->dso)) ||
-	    (c = browser_strcmp(x->comm, y->comm)))
-		return c;
-	if ((c = browser_idcmp(x->has_pid, x->pid, y->has_pid, y->pid)) ||
-	    (c = browser_idcmp(x->has_tid, x->tid, y->has_tid, y->tid)) ||
-	    (c = browser_idcmp(x->has_cpu, x->cpu, y->has_cpu, y->cpu)))
-		return c;
-	return CMP(x->kernel, y->kernel);
+	for (i = 0; !c && i < ARRAY_SIZE(ties); i++)
+		c = column_cmp(b->snap, ties[i], x, y);
+	return c ? c : CMP(x->kernel, y->kernel);
 }
 
 /* Keep the selection on screen and the screen within the lines. */
@@ -551,7 +383,7 @@ static void browser_add_nodes(struct browser *b, struct browser_line **arr, size
 			free(pp);
 		}
 		strbuf_addf(&b->paths, "\x1e%s%s\x1f%s", c->symbol ? c->symbol : "",
-			    c->inlined ? " (inlined)" : "", c->dso ? c->dso : "");
+			    c->inlined ? COLUMN_INLINED : "", c->dso ? c->dso : "");
 		strbuf_addch(&b->paths, '\0');
 		l.expanded = l.expandable && browser_is_expanded(b, &l, id);
 		added = browser_push(arr, n, cap, &l);
@@ -666,8 +498,8 @@ void browser_rebuild(struct browser *b)
 
 void browser_set_snapshot(struct browser *b, struct snapshot *snap)
 {
-	/* Live, ProfileMe samples may come after the first refresh. */
-	if (!b->snap || b->nr_cols == 0 || b->profileme != snap->profileme)
+	/* Live, payload samples may come after the first refresh. */
+	if (!b->snap || b->nr_cols == 0 || b->payload != snap->payload_rows)
 		browser_set_columns(b, snap);
 	browser_drop_snapshot(b);
 	/* The lines point into the old rows: empty them before anything
@@ -683,11 +515,9 @@ void browser_set_page(struct browser *b, size_t lines)
 	browser_scroll(b);
 }
 
-const char *browser_col_title(const struct browser *b, enum layout_col col)
+const char *browser_col_title(const struct browser *b, enum column_id col)
 {
-	if (col == LAYOUT_PM_PCTR1 && b->snap)
-		return view_pctr1_label(b->snap->profileme_sl1);
-	return layout_title(col);
+	return column_title(b->snap, col);
 }
 
 const char *browser_sort_name(const struct browser *b)
@@ -1078,13 +908,14 @@ unsigned browser_key(struct browser *b, int key)
 			return ret;
 		break;
 	case BROWSER_ACT_DETAIL:
-		if (!b->profileme) {
-			browser_message(b, "no ProfileMe data: the pane is for Alpha recordings");
+		if (!b->payload) {
+			browser_message(b, "no payload data: the pane is for recordings whose "
+					   "samples carry a decoded payload");
 			return ret;
 		}
 		b->detail = !b->detail;
-		browser_message(b, b->detail ? "ProfileMe pane shown (I: hide)" :
-					       "ProfileMe pane hidden (I: show)");
+		browser_message(b, b->detail ? "%s pane shown (I: hide)" : "%s pane hidden (I: show)",
+				b->snap->payload->title);
 		return ret;
 	case BROWSER_ACT_ANNOTATE:
 		browser_message(b, "a: the per-instruction view is reserved for a later version");

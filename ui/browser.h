@@ -10,8 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "hist.h"
-#include "layout.h"
+#include "column.h"
 #include "util.h"
 #include "view.h"
 
@@ -105,10 +104,9 @@ struct browser {
 	double percent_limit;
 	size_t max_rows;                  /* -E; 0 = all */
 	bool relative;                    /* F: percent of the shown rows */
-	enum layout_col sort_col;
-	enum layout_col order_col;        /* --order's column (ProfileMe), or LAYOUT__MAX */
-	bool profileme;                   /* the columns include ProfileMe's */
-	bool detail;                      /* I: the ProfileMe pane of the selected row */
+	enum column_id sort_col;
+	bool payload;                     /* the columns include the payload's */
+	bool detail;                      /* I: the payload pane of the selected row */
 	enum hist_mode mode;
 	bool paused;
 	bool callees;                     /* G: trees show callees, not callers */
@@ -117,7 +115,7 @@ struct browser {
 	size_t nr_toggled, toggled_cap;
 
 	/* columns and selection */
-	enum layout_col cols[LAYOUT__MAX];
+	enum column_id cols[COLUMN__MAX];
 	size_t nr_cols;
 	size_t selected, top;             /* line indexes */
 	size_t page;                      /* lines on the screen */
@@ -169,9 +167,8 @@ double browser_percent(const struct browser *b, uint64_t period);
 
 /* The sort column's title, for the header. */
 const char *browser_sort_name(const struct browser *b);
-/* A column's title: layout_title, but the PCTR1 column says what PCTR1
- * counted ("RetDly"...). */
-const char *browser_col_title(const struct browser *b, enum layout_col col);
+/* A column's title for the current snapshot (column_title). */
+const char *browser_col_title(const struct browser *b, enum column_id col);
 /* The selected line's row, or NULL. */
 const struct snapshot_row *browser_selected(const struct browser *b);
 

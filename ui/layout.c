@@ -8,129 +8,84 @@
 
 #include "util.h"
 
-static const char *const layout_titles[LAYOUT__MAX] = {
-	[LAYOUT_CHILDREN] = "Children", [LAYOUT_SELF] = "Self",
-	[LAYOUT_SAMPLES] = "Samples",	[LAYOUT_COMM] = "Command",
-	[LAYOUT_PM_RETIRED] = "Retired", [LAYOUT_PM_KILLED] = "Killed",
-	[LAYOUT_PM_STALLED] = "Stalled", [LAYOUT_PM_MISPRED] = "Mispred",
-	[LAYOUT_PM_TRAPS] = "Traps",	[LAYOUT_PM_TRAP] = "Trap",
-	[LAYOUT_PM_ICMISS] = "ICmiss",	[LAYOUT_PM_LDST] = "LdSt",
-	[LAYOUT_PM_PCTR1] = "PCTR1",
-	[LAYOUT_PID] = "Pid",		[LAYOUT_TID] = "Tid",
-	[LAYOUT_CPU] = "Cpu",		[LAYOUT_DSO] = "Shared Object",
-	[LAYOUT_SYM] = "Symbol",	[LAYOUT_SRCLINE] = "Source:Line",
-};
-
-/* Names narrower than these stop saying anything. */
-static const unsigned layout_min[LAYOUT__MAX] = {
-	[LAYOUT_COMM] = 6, [LAYOUT_DSO] = 8, [LAYOUT_SYM] = 12, [LAYOUT_PM_TRAP] = 6,
-	[LAYOUT_SRCLINE] = 10,
-};
-
-const char *layout_title(enum layout_col col)
+/* How narrow a name column may get: in the first pass its title's width
+ * (or its minimum, when larger), in the second its minimum. */
+static unsigned layout_floor(const struct snapshot *snap, enum column_id col, unsigned pass)
 {
-	return col < LAYOUT__MAX ? layout_titles[col] : "";
+	unsigned min = column_min_width(snap, col), t = layout_text_width(column_title(snap, col));
+
+	return pass == 0 && t > min ? t : min;
 }
 
-bool layout_is_name(enum layout_col col)
+void layout_compute(struct layout *l, const struct snapshot *snap, const enum column_id *cols,
+		    size_t n, const unsigned *want, unsigned width)
 {
-	return col == LAYOUT_COMM || col == LAYOUT_DSO || col == LAYOUT_SYM ||
-	       col == LAYOUT_PM_TRAP || col == LAYOUT_SRCLINE;
-}
-
-bool layout_is_profileme(enum layout_col col)
-{
-	return col >= LAYOUT_PM_RETIRED && col <= LAYOUT_PM_PCTR1;
-}
-
-/* The widest a name column gets while another could use the room: a comm
- * is at most 15 bytes; DSO names grow with the terminal. */
-static unsigned layout_cap(enum layout_col col, unsigned width)
-{
-	switch (col) {
-	case LAYOUT_COMM:
-		return 16;
-	case LAYOUT_PM_TRAP:
-		/* "DTB double miss (3 level)" is long; the pane has it whole */
-		return 15;
-	case LAYOUT_DSO:
-		return width / 6 > 20 ? width / 6 : 20;
-	default:
-		return ~0u;
-	}
-}
-
-void layout_compute(struct layout *l, const enum layout_col *cols, size_t n,
-		    const unsigned *want, unsigned width)
-{
-	unsigned sep = width < 90 ? 1 : 2, fixed = 0, names = 0, avail, x;
+	unsigned sep = width < 90 ? 1 : 2, fixed = 0, names = 0, avail, x, rank, top = 0, pass;
 	size_t i, last_name = n;
-	struct layout_cell *trap = NULL;
-
-	/* The ProfileMe columns add nine: single spaces keep the names. */
-	for (i = 0; i < n; i++)
-		if (layout_is_profileme(cols[i]))
-			sep = 1;
 
 	memset(l, 0, sizeof(*l));
 	l->width = width;
-	if (n > LAYOUT__MAX)
-		n = LAYOUT__MAX;
+	if (n > COLUMN__MAX)
+		n = COLUMN__MAX;
 	l->n = n;
 	for (i = 0; i < n; i++) {
 		struct layout_cell *c = &l->cells[i];
-		unsigned w = want[cols[i]], t = (unsigned)strlen(layout_titles[cols[i]]);
+		bool name = column_is_name(snap, cols[i]);
+		unsigned w = want[cols[i]], t = layout_text_width(column_title(snap, cols[i]));
 
+		/* A payload adds its columns: single spaces keep the names. */
+		if (column_is_payload(cols[i]))
+			sep = 1;
 		c->col = cols[i];
-		c->right = !layout_is_name(cols[i]);
+		c->right = !name;
 		if (w < t)
 			w = t;
-		if (layout_is_name(cols[i])) {
+		if (w < column_min_width(snap, cols[i]))
+			w = column_min_width(snap, cols[i]);
+		if (name) {
 			last_name = i;
-			if (w < layout_min[cols[i]])
-				w = layout_min[cols[i]];
+			if (column_shrink_rank(snap, cols[i]) > top)
+				top = column_shrink_rank(snap, cols[i]);
 		} else {
 			fixed += w;
 		}
 		c->width = w;
-		if (i)
-			fixed += sep;
 	}
+	if (n)
+		fixed += sep * (unsigned)(n - 1);
 	avail = width > fixed ? width - fixed : 0;
 	for (i = 0; i < n; i++) {
 		struct layout_cell *c = &l->cells[i];
+		unsigned cap = column_cap(snap, c->col, width);
 
-		if (!layout_is_name(c->col))
+		if (c->right)
 			continue;
-		if (i != last_name && c->width > layout_cap(c->col, width))
-			c->width = layout_cap(c->col, width);
+		if (i != last_name && c->width > cap)
+			c->width = cap;
 		names += c->width;
 	}
-	/* Too wide: the trap name first (the pane has it whole), then the
-	 * widest name by one column at a time, so the names end up sharing
-	 * the room evenly. */
-	for (i = 0; i < n; i++)
-		if (l->cells[i].col == LAYOUT_PM_TRAP)
-			trap = &l->cells[i];
-	while (trap && names > avail && trap->width > layout_min[LAYOUT_PM_TRAP]) {
-		trap->width--;
-		names--;
-	}
-	while (names > avail) {
-		struct layout_cell *widest = NULL;
+	/* Too wide: the names of the lowest rank first, the widest of them
+	 * by one column at a time, so that they end up sharing the room;
+	 * first down to their titles (Command and Shared Object stay
+	 * readable while the symbol gives way), then to their minimums. */
+	for (pass = 0; pass < 2; pass++)
+		for (rank = 0; rank <= top && names > avail; rank++)
+			while (names > avail) {
+				struct layout_cell *widest = NULL;
 
-		for (i = 0; i < n; i++) {
-			struct layout_cell *c = &l->cells[i];
+				for (i = 0; i < n; i++) {
+					struct layout_cell *c = &l->cells[i];
 
-			if (layout_is_name(c->col) && c->width > layout_min[c->col] &&
-			    (!widest || c->width > widest->width))
-				widest = c;
-		}
-		if (!widest)
-			break;
-		widest->width--;
-		names--;
-	}
+					if (!c->right && column_shrink_rank(snap, c->col) == rank &&
+					    c->width > layout_floor(snap, c->col, pass) &&
+					    (!widest || c->width > widest->width))
+						widest = c;
+				}
+				if (!widest)
+					break;
+				widest->width--;
+				names--;
+			}
 	/* Room to spare: the last name column takes it. */
 	if (last_name < n && names < avail)
 		l->cells[last_name].width += avail - names;
@@ -141,7 +96,7 @@ void layout_compute(struct layout *l, const enum layout_col *cols, size_t n,
 	}
 }
 
-const struct layout_cell *layout_find(const struct layout *l, enum layout_col col)
+const struct layout_cell *layout_find(const struct layout *l, enum column_id col)
 {
 	size_t i;
 

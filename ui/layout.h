@@ -1,5 +1,5 @@
 /* Table layout for the browser: which column goes where at a given terminal
- * width, and names cut in the middle with "…" to fit.  No curses here, so
+ * width (the column table's width policy), and names cut in the middle with "…" to fit.  No curses here, so
  * the unit tests link it without a terminal. */
 #ifndef PROFTOP_LAYOUT_H
 #define PROFTOP_LAYOUT_H
@@ -7,61 +7,36 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum layout_col {
-	LAYOUT_CHILDREN,   /* percent with callees (callchains) */
-	LAYOUT_SELF,       /* percent of the period in the function itself */
-	LAYOUT_SAMPLES,
-	/* Alpha ProfileMe (when the data has it): shares of the row's
-	 * ProfileMe samples, the dominant trap, the mean PCTR1 */
-	LAYOUT_PM_RETIRED,
-	LAYOUT_PM_KILLED,
-	LAYOUT_PM_STALLED,
-	LAYOUT_PM_MISPRED,
-	LAYOUT_PM_TRAPS,
-	LAYOUT_PM_TRAP,    /* a name: the most frequent trap */
-	LAYOUT_PM_ICMISS,
-	LAYOUT_PM_LDST,
-	LAYOUT_PM_PCTR1,   /* titled by what PCTR1 counted: the caller's */
-	LAYOUT_COMM,
-	LAYOUT_PID,
-	LAYOUT_TID,
-	LAYOUT_CPU,
-	LAYOUT_DSO,
-	LAYOUT_SYM,        /* "[k] name": the marker is part of the cell */
-	LAYOUT_SRCLINE,    /* "file.c:12" (-s srcline) */
-	LAYOUT__MAX,
-};
+#include "column.h"
 
 struct layout_cell {
-	enum layout_col col;
+	enum column_id col;
 	unsigned x;        /* first screen column */
 	unsigned width;    /* in screen columns */
 	bool right;        /* numbers are right-aligned */
 };
 
 struct layout {
-	struct layout_cell cells[LAYOUT__MAX];
+	struct layout_cell cells[COLUMN__MAX];
 	size_t n;
 	unsigned width;    /* the terminal width it was computed for */
 };
 
-/* The column's title ("Self", "Shared Object"...). */
-const char *layout_title(enum layout_col col);
-bool layout_is_name(enum layout_col col);
-/* Whether col is one of the ProfileMe columns. */
-bool layout_is_profileme(enum layout_col col);
-
 /* Place cols (in display order) in width screen columns.  want[col] is the
- * width the widest cell of that column would like (title included); numbers
- * get theirs, names share the rest: each gets its want up to a cap, the
- * widest are narrowed first when the terminal is too small, and the last
- * name column takes whatever is left.  Cells may run past width only when
- * even the minimum widths do not fit. */
-void layout_compute(struct layout *l, const enum layout_col *cols, size_t n,
-		    const unsigned *want, unsigned width);
+ * width the widest cell of that column would like; with the title and the
+ * column's least width (column.h) numbers get theirs, and names share the
+ * rest: each gets its want up to its cap, and when the terminal is too
+ * small the names of the lowest shrink rank are narrowed first (Command
+ * and Shared Object before the symbol), the widest of them one column at
+ * a time, down to their titles' width, then all of them again down to
+ * their minimums; the last name column takes whatever is left.  snap gives the
+ * payload's columns (NULL: none).  Cells may run past width only when
+ * even the least widths do not fit. */
+void layout_compute(struct layout *l, const struct snapshot *snap, const enum column_id *cols,
+		    size_t n, const unsigned *want, unsigned width);
 
 /* The cell of col in l, or NULL. */
-const struct layout_cell *layout_find(const struct layout *l, enum layout_col col);
+const struct layout_cell *layout_find(const struct layout *l, enum column_id col);
 
 /* Screen columns of a UTF-8 string (one per character). */
 unsigned layout_text_width(const char *s);

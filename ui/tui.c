@@ -1,5 +1,9 @@
 /* The interactive browser: the engine on its own thread, this thread owning
- * the terminal (curses), both joined by pipes; draws the browser model. */
+ * the terminal (curses), both joined by pipes; draws the browser model.
+ * Over 900 lines because the terminal's whole life is here: capturing the
+ * output, restoring the tty on every exit path (signals, crashes, atexit),
+ * the input loop and the drawing, which share that state; the columns and
+ * their layout are column.c's and layout.c's. */
 #include "config.h"
 
 #include "tui.h"
@@ -36,7 +40,7 @@
 /* Header lines, the column titles, and the status line. */
 #define TUI_HEADER_LINES 3
 #define TUI_CHROME (TUI_HEADER_LINES + 2)
-/* The ProfileMe pane only when the table keeps at least this many rows. */
+/* The payload pane only when the table keeps at least this many rows. */
 #define TUI_PANE_MIN_ROWS 5
 
 enum tui_pair {
@@ -516,117 +520,38 @@ static void tui_draw_header(struct tui *t)
 	}
 }
 
+/* Line l's cell text of column col (the Symbol column without its mark). */
 static void tui_cell_text(const struct snapshot *snap, const struct browser_line *l,
-			  enum layout_col col, char *buf, size_t size);
-
-/* The widths the columns would like, from every line (not only those on
- * screen, so that scrolling does not move the columns). */
-static void tui_wants(const struct browser *b, unsigned *want)
+			  enum column_id col, char *buf, size_t size)
 {
-	size_t i;
+	struct strbuf sb;
 
-	memset(want, 0, LAYOUT__MAX * sizeof(*want));
-	want[LAYOUT_CHILDREN] = want[LAYOUT_SELF] = 7;
-	want[LAYOUT_CPU] = 3;
-	for (i = 0; i < b->nr_lines; i++) {
-		const struct snapshot_row *r = b->lines[i].row;
-		unsigned w;
-
-		if (b->lines[i].node)
-			continue;
-		if ((w = util_digits(r->samples)) > want[LAYOUT_SAMPLES])
-			want[LAYOUT_SAMPLES] = w;
-		if (r->has_pid && (w = util_digits(r->pid)) > want[LAYOUT_PID])
-			want[LAYOUT_PID] = w;
-		if (r->has_tid && (w = util_digits(r->tid)) > want[LAYOUT_TID])
-			want[LAYOUT_TID] = w;
-		if (r->comm && (w = layout_text_width(r->comm)) > want[LAYOUT_COMM])
-			want[LAYOUT_COMM] = w;
-		if (r->dso && (w = layout_text_width(r->dso)) > want[LAYOUT_DSO])
-			want[LAYOUT_DSO] = w;
-		if (r->symbol &&
-		    (w = 4 + layout_text_width(r->symbol) + (r->inlined ? 10 : 0)) > want[LAYOUT_SYM])
-			want[LAYOUT_SYM] = w;
-		if (r->srcline && (w = layout_text_width(r->srcline)) > want[LAYOUT_SRCLINE])
-			want[LAYOUT_SRCLINE] = w;
-		if (b->profileme) {
-			enum layout_col c;
-			char text[64];
-
-			for (c = LAYOUT_PM_RETIRED; c <= LAYOUT_PM_PCTR1; c++) {
-				tui_cell_text(b->snap, &b->lines[i], c, text, sizeof(text));
-				if ((w = layout_text_width(text)) > want[c])
-					want[c] = w;
-			}
-		}
-	}
-	if (b->profileme && want[LAYOUT_PM_PCTR1] < 6)
-		want[LAYOUT_PM_PCTR1] = 6; /* "RetDly": the title is the browser's */
+	strbuf_init(&sb);
+	column_text(&sb, snap, l->row, col, l->self, l->children, COLUMN_SCREEN);
+	snprintf(buf, size, "%s", sb.buf);
+	strbuf_release(&sb);
 }
 
-static void tui_cell_text(const struct snapshot *snap, const struct browser_line *l,
-			  enum layout_col col, char *buf, size_t size)
+/* The widths the columns would like, from every row line (not only those
+ * on screen, so that scrolling does not move the columns). */
+static void tui_wants(const struct browser *b, unsigned *want)
 {
-	const struct snapshot_row *r = l->row;
+	char text[1024];
+	size_t i, k;
 
-	if (layout_is_profileme(col)) {
-		struct strbuf sb;
-		static const enum view_order orders[] = {
-			[LAYOUT_PM_RETIRED - LAYOUT_PM_RETIRED] = VIEW_ORDER_RETIRED,
-			[LAYOUT_PM_KILLED - LAYOUT_PM_RETIRED] = VIEW_ORDER_KILLED,
-			[LAYOUT_PM_STALLED - LAYOUT_PM_RETIRED] = VIEW_ORDER_STALLED,
-			[LAYOUT_PM_MISPRED - LAYOUT_PM_RETIRED] = VIEW_ORDER_MISPREDICT,
-			[LAYOUT_PM_TRAPS - LAYOUT_PM_RETIRED] = VIEW_ORDER_TRAPS,
-			[LAYOUT_PM_TRAP - LAYOUT_PM_RETIRED] = VIEW_ORDER_OVERHEAD,
-			[LAYOUT_PM_ICMISS - LAYOUT_PM_RETIRED] = VIEW_ORDER_ICMISS,
-			[LAYOUT_PM_LDST - LAYOUT_PM_RETIRED] = VIEW_ORDER_LDST,
-			[LAYOUT_PM_PCTR1 - LAYOUT_PM_RETIRED] = VIEW_ORDER_PCTR1,
-		};
+	memset(want, 0, COLUMN__MAX * sizeof(*want));
+	for (i = 0; i < b->nr_lines; i++) {
+		if (b->lines[i].node)
+			continue;
+		for (k = 0; k < b->nr_cols; k++) {
+			enum column_id c = b->cols[k];
+			unsigned w;
 
-		if (col == LAYOUT_PM_TRAP) {
-			snprintf(buf, size, "%s", output_profileme_trap(r));
-			return;
+			tui_cell_text(b->snap, &b->lines[i], c, text, sizeof(text));
+			w = layout_text_width(text) + (c == COLUMN_SYM ? COLUMN_MARK_WIDTH : 0);
+			if (w > want[c])
+				want[c] = w;
 		}
-		strbuf_init(&sb);
-		output_profileme_cell(&sb, snap, r, orders[col - LAYOUT_PM_RETIRED]);
-		snprintf(buf, size, "%s", sb.buf);
-		strbuf_release(&sb);
-		return;
-	}
-	switch (col) {
-	case LAYOUT_CHILDREN:
-		snprintf(buf, size, "%.2f%%", l->children);
-		break;
-	case LAYOUT_SELF:
-		snprintf(buf, size, "%.2f%%", l->self);
-		break;
-	case LAYOUT_SAMPLES:
-		snprintf(buf, size, "%llu", (unsigned long long)r->samples);
-		break;
-	case LAYOUT_COMM:
-		snprintf(buf, size, "%s", r->comm ? r->comm : "-");
-		break;
-	case LAYOUT_PID:
-		snprintf(buf, size, r->has_pid ? "%u" : "-", r->pid);
-		break;
-	case LAYOUT_TID:
-		snprintf(buf, size, r->has_tid ? "%u" : "-", r->tid);
-		break;
-	case LAYOUT_CPU:
-		snprintf(buf, size, r->has_cpu ? "%u" : "-", r->cpu);
-		break;
-	case LAYOUT_DSO:
-		snprintf(buf, size, "%s", r->dso ? r->dso : "[unknown]");
-		break;
-	case LAYOUT_SRCLINE:
-		snprintf(buf, size, "%s", r->srcline ? r->srcline : "??:0");
-		break;
-	case LAYOUT_SYM:
-	default:
-		/* perf's mark of an inlined function (--inline) */
-		snprintf(buf, size, "%s%s", r->symbol ? r->symbol : "[unknown]",
-			 r->inlined ? " (inlined)" : "");
-		break;
 	}
 }
 
@@ -652,7 +577,7 @@ static void tui_draw_node(struct tui *t, const struct browser_line *l, const str
 	int x;
 
 	for (k = 0; k < lay->n && !c; k++)
-		if (layout_is_name(lay->cells[k].col))
+		if (!lay->cells[k].right)
 			c = &lay->cells[k];
 	x = gutter + (c ? (int)c->x : 0) + 2 * (int)(l->depth - 1);
 	snprintf(text, sizeof(text), "%s %.2f%% ", !l->expandable ? "-" : l->expanded ? "v" : ">",
@@ -662,51 +587,49 @@ static void tui_draw_node(struct tui *t, const struct browser_line *l, const str
 	x += (int)layout_text_width(text);
 	attrset(base);
 	snprintf(text, sizeof(text), "%s %s%s  %s", n->kernel ? "[k]" : "[.]",
-		 n->symbol ? n->symbol : "[unknown]", n->inlined ? " (inlined)" : "",
+		 n->symbol ? n->symbol : "[unknown]", n->inlined ? COLUMN_INLINED : "",
 		 n->dso ? n->dso : "");
 	tui_put(y, x, text, COLS - x);
 }
 
-/* The table's layout.  On a narrow terminal the ProfileMe columns give
- * way, the least telling first, until the names fit (the pane still has
- * every count). */
+/* The table's layout.  On a narrow terminal the payload's columns give
+ * way, the lowest keep rank (the least telling) first, until the names fit
+ * (the pane still has every count); never the column the table is sorted
+ * by. */
 static void tui_layout(const struct browser *b, struct layout *lay, const unsigned *want,
 		       unsigned width)
 {
-	static const enum layout_col drop[] = {
-		LAYOUT_PM_TRAP,	  LAYOUT_PM_LDST,    LAYOUT_PM_ICMISS, LAYOUT_PM_STALLED,
-		LAYOUT_PM_KILLED, LAYOUT_PM_PCTR1,   LAYOUT_PM_TRAPS,  LAYOUT_PM_MISPRED,
-		LAYOUT_PM_RETIRED,
-	};
-	enum layout_col cols[LAYOUT__MAX];
-	size_t n = b->nr_cols, i, j, d = 0;
+	enum column_id cols[COLUMN__MAX];
+	size_t n = b->nr_cols, i, j, drop;
 
 	memcpy(cols, b->cols, n * sizeof(*cols));
 	for (;;) {
 		const struct layout_cell *last;
 
-		layout_compute(lay, cols, n, want, width);
+		layout_compute(lay, b->snap, cols, n, want, width);
 		last = lay->n ? &lay->cells[lay->n - 1] : NULL;
-		if (!b->profileme || !last || last->x + last->width <= width ||
-		    d == ARRAY_SIZE(drop))
+		if (!last || last->x + last->width <= width)
 			return;
-		/* Keep the column the table is sorted by. */
-		while (d < ARRAY_SIZE(drop) && drop[d] == b->sort_col)
-			d++;
-		if (d == ARRAY_SIZE(drop))
+		for (i = 0, drop = n; i < n; i++) {
+			unsigned r = column_keep_rank(b->snap, cols[i]);
+
+			if (r && cols[i] != b->sort_col &&
+			    (drop == n || r < column_keep_rank(b->snap, cols[drop])))
+				drop = i;
+		}
+		if (drop == n)
 			return;
 		for (i = j = 0; i < n; i++)
-			if (cols[i] != drop[d])
+			if (i != drop)
 				cols[j++] = cols[i];
 		n = j;
-		d++;
 	}
 }
 
 static void tui_draw_table(struct tui *t, int y0, int rows)
 {
 	struct browser *b = &t->b;
-	unsigned want[LAYOUT__MAX];
+	unsigned want[COLUMN__MAX];
 	struct layout lay;
 	char text[1024], cut[1024];
 	size_t k;
@@ -724,7 +647,7 @@ static void tui_draw_table(struct tui *t, int y0, int rows)
 	for (k = 0; k < lay.n; k++) {
 		const struct layout_cell *c = &lay.cells[k];
 		const char *title = browser_col_title(b, c->col);
-		unsigned tw = (unsigned)strlen(title);
+		unsigned tw = layout_text_width(title);
 
 		if (c->col == b->sort_col)
 			attron(A_BOLD | A_UNDERLINE);
@@ -763,19 +686,19 @@ static void tui_draw_table(struct tui *t, int y0, int rows)
 			if (x >= COLS)
 				break;
 			tui_cell_text(b->snap, l, c->col, text, sizeof(text));
-			if (c->col == LAYOUT_SYM) {
+			if (c->col == COLUMN_SYM) {
 				attrset(base | (l->row->kernel ? A_BOLD : A_NORMAL));
-				tui_put(y0 + 1 + y, x, l->row->kernel ? "[k] " : "[.] ", (int)width);
+				tui_put(y0 + 1 + y, x, column_mark(l->row), (int)width);
 				attrset(base);
-				x += 4;
-				width = width > 4 ? width - 4 : 0;
+				x += COLUMN_MARK_WIDTH;
+				width = width > COLUMN_MARK_WIDTH ? width - COLUMN_MARK_WIDTH : 0;
 			}
 			w = layout_ellipsize(text, width, cut, sizeof(cut));
 			if (c->right && w < width)
 				x += (int)(width - w);
-			if (c->col == LAYOUT_SELF)
+			if (c->col == COLUMN_SELF)
 				attrset(base | tui_heat(t, l->self));
-			else if (c->col == LAYOUT_CHILDREN)
+			else if (c->col == COLUMN_CHILDREN)
 				attrset(base | tui_heat(t, l->children));
 			tui_put(y0 + 1 + y, x, cut, (int)width);
 			attrset(base);
@@ -790,7 +713,7 @@ static void tui_draw_table(struct tui *t, int y0, int rows)
 	}
 }
 
-/* The ProfileMe breakdown of the selected row, as text lines in sb;
+/* The payload breakdown of the selected row, as text lines in sb;
  * returns their number (0: no pane). */
 static int tui_pane_text(const struct tui *t, struct strbuf *sb)
 {
@@ -799,12 +722,13 @@ static int tui_pane_text(const struct tui *t, struct strbuf *sb)
 	int n = 0;
 	size_t i;
 
-	if (!b->profileme || !b->detail || b->screen == BROWSER_HELP || !b->snap)
+	if (!b->payload || !b->detail || b->screen == BROWSER_HELP || !b->snap)
 		return 0;
-	if (r && r->profileme && r->profileme->samples)
-		output_profileme_detail(sb, b->snap, r, COLS > 2 ? (size_t)COLS - 2 : 1);
+	if (r && r->payload && b->snap->payload->stats_samples(r->payload))
+		output_payload_detail(sb, b->snap, r, COLS > 2 ? (size_t)COLS - 2 : 1);
 	else
-		strbuf_addstr(sb, "ProfileMe: no ProfileMe samples in the selected row\n");
+		strbuf_addf(sb, "%s: no %s samples in the selected row\n", b->snap->payload->title,
+			    b->snap->payload->title);
 	for (i = 0; i < sb->len; i++)
 		n += sb->buf[i] == '\n';
 	return n;
@@ -882,10 +806,11 @@ static void tui_draw_status(struct tui *t)
 		attr = tui_attr(t, TUI_PAIR_ALERT) | A_REVERSE;
 	} else {
 		snprintf(line, sizeof(line),
-			 "h help  q quit  / filter  s sort  t/d zoom  Esc out  %s%sK/U hide  "
+			 "h help  q quit  / filter  s sort  t/d zoom  Esc out  %s%s%s%sK/U hide  "
 			 "z %s  p pause  F %%base  L limit  P save",
 			 b->snap && b->snap->callchains ? "+/E/C expand  G callers/callees  " : "",
-			 b->profileme ? "I ProfileMe pane  " : "",
+			 b->payload ? "I " : "", b->payload ? b->snap->payload->title : "",
+			 b->payload ? " pane  " : "",
 			 b->mode == HIST_ZERO ? "decay" : "zero");
 	}
 	tui_line(LINES - 1, attr, line);

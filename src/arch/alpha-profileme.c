@@ -1,5 +1,6 @@
 /* Alpha ProfileMe payload decoder: the PMPC, I_STAT and PCTR_CTL of each
- * sample, read byte by byte from little endian, and named as perf names them. */
+ * sample, read byte by byte from little endian, and named as perf names them;
+ * the row counters, table columns, JSON and pane text they make. */
 #include "config.h"
 
 #include "alpha-profileme.h"
@@ -9,6 +10,10 @@
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "arch.h"
+#include "textfmt.h"
+#include "util.h"
 
 /* I_STAT: only bits 40:30 are defined. */
 #define I_STAT_OVR(x) (((x) >> 30) & 0x7)
@@ -332,3 +337,294 @@ uint64_t profileme_stats_traps(const struct profileme_stats *st)
 		n += st->trap[t];
 	return n;
 }
+
+/* ---- what ProfileMe shows: row stats, columns, JSON, the pane ---- */
+
+unsigned profileme_stats_dominant_sl1(const struct profileme_stats *total)
+{
+	unsigned k, best = 0;
+
+	for (k = 1; k < PROFILEME_SL1_NR; k++)
+		if (total->pctr1_samples[k] > total->pctr1_samples[best])
+			best = k;
+	return best;
+}
+
+const char *profileme_pctr1_label(unsigned sl1)
+{
+	static const char *const labels[PROFILEME_SL1_NR] = { "Cycles", "RetDly", "BcMiss",
+							      "MbRepl" };
+
+	return sl1 < PROFILEME_SL1_NR ? labels[sl1] : "PCTR1";
+}
+
+enum {
+	PM_COL_RETIRED,
+	PM_COL_KILLED,
+	PM_COL_STALLED,
+	PM_COL_MISPRED,
+	PM_COL_TRAPS,
+	PM_COL_TRAP,
+	PM_COL_ICMISS,
+	PM_COL_LDST,
+	PM_COL_PCTR1,
+	PM_COL__MAX,
+};
+
+/* The measures of --order, the dominant trap's name after Traps.  On a
+ * narrow screen the least telling give way first (keep_rank): the trap
+ * name (the pane has it whole), then the rarer events. */
+static const struct payload_column profileme_columns[PM_COL__MAX] = {
+	[PM_COL_RETIRED] = { "Retired", "retired", PAYLOAD_PERCENT, 0, 9, "retired" },
+	[PM_COL_KILLED] = { "Killed", "killed", PAYLOAD_PERCENT, 0, 5, "killed" },
+	[PM_COL_STALLED] = { "Stalled", "stalled", PAYLOAD_PERCENT, 0, 4, "stalled" },
+	[PM_COL_MISPRED] = { "Mispred", "mispredicted", PAYLOAD_PERCENT, 0, 8, "mispredict" },
+	[PM_COL_TRAPS] = { "Traps", "traps", PAYLOAD_PERCENT, 0, 7, "traps" },
+	/* "DTB double miss (3 level)" is long; the pane has it whole */
+	[PM_COL_TRAP] = { "Trap", "trap", PAYLOAD_NAME, 15, 1, NULL },
+	[PM_COL_ICMISS] = { "ICmiss", "icache_miss", PAYLOAD_PERCENT, 0, 3, "icmiss" },
+	[PM_COL_LDST] = { "LdSt", "ldst_order", PAYLOAD_PERCENT, 0, 2, "ldst" },
+	/* titled by what PCTR1 counted most: "RetDly" is the widest title */
+	[PM_COL_PCTR1] = { "PCTR1", "pctr1_mean", PAYLOAD_MEAN, 6, 6, "pctr1" },
+};
+
+static double profileme_pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : -1.0;
+}
+
+static double profileme_column_value(const void *stats, const void *total, size_t col)
+{
+	const struct profileme_stats *st = stats;
+	unsigned sl1 = total ? profileme_stats_dominant_sl1(total) : 0;
+
+	switch (col) {
+	case PM_COL_RETIRED:
+		return profileme_pct(st->retired, st->samples);
+	case PM_COL_KILLED:
+		return profileme_pct(st->killed, st->samples);
+	case PM_COL_STALLED:
+		return profileme_pct(st->stalled, st->samples);
+	case PM_COL_MISPRED:
+		return profileme_pct(st->mispredicted, st->samples);
+	case PM_COL_TRAPS:
+		return profileme_pct(profileme_stats_traps(st), st->samples);
+	case PM_COL_ICMISS:
+		return profileme_pct(st->icache_miss, st->samples);
+	case PM_COL_LDST:
+		return profileme_pct(st->ldst_order, st->samples);
+	case PM_COL_PCTR1:
+		/* the mean of what PCTR1 counted in most of the table's samples */
+		if (!st->pctr1_samples[sl1])
+			return -1.0;
+		return (double)st->pctr1_sum[sl1] / (double)st->pctr1_samples[sl1];
+	default:
+		return -1.0;
+	}
+}
+
+static const char *profileme_column_name(const void *stats, size_t col)
+{
+	enum profileme_trap t;
+
+	if (col != PM_COL_TRAP)
+		return NULL;
+	t = profileme_stats_dominant_trap(stats);
+	return t == PROFILEME_TRAP_NONE ? NULL : profileme_trap_label(t);
+}
+
+static const char *profileme_column_title(const void *total, size_t col)
+{
+	return col == PM_COL_PCTR1 ? profileme_pctr1_label(profileme_stats_dominant_sl1(total)) :
+				     NULL;
+}
+
+/* The names are the reference's (alpha-profileme.md), a contract for
+ * scripts. */
+static void profileme_format_json(struct strbuf *sb, const void *stats)
+{
+	const struct profileme_stats *st = stats;
+	unsigned k;
+	int t;
+
+	strbuf_addf(sb,
+		    "{\"samples\":%llu,\"retired\":%llu,\"taken\":%llu,\"killed\":%llu,"
+		    "\"stalled\":%llu,\"mispredicted\":%llu,\"icache_miss\":%llu,"
+		    "\"ldst_order\":%llu,\"traps\":{",
+		    (unsigned long long)st->samples, (unsigned long long)st->retired,
+		    (unsigned long long)st->taken, (unsigned long long)st->killed,
+		    (unsigned long long)st->stalled, (unsigned long long)st->mispredicted,
+		    (unsigned long long)st->icache_miss, (unsigned long long)st->ldst_order);
+	for (t = 0; t < PROFILEME_TRAP_NR; t++) {
+		if (t)
+			strbuf_addch(sb, ',');
+		strbuf_add_json_string(sb, profileme_trap_label((enum profileme_trap)t));
+		strbuf_addf(sb, ":%llu", (unsigned long long)st->trap[t]);
+	}
+	strbuf_addf(sb, "},\"pctr0_sum\":%llu,\"pctr1_sum\":{", (unsigned long long)st->pctr0_sum);
+	for (k = 0; k < PROFILEME_SL1_NR; k++)
+		strbuf_addf(sb, "%s\"%s\":%llu", k ? "," : "", profileme_pctr1_name(k),
+			    (unsigned long long)st->pctr1_sum[k]);
+	strbuf_addstr(sb, "},\"pctr1_samples\":{");
+	for (k = 0; k < PROFILEME_SL1_NR; k++)
+		strbuf_addf(sb, "%s\"%s\":%llu", k ? "," : "", profileme_pctr1_name(k),
+			    (unsigned long long)st->pctr1_samples[k]);
+	strbuf_addf(sb,
+		    "},\"modes\":{\"user\":%llu,\"kernel\":%llu,\"PAL\":%llu},"
+		    "\"not_profileme\":%llu}",
+		    (unsigned long long)st->mode[PROFILEME_MODE_USER],
+		    (unsigned long long)st->mode[PROFILEME_MODE_KERNEL],
+		    (unsigned long long)st->mode[PROFILEME_MODE_PAL], (unsigned long long)st->other);
+}
+
+static void profileme_format_json_summary(struct strbuf *sb, const void *total)
+{
+	strbuf_addf(sb, ",\"profileme_pctr1\":\"%s\"",
+		    profileme_pctr1_name(profileme_stats_dominant_sl1(total)));
+}
+
+/* "N (P%)" of part in whole. */
+static void profileme_count_pct(struct strbuf *sb, const char *name, uint64_t part,
+				uint64_t whole)
+{
+	strbuf_addf(sb, "%s %llu (", name, (unsigned long long)part);
+	textfmt_fixed(sb, whole ? 100.0 * (double)part / (double)whole : 0.0, 1);
+	strbuf_addstr(sb, "%)");
+}
+
+/* The row's samples by mode, its event shares, the PCTR means and the
+ * count of every trap name. */
+static void profileme_format_detail(struct strbuf *sb, const void *stats, size_t width)
+{
+	static const char *const names[] = { "retired", "taken",	"killed",
+					     "stalled", "mispredicted", "Icache miss",
+					     "load-store order" };
+	const struct profileme_stats *st = stats;
+	const uint64_t vals[] = { st->retired,	    st->taken,	     st->killed,    st->stalled,
+				  st->mispredicted, st->icache_miss, st->ldst_order };
+	struct strbuf w;
+	size_t line;
+	unsigned k;
+	int t;
+
+	strbuf_init(&w);
+	strbuf_addf(sb, "  samples %llu: user %llu  kernel %llu  PAL %llu  not ProfileMe %llu\n",
+		    (unsigned long long)st->samples,
+		    (unsigned long long)st->mode[PROFILEME_MODE_USER],
+		    (unsigned long long)st->mode[PROFILEME_MODE_KERNEL],
+		    (unsigned long long)st->mode[PROFILEME_MODE_PAL], (unsigned long long)st->other);
+	line = sb->len;
+	strbuf_addstr(sb, "  ");
+	for (k = 0; k < sizeof(vals) / sizeof(vals[0]); k++) {
+		strbuf_reset(&w);
+		profileme_count_pct(&w, names[k], vals[k], st->samples);
+		textfmt_wrap(sb, &line, w.buf, width, "  ");
+	}
+	strbuf_addch(sb, '\n');
+	line = sb->len;
+	strbuf_addstr(sb, "  PCTR0 mean ");
+	textfmt_fixed(sb, st->samples ? (double)st->pctr0_sum / (double)st->samples : 0.0, 1);
+	strbuf_addstr(sb, "  PCTR1 mean:");
+	for (k = 0; k < PROFILEME_SL1_NR; k++) {
+		strbuf_reset(&w);
+		strbuf_addf(&w, "%s ", profileme_pctr1_name(k));
+		if (st->pctr1_samples[k]) {
+			textfmt_fixed(&w, (double)st->pctr1_sum[k] / (double)st->pctr1_samples[k], 1);
+			strbuf_addf(&w, " (%llu)", (unsigned long long)st->pctr1_samples[k]);
+		} else {
+			strbuf_addch(&w, '-');
+		}
+		textfmt_wrap(sb, &line, w.buf, width, "  ");
+	}
+	strbuf_addch(sb, '\n');
+	line = sb->len;
+	strbuf_addstr(sb, "  traps:");
+	for (t = 0; t < PROFILEME_TRAP_NR; t++) {
+		strbuf_reset(&w);
+		strbuf_addf(&w, "%s %llu", profileme_trap_label((enum profileme_trap)t),
+			    (unsigned long long)st->trap[t]);
+		textfmt_wrap(sb, &line, w.buf, width, "    ");
+	}
+	strbuf_addch(sb, '\n');
+	strbuf_release(&w);
+}
+
+static void profileme_p_stats_add(void *stats, const void *decoded)
+{
+	profileme_stats_add(stats, decoded);
+}
+
+static void profileme_p_stats_add_other(void *stats)
+{
+	profileme_stats_add_other(stats);
+}
+
+static void profileme_p_stats_merge(void *dst, const void *src)
+{
+	profileme_stats_merge(dst, src);
+}
+
+static void profileme_p_stats_decay(void *stats, unsigned num, unsigned den)
+{
+	profileme_stats_decay(stats, num, den);
+}
+
+static uint64_t profileme_p_stats_samples(const void *stats)
+{
+	return ((const struct profileme_stats *)stats)->samples;
+}
+
+const struct payload_ops profileme_payload = {
+	.name = "profileme",
+	.title = "ProfileMe",
+	.stats_size = sizeof(struct profileme_stats),
+	.stats_add = profileme_p_stats_add,
+	.stats_add_other = profileme_p_stats_add_other,
+	.stats_merge = profileme_p_stats_merge,
+	.stats_decay = profileme_p_stats_decay,
+	.stats_samples = profileme_p_stats_samples,
+	.columns = profileme_columns,
+	.nr_columns = PM_COL__MAX,
+	.column_value = profileme_column_value,
+	.column_name = profileme_column_name,
+	.column_title = profileme_column_title,
+	.format_json = profileme_format_json,
+	.format_json_summary = profileme_format_json_summary,
+	.format_detail = profileme_format_detail,
+};
+
+/* ---- the perf side: which samples, decoding, -D, the attr ---- */
+
+static bool profileme_a_applies(const struct perf_event_attr *attr, const void *raw,
+				uint32_t raw_size)
+{
+	return profileme_applies(attr->type, EM_ALPHA, raw_size,
+				 profileme_raw_version(raw, raw_size));
+}
+
+static int profileme_a_decode(const void *raw, uint32_t raw_size, void *decoded)
+{
+	return profileme_decode(raw, raw_size, decoded);
+}
+
+static int profileme_a_format_dump(const void *decoded, char *buf, size_t size)
+{
+	return profileme_format_dump(decoded, buf, size);
+}
+
+/* The Alpha PMU attaches ProfileMe data to HARDWARE and RAW events only. */
+static void profileme_a_adjust_attr(struct perf_event_attr *attr)
+{
+	if (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_RAW)
+		attr->sample_type |= PERF_SAMPLE_RAW;
+}
+
+const struct arch_payload_ops profileme_arch = {
+	.payload = &profileme_payload,
+	.e_machine = EM_ALPHA,
+	.decoded_size = sizeof(struct profileme),
+	.applies = profileme_a_applies,
+	.decode = profileme_a_decode,
+	.format_dump = profileme_a_format_dump,
+	.adjust_attr = profileme_a_adjust_attr,
+};

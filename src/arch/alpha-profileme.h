@@ -171,5 +171,19 @@ void profileme_stats_decay(struct profileme_stats *st, unsigned num, unsigned de
 enum profileme_trap profileme_stats_dominant_trap(const struct profileme_stats *st);
 /* Samples of the row with a trap name other than "none". */
 uint64_t profileme_stats_traps(const struct profileme_stats *st);
+/* What PCTR1 counted in most samples of st (SL1): the PCTR1 column's
+ * meaning. */
+unsigned profileme_stats_dominant_sl1(const struct profileme_stats *st);
+/* A short column title for what PCTR1 counted: "Cycles", "RetDly",
+ * "BcMiss", "MbRepl" for SL1 0..3, "PCTR1" otherwise. */
+const char *profileme_pctr1_label(unsigned sl1);
+
+/* ProfileMe behind the arch interface (arch.h): its columns (Retired,
+ * Killed, Stalled, Mispred, Traps, Trap, ICmiss, LdSt and the PCTR1 mean),
+ * its JSON object and pane, and the decoding of Alpha samples. */
+struct payload_ops;
+struct arch_payload_ops;
+extern const struct payload_ops profileme_payload;
+extern const struct arch_payload_ops profileme_arch;
 
 #endif

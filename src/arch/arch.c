@@ -5,6 +5,8 @@
 #include "arch.h"
 
 #include <elf.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -20,69 +22,10 @@
 #define EM_RISCV 243
 #endif
 
-/* ---- Alpha ProfileMe behind the generic ops ---- */
-
-static bool alpha_profileme_applies(const struct perf_event_attr *attr, const void *raw,
-				    uint32_t raw_size)
-{
-	return profileme_applies(attr->type, EM_ALPHA, raw_size,
-				 profileme_raw_version(raw, raw_size));
-}
-
-static int alpha_profileme_decode(const void *raw, uint32_t raw_size, void *decoded)
-{
-	return profileme_decode(raw, raw_size, decoded);
-}
-
-static void alpha_profileme_stats_add(void *stats, const void *decoded)
-{
-	profileme_stats_add(stats, decoded);
-}
-
-static void alpha_profileme_stats_add_other(void *stats)
-{
-	profileme_stats_add_other(stats);
-}
-
-static void alpha_profileme_stats_merge(void *dst, const void *src)
-{
-	profileme_stats_merge(dst, src);
-}
-
-static void alpha_profileme_stats_decay(void *stats, unsigned num, unsigned den)
-{
-	profileme_stats_decay(stats, num, den);
-}
-
-static int alpha_profileme_format_dump(const void *decoded, char *buf, size_t size)
-{
-	return profileme_format_dump(decoded, buf, size);
-}
-
-/* The Alpha PMU attaches ProfileMe data to HARDWARE and RAW events only. */
-static void alpha_profileme_adjust_attr(struct perf_event_attr *attr)
-{
-	if (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_RAW)
-		attr->sample_type |= PERF_SAMPLE_RAW;
-}
-
-static const struct arch_payload_ops arch_alpha_profileme = {
-	.name = "profileme",
-	.e_machine = EM_ALPHA,
-	.decoded_size = sizeof(struct profileme),
-	.stats_size = sizeof(struct profileme_stats),
-	.applies = alpha_profileme_applies,
-	.decode = alpha_profileme_decode,
-	.stats_add = alpha_profileme_stats_add,
-	.stats_add_other = alpha_profileme_stats_add_other,
-	.stats_merge = alpha_profileme_stats_merge,
-	.stats_decay = alpha_profileme_stats_decay,
-	.format_dump = alpha_profileme_format_dump,
-	.adjust_attr = alpha_profileme_adjust_attr,
-};
+/* ---- the decoders ---- */
 
 static const struct arch_payload_ops *const arch_payloads[] = {
-	&arch_alpha_profileme,
+	&profileme_arch,
 };
 
 const struct arch_payload_ops *arch_payload_find(int e_machine)
@@ -95,6 +38,43 @@ const struct arch_payload_ops *arch_payload_find(int e_machine)
 		if (arch_payloads[i]->e_machine == e_machine)
 			return arch_payloads[i];
 	return NULL;
+}
+
+bool arch_payload_decode(const struct arch_payload_ops *ops, const struct perf_event_attr *attr,
+			 const void *raw, uint32_t raw_size, union arch_payload_buf *buf)
+{
+	if (!ops || !raw || !ops->applies(attr, raw, raw_size) ||
+	    ops->decoded_size > sizeof(*buf))
+		return false;
+	return ops->decode(raw, raw_size, buf) == 0;
+}
+
+bool arch_payload_order_known(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(arch_payloads) / sizeof(arch_payloads[0]); i++)
+		if (payload_order_column(arch_payloads[i]->payload, key) >= 0)
+			return true;
+	return false;
+}
+
+const char *arch_payload_order_keys(void)
+{
+	static char keys[256];
+	size_t i, k, len = 0;
+
+	if (keys[0])
+		return keys;
+	for (i = 0; i < sizeof(arch_payloads) / sizeof(arch_payloads[0]); i++) {
+		const struct payload_ops *p = arch_payloads[i]->payload;
+
+		for (k = 0; k < p->nr_columns; k++)
+			if (p->columns[k].order_key && len < sizeof(keys))
+				len += (size_t)snprintf(keys + len, sizeof(keys) - len, "%s%s",
+							len ? ", " : "", p->columns[k].order_key);
+	}
+	return keys;
 }
 
 /* ---- machine names ---- */

@@ -2,49 +2,62 @@
  * samples: Alpha ProfileMe today; AMD IBS or Arm SPE could join), behind one
  * interface keyed by ELF machine, and the names of machines.
  *
- * Recipe for a consumer (engine, hist, dump):
+ * Recipe for a consumer (engine, dump):
  *	machine = live ? arch_host_machine()
  *		       : arch_machine_from_name(perf.data arch feature);
  *	arch_adjust_attr(&attr, machine);          before perf_event_open (live)
  *	ops = arch_payload_find(machine);          once; NULL: nothing to decode
- *	per sample: if (ops && ops->applies(attr, raw, raw_size))
- *			ops->decode(raw, raw_size, buf of ops->decoded_size);
- *		    then ops->stats_add / ops->format_dump on it.
+ *	hist_enable_payload(hist, ops->payload);   its columns and row stats
+ *	per sample: arch_payload_decode(ops, attr, raw, raw_size, &buf) and
+ *		    hist_add_payload(hist, sample, decoded ? &buf : NULL);
+ *		    or ops->format_dump(&buf, ...) for -D.
  * No terminal, no engine: bytes in, fields out. */
 #ifndef PROFTOP_ARCH_H
 #define PROFTOP_ARCH_H
 
-#include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* A payload decoder.  The decoded sample and the per-row stats are opaque
- * here (their sizes say how much to reserve); a caller that shows fields
- * includes the decoder's own header (e.g. alpha-profileme.h). */
+#include "payload.h"
+
+struct perf_event_attr;
+
+/* The most bytes a decoder's decoded sample takes: callers decode into an
+ * arch_payload_buf on the stack. */
+#define ARCH_PAYLOAD_DECODED_MAX 512
+union arch_payload_buf {
+	max_align_t align;
+	unsigned char b[ARCH_PAYLOAD_DECODED_MAX];
+};
+
+/* A payload decoder: the perf side (which samples, how to decode, the -D
+ * lines) and what it shows (payload_ops: row stats, columns). */
 struct arch_payload_ops {
-	const char *name;    /* "profileme": a key for JSON and columns */
+	const struct payload_ops *payload;
 	int e_machine;	     /* EM_ALPHA, ... */
-	size_t decoded_size; /* bytes decode() writes */
-	size_t stats_size;   /* bytes of a row's stats (zeroed = empty) */
+	size_t decoded_size; /* bytes decode() writes, <= ARCH_PAYLOAD_DECODED_MAX */
 	/* Whether this sample's payload is the decoder's: event type, size
 	 * and version.  The machine is already known to match. */
 	bool (*applies)(const struct perf_event_attr *attr, const void *raw, uint32_t raw_size);
 	/* Payload (any alignment, any host order) to decoded; 0 or -EINVAL. */
 	int (*decode)(const void *raw, uint32_t raw_size, void *decoded);
-	/* Count a decoded sample in a row's stats. */
-	void (*stats_add)(void *stats, const void *decoded);
-	/* Count a sample of the row whose payload did not apply. */
-	void (*stats_add_other)(void *stats);
-	/* dst += src. */
-	void (*stats_merge)(void *dst, const void *src);
-	/* x = x * num / den for every counter. */
-	void (*stats_decay)(void *stats, unsigned num, unsigned den);
 	/* The -D lines for a decoded sample; snprintf's return convention. */
 	int (*format_dump)(const void *decoded, char *buf, size_t size);
 	/* Ask the kernel for the payload: adds sample_type bits (live only). */
 	void (*adjust_attr)(struct perf_event_attr *attr);
 };
+
+/* Decode a sample's payload into *buf when it is ops's (applies, then
+ * decode).  Returns whether it was. */
+bool arch_payload_decode(const struct arch_payload_ops *ops, const struct perf_event_attr *attr,
+			 const void *raw, uint32_t raw_size, union arch_payload_buf *buf);
+
+/* Whether some decoder declares key as a column's --order word. */
+bool arch_payload_order_known(const char *key);
+/* Every decoder's --order words, ", "-separated ("retired, killed, ..."):
+ * static. */
+const char *arch_payload_order_keys(void);
 
 /* The payload decoder for a machine, or NULL when it has none. */
 const struct arch_payload_ops *arch_payload_find(int e_machine);

@@ -5,6 +5,7 @@
 #endif
 
 #include <elf.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -22,7 +22,7 @@
 int main(int argc, char **argv)
 {
 	struct machine *m = machine_new();
-	struct elf_image img;
+	struct elfsyms_image img;
 	bool show_debug = false;
 	char *file;
 	size_t i;
@@ -48,13 +48,13 @@ int main(int argc, char **argv)
 	if (!file)
 		file = argv[a];
 	a++;
-	if (elf_image_load(file, &img) != 0) {
+	if (elfsyms_load(file, &img) != 0) {
 		fprintf(stderr, "symlookup: %s: not an ELF file\n", file);
 		return 1;
 	}
 	/* One map per PT_LOAD, as the dynamic loader lays them out. */
 	for (i = 0; i < img.nsegs; i++) {
-		const struct elf_segment *s = &img.segs[i];
+		const struct elfsyms_segment *s = &img.segs[i];
 		struct mmap_event ev = { 0 };
 		uint64_t skew = s->vaddr & 0xfff;
 
@@ -66,7 +66,7 @@ int main(int argc, char **argv)
 		ev.filename = file;
 		machine_mmap(m, &ev);
 	}
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	for (; a < argc; a++) {
 		uint64_t addr = strtoull(argv[a], NULL, 0);
 		struct resolved r;

@@ -13,7 +13,8 @@ ALPHA_CC=${ALPHA_CC:-alpha-linux-gnu-gcc}
 QEMU_ALPHA=${QEMU_ALPHA:-qemu-alpha}
 ALPHA_SYSROOT=${ALPHA_SYSROOT:-/usr/alpha-linux-gnu}
 
-SRCS="tests/helpers/profileme-cross.c src/arch/alpha-profileme.c src/arch/arch.c"
+SRCS="tests/helpers/profileme-cross.c src/arch/alpha-profileme.c src/arch/arch.c src/arch/payload.c
+	lib/textfmt.c lib/strbuf.c lib/alloc.c lib/msg.c"
 # The decoder includes config.h; the host's (from ./configure) is not for
 # the target, so the cross build gets its own.
 printf '#define _GNU_SOURCE 1\n' >"$TMP/config.h"
@@ -34,8 +35,8 @@ cross_run() {
 	fi
 	bin=$TMP/profileme-cross-$name
 	# shellcheck disable=SC2086 # word lists on purpose
-	if ! "$cc" -std=gnu11 -O2 -Wall -Wextra -I"$TMP" -Isrc/arch -Itests/unit $ldflags \
-		-o "$bin" $SRCS >"$TMP/$name.build" 2>&1; then
+	if ! "$cc" -std=gnu11 -O2 -Wall -Wextra -I"$TMP" -Ilib -Isrc/arch -Itests/unit $ldflags \
+		-o "$bin" $SRCS -lm >"$TMP/$name.build" 2>&1; then
 		cat "$TMP/$name.build"
 		fail "$name: cross build with $cc"
 	fi

@@ -18,6 +18,37 @@ ok "--call-graph lbr and bad dwarf sizes: one-line usage error, exit 2"
 [ $? -eq 2 ] || fail "--tree-percent bogus is a usage error"
 ok "--tree-percent checked"
 
+# Return addresses of 0 ending a chain (the frame-pointer walk read past
+# the outermost frame): no [unknown] caller row, and counted.  A recording
+# written by mkperfdata: two samples in leaf_a called from main, one
+# chain ending in 0.
+MK=${MKPERFDATA:-tests/helpers/mkperfdata}
+WL=$(pwd)/tests/helpers/workload
+[ -x "$MK" ] || fail "$MK is not built (make tests/helpers/mkperfdata)"
+leaf=$(nm "$WL" | awk '$3 == "leaf_a" { print $1 }')
+main=$(nm "$WL" | awk '$3 == "main" { print $1 }')
+[ -n "$leaf" ] && [ -n "$main" ] || fail "no leaf_a/main in $WL"
+base=0x555555554000
+ip=$(printf '0x%x' $((base + 0x$leaf + 4)))
+ret=$(printf '0x%x' $((base + 0x$main + 0x20)))
+cat >"$TMP/z.txt" <<EOF
+attr sample_type=IP|TID|TIME|CALLCHAIN|PERIOD period=1000 name=cpu-clock
+comm pid=42 tid=42 comm=zeroend time=1
+mmap2 pid=42 tid=42 start=$base len=0x3000 pgoff=0 prot=5 flags=2 file=$WL time=2
+sample pid=42 tid=42 ip=$ip time=100 period=1000 callchain=-512,$ip,$ret,0
+sample pid=42 tid=42 ip=$ip time=200 period=1000 callchain=-512,$ip,$ret
+round
+EOF
+"$MK" -o "$TMP/z.data" "$TMP/z.txt" || fail "mkperfdata"
+"$PROFTOP" -i "$TMP/z.data" --batch --json >"$TMP/z.json" 2>"$TMP/err" ||
+	fail "proftop -i zero ends: $(cat "$TMP/err")"
+json_check "$TMP/z.json" "snaps[-1].get('zero_return_addresses_dropped') == 1 and \
+	sorted(r.get('symbol') for r in snaps[-1]['rows']) == ['leaf_a', 'main']" ||
+	fail "zero return addresses: $(cat "$TMP/z.json")"
+"$PROFTOP" -i "$TMP/z.data" --batch >"$TMP/z.out" 2>"$TMP/err" || fail "proftop -i text"
+grep -q 'zero return addresses dropped: 1' "$TMP/z.out" || fail "text: $(head -3 "$TMP/z.out")"
+ok "-i: a chain's ending return address of 0 is dropped and counted, not an [unknown] row"
+
 require_perf_events
 
 "$PROFTOP" -g --batch --json -d 1 -- "$CALLERS" 3 >"$TMP/out.json" 2>"$TMP/err" ||

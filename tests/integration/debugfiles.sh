@@ -72,6 +72,24 @@ objcopy --only-keep-debug "$TMP/wrong.full" "$TMP/.debug/hot_linked_crc.debug"
 ! has "$TMP/c.json" hot_linked_crc || fail "names without their debug file?"
 ok "live: a debug file with the wrong CRC is refused"
 
+# --symfs live: a stripped binary with no debug link whose debug file sits
+# only under DIR/usr/lib/debug/.build-id/xx/rest.debug (a debug tree kept
+# outside /usr/lib/debug).
+build hot_symfs -Wl,--build-id
+strip -o "$TMP/hot_symfs" "$TMP/hot_symfs.full" || fail "strip hot_symfs"
+bid=$(readelf -n "$TMP/hot_symfs.full" | sed -n 's/.*Build ID: *//p')
+[ -n "$bid" ] || fail "no build ID in hot_symfs"
+dbg="$TMP/symfs/usr/lib/debug/.build-id/$(echo "$bid" | cut -c1-2)"
+mkdir -p "$dbg"
+mv "$TMP/hot_symfs.debug" "$dbg/$(echo "$bid" | cut -c3-).debug"
+"$PROFTOP" --batch --json -d 0.5 -n 2 -- "$TMP/hot_symfs" 5 >"$TMP/sf0.json" 2>"$TMP/err"
+! has "$TMP/sf0.json" hot_symfs || fail "hot_symfs named without --symfs?"
+"$PROFTOP" --symfs "$TMP/symfs" --batch --json -d 0.5 -n 2 -- "$TMP/hot_symfs" 5 \
+	>"$TMP/sf.json" 2>"$TMP/err"
+has "$TMP/sf.json" hot_symfs ||
+	fail "live --symfs debug file: $(head -c 600 "$TMP/sf.json") $(cat "$TMP/err")"
+ok "live: --symfs DIR/usr/lib/debug/.build-id/ names a stripped binary"
+
 # A static binary: stripped, it has no .dynsym either.
 if cc -static -O1 -g -DNAME=hot_static -o "$TMP/st.full" "$TMP/v.c" 2>/dev/null; then
 	objcopy --only-keep-debug "$TMP/st.full" "$TMP/hot_static.debug"

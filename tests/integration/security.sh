@@ -4,10 +4,10 @@
 . tests/lib.sh
 
 # 1. The sources never call system(), popen() or exec*() except the one
-#    execvp of the user's own "-- COMMAND" (src/engine.c).
+#    execvp of the user's own "-- COMMAND" (src/target.c).
 hits=$(grep -nE '\b(system|popen|execl|execle|execlp|execv|execve|execvpe|posix_spawnp?)[[:space:]]*\(' \
 	src/*.c src/arch/*.c symbols/*.c ui/*.c 2>/dev/null | grep -v '^\S*:[0-9]*:\s*/\?\*')
-calls=$(grep -nE '\bexecvp[[:space:]]*\(' src/*.c symbols/*.c ui/*.c | grep -v 'src/engine.c')
+calls=$(grep -nE '\bexecvp[[:space:]]*\(' src/*.c symbols/*.c ui/*.c | grep -v 'src/target.c')
 [ -z "$hits" ] || fail "external programs run from: $hits"
 [ -z "$calls" ] || fail "execvp outside the -- COMMAND launcher: $calls"
 ok "no system/popen/exec* but the -- COMMAND launcher"

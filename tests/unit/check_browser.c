@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alpha-profileme.h"
 #include "browser.h"
 #include "testutil.h"
 #include "util.h"
@@ -21,10 +22,9 @@ struct spec_row {
 static struct snapshot *snap_of(const struct spec_row *spec, size_t n)
 {
 	struct snapshot *s = xcalloc(1, sizeof(*s));
-	const char *bad;
 	size_t i;
 
-	sort_spec_parse("comm,dso,sym", &s->sort, &bad);
+	sort_spec_parse("comm,dso,sym", &s->sort, NULL);
 	s->event = "cpu-clock";
 	s->target = "system-wide";
 	s->mode = "decay";
@@ -144,13 +144,13 @@ START_TEST(test_selection_follows_entry)
 	ck_assert_uint_eq(b.selected, 0);
 	ck_assert_str_eq(sym_at(&b, b.selected), "leaf_b");
 	/* re-sorting by name moves it again */
-	while (b.sort_col != LAYOUT_SYM)
+	while (b.sort_col != COLUMN_SYM)
 		browser_key(&b, 's');
 	ck_assert_str_eq(sym_at(&b, 0), "leaf_a");
 	ck_assert_str_eq(sym_at(&b, b.selected), "leaf_b");
 	ck_assert_uint_eq(b.selected, 1);
 	browser_key(&b, '<');
-	ck_assert_int_eq(b.sort_col, LAYOUT_DSO);
+	ck_assert_int_eq(b.sort_col, COLUMN_DSO);
 	/* an entry that vanishes leaves the selection on the same line */
 	browser_key(&b, BKEY_END);
 	ck_assert_uint_eq(b.selected, 2);
@@ -173,7 +173,6 @@ START_TEST(test_srcline_inline)
 	static const char *const lines[] = { "b.c:2", "a.c:9", "b.c:2" };
 	struct snapshot *s = snap_of(rows, ARRAY_SIZE(rows)), *s2;
 	struct browser b;
-	const char *bad;
 	size_t i;
 
 	/* rows 0 and 2 differ only by the inlined mark */
@@ -182,14 +181,14 @@ START_TEST(test_srcline_inline)
 		s->rows[i].has_srcline = true;
 	}
 	s->rows[0].inlined = true;
-	sort_spec_parse("sym,srcline", &s->sort, &bad);
+	sort_spec_parse("sym,srcline", &s->sort, NULL);
 	browser_init(&b, &(struct browser_init){ .mode = HIST_DECAY });
 	browser_set_snapshot(&b, s);
 	browser_set_page(&b, 20);
-	ck_assert_int_eq(b.cols[b.nr_cols - 1], LAYOUT_SRCLINE);
-	ck_assert_str_eq(layout_title(LAYOUT_SRCLINE), "Source:Line");
-	ck_assert(layout_is_name(LAYOUT_SRCLINE));
-	while (b.sort_col != LAYOUT_SRCLINE)
+	ck_assert_int_eq(b.cols[b.nr_cols - 1], COLUMN_SRCLINE);
+	ck_assert_str_eq(column_title(NULL, COLUMN_SRCLINE), "Source:Line");
+	ck_assert(column_is_name(NULL, COLUMN_SRCLINE));
+	while (b.sort_col != COLUMN_SRCLINE)
 		browser_key(&b, 's');
 	ck_assert_str_eq(b.lines[0].row->srcline, "a.c:9");
 	/* select the not-inlined b.c:2 row; it stays selected (not the
@@ -202,7 +201,7 @@ START_TEST(test_srcline_inline)
 		s2->rows[i].has_srcline = true;
 	}
 	s2->rows[0].inlined = true;
-	sort_spec_parse("sym,srcline", &s2->sort, &bad);
+	sort_spec_parse("sym,srcline", &s2->sort, NULL);
 	browser_set_snapshot(&b, s2);
 	ck_assert(!b.lines[b.selected].row->inlined);
 	ck_assert_str_eq(b.lines[b.selected].row->srcline, "b.c:2");
@@ -445,6 +444,79 @@ START_TEST(test_print)
 }
 END_TEST
 
+/* ProfileMe columns in the browser: --order's word picks the sort column
+ * (traps: the Traps percentage, not the trap name beside it), and sorting
+ * by the trap name puts rows without a trap last, as every name column
+ * does with rows without the name. */
+START_TEST(test_payload_order)
+{
+	static struct profileme_stats st[3], total;
+	struct snapshot *s = snap_of(base_rows, 3);
+	struct browser b;
+	struct profileme pm;
+	size_t i;
+
+	/* row 0: no trap; row 1: one DTB single miss in 2; row 2: one
+	 * unaligned in 1 */
+	memset(st, 0, sizeof(st));
+	profileme_from_regs(1, 0x1000, 0, 2, &pm);
+	profileme_stats_add(&st[0], &pm);
+	profileme_stats_add(&st[1], &pm);
+	profileme_from_regs(1, 0x1000, 1ULL << 39 | 6ULL << 34, 0, &pm);
+	profileme_stats_add(&st[1], &pm);
+	profileme_from_regs(1, 0x1000, 1ULL << 39 | 5ULL << 34, 0, &pm);
+	profileme_stats_add(&st[2], &pm);
+	memset(&total, 0, sizeof(total));
+	for (i = 0; i < 3; i++) {
+		s->rows[i].payload = &st[i];
+		profileme_stats_merge(&total, &st[i]);
+	}
+	s->payload = &profileme_payload;
+	s->payload_rows = true;
+	s->payload_total = NULL; /* the browser frees nothing of it: static */
+	s->order = "traps";
+	browser_init(&b, &(struct browser_init){ .mode = HIST_DECAY });
+	browser_set_snapshot(&b, s);
+	browser_set_page(&b, 20);
+	ck_assert(b.payload);
+	ck_assert_int_eq(b.sort_col, COLUMN_PAYLOAD + payload_order_column(s->payload, "traps"));
+	ck_assert_str_eq(browser_sort_name(&b), "Traps");
+	/* 100% (lib_leaf), 50% (leaf_b), 0% (leaf_a) */
+	ck_assert_str_eq(b.lines[0].row->symbol, "lib_leaf");
+	ck_assert_str_eq(b.lines[1].row->symbol, "leaf_b");
+	ck_assert_str_eq(b.lines[2].row->symbol, "leaf_a");
+	/* the trap name: "DTB single miss" < "unaligned", no trap last */
+	browser_key(&b, 's');
+	ck_assert_str_eq(browser_sort_name(&b), "Trap");
+	ck_assert_str_eq(b.lines[0].row->symbol, "leaf_b");
+	ck_assert_str_eq(b.lines[1].row->symbol, "lib_leaf");
+	ck_assert_str_eq(b.lines[2].row->symbol, "leaf_a");
+	browser_release(&b);
+}
+END_TEST
+
+/* Rows without a comm (mixed) sort after every name, by Command as by
+ * any name column. */
+START_TEST(test_sort_null_last)
+{
+	struct snapshot *s = snap_of(base_rows, ARRAY_SIZE(base_rows));
+	struct browser b;
+
+	s->rows[0].comm = NULL;
+	browser_init(&b, &(struct browser_init){ .mode = HIST_DECAY });
+	browser_set_snapshot(&b, s);
+	browser_set_page(&b, 20);
+	while (b.sort_col != COLUMN_COMM)
+		browser_key(&b, 's');
+	ck_assert_str_eq(b.lines[0].row->comm, "sh");
+	ck_assert_ptr_null(b.lines[b.nr_lines - 1].row->comm);
+	ck_assert_int_lt(view_strcmp("zzz", NULL), 0);
+	ck_assert_int_gt(view_strcmp(NULL, ""), 0);
+	ck_assert_int_eq(view_strcmp(NULL, NULL), 0);
+	browser_release(&b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("browser");
@@ -460,6 +532,8 @@ static Suite *suite(void)
 	tc = tcase_create("selection");
 	tcase_add_test(tc, test_selection_follows_entry);
 	tcase_add_test(tc, test_srcline_inline);
+	tcase_add_test(tc, test_payload_order);
+	tcase_add_test(tc, test_sort_null_last);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("filters");

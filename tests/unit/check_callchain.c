@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "callchain.h"
+#include "callchain-test.h"
 #include "hist.h"
 #include "machine.h"
 #include "options.h"
@@ -37,6 +38,48 @@ START_TEST(test_ips_user)
 	ck_assert_uint_eq(out[1].ip, 0x2004);
 	ck_assert_uint_eq(out[2].ip, 0x3008);
 	ck_assert_uint_eq(out[1].cpumode, PERF_RECORD_MISC_USER);
+}
+END_TEST
+
+/* Return addresses of 0 ending a chain (the frame-pointer walk past the
+ * outermost frame): left out and counted; a context's first address of 0
+ * (a pc, a call through NULL) and a 0 inside the chain stay. */
+START_TEST(test_ips_zero_ends)
+{
+	uint64_t chain[] = { K(PERF_CONTEXT_KERNEL), 0xffff0100, K(PERF_CONTEXT_USER), 0x1000,
+			     0x2005, 0, 0 };
+	struct sample s = { .ip = 0xffff0100, .cpumode = PERF_RECORD_MISC_KERNEL,
+			    .callchain = chain, .nr_callchain = 7 };
+	struct callchain_ip out[8];
+
+	ck_assert_uint_eq(callchain_zero_ends(&s), 2);
+	ck_assert_uint_eq(callchain_ips(&s, out, 8), 3);
+	ck_assert_uint_eq(out[1].ip, 0x1000);
+	ck_assert_uint_eq(out[2].ip, 0x2004);
+	/* a user pc of 0, then nothing: a real place, kept */
+	chain[3] = 0;
+	s.nr_callchain = 4;
+	ck_assert_uint_eq(callchain_zero_ends(&s), 0);
+	ck_assert_uint_eq(callchain_ips(&s, out, 8), 2);
+	ck_assert_uint_eq(out[1].ip, 0);
+	ck_assert_uint_eq(out[1].cpumode, PERF_RECORD_MISC_USER);
+	/* a 0 with a return address after it is not an end */
+	chain[3] = 0x1000;
+	chain[4] = 0;
+	chain[5] = 0x3005;
+	s.nr_callchain = 6;
+	ck_assert_uint_eq(callchain_zero_ends(&s), 0);
+	ck_assert_uint_eq(callchain_ips(&s, out, 8), 4);
+	ck_assert_uint_eq(out[2].ip, 0);
+	ck_assert_uint_eq(out[3].ip, 0x3004);
+	/* the sampled ip's own copy then a 0: the 0 goes */
+	s.ip = 0x1000;
+	s.cpumode = PERF_RECORD_MISC_USER;
+	chain[0] = 0x1000;
+	chain[1] = 0;
+	s.nr_callchain = 2;
+	ck_assert_uint_eq(callchain_zero_ends(&s), 1);
+	ck_assert_uint_eq(callchain_ips(&s, out, 8), 1);
 }
 END_TEST
 
@@ -245,10 +288,9 @@ static struct callchain_frame F(const struct symbol *sym)
 static struct hist *hist_of(const char *keys)
 {
 	struct sort_spec spec;
-	const char *bad;
 	struct hist *h;
 
-	ck_assert_int_eq(sort_spec_parse(keys, &spec, &bad), 0);
+	ck_assert_int_eq(sort_spec_parse(keys, &spec, NULL), 0);
 	h = hist_new(&spec);
 	hist_enable_callchains(h, 0);
 	return h;
@@ -974,6 +1016,7 @@ static Suite *callchain_suite(void)
 	tc = tcase_create("ips");
 	tcase_add_test(tc, test_ips_user);
 	tcase_add_test(tc, test_ips_kernel_user);
+	tcase_add_test(tc, test_ips_zero_ends);
 	tcase_add_test(tc, test_ips_guest_and_limits);
 	tcase_add_test(tc, test_cache_sample);
 	suite_add_tcase(s, tc);

@@ -116,7 +116,7 @@ static void build_fixtures(void)
 		">/dev/null 2>&1", dir) == 0;
 }
 
-static bool has_sym(const struct elf_image *img, const char *name)
+static bool has_sym(const struct elfsyms_image *img, const char *name)
 {
 	size_t i, n = symtab_count(img->symtab);
 
@@ -140,30 +140,30 @@ END_TEST
  * the debug file as computed here. */
 START_TEST(test_debuglink_read)
 {
-	struct elf_image img;
+	struct elfsyms_image img;
 	char *bin = fixture("nob.l"), *dbg = fixture("nob.debug");
 	uint32_t crc = 0;
 
-	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	ck_assert_int_eq(elfsyms_load(bin, &img), 0);
 	ck_assert_ptr_nonnull(img.debuglink);
 	ck_assert_str_eq(img.debuglink, "nob.debug");
 	ck_assert_int_eq(debugfile_file_crc32(dbg, &crc), 0);
 	ck_assert_uint_eq(img.debuglink_crc, crc);
 	ck_assert(img.from_dynsym);
 	ck_assert(img.no_symtab);
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	/* The full binary has a .symtab: no debug file needed. */
 	free(bin);
 	bin = fixture("nob");
-	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	ck_assert_int_eq(elfsyms_load(bin, &img), 0);
 	ck_assert(!img.no_symtab);
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	/* A stripped binary without the section has no link. */
 	free(bin);
 	bin = fixture("nob.s");
-	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	ck_assert_int_eq(elfsyms_load(bin, &img), 0);
 	ck_assert_ptr_null(img.debuglink);
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(bin);
 	free(dbg);
 }
@@ -172,11 +172,11 @@ END_TEST
 /* Where the link is looked for, and which files are refused. */
 START_TEST(test_find_link)
 {
-	struct elf_image img;
+	struct elfsyms_image img;
 	char *bin = fixture("bid.l"), *bindir = fixture("bin"), *found, *want;
 	const char *roots[2];
 
-	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	ck_assert_int_eq(elfsyms_load(bin, &img), 0);
 	ck_assert_uint_gt(img.build_id_size, 0);
 	ck_assert_int_eq(testutil_sh("cd '%s' && mkdir -p bin/.debug root/usr/lib/debug%s/bin", dir,
 				     dir), 0);
@@ -234,7 +234,7 @@ START_TEST(test_find_link)
 	free(want);
 	/* A build ID mismatch rejects even with the right CRC. */
 	{
-		uint8_t id[ELF_BUILD_ID_MAX];
+		uint8_t id[ELFSYMS_BUILD_ID_MAX];
 
 		memcpy(id, img.build_id, img.build_id_size);
 		id[0] ^= 0xff;
@@ -250,7 +250,7 @@ START_TEST(test_find_link)
 	ck_assert_ptr_null(debugfile_find_link(roots, 2, "relative", "bid.debug",
 					       img.debuglink_crc, img.build_id,
 					       img.build_id_size));
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(found);
 	free(bin);
 	free(bindir);
@@ -260,11 +260,11 @@ END_TEST
 /* Without build IDs the CRC decides. */
 START_TEST(test_find_link_crc)
 {
-	struct elf_image img;
+	struct elfsyms_image img;
 	char *bin = fixture("nob.l"), *cdir = fixture("crc"), *got;
 	const char *roots[1] = { "" };
 
-	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	ck_assert_int_eq(elfsyms_load(bin, &img), 0);
 	ck_assert_uint_eq(img.build_id_size, 0);
 	ck_assert_int_eq(testutil_sh("mkdir -p '%s/crc' && cp '%s/othernob.debug' '%s/crc/nob.debug'",
 				     dir, dir, dir), 0);
@@ -279,7 +279,7 @@ START_TEST(test_find_link_crc)
 				     "2>/dev/null", dir), 0);
 	ck_assert_ptr_null(debugfile_find_link(roots, 1, cdir, "nob.debug", img.debuglink_crc,
 					       NULL, 0));
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(bin);
 	free(cdir);
 }
@@ -289,26 +289,26 @@ END_TEST
  * binary's own func@plt names stay. */
 START_TEST(test_merge_debug)
 {
-	struct elf_image img;
+	struct elfsyms_image img;
 	char *bin = fixture("bid.s"), *dbg = fixture("bid.debug");
 	size_t before;
 
-	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	ck_assert_int_eq(elfsyms_load(bin, &img), 0);
 	ck_assert(img.from_dynsym);
 	ck_assert(has_sym(&img, "visible_func"));
 	ck_assert(!has_sym(&img, "hidden_local"));
 	ck_assert(has_sym(&img, "printf@plt"));
 	before = symtab_count(img.symtab);
-	ck_assert_int_eq(elf_image_merge_debug(&img, dbg), 0);
+	ck_assert_int_eq(elfsyms_merge_debug(&img, dbg), 0);
 	ck_assert(has_sym(&img, "hidden_local"));
 	ck_assert(has_sym(&img, "visible_func"));
 	ck_assert(has_sym(&img, "printf@plt"));
 	ck_assert_uint_gt(symtab_count(img.symtab), before);
 	/* Twice: nothing new. */
-	ck_assert_int_eq(elf_image_merge_debug(&img, dbg), -ENODATA);
+	ck_assert_int_eq(elfsyms_merge_debug(&img, dbg), -ENODATA);
 	/* Not an ELF file, or no .symtab. */
-	ck_assert_int_lt(elf_image_merge_debug(&img, bin), 0);
-	elf_image_release(&img);
+	ck_assert_int_lt(elfsyms_merge_debug(&img, bin), 0);
+	elfsyms_release(&img);
 	free(bin);
 	free(dbg);
 }
@@ -351,7 +351,7 @@ static pid_t chrooted_child(void)
  * merge and the DWARF reader alike. */
 START_TEST(test_link_in_root)
 {
-	struct elf_image img;
+	struct elfsyms_image img;
 	struct dwarfinfo_cache *dc;
 	const struct dwarfinfo *in;
 	char *bin = fixture("bid.l"), *host = fixture("bid.debug"), *got, *want, *root, *evil;
@@ -370,7 +370,7 @@ START_TEST(test_link_in_root)
 		free(host);
 		return;
 	}
-	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	ck_assert_int_eq(elfsyms_load(bin, &img), 0);
 	root = xasprintf("/proc/%d/root", (int)child);
 	evil = xasprintf("%s/usr/lib/debug/bin/bid.debug", root);
 	roots[0] = root;
@@ -379,7 +379,7 @@ START_TEST(test_link_in_root)
 	ck_assert_int_eq(access(evil, R_OK), 0);
 	ck_assert_ptr_null(debugfile_find_link(roots, 1, "/bin", "bid.debug", img.debuglink_crc,
 					       img.build_id, img.build_id_size));
-	ck_assert_int_lt(elf_image_merge_debug(&img, evil), 0);
+	ck_assert_int_lt(elfsyms_merge_debug(&img, evil), 0);
 	ck_assert(!has_sym(&img, "hidden_local"));
 	for (i = 0; i < symtab_count(img.symtab); i++)
 		if (strcmp(symtab_get(img.symtab, i)->name, "visible_func") == 0)
@@ -394,7 +394,7 @@ START_TEST(test_link_in_root)
 				  img.build_id_size);
 	ck_assert_ptr_nonnull(got);
 	ck_assert_str_eq(got, want);
-	ck_assert_int_eq(elf_image_merge_debug(&img, got), 0);
+	ck_assert_int_eq(elfsyms_merge_debug(&img, got), 0);
 	ck_assert(has_sym(&img, "hidden_local"));
 	ck_assert_int_eq(dwarfinfo_lookup(dc, got, func, &in), 0);
 	ck_assert_ptr_nonnull(in->function);
@@ -402,7 +402,7 @@ START_TEST(test_link_in_root)
 	dwarfinfo_cache_free(dc);
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(got);
 	free(want);
 	free(evil);
@@ -414,7 +414,7 @@ END_TEST
 
 START_TEST(test_debugdata)
 {
-	struct elf_image img;
+	struct elfsyms_image img;
 	char *bin;
 
 #ifndef HAVE_LIBLZMA
@@ -423,22 +423,22 @@ START_TEST(test_debugdata)
 	if (!have_xz)
 		return;
 	bin = fixture("mdi");
-	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	ck_assert_int_eq(elfsyms_load(bin, &img), 0);
 	ck_assert(img.from_dynsym);
 	ck_assert(img.from_debugdata);
 	ck_assert(has_sym(&img, "visible_func"));
 	ck_assert(has_sym(&img, "hidden_local"));
 	ck_assert(has_sym(&img, "main"));
 	ck_assert(has_sym(&img, "printf@plt"));
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(bin);
 	/* A truncated stream: .dynsym only, no failure. */
 	bin = fixture("mdibad");
-	ck_assert_int_eq(elf_image_load(bin, &img), 0);
+	ck_assert_int_eq(elfsyms_load(bin, &img), 0);
 	ck_assert(!img.from_debugdata);
 	ck_assert(has_sym(&img, "visible_func"));
 	ck_assert(!has_sym(&img, "hidden_local"));
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(bin);
 }
 END_TEST

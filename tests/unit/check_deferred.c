@@ -17,6 +17,7 @@
 #include "callchain.h"
 #include "hist.h"
 #include "kernel.h"
+#include "kernel-test.h"
 #include "machine.h"
 #include "symloader.h"
 #include "symtab.h"
@@ -38,7 +39,6 @@ struct fixture {
 static void fixture_init(struct fixture *fx, bool chains)
 {
 	struct sort_spec spec;
-	const char *bad;
 	struct resolved r;
 	FILE *f;
 
@@ -58,7 +58,7 @@ static void fixture_init(struct fixture *fx, bool chains)
 	machine_resolve(fx->m, 1, 1, PERF_RECORD_MISC_KERNEL, KADDR_A, &r);
 	ck_assert(r.pending);
 	fx->kernel = r.dso;
-	ck_assert_int_eq(sort_spec_parse("sym", &spec, &bad), 0);
+	ck_assert_int_eq(sort_spec_parse("sym", &spec, NULL), 0);
 	fx->h = hist_new(&spec);
 	if (chains)
 		hist_enable_callchains(fx->h, 0);

@@ -149,7 +149,7 @@ START_TEST(test_loader_keeps_raw)
 {
 	static const char *const paths[] = { "/usr/lib/x86_64-linux-gnu/libstdc++.so.6",
 					     "/usr/lib64/libstdc++.so.6", "/usr/lib/libstdc++.so.6" };
-	struct elf_image img;
+	struct elfsyms_image img;
 	size_t i, n, mangled = 0, shown = 0;
 
 	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
@@ -157,7 +157,7 @@ START_TEST(test_loader_keeps_raw)
 			break;
 	if (i == sizeof(paths) / sizeof(paths[0]))
 		return;   /* no libstdc++ here: nothing to demangle with either */
-	ck_assert_int_eq(elf_image_load(paths[i], &img), 0);
+	ck_assert_int_eq(elfsyms_load(paths[i], &img), 0);
 	n = symtab_count(img.symtab);
 	for (i = 0; i < n; i++) {
 		const char *name = symtab_get(img.symtab, i)->name;
@@ -168,7 +168,7 @@ START_TEST(test_loader_keeps_raw)
 		if (strcmp(demangle_display(name), name) != 0)
 			shown++;
 	}
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	ck_assert_uint_gt(mangled, 1000);
 	ck_assert_uint_gt(shown, mangled * 9 / 10);
 }

@@ -311,7 +311,7 @@ static const char *resolve_as(struct machine *m, const char *mapped, const char 
 static int pie_build_id(uint8_t id[20])
 {
 	char *path = xasprintf("%s/pie", elf_dir);
-	int n = elf_read_build_id(path, id);
+	int n = elfsyms_read_build_id(path, id);
 
 	free(path);
 	return n;
@@ -488,6 +488,42 @@ START_TEST(test_symfs)
 }
 END_TEST
 
+/* Live, --symfs stands in only where the process's own file is gone: a
+ * file there whose inode number happens to be the map's (here a hard link
+ * of the same file) must not be read before the process's own. */
+START_TEST(test_symfs_live_after_own)
+{
+	struct machine *m = machine_new();
+	char *real = xasprintf("%s/pie", elf_dir);
+	char *symfs = xasprintf("%s/symfs-live", elf_dir);
+	struct elf_seg seg;
+	uint64_t fa, fs, base = 0x555555554000ULL, start, end;
+	struct mmap_event ev;
+	struct resolved r;
+	struct stat st;
+
+	ck_assert_int_eq(testutil_sh("mkdir -p '%s%s' && rmdir '%s%s' && ln '%s' '%s%s'", symfs,
+				     real, symfs, real, real, symfs, real), 0);
+	machine_set_live(m, true);
+	machine_set_symfs(m, symfs);
+	ck_assert_int_eq(stat(real, &st), 0);
+	ck_assert(exec_segment(real, &seg));
+	ck_assert(nm_symbol(real, "func_a", &fa, &fs));
+	start = base + (seg.vaddr & ~(PAGE - 1));
+	end = (base + seg.vaddr + seg.filesz + PAGE - 1) & ~(PAGE - 1);
+	ev = mk_mmap(60, 60, start, end - start, seg.offset & ~(PAGE - 1), real);
+	ev.ino = (uint64_t)st.st_ino;
+	machine_mmap(m, &ev);
+	r = user(m, 60, 60, base + fa + 1);
+	ck_assert_ptr_nonnull(r.sym);
+	ck_assert_str_eq(r.sym->name, "func_a");
+	ck_assert_str_eq(dso_sym_path(r.dso), real);
+	machine_free(m);
+	free(real);
+	free(symfs);
+}
+END_TEST
+
 
 static Suite *suite(void)
 {
@@ -508,6 +544,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_build_id_match);
 	tcase_add_test(tc, test_build_id_mismatch);
 	tcase_add_test(tc, test_symfs);
+	tcase_add_test(tc, test_symfs_live_after_own);
 	tcase_add_test(tc, test_async_pending);
 	tcase_add_test(tc, test_replaced_inode);
 	suite_add_tcase(s, tc);

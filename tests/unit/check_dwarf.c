@@ -32,7 +32,7 @@ static uint64_t outer_start, outer_end, main_start, main_end;
  * stripped copy, and the addresses of two functions in it. */
 static void build_fixture(void)
 {
-	struct elf_image img;
+	struct elfsyms_image img;
 	size_t i;
 
 	dir = testutil_tmpdir("dwarf");
@@ -44,7 +44,7 @@ static void build_fixture(void)
 				     getenv("srcdir") ? getenv("srcdir") : "tests/helpers"),
 			 0);
 	ck_assert_int_eq(testutil_sh("strip -g -o '%s' '%s'", master_stripped, master), 0);
-	ck_assert_int_eq(elf_image_load(master, &img), 0);
+	ck_assert_int_eq(elfsyms_load(master, &img), 0);
 	for (i = 0; i < symtab_count(img.symtab); i++) {
 		const struct symbol *s = symtab_get(img.symtab, i);
 
@@ -56,7 +56,7 @@ static void build_fixture(void)
 			main_end = s->end;
 		}
 	}
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	ck_assert(outer_start && outer_end > outer_start && main_start);
 }
 
@@ -382,9 +382,7 @@ static void add_at(struct hist *h, uint64_t vaddr, const struct callchain_frame 
 static struct hist *hist_keys(const char *keys)
 {
 	struct sort_spec spec;
-	const char *bad;
-
-	ck_assert_int_eq(sort_spec_parse(keys, &spec, &bad), 0);
+	ck_assert_int_eq(sort_spec_parse(keys, &spec, NULL), 0);
 	return hist_new(&spec);
 }
 

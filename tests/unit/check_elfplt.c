@@ -57,14 +57,14 @@ static size_t compare_pltgot(const char *path)
 {
 	char *cmd = xasprintf("objdump -d -j .plt.got '%s' 2>/dev/null", path);
 	FILE *p = popen(cmd, "r");
-	struct elf_image img;
+	struct elfsyms_image img;
 	unsigned long long addr;
 	char line[1024], name[512];
 	size_t n = 0;
 
 	free(cmd);
 	ck_assert_ptr_nonnull(p);
-	ck_assert_int_eq(elf_image_load(path, &img), 0);
+	ck_assert_int_eq(elfsyms_load(path, &img), 0);
 	while (fgets(line, sizeof(line), p)) {
 		const struct symbol *s;
 		char *at;
@@ -84,7 +84,7 @@ static size_t compare_pltgot(const char *path)
 		n++;
 	}
 	pclose(p);
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	return n;
 }
 

@@ -9,9 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "elfsyms.h"
+#include "nsopen.h"
 #include "symtab.h"
 #include "testutil.h"
 #include "util.h"
@@ -204,13 +208,13 @@ static void check_image(const char *name, int type, bool dynamic)
 {
 	static const char *const funcs[] = { "alpha_func", "beta_func" };
 	char *path = fixture(name);
-	struct elf_image img;
+	struct elfsyms_image img;
 	struct load loads[16];
 	size_t nloads, i;
 	uint64_t addr, size, off, va;
 	int err;
 
-	err = elf_image_load(path, &img);
+	err = elfsyms_load(path, &img);
 	ck_assert_int_eq(err, 0);
 	ck_assert_int_eq(img.type, type);
 	ck_assert_int_eq(img.machine, EM_X86_64);
@@ -265,7 +269,7 @@ static void check_image(const char *name, int type, bool dynamic)
 		if (loads[i].filesz == 0)
 			continue;
 		off = loads[i].offset + loads[i].filesz - 1;
-		ck_assert_int_eq(elf_image_offset_to_vaddr(&img, off, &va), 0);
+		ck_assert_int_eq(elfsyms_offset_to_vaddr(&img, off, &va), 0);
 		ck_assert_uint_eq(va, loads[i].vaddr + loads[i].filesz - 1);
 	}
 	for (i = 0; i < ARRAY_SIZE(funcs); i++) {
@@ -273,15 +277,15 @@ static void check_image(const char *name, int type, bool dynamic)
 
 		ck_assert(nm_symbol(path, dynamic, funcs[i], &addr, &size));
 		ck_assert(vaddr_to_offset(loads, nloads, addr + 3, &off));
-		ck_assert_int_eq(elf_image_offset_to_vaddr(&img, off, &va), 0);
+		ck_assert_int_eq(elfsyms_offset_to_vaddr(&img, off, &va), 0);
 		ck_assert_uint_eq(va, addr + 3);
 		s = symtab_lookup(img.symtab, va);
 		ck_assert_ptr_nonnull(s);
 		ck_assert_str_eq(s->name, funcs[i]);
 	}
-	ck_assert_int_eq(elf_image_offset_to_vaddr(&img, UINT64_MAX / 2, &va), -ENOENT);
+	ck_assert_int_eq(elfsyms_offset_to_vaddr(&img, UINT64_MAX / 2, &va), -ENOENT);
 
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(path);
 }
 
@@ -306,7 +310,7 @@ END_TEST
 START_TEST(test_dynsym_only)
 {
 	char *path = fixture("dyn");
-	struct elf_image img;
+	struct elfsyms_image img;
 	uint64_t addr, size;
 	char *sym_path = fixture("dynfull");
 
@@ -315,10 +319,10 @@ START_TEST(test_dynsym_only)
 	/* gamma_local is only in .symtab: it was stripped, and the lookup
 	 * must not answer alpha_func or beta_func instead. */
 	ck_assert(nm_symbol(sym_path, false, "gamma_local", &addr, &size));
-	ck_assert_int_eq(elf_image_load(path, &img), 0);
+	ck_assert_int_eq(elfsyms_load(path, &img), 0);
 	ck_assert(img.from_dynsym);
 	ck_assert_ptr_null(symtab_lookup(img.symtab, addr + 1));
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(sym_path);
 	free(path);
 }
@@ -328,14 +332,14 @@ END_TEST
  * whose p_vaddr - p_offset differs from the first one. */
 START_TEST(test_section_start)
 {
-	struct elf_image img;
+	struct elfsyms_image img;
 	char *path = fixture("sect.so");
 	uint64_t addr, size, va;
 	size_t i, nexec = 0;
 	bool shifted = false;
 
 	check_image("sect.so", ET_DYN, false);
-	ck_assert_int_eq(elf_image_load(path, &img), 0);
+	ck_assert_int_eq(elfsyms_load(path, &img), 0);
 	for (i = 0; i < img.nsegs; i++) {
 		nexec += !!(img.segs[i].flags & PF_X);
 		shifted |= img.segs[i].vaddr != img.segs[i].offset;
@@ -345,20 +349,20 @@ START_TEST(test_section_start)
 	ck_assert(nm_symbol(path, false, "alpha_func", &addr, &size));
 	ck_assert_uint_ge(addr, 0x5000);
 	for (i = 0; i < img.nsegs; i++) {
-		const struct elf_segment *seg = &img.segs[i];
+		const struct elfsyms_segment *seg = &img.segs[i];
 		uint64_t off = addr - seg->vaddr + seg->offset;
 		const struct symbol *s;
 
 		if (addr < seg->vaddr || addr >= seg->vaddr + seg->filesz)
 			continue;
 		ck_assert_uint_ne(off, addr);
-		ck_assert_int_eq(elf_image_offset_to_vaddr(&img, off, &va), 0);
+		ck_assert_int_eq(elfsyms_offset_to_vaddr(&img, off, &va), 0);
 		ck_assert_uint_eq(va, addr);
 		/* Taking the file offset for a vaddr would be wrong here. */
 		s = symtab_lookup(img.symtab, off);
 		ck_assert(s == NULL || strcmp(s->name, "alpha_func") != 0);
 	}
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(path);
 }
 END_TEST
@@ -377,7 +381,7 @@ END_TEST
 START_TEST(test_elf32)
 {
 	char *path = fixture("m32.so");
-	struct elf_image img;
+	struct elfsyms_image img;
 	uint64_t addr, size;
 	const struct symbol *s;
 
@@ -386,7 +390,7 @@ START_TEST(test_elf32)
 		free(path);
 		return;
 	}
-	ck_assert_int_eq(elf_image_load(path, &img), 0);
+	ck_assert_int_eq(elfsyms_load(path, &img), 0);
 	ck_assert_int_eq(img.machine, EM_386);
 	ck_assert_int_eq(img.type, ET_DYN);
 	ck_assert(nm_symbol(path, false, "f32", &addr, &size));
@@ -394,7 +398,7 @@ START_TEST(test_elf32)
 	ck_assert_ptr_nonnull(s);
 	ck_assert_str_eq(s->name, "f32");
 	ck_assert_uint_eq(s->end, addr + size);
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(path);
 }
 END_TEST
@@ -412,17 +416,17 @@ static void hex_to_bytes(const char *hex, uint8_t *out, size_t n)
 START_TEST(test_build_id_explicit)
 {
 	char *path = fixture("bid");
-	uint8_t want[20], id[ELF_BUILD_ID_MAX];
-	struct elf_image img;
+	uint8_t want[20], id[ELFSYMS_BUILD_ID_MAX];
+	struct elfsyms_image img;
 
 	hex_to_bytes(BUILD_ID_HEX, want, sizeof(want));
-	ck_assert_int_eq(elf_image_load(path, &img), 0);
+	ck_assert_int_eq(elfsyms_load(path, &img), 0);
 	ck_assert_uint_eq(img.build_id_size, 20);
 	ck_assert_mem_eq(img.build_id, want, 20);
-	elf_image_release(&img);
+	elfsyms_release(&img);
 
 	memset(id, 0, sizeof(id));
-	ck_assert_int_eq(elf_read_build_id(path, id), 20);
+	ck_assert_int_eq(elfsyms_read_build_id(path, id), 20);
 	ck_assert_mem_eq(id, want, 20);
 	free(path);
 }
@@ -433,7 +437,7 @@ START_TEST(test_build_id_sha1)
 	char *path = fixture("sha1");
 	char *cmd = xasprintf("readelf -n '%s'", path);
 	char line[256], hex[64] = "";
-	uint8_t want[20], id[ELF_BUILD_ID_MAX];
+	uint8_t want[20], id[ELFSYMS_BUILD_ID_MAX];
 	FILE *p = popen(cmd, "r");
 
 	ck_assert_ptr_nonnull(p);
@@ -443,7 +447,7 @@ START_TEST(test_build_id_sha1)
 	pclose(p);
 	ck_assert_uint_eq(strlen(hex), 40);
 	hex_to_bytes(hex, want, sizeof(want));
-	ck_assert_int_eq(elf_read_build_id(path, id), 20);
+	ck_assert_int_eq(elfsyms_read_build_id(path, id), 20);
 	ck_assert_mem_eq(id, want, 20);
 	free(cmd);
 	free(path);
@@ -453,14 +457,14 @@ END_TEST
 START_TEST(test_build_id_none)
 {
 	char *path = fixture("nobid");
-	uint8_t id[ELF_BUILD_ID_MAX];
-	struct elf_image img;
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
+	struct elfsyms_image img;
 
-	ck_assert_int_eq(elf_read_build_id(path, id), 0);
-	ck_assert_int_eq(elf_image_load(path, &img), 0);
+	ck_assert_int_eq(elfsyms_read_build_id(path, id), 0);
+	ck_assert_int_eq(elfsyms_load(path, &img), 0);
 	ck_assert_uint_eq(img.build_id_size, 0);
 	ck_assert_uint_gt(symtab_count(img.symtab), 0);
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(path);
 }
 END_TEST
@@ -470,9 +474,9 @@ END_TEST
 START_TEST(test_build_id_pt_note)
 {
 	char *path = fixture("nosect");
-	uint8_t want[20], id[ELF_BUILD_ID_MAX];
+	uint8_t want[20], id[ELFSYMS_BUILD_ID_MAX];
 	static const uint8_t zero[8];
-	struct elf_image img;
+	struct elfsyms_image img;
 	FILE *f = fopen(path, "r+b");
 
 	ck_assert_ptr_nonnull(f);
@@ -483,14 +487,14 @@ START_TEST(test_build_id_pt_note)
 	ck_assert_int_eq(fclose(f), 0);
 
 	hex_to_bytes(BUILD_ID_HEX, want, sizeof(want));
-	ck_assert_int_eq(elf_read_build_id(path, id), 20);
+	ck_assert_int_eq(elfsyms_read_build_id(path, id), 20);
 	ck_assert_mem_eq(id, want, 20);
-	ck_assert_int_eq(elf_image_load(path, &img), 0);
+	ck_assert_int_eq(elfsyms_load(path, &img), 0);
 	ck_assert_uint_eq(img.build_id_size, 20);
 	ck_assert_ptr_nonnull(img.symtab);
 	ck_assert_uint_eq(symtab_count(img.symtab), 0);
 	ck_assert_uint_gt(img.nsegs, 0);
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(path);
 }
 END_TEST
@@ -498,13 +502,13 @@ END_TEST
 static int load_err(const char *name)
 {
 	char *path = fixture(name);
-	struct elf_image img;
+	struct elfsyms_image img;
 	int err;
 
 	memset(&img, 0xaa, sizeof(img));
-	err = elf_image_load(path, &img);
+	err = elfsyms_load(path, &img);
 	if (err == 0)
-		elf_image_release(&img);
+		elfsyms_release(&img);
 	else
 		ck_assert_ptr_null(img.symtab);
 	free(path);
@@ -513,22 +517,59 @@ static int load_err(const char *name)
 
 START_TEST(test_errors)
 {
-	uint8_t id[ELF_BUILD_ID_MAX];
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
 	char *path = fixture("does-not-exist");
 
 	ck_assert_int_eq(load_err("text"), -ENOEXEC);
 	ck_assert_int_eq(load_err("empty"), -ENOEXEC);
 	ck_assert_int_eq(load_err("does-not-exist"), -ENOENT);
 	ck_assert_int_eq(load_err("prog.o"), -ENOEXEC);
-	ck_assert_int_eq(elf_read_build_id(path, id), -ENOENT);
+	ck_assert_int_eq(elfsyms_read_build_id(path, id), -ENOENT);
 	free(path);
 	path = fixture("text");
-	ck_assert_int_eq(elf_read_build_id(path, id), -ENOEXEC);
+	ck_assert_int_eq(elfsyms_read_build_id(path, id), -ENOEXEC);
 	free(path);
 }
 END_TEST
 
 /* The address objdump labels <name>: in path, from its .plt / .plt.sec. */
+/* One policy opens the files others name (nsopen_file): the type is
+ * checked on an O_PATH descriptor and the same file reopened through
+ * /proc/self/fd, never by its name again.  elfsyms had a second policy
+ * that, without /proc/self/fd, opened the name again: the checked file
+ * could be swapped for a FIFO or a device in between.  Without /proc the
+ * load now fails as nsopen_file does; before, it opened the name.  Needs
+ * root, for a mount namespace of its own with /proc covered. */
+START_TEST(test_no_proc_no_reopen_by_name)
+{
+	char *path = fixture("pie"), *fifo = fixture("fifo");
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
+	struct elfsyms_image img;
+
+	/* Before /proc goes: a FIFO is refused without being opened. */
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(load_err("fifo"), -ENOEXEC);
+	ck_assert_int_eq(nsopen_file(fifo), -EINVAL);
+	ck_assert_int_eq(elfsyms_load(path, &img), 0);
+	elfsyms_release(&img);
+	if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+	    mount("none", "/proc", "tmpfs", 0, NULL) != 0) {
+		fprintf(stderr, "SKIP: test_no_proc_no_reopen_by_name: cannot cover /proc "
+			"(needs root)\n");
+		unlink(fifo);
+		free(path);
+		free(fifo);
+		return;
+	}
+	ck_assert_int_eq(nsopen_file(path), -ENOENT);
+	ck_assert_int_eq(elfsyms_load(path, &img), -ENOENT);
+	ck_assert_int_eq(elfsyms_read_build_id(path, id), -ENOENT);
+	unlink(fifo);
+	free(path);
+	free(fifo);
+}
+END_TEST
+
 static bool objdump_label(const char *path, const char *name, uint64_t *addr)
 {
 	char *cmd = xasprintf("objdump -d --section=.plt --section=.plt.sec '%s' 2>/dev/null", path);
@@ -556,11 +597,11 @@ static void check_plt(const char *name)
 {
 	char *path = fixture(name);
 	const struct symbol *s;
-	struct elf_image img;
+	struct elfsyms_image img;
 	uint64_t addr = 0;
 
 	ck_assert_msg(objdump_label(path, "puts@plt", &addr), "objdump: no puts@plt in %s", name);
-	ck_assert_int_eq(elf_image_load(path, &img), 0);
+	ck_assert_int_eq(elfsyms_load(path, &img), 0);
 	s = symtab_lookup(img.symtab, addr);
 	ck_assert_ptr_nonnull(s);
 	ck_assert_str_eq(s->name, "puts@plt");
@@ -571,7 +612,7 @@ static void check_plt(const char *name)
 	ck_assert_str_eq(s->name, "puts@plt");
 	/* The real functions are still there. */
 	ck_assert_uint_gt(symtab_count(img.symtab), 1);
-	elf_image_release(&img);
+	elfsyms_release(&img);
 	free(path);
 }
 
@@ -630,6 +671,7 @@ static Suite *suite(void)
 	tcase_add_unchecked_fixture(tc, build_fixtures, NULL);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_no_proc_no_reopen_by_name);
 	suite_add_tcase(s, tc);
 
 	return s;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alpha-profileme.h"
+#include "errmsg.h"
 #include "hist.h"
 #include "machine.h"
 #include "symtab.h"
@@ -16,7 +17,7 @@
 static struct sort_spec spec_of(const char *s)
 {
 	struct sort_spec spec;
-	const char *bad = NULL;
+	struct errmsg bad = ERRMSG_INIT;
 
 	ck_assert_int_eq(sort_spec_parse(s, &spec, &bad), 0);
 	return spec;
@@ -58,7 +59,7 @@ static const struct hist_entry *find_sym(const struct hist *h, const struct symb
 START_TEST(test_spec_good)
 {
 	struct sort_spec spec;
-	const char *bad = NULL;
+	struct errmsg bad = ERRMSG_INIT;
 
 	ck_assert_int_eq(sort_spec_parse("dso,sym", &spec, &bad), 0);
 	ck_assert_uint_eq(spec.n, 2);
@@ -94,11 +95,11 @@ END_TEST
 static void check_bad(const char *s, const char *needle)
 {
 	struct sort_spec spec = { .keys = { SORT_CPU }, .n = 1 };
-	const char *bad = NULL;
+	struct errmsg bad = ERRMSG_INIT;
 
 	ck_assert_int_eq(sort_spec_parse(s, &spec, &bad), -EINVAL);
-	ck_assert_ptr_nonnull(bad);
-	ck_assert_msg(strstr(bad, needle), "'%s': message '%s' lacks '%s'", s, bad, needle);
+	ck_assert_msg(strstr(bad.text, needle), "'%s': message '%s' lacks '%s'", s, bad.text,
+		      needle);
 	/* the output is left alone on error */
 	ck_assert_uint_eq(spec.n, 1);
 	ck_assert_int_eq(spec.keys[0], SORT_CPU);
@@ -631,6 +632,12 @@ static size_t index_of(const struct hist *h, const struct symbol *sym)
 	return 0;
 }
 
+/* Entry i's ProfileMe stats: the hist keeps them opaque. */
+static const struct profileme_stats *pm_stats(const struct hist *h, size_t i)
+{
+	return hist_entry_payload(h, i);
+}
+
 START_TEST(test_profileme_none)
 {
 	struct sort_spec spec = spec_of("sym");
@@ -640,16 +647,16 @@ START_TEST(test_profileme_none)
 
 	/* x86: no stats at all, not even enabled. */
 	hist_add(h, &s);
-	ck_assert(!hist_profileme_enabled(h));
-	ck_assert(!hist_has_profileme(h));
-	ck_assert_ptr_null(hist_entry_profileme(h, 0));
+	ck_assert_ptr_null(hist_payload(h));
+	ck_assert(!hist_has_payload_stats(h));
+	ck_assert_ptr_null(pm_stats(h, 0));
 	/* Alpha, but no payload was ProfileMe: counted, still no stats. */
-	hist_enable_profileme(h);
-	hist_add_profileme(h, &s, NULL);
-	ck_assert(hist_profileme_enabled(h));
-	ck_assert(!hist_has_profileme(h));
-	ck_assert_uint_eq(hist_not_profileme(h), 1);
-	ck_assert_uint_eq(hist_profileme_samples(h), 0);
+	hist_enable_payload(h, &profileme_payload);
+	hist_add_payload(h, &s, NULL);
+	ck_assert_ptr_eq(hist_payload(h), &profileme_payload);
+	ck_assert(!hist_has_payload_stats(h));
+	ck_assert_uint_eq(hist_payload_other(h), 1);
+	ck_assert_uint_eq(hist_payload_samples(h), 0);
 	ck_assert_uint_eq(hist_entry_at(h, 0)->samples, 2);
 	hist_free(h);
 }
@@ -734,13 +741,13 @@ START_TEST(test_profileme_aggregate)
 	const struct profileme_stats *st;
 	int i;
 
-	hist_enable_profileme(h);
+	hist_enable_payload(h, &profileme_payload);
 	hist_add(h, &sk); /* an entry from before the first ProfileMe sample */
-	hist_add_profileme(h, &sf, &a);
-	hist_add_profileme(h, &sf, &b);
-	hist_add_profileme(h, &sf, NULL);
+	hist_add_payload(h, &sf, &a);
+	hist_add_payload(h, &sf, &b);
+	hist_add_payload(h, &sf, NULL);
 	for (i = 0; i < 40; i++)
-		hist_add_profileme(h, &sg, &c);
+		hist_add_payload(h, &sg, &c);
 	/* Enough new entries to grow the arrays: the stats move along. */
 	for (i = 0; i < 200; i++) {
 		static struct symbol many[200];
@@ -750,15 +757,15 @@ START_TEST(test_profileme_aggregate)
 		many[i].end = many[i].start + 0x10;
 		many[i].name = "many";
 		sm = sample(NULL, 1, 1, 0, NULL, &many[i], false, 1);
-		hist_add_profileme(h, &sm, &a);
-		ck_assert_uint_eq(hist_entry_profileme(h, hist_count(h) - 1)->samples, 1);
+		hist_add_payload(h, &sm, &a);
+		ck_assert_uint_eq(pm_stats(h, hist_count(h) - 1)->samples, 1);
 	}
 	ck_assert_uint_eq(hist_count(h), 203);
-	ck_assert(hist_has_profileme(h));
-	ck_assert_uint_eq(hist_profileme_samples(h), 242);
-	ck_assert_uint_eq(hist_not_profileme(h), 1);
+	ck_assert(hist_has_payload_stats(h));
+	ck_assert_uint_eq(hist_payload_samples(h), 242);
+	ck_assert_uint_eq(hist_payload_other(h), 1);
 
-	st = hist_entry_profileme(h, index_of(h, &f));
+	st = pm_stats(h, index_of(h, &f));
 	ck_assert_uint_eq(st->samples, 2);
 	ck_assert_uint_eq(st->other, 1);
 	ck_assert_uint_eq(st->retired, 1);
@@ -767,12 +774,12 @@ START_TEST(test_profileme_aggregate)
 	ck_assert_uint_eq(st->pctr1_sum[1], 40);
 	ck_assert_uint_eq(st->pctr1_samples[1], 2);
 	ck_assert_uint_eq(st->pctr0_sum, 14);
-	st = hist_entry_profileme(h, index_of(h, &g));
+	st = pm_stats(h, index_of(h, &g));
 	ck_assert_uint_eq(st->samples, 40);
 	ck_assert_uint_eq(st->retired, 40);
 	ck_assert_uint_eq(st->trap[PROFILEME_TRAP_DTB_SINGLE], 40);
 	ck_assert_int_eq(profileme_stats_dominant_trap(st), PROFILEME_TRAP_DTB_SINGLE);
-	st = hist_entry_profileme(h, index_of(h, &k));
+	st = pm_stats(h, index_of(h, &k));
 	ck_assert_ptr_nonnull(st);
 	ck_assert_uint_eq(st->samples, 0);
 	hist_free(h);
@@ -790,31 +797,31 @@ START_TEST(test_profileme_aging)
 	const struct profileme_stats *st;
 	int i;
 
-	hist_enable_profileme(h);
+	hist_enable_payload(h, &profileme_payload);
 	/* f decays away first (period 1), g stays: g's stats must move with
 	 * it when the entries are compacted. */
-	hist_add_profileme(h, &sf, &a);
+	hist_add_payload(h, &sf, &a);
 	for (i = 0; i < 16; i++)
-		hist_add_profileme(h, &sg, &a);
+		hist_add_payload(h, &sg, &a);
 	ck_assert_uint_eq(index_of(h, &g), 1);
 	hist_age(h, HIST_DECAY);
 	ck_assert_uint_eq(hist_count(h), 1);
-	st = hist_entry_profileme(h, index_of(h, &g));
+	st = pm_stats(h, index_of(h, &g));
 	ck_assert_uint_eq(st->samples, 14);
 	ck_assert_uint_eq(st->retired, 14);
 	ck_assert_uint_eq(st->pctr1_sum[1], 16 * 8 * 7 / 8);
 	/* the counts since the start do not age */
-	ck_assert_uint_eq(hist_profileme_samples(h), 17);
+	ck_assert_uint_eq(hist_payload_samples(h), 17);
 
 	hist_age(h, HIST_ACCUMULATE);
-	ck_assert_uint_eq(hist_entry_profileme(h, 0)->samples, 14);
+	ck_assert_uint_eq(pm_stats(h, 0)->samples, 14);
 
 	hist_age(h, HIST_ZERO);
 	ck_assert_uint_eq(hist_count(h), 0);
-	ck_assert_ptr_null(hist_entry_profileme(h, 0));
+	ck_assert_ptr_null(pm_stats(h, 0));
 	/* A new entry after zeroing starts from empty stats. */
-	hist_add_profileme(h, &sf, &a);
-	st = hist_entry_profileme(h, 0);
+	hist_add_payload(h, &sf, &a);
+	st = pm_stats(h, 0);
 	ck_assert_uint_eq(st->samples, 1);
 	ck_assert_uint_eq(st->pctr1_sum[1], 8);
 	hist_free(h);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "kallsyms.h"
 #include "symtab.h"
 #include "testutil.h"
@@ -413,7 +414,8 @@ static const char kaslr_kallsyms[] =
 
 START_TEST(test_vmlinux_sizes)
 {
-	char *dir = testutil_tmpdir("kallsyms-vmlinux"), *vm = make_vmlinux(dir), why[512];
+	char *dir = testutil_tmpdir("kallsyms-vmlinux"), *vm = make_vmlinux(dir);
+	struct errmsg why = ERRMSG_INIT;
 	struct kernel_syms ks;
 	uint8_t other[20];
 
@@ -430,11 +432,25 @@ START_TEST(test_vmlinux_sizes)
 	/* Another kernel's vmlinux is refused, and changes nothing. */
 	memcpy(other, vm_id, sizeof(other));
 	other[19] ^= 0xff;
-	ck_assert_int_eq(kallsyms_use_vmlinux(&ks, vm, other, 20, why, sizeof(why)), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(why, "another kernel"));
+	ck_assert_int_eq(kallsyms_use_vmlinux(&ks, vm, other, 20, &why), -EINVAL);
+	{
+		char want[128], have[41], other_hex[41];
+		size_t i;
+
+		for (i = 0; i < 20; i++) {
+			snprintf(have + 2 * i, 3, "%02x", vm_id[i]);
+			snprintf(other_hex + 2 * i, 3, "%02x", other[i]);
+		}
+		snprintf(want, sizeof(want), "another kernel's: build ID %s, the kernel's is %s",
+			 have, other_hex);
+		ck_assert_msg(strstr(why.text, want) && strncmp(why.text, vm, strlen(vm)) == 0,
+			      "%s", why.text);
+	}
+	ck_assert_int_eq(kallsyms_use_vmlinux(&ks, dir, vm_id, 20, &why), -ENOEXEC);
+	ck_assert_str_eq(why.text + strlen(dir), ": not an ELF file with symbols");
 	expect(&ks, 0xffffffff9a000050ULL, "startup_64", "");
 
-	ck_assert_int_eq(kallsyms_use_vmlinux(&ks, vm, vm_id, 20, why, sizeof(why)), 0);
+	ck_assert_int_eq(kallsyms_use_vmlinux(&ks, vm, vm_id, 20, &why), 0);
 	expect(&ks, 0xffffffff9a000010ULL, "startup_64", "");
 	expect(&ks, 0xffffffff9a000050ULL, "", "");     /* past its 0x40 bytes */
 	expect(&ks, 0xffffffff9a000120ULL, "secondary_startup", "");

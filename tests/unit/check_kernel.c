@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "kernel.h"
+#include "kernel-test.h"
 
 #include <check.h>
 #include <errno.h>

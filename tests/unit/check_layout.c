@@ -7,18 +7,18 @@
 #include "layout.h"
 #include "testutil.h"
 
-static const enum layout_col default_cols[] = {
-	LAYOUT_SELF, LAYOUT_SAMPLES, LAYOUT_COMM, LAYOUT_DSO, LAYOUT_SYM,
+static const enum column_id default_cols[] = {
+	COLUMN_SELF, COLUMN_SAMPLES, COLUMN_COMM, COLUMN_DSO, COLUMN_SYM,
 };
 
 static void wants(unsigned *want, unsigned comm, unsigned dso, unsigned sym)
 {
-	memset(want, 0, LAYOUT__MAX * sizeof(*want));
-	want[LAYOUT_SELF] = 7;
-	want[LAYOUT_SAMPLES] = 5;
-	want[LAYOUT_COMM] = comm;
-	want[LAYOUT_DSO] = dso;
-	want[LAYOUT_SYM] = sym;
+	memset(want, 0, COLUMN__MAX * sizeof(*want));
+	want[COLUMN_SELF] = 7;
+	want[COLUMN_SAMPLES] = 5;
+	want[COLUMN_COMM] = comm;
+	want[COLUMN_DSO] = dso;
+	want[COLUMN_SYM] = sym;
 }
 
 /* Every cell after the previous one, and the last ending at the width. */
@@ -34,86 +34,100 @@ static void check_fits(const struct layout *l, unsigned width)
 
 START_TEST(test_layout_wide)
 {
-	unsigned want[LAYOUT__MAX];
+	unsigned want[COLUMN__MAX];
 	struct layout l;
 
 	wants(want, 8, 14, 30);
-	layout_compute(&l, default_cols, 5, want, 250);
+	layout_compute(&l, NULL, default_cols, 5, want, 250);
 	ck_assert_uint_eq(l.n, 5);
 	check_fits(&l, 250);
 	/* numbers keep their width (the title's at least) */
-	ck_assert_uint_eq(layout_find(&l, LAYOUT_SELF)->width, 7);
-	ck_assert_uint_eq(layout_find(&l, LAYOUT_SAMPLES)->width, strlen("Samples"));
-	ck_assert(layout_find(&l, LAYOUT_SELF)->right);
-	ck_assert(!layout_find(&l, LAYOUT_DSO)->right);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_SELF)->width, 7);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_SAMPLES)->width, strlen("Samples"));
+	ck_assert(layout_find(&l, COLUMN_SELF)->right);
+	ck_assert(!layout_find(&l, COLUMN_DSO)->right);
 	/* names get what they want, the title included; the last takes the rest */
-	ck_assert_uint_eq(layout_find(&l, LAYOUT_COMM)->width, 8);
-	ck_assert_uint_eq(layout_find(&l, LAYOUT_DSO)->width, strlen("Shared Object") + 1);
-	ck_assert_uint_gt(layout_find(&l, LAYOUT_SYM)->width, 150);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_COMM)->width, 8);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_DSO)->width, strlen("Shared Object") + 1);
+	ck_assert_uint_gt(layout_find(&l, COLUMN_SYM)->width, 150);
 }
 END_TEST
 
 START_TEST(test_layout_caps)
 {
-	unsigned want[LAYOUT__MAX];
+	unsigned want[COLUMN__MAX];
 	struct layout l;
 
 	/* Long comm and dso are capped so the symbol keeps the room. */
 	wants(want, 40, 90, 60);
-	layout_compute(&l, default_cols, 5, want, 120);
+	layout_compute(&l, NULL, default_cols, 5, want, 120);
 	check_fits(&l, 120);
-	ck_assert_uint_eq(layout_find(&l, LAYOUT_COMM)->width, 16);
-	ck_assert_uint_eq(layout_find(&l, LAYOUT_DSO)->width, 20);
-	ck_assert_uint_ge(layout_find(&l, LAYOUT_SYM)->width, 60);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_COMM)->width, 16);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_DSO)->width, 20);
+	ck_assert_uint_ge(layout_find(&l, COLUMN_SYM)->width, 60);
 	/* wider terminals give DSO paths more */
-	layout_compute(&l, default_cols, 5, want, 250);
-	ck_assert_uint_eq(layout_find(&l, LAYOUT_DSO)->width, 41);
+	layout_compute(&l, NULL, default_cols, 5, want, 250);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_DSO)->width, 41);
 }
 END_TEST
 
 START_TEST(test_layout_narrow)
 {
-	unsigned want[LAYOUT__MAX];
+	unsigned want[COLUMN__MAX];
 	struct layout l;
 
-	/* 80 columns with long names: shrunk evenly, never under the minimum. */
+	/* 80 columns with long names: Command and Shared Object shrink first,
+	 * to their titles' width, then the symbol. */
 	wants(want, 15, 40, 90);
-	layout_compute(&l, default_cols, 5, want, 80);
+	layout_compute(&l, NULL, default_cols, 5, want, 80);
 	check_fits(&l, 80);
-	ck_assert_uint_ge(layout_find(&l, LAYOUT_COMM)->width, 6);
-	ck_assert_uint_ge(layout_find(&l, LAYOUT_DSO)->width, 8);
-	ck_assert_uint_ge(layout_find(&l, LAYOUT_SYM)->width, 12);
-	ck_assert_uint_le(layout_find(&l, LAYOUT_DSO)->width, 20);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_COMM)->width, strlen("Command"));
+	ck_assert_uint_eq(layout_find(&l, COLUMN_DSO)->width, strlen("Shared Object"));
+	ck_assert_uint_eq(layout_find(&l, COLUMN_SYM)->width, 80 - 7 - 7 - 7 - 13 - 4);
+	/* Narrower: the symbol down to its minimum, then the others to theirs. */
+	layout_compute(&l, NULL, default_cols, 5, want, 50);
+	check_fits(&l, 50);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_SYM)->width, 12);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_COMM)->width + layout_find(&l, COLUMN_DSO)->width,
+			  50 - 7 - 7 - 12 - 4);
+	/* With room for part of them: Command and Shared Object give just
+	 * what the symbol needs, the widest first; the symbol is whole. */
+	wants(want, 7, 17, 40);
+	layout_compute(&l, NULL, default_cols, 5, want, 80);
+	check_fits(&l, 80);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_SYM)->width, 40);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_COMM)->width, 7);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_DSO)->width, 80 - 7 - 7 - 7 - 40 - 4);
 	/* one separator column at this width */
-	ck_assert_uint_eq(layout_find(&l, LAYOUT_SAMPLES)->x, 8);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_SAMPLES)->x, 8);
 
 	/* Too narrow for the minimums: minimums, running past the edge. */
-	layout_compute(&l, default_cols, 5, want, 30);
-	ck_assert_uint_eq(layout_find(&l, LAYOUT_COMM)->width, 6);
-	ck_assert_uint_eq(layout_find(&l, LAYOUT_SYM)->width, 12);
+	layout_compute(&l, NULL, default_cols, 5, want, 30);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_COMM)->width, 6);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_SYM)->width, 12);
 }
 END_TEST
 
 START_TEST(test_layout_order)
 {
-	static const enum layout_col cols[] = { LAYOUT_CHILDREN, LAYOUT_SELF, LAYOUT_SAMPLES,
-						LAYOUT_SYM, LAYOUT_PID };
-	unsigned want[LAYOUT__MAX] = { 0 };
+	static const enum column_id cols[] = { COLUMN_CHILDREN, COLUMN_SELF, COLUMN_SAMPLES,
+						COLUMN_SYM, COLUMN_PID };
+	unsigned want[COLUMN__MAX] = { 0 };
 	struct layout l;
 
-	want[LAYOUT_SAMPLES] = 9;
-	want[LAYOUT_PID] = 6;
-	want[LAYOUT_SYM] = 20;
-	layout_compute(&l, cols, 5, want, 100);
+	want[COLUMN_SAMPLES] = 9;
+	want[COLUMN_PID] = 6;
+	want[COLUMN_SYM] = 20;
+	layout_compute(&l, NULL, cols, 5, want, 100);
 	/* The symbol is the last name column: it takes the rest even when a
 	 * number comes after it. */
-	ck_assert_uint_eq(l.cells[0].col, LAYOUT_CHILDREN);
+	ck_assert_uint_eq(l.cells[0].col, COLUMN_CHILDREN);
 	ck_assert_uint_eq(l.cells[0].x, 0);
-	ck_assert_uint_eq(layout_find(&l, LAYOUT_SAMPLES)->width, 9);
-	ck_assert_uint_eq(layout_find(&l, LAYOUT_PID)->width, 6);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_SAMPLES)->width, 9);
+	ck_assert_uint_eq(layout_find(&l, COLUMN_PID)->width, 6);
 	check_fits(&l, 100);
-	ck_assert_ptr_null(layout_find(&l, LAYOUT_DSO));
-	ck_assert_str_eq(layout_title(LAYOUT_DSO), "Shared Object");
+	ck_assert_ptr_null(layout_find(&l, COLUMN_DSO));
+	ck_assert_str_eq(column_title(NULL, COLUMN_DSO), "Shared Object");
 }
 END_TEST
 

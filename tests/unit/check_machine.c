@@ -313,7 +313,7 @@ START_TEST(test_vdso_symbols)
 {
 	const void *image;
 	size_t size, map_size, i;
-	struct elf_image img;
+	struct elfsyms_image img;
 	const struct symbol *want = NULL;
 	uint64_t base = 0x7ffff7fc0000ULL;
 	struct machine *m;
@@ -323,7 +323,7 @@ START_TEST(test_vdso_symbols)
 		fprintf(stderr, "SKIP: test_vdso_symbols: no vdso\n");
 		return;
 	}
-	ck_assert_int_eq(elf_image_load_memory(image, size, &img), 0);
+	ck_assert_int_eq(elfsyms_load_memory(image, size, &img), 0);
 	for (i = 0; i < symtab_count(img.symtab) && !want; i++)
 		if (strstr(symtab_get(img.symtab, i)->name, "clock_gettime"))
 			want = symtab_get(img.symtab, i);
@@ -360,7 +360,7 @@ START_TEST(test_vdso_symbols)
 	ck_assert_ptr_null(r.sym);
 	ck_assert_uint_eq(r.addr, want->start + 1);
 	machine_free(m);
-	elf_image_release(&img);
+	elfsyms_release(&img);
 }
 END_TEST
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "nsopen.h"
+#include "nsopen-test.h"
 #include "testutil.h"
 
 typedef int (*open_fn)(int rootfd, const char *path, int flags);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "engine.h"
 #include "event.h"
 #include "options.h"
@@ -157,7 +158,7 @@ START_TEST(test_cpulist)
 {
 	int *cpus;
 	size_t n;
-	const char *why;
+	struct errmsg why = ERRMSG_INIT;
 
 	ck_assert_int_eq(options_parse_cpulist("0-3,8", &cpus, &n, &why), 0);
 	ck_assert_uint_eq(n, 5);
@@ -170,7 +171,9 @@ START_TEST(test_cpulist)
 	ck_assert_int_eq(cpus[2], 8);
 	free(cpus);
 	ck_assert_int_eq(options_parse_cpulist("3-1", &cpus, &n, &why), -EINVAL);
+	ck_assert_str_eq(why.text, "expected CPU numbers and ranges like 0-3,8");
 	ck_assert_int_eq(options_parse_cpulist("", &cpus, &n, &why), -EINVAL);
+	ck_assert_str_eq(why.text, "empty CPU list");
 	ck_assert_int_eq(options_parse_cpulist("1,", &cpus, &n, &why), -EINVAL);
 	ck_assert_int_eq(options_parse_cpulist("a", &cpus, &n, &why), -EINVAL);
 	ck_assert_int_eq(options_parse_cpulist("-1", &cpus, &n, &why), -EINVAL);
@@ -183,13 +186,14 @@ START_TEST(test_idlist)
 {
 	pid_t *ids;
 	size_t n;
-	const char *why;
+	struct errmsg why = ERRMSG_INIT;
 
 	ck_assert_int_eq(options_parse_idlist("12,34", &ids, &n, &why), 0);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_int_eq(ids[1], 34);
 	free(ids);
 	ck_assert_int_eq(options_parse_idlist("0", &ids, &n, &why), -EINVAL);
+	ck_assert_str_eq(why.text, "expected positive numbers separated by commas");
 	ck_assert_int_eq(options_parse_idlist("12,", &ids, &n, &why), -EINVAL);
 	ck_assert_int_eq(options_parse_idlist("x", &ids, &n, &why), -EINVAL);
 	ck_assert_int_eq(options_parse_idlist("99999999999", &ids, &n, &why), -EINVAL);
@@ -366,11 +370,16 @@ END_TEST
 
 START_TEST(test_explain)
 {
-	char buf[256];
+	struct errmsg em = ERRMSG_INIT;
 
-	ck_assert(strstr(event_explain_error(-EACCES, true, buf, sizeof(buf)), "paranoid"));
-	ck_assert(strstr(event_explain_error(-EMFILE, true, buf, sizeof(buf)), "ulimit -n"));
-	ck_assert(strstr(event_explain_error(-ENOENT, true, buf, sizeof(buf)), "not supported"));
+	ck_assert_int_eq(event_explain_error(-EACCES, true, &em), -EACCES);
+	ck_assert(strstr(em.text, "paranoid"));
+	ck_assert_int_eq(event_explain_error(-EMFILE, true, &em), -EMFILE);
+	ck_assert_str_eq(em.text, "too many open files: raise `ulimit -n` or limit CPUs with -C");
+	event_explain_error(-ENOENT, true, &em);
+	ck_assert(strstr(em.text, "not supported"));
+	event_explain_error(-E2BIG, true, &em);
+	ck_assert_str_eq(em.text, "perf_event_open failed: Argument list too long");
 	ck_assert(event_error_unsupported(-ENOENT));
 	ck_assert(!event_error_unsupported(-EACCES));
 }

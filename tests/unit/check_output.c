@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alpha-profileme.h"
+#include "column.h"
 #include "hist.h"
 #include "machine.h"
 #include "output.h"
@@ -33,9 +35,7 @@ static char *render(render_fn fn, const struct snapshot *snap)
 static struct sort_spec spec_of(const char *s)
 {
 	struct sort_spec spec;
-	const char *bad;
-
-	ck_assert_int_eq(sort_spec_parse(s, &spec, &bad), 0);
+	ck_assert_int_eq(sort_spec_parse(s, &spec, NULL), 0);
 	return spec;
 }
 
@@ -558,11 +558,162 @@ START_TEST(test_pipeline)
 }
 END_TEST
 
+/* ---- payload columns: a second decoder ---- */
+
+/* A decoder of nothing real, with one count column: what the view and the
+ * renderers need from any decoder, with no hook but the required ones. */
+struct fake_stats {
+	uint64_t samples, other, hits;
+};
+
+static void fake_add(void *stats, const void *decoded)
+{
+	struct fake_stats *st = stats;
+
+	st->samples++;
+	st->hits += *(const unsigned *)decoded;
+}
+
+static void fake_add_other(void *stats)
+{
+	((struct fake_stats *)stats)->other++;
+}
+
+static void fake_merge(void *dst, const void *src)
+{
+	struct fake_stats *d = dst;
+	const struct fake_stats *s = src;
+
+	d->samples += s->samples;
+	d->other += s->other;
+	d->hits += s->hits;
+}
+
+static void fake_decay(void *stats, unsigned num, unsigned den)
+{
+	struct fake_stats *st = stats;
+
+	st->samples = st->samples * num / den;
+	st->hits = st->hits * num / den;
+}
+
+static uint64_t fake_samples(const void *stats)
+{
+	return ((const struct fake_stats *)stats)->samples;
+}
+
+static double fake_value(const void *stats, const void *total, size_t col)
+{
+	return (double)((const struct fake_stats *)stats)->hits;
+}
+
+static const struct payload_column fake_columns[] = {
+	{ "Hits", "hits", PAYLOAD_COUNT, 0, 1, "hits" },
+};
+
+static const struct payload_ops fake_payload = {
+	.name = "fake",
+	.title = "Fake",
+	.stats_size = sizeof(struct fake_stats),
+	.stats_add = fake_add,
+	.stats_add_other = fake_add_other,
+	.stats_merge = fake_merge,
+	.stats_decay = fake_decay,
+	.stats_samples = fake_samples,
+	.columns = fake_columns,
+	.nr_columns = 1,
+	.column_value = fake_value,
+};
+
+START_TEST(test_payload_generic)
+{
+	struct machine *m = machine_new();
+	struct dso *wl = machine_dso_get(m, "/tmp/wl", DSO_USER);
+	struct symbol a = { 0x10, 0x20, "leaf_a" }, b = { 0x20, 0x30, "leaf_b" };
+	struct sort_spec spec = spec_of("dso,sym");
+	struct hist *h = hist_new(&spec);
+	struct snapshot snap = header();
+	struct view_opts opts = { .order = "hits" };
+	struct hist_sample s = {
+		.comm = intern("wl"), .pid = 42, .tid = 42, .dso = wl, .period = 1000
+	};
+	enum column_id cols[COLUMN__MAX];
+	unsigned one = 1, five = 5;
+	char *out;
+	int i;
+
+	hist_enable_payload(h, &fake_payload);
+	/* leaf_a: 3 samples, 3 hits; leaf_b: 2 samples, 10 hits, and one
+	 * sample whose payload was not the decoder's. */
+	s.sym = &a;
+	for (i = 0; i < 3; i++)
+		hist_add_payload(h, &s, &one);
+	s.sym = &b;
+	for (i = 0; i < 2; i++)
+		hist_add_payload(h, &s, &five);
+	hist_add_payload(h, &s, NULL);
+	view_build(h, &opts, &snap);
+	ck_assert_ptr_eq(snap.payload, &fake_payload);
+	ck_assert_uint_eq(snap.payload_samples, 5);
+	ck_assert_uint_eq(snap.payload_other, 1);
+	/* --order hits: leaf_b (10) before leaf_a (3), though colder */
+	ck_assert_str_eq(snap.rows[0].symbol, "leaf_b");
+	ck_assert_uint_eq(column_list(&snap, true, cols), 5);
+	ck_assert_int_eq(cols[2], COLUMN_PAYLOAD);
+	ck_assert_str_eq(column_title(&snap, cols[2]), "Hits");
+	ck_assert_int_eq(column_of_order(&snap), COLUMN_PAYLOAD);
+
+	out = render(output_text, &snap);
+	ck_assert_msg(strstr(out, "  Fake: 5  not Fake: 1  order: hits"), "%s", out);
+	ck_assert_msg(strstr(out, "Overhead  Samples  Hits  Shared Object  Symbol\n"), "%s", out);
+	ck_assert_msg(strstr(out, "  50.00%        3    10  wl             [.] leaf_b\n"), "%s",
+		      out);
+	ck_assert_msg(strstr(out, "  50.00%        3     3  wl             [.] leaf_a\n"), "%s",
+		      out);
+	/* no detail hook: the pane is the row's line alone */
+	ck_assert_msg(strstr(out, "\nFake: [.] leaf_b  wl\n\n"), "%s", out);
+	free(out);
+	out = render(output_json, &snap);
+	ck_assert_int_eq(python_check(out, "assert d['fake_samples'] == 5 and d['not_fake'] == 1\n"
+					   "assert d['fake'] == {'samples': 5, 'hits': 13}\n"
+					   "r = d['rows']\n"
+					   "assert r[0]['fake'] == {'samples': 2, 'hits': 10}\n"
+					   "assert r[1]['fake'] == {'samples': 3, 'hits': 3}\n"
+					   "assert d['order'] == 'hits'\n"),
+			 0);
+	free(out);
+	snapshot_release(&snap);
+	hist_free(h);
+	machine_free(m);
+}
+END_TEST
+
+/* The batch table's titles are the column table's, in its order. */
+START_TEST(test_text_titles)
+{
+	struct snapshot snap = std_snapshot();
+	enum column_id cols[COLUMN__MAX];
+	size_t n = column_list(&snap, true, cols), k;
+	char *out = render(output_text, &snap);
+	const char *p = strstr(out, column_title(&snap, cols[0]));
+
+	ck_assert_ptr_nonnull(p);
+	for (k = 1; k < n; k++) {
+		const char *q = strstr(p, column_title(&snap, cols[k]));
+
+		ck_assert_msg(q && q > p && !memchr(p, '\n', (size_t)(q - p)), "title %zu: %s", k,
+			      out);
+		p = q;
+	}
+	free(out);
+}
+END_TEST
+
 /* ---- Alpha ProfileMe ---- */
 
 /* Two rows with ProfileMe stats: a (3 samples, one of each trap kind
  * below) and b (none: a row of the table with no ProfileMe sample). */
-static struct profileme_stats pm_a, pm_b;
+static struct profileme_stats pm_a, pm_b, pm_total;
 
 static struct snapshot pm_snapshot(void)
 {
@@ -584,18 +735,18 @@ static struct snapshot pm_snapshot(void)
 	profileme_stats_add(&pm_a, &pm);
 	profileme_stats_add_other(&pm_b);
 	rows[0] = rows_std[0];
-	rows[0].profileme = &pm_a;
+	rows[0].payload = &pm_a;
 	rows[1] = rows_std[1];
-	rows[1].profileme = &pm_b;
+	rows[1].payload = &pm_b;
 	snap.rows = rows;
 	snap.nr_rows = 2;
-	snap.profileme_arch = true;
-	snap.profileme = true;
-	snap.profileme_samples = 3;
-	snap.not_profileme = 1;
-	snap.profileme_total = pm_a;
-	profileme_stats_merge(&snap.profileme_total, &pm_b);
-	snap.profileme_sl1 = 1;
+	snap.payload = &profileme_payload;
+	snap.payload_rows = true;
+	snap.payload_samples = 3;
+	snap.payload_other = 1;
+	pm_total = pm_a;
+	profileme_stats_merge(&pm_total, &pm_b);
+	snap.payload_total = &pm_total;
 	return snap;
 }
 
@@ -689,6 +840,7 @@ static Suite *suite(void)
 
 	tc = tcase_create("text");
 	tcase_add_test(tc, test_text_header);
+	tcase_add_test(tc, test_text_titles);
 	tcase_add_test(tc, test_text_profileme);
 	tcase_add_test(tc, test_text_rows);
 	tcase_add_test(tc, test_text_columns);
@@ -701,6 +853,7 @@ static Suite *suite(void)
 
 	tc = tcase_create("pipeline");
 	tcase_add_test(tc, test_pipeline);
+	tcase_add_test(tc, test_payload_generic);
 	tcase_set_timeout(tc, 30);
 	suite_add_tcase(s, tc);
 	return s;

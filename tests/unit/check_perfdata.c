@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "errmsg.h"
 #include "record.h"
 #include "testutil.h"
 #include "util.h"
@@ -23,7 +24,7 @@ static char *tmpdir;
 /* Write desc through mkperfdata (with "order"/"pipe" lines prepended from
  * prefix) and open the result; returns the perfdata_open status. */
 static int make(const char *name, const char *prefix, const char *desc, struct perfdata **pd,
-		char *err, size_t errsize)
+		struct errmsg *err)
 {
 	char *txt = xasprintf("%s/%s.txt", tmpdir, name);
 	char *out = xasprintf("%s/%s.data", tmpdir, name);
@@ -34,7 +35,7 @@ static int make(const char *name, const char *prefix, const char *desc, struct p
 	fprintf(f, "%s\n%s", prefix ? prefix : "", desc);
 	fclose(f);
 	ck_assert_int_eq(testutil_sh("tests/helpers/mkperfdata -o '%s' '%s'", out, txt), 0);
-	rc = perfdata_open(out, pd, err, errsize);
+	rc = perfdata_open(out, pd, err);
 	free(txt);
 	free(out);
 	return rc;
@@ -97,13 +98,13 @@ static const char two_events[] =
 static void check_two_events(const char *prefix, bool swapped, bool pipe)
 {
 	struct perfdata *pd;
-	char err[512];
+	struct errmsg err = ERRMSG_INIT;
 	const struct perfdata_info *in;
 	const struct perfdata_event *ev;
 	struct seen s[32];
 	size_t n;
 
-	ck_assert_int_eq(make("two", prefix, two_events, &pd, err, sizeof(err)), 0);
+	ck_assert_int_eq(make("two", prefix, two_events, &pd, &err), 0);
 	in = perfdata_get_info(pd);
 	ck_assert(in->swapped == swapped);
 	ck_assert(in->pipe == pipe);
@@ -204,11 +205,11 @@ START_TEST(test_swapped_same_dump)
 {
 	struct perfdata *a, *b;
 	struct perfdata_record ra, rb;
-	char err[512];
+	struct errmsg err = ERRMSG_INIT;
 	int rca, rcb;
 
-	ck_assert_int_eq(make("dn", "", two_events, &a, err, sizeof(err)), 0);
-	ck_assert_int_eq(make("ds", "order swapped", two_events, &b, err, sizeof(err)), 0);
+	ck_assert_int_eq(make("dn", "", two_events, &a, &err), 0);
+	ck_assert_int_eq(make("ds", "order swapped", two_events, &b, &err), 0);
 	perfdata_set_file_order(a, true);
 	perfdata_set_file_order(b, true);
 	/* Every record, swapped back, is byte for byte the native one
@@ -229,7 +230,7 @@ END_TEST
 START_TEST(test_identifier)
 {
 	struct perfdata *pd;
-	char err[512];
+	struct errmsg err = ERRMSG_INIT;
 	struct seen s[16];
 	size_t n;
 
@@ -240,7 +241,7 @@ START_TEST(test_identifier)
 			      "sample pid=1 ip=1 time=10 id=200\n"
 			      "sample pid=1 ip=2 time=11 id=101\n"
 			      "sample pid=1 ip=3 time=12 id=999\n",
-			      &pd, err, sizeof(err)), 0);
+			      &pd, &err), 0);
 	ck_assert_int_eq(collect(pd, s, 16, &n), 0);
 	ck_assert_uint_eq(n, 4);
 	ck_assert_uint_eq(s[0].ev, 1);
@@ -255,7 +256,7 @@ END_TEST
 START_TEST(test_reorder)
 {
 	struct perfdata *pd;
-	char err[512];
+	struct errmsg err = ERRMSG_INIT;
 	struct seen s[32];
 	size_t n, i;
 	static const char desc[] =
@@ -274,7 +275,7 @@ START_TEST(test_reorder)
 	uint64_t got[16];
 	size_t k = 0;
 
-	ck_assert_int_eq(make("reorder", "", desc, &pd, err, sizeof(err)), 0);
+	ck_assert_int_eq(make("reorder", "", desc, &pd, &err), 0);
 	ck_assert_int_eq(collect(pd, s, 32, &n), 0);
 	for (i = 0; i < n; i++)
 		if (s[i].type == PERF_RECORD_SAMPLE)
@@ -286,7 +287,7 @@ START_TEST(test_reorder)
 		ck_assert_uint_eq(got[i], want[i]);
 	perfdata_close(pd);
 
-	ck_assert_int_eq(make("reorder", "", desc, &pd, err, sizeof(err)), 0);
+	ck_assert_int_eq(make("reorder", "", desc, &pd, &err), 0);
 	perfdata_set_file_order(pd, true);
 	ck_assert_int_eq(collect(pd, s, 32, &n), 0);
 	for (i = 0, k = 0; i < n; i++)
@@ -304,7 +305,8 @@ END_TEST
 static void check_runs(size_t nruns, size_t per_run, bool descending)
 {
 	struct perfdata *pd;
-	char err[512], name[32];
+	struct errmsg err = ERRMSG_INIT;
+	char name[32];
 	size_t total = nruns * per_run, n, i, r, k = 0;
 	struct seen *s = xcalloc(total + 8, sizeof(*s));
 	struct strbuf sb;
@@ -322,7 +324,7 @@ static void check_runs(size_t nruns, size_t per_run, bool descending)
 		}
 	strbuf_addf(&sb, "round\n");
 	snprintf(name, sizeof(name), "runs%zu", nruns);
-	ck_assert_int_eq(make(name, "", sb.buf, &pd, err, sizeof(err)), 0);
+	ck_assert_int_eq(make(name, "", sb.buf, &pd, &err), 0);
 	ck_assert_int_eq(collect(pd, s, total + 8, &n), 0);
 	for (i = 0, k = 0; i < n; i++) {
 		if (s[i].type != PERF_RECORD_SAMPLE)
@@ -359,14 +361,14 @@ END_TEST
 START_TEST(test_no_time_file_order)
 {
 	struct perfdata *pd;
-	char err[512];
+	struct errmsg err = ERRMSG_INIT;
 	struct seen s[8];
 	size_t n;
 
 	ck_assert_int_eq(make("notime", "",
 			      "attr sample_type=IP|TID|PERIOD\n"
 			      "sample pid=1 ip=2\nsample pid=1 ip=1\n",
-			      &pd, err, sizeof(err)), 0);
+			      &pd, &err), 0);
 	ck_assert_int_eq(collect(pd, s, 8, &n), 0);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_uint_eq(s[0].ip, 2);
@@ -387,11 +389,12 @@ static void expect_damage(const char *name, const char *damage, bool at_end, siz
 			  const char *words)
 {
 	struct perfdata *pd;
-	char err[512], *desc = xasprintf("%s%s\n", small, damage);
+	struct errmsg err = ERRMSG_INIT;
+	char *desc = xasprintf("%s%s\n", small, damage);
 	struct seen s[16];
 	size_t n;
 
-	ck_assert_int_eq(make(name, "", desc, &pd, err, sizeof(err)), 0);
+	ck_assert_int_eq(make(name, "", desc, &pd, &err), 0);
 	ck_assert_int_eq(collect(pd, s, 16, &n), -EINVAL);
 	ck_assert_uint_eq(n, nread);
 	ck_assert_msg(strstr(perfdata_error(pd), "offset ") != NULL, "%s", perfdata_error(pd));
@@ -425,44 +428,48 @@ END_TEST
 START_TEST(test_bad_headers)
 {
 	struct perfdata *pd = NULL;
-	char err[512];
+	struct errmsg err = ERRMSG_INIT;
 
-	ck_assert_int_eq(make("magic", "", "attr\npoke 0 5045524646494c45\n", &pd, err,
-			      sizeof(err)), -EINVAL);
-	ck_assert_msg(strstr(err, "PERFFILE") != NULL, "%s", err);
-	ck_assert_int_eq(make("magic2", "", "attr\npoke 0 00\n", &pd, err, sizeof(err)), -EINVAL);
-	ck_assert_msg(strstr(err, "offset 0") && strstr(err, "magic"), "%s", err);
-	ck_assert_int_eq(make("short", "", "attr\ntruncate 50\n", &pd, err, sizeof(err)), -EINVAL);
-	ck_assert_msg(strstr(err, "offset 50") != NULL, "%s", err);
+	ck_assert_int_eq(make("magic", "", "attr\npoke 0 5045524646494c45\n", &pd, &err), -EINVAL);
+	ck_assert_msg(strstr(err.text, "PERFFILE") != NULL, "%s", err.text);
+	ck_assert_int_eq(make("magic2", "", "attr\npoke 0 00\n", &pd, &err), -EINVAL);
+	ck_assert_msg(strstr(err.text, "offset 0") && strstr(err.text, "magic"), "%s", err.text);
+	ck_assert_int_eq(make("short", "", "attr\ntruncate 50\n", &pd, &err), -EINVAL);
+	ck_assert_msg(strstr(err.text, "offset 50") != NULL, "%s", err.text);
 	/* attrs section offset far outside the file. */
-	ck_assert_int_eq(make("attrs", "", "attr\npoke 24 00000000000000f0\n", &pd, err,
-			      sizeof(err)), -EINVAL);
-	ck_assert_msg(strstr(err, "offset 24") && strstr(err, "attrs"), "%s", err);
+	ck_assert_int_eq(make("attrs", "", "attr\npoke 24 00000000000000f0\n", &pd, &err), -EINVAL);
+	ck_assert_msg(strstr(err.text, "offset 24") && strstr(err.text, "attrs"), "%s", err.text);
 	/* attr_size silly. */
-	ck_assert_int_eq(make("asize", "", "attr\npoke 16 0300000000000000\n", &pd, err,
-			      sizeof(err)), -EINVAL);
-	ck_assert_msg(strstr(err, "offset 16") != NULL, "%s", err);
+	ck_assert_int_eq(make("asize", "", "attr\npoke 16 0300000000000000\n", &pd, &err), -EINVAL);
+	ck_assert_msg(strstr(err.text, "offset 16") != NULL, "%s", err.text);
 	/* An ids section of 2^60 bytes: refused, not allocated. */
-	ck_assert_int_eq(make("ids", "", "attr ids=1\npoke 248 0000000000000010\n", &pd, err,
-			      sizeof(err)), -EINVAL);
-	ck_assert_msg(strstr(err, "ids") != NULL, "%s", err);
-	ck_assert_int_eq(make("empty", "", "attr\ntruncate 0\n", &pd, err, sizeof(err)), -EINVAL);
-	ck_assert_msg(strstr(err, "empty") != NULL, "%s", err);
+	ck_assert_int_eq(make("ids", "", "attr ids=1\npoke 248 0000000000000010\n", &pd, &err), -EINVAL);
+	ck_assert_msg(strstr(err.text, "ids") != NULL, "%s", err.text);
+	ck_assert_int_eq(make("empty", "", "attr\ntruncate 0\n", &pd, &err), -EINVAL);
+	ck_assert_msg(strstr(err.text, "empty") != NULL, "%s", err.text);
 	ck_assert_ptr_null(pd);
+	/* The open's own failure, and the reason left alone on success. */
+	errmsg_clear(&err);
+	ck_assert_int_eq(perfdata_open("/nonexistent/x.data", &pd, &err), -ENOENT);
+	ck_assert_str_eq(err.text, "cannot open /nonexistent/x.data: No such file or directory");
+	errmsg_set(&err, -EIO, "kept");
+	ck_assert_int_eq(make("ok", "", two_events, &pd, &err), 0);
+	ck_assert_str_eq(err.text, "kept");
+	perfdata_close(pd);
 }
 END_TEST
 
 START_TEST(test_bad_feature_table)
 {
 	struct perfdata *pd;
-	char err[512];
+	struct errmsg err = ERRMSG_INIT;
 	struct seen s[16];
 	size_t n;
 
 	/* A feature section pointing outside the file costs the features,
 	 * not the samples. */
 	ck_assert_int_eq(make("feat", "", "attr\nhostname h\nsample pid=1 ip=1 time=1\n"
-			      "poke @0+40 ffffffffffffff7f\n", &pd, err, sizeof(err)), 0);
+			      "poke @0+40 ffffffffffffff7f\n", &pd, &err), 0);
 	ck_assert_ptr_null(perfdata_get_info(pd)->hostname);
 	ck_assert_int_eq(collect(pd, s, 16, &n), 0);
 	ck_assert_uint_eq(n, 1);
@@ -474,11 +481,12 @@ START_TEST(test_dump)
 {
 	struct perfdata *pd;
 	struct perfdata_record rec;
-	char err[512], *buf = NULL;
+	struct errmsg err = ERRMSG_INIT;
+	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	ck_assert_int_eq(make("dump", "", two_events, &pd, err, sizeof(err)), 0);
+	ck_assert_int_eq(make("dump", "", two_events, &pd, &err), 0);
 	perfdata_set_file_order(pd, true);
 	dump_header(f, pd);
 	while (perfdata_next(pd, &rec) > 0)
@@ -532,7 +540,8 @@ static long mapped_rss_kb(const char *path)
 static void check_pages_dropped(bool file_order)
 {
 	enum { NSAMPLES = 6000, RAW = 1600, ROUND = 100 };
-	char err[512], line[2 * RAW], *out = xasprintf("%s/dropped.data", tmpdir);
+	struct errmsg err = ERRMSG_INIT;
+	char line[2 * RAW], *out = xasprintf("%s/dropped.data", tmpdir);
 	unsigned char want[RAW];
 	char *abs;
 	struct perfdata *pd;
@@ -561,7 +570,7 @@ static void check_pages_dropped(bool file_order)
 		if (i % ROUND == ROUND - 1)
 			strbuf_addf(&sb, "round\n");
 	}
-	ck_assert_int_eq(make("dropped", "", sb.buf, &pd, err, sizeof(err)), 0);
+	ck_assert_int_eq(make("dropped", "", sb.buf, &pd, &err), 0);
 	perfdata_set_file_order(pd, file_order);
 	while ((rc = perfdata_next(pd, &rec)) > 0) {
 		struct record r;

@@ -14,6 +14,7 @@
 #include <utime.h>
 
 #include "perfmap.h"
+#include "perfmap-test.h"
 #include "symtab.h"
 #include "testutil.h"
 

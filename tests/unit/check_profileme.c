@@ -6,6 +6,7 @@
 #include <check.h>
 #include <elf.h>
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,12 +232,15 @@ START_TEST(test_ops)
 	struct profileme pm;
 	struct profileme_stats st = { 0 };
 	char buf[PROFILEME_DUMP_MAX];
+	union arch_payload_buf decoded;
 
 	ck_assert_ptr_nonnull(ops);
-	ck_assert_str_eq(ops->name, "profileme");
+	ck_assert_ptr_eq(ops->payload, &profileme_payload);
+	ck_assert_str_eq(ops->payload->name, "profileme");
 	ck_assert_int_eq(ops->e_machine, EM_ALPHA);
 	ck_assert_uint_eq(ops->decoded_size, sizeof(struct profileme));
-	ck_assert_uint_eq(ops->stats_size, sizeof(struct profileme_stats));
+	ck_assert_uint_le(ops->decoded_size, ARCH_PAYLOAD_DECODED_MAX);
+	ck_assert_uint_eq(ops->payload->stats_size, sizeof(struct profileme_stats));
 	ck_assert_ptr_null(arch_payload_find(EM_X86_64));
 	ck_assert_ptr_null(arch_payload_find(EM_S390));
 	ck_assert_ptr_null(arch_payload_find(EM_NONE));
@@ -252,23 +256,82 @@ START_TEST(test_ops)
 	raw[1] = 0; /* version 0 */
 	ck_assert(!ops->applies(&attr, raw + 1, 28));
 	ck_assert_int_eq(ops->decode(raw + 1, 28, &pm), -EINVAL);
-	ops->stats_add_other(&st);
+	ck_assert(!arch_payload_decode(ops, &attr, raw + 1, 28, &decoded));
+	ops->payload->stats_add_other(&st);
 	raw[1] = 1;
+	ck_assert(arch_payload_decode(ops, &attr, raw + 1, 28, &decoded));
+	ck_assert_uint_eq(((struct profileme *)&decoded)->pctr1, 37);
+	ck_assert(!arch_payload_decode(ops, &attr, raw + 1, 27, &decoded));
+	ck_assert(!arch_payload_decode(NULL, &attr, raw + 1, 28, &decoded));
 
 	ck_assert_int_eq(ops->decode(raw + 1, 28, &pm), 0);
 	ck_assert_int_eq(ops->format_dump(&pm, buf, sizeof(buf)), (int)strlen(c->dump));
 	ck_assert_str_eq(buf, c->dump);
-	ops->stats_add(&st, &pm);
+	ops->payload->stats_add(&st, &pm);
+	ck_assert_uint_eq(ops->payload->stats_samples(&st), 1);
 	ck_assert_uint_eq(st.samples, 1);
 	ck_assert_uint_eq(st.other, 1);
 	ck_assert_uint_eq(st.retired, 1);
 	ck_assert_uint_eq(st.pctr1_sum[0], 37);
-	ops->stats_merge(&st, &st);
+	ops->payload->stats_merge(&st, &st);
 	ck_assert_uint_eq(st.samples, 2);
 	ck_assert_uint_eq(st.pctr0_sum, 200);
-	ops->stats_decay(&st, 1, 2);
+	ops->payload->stats_decay(&st, 1, 2);
 	ck_assert_uint_eq(st.samples, 1);
 	ck_assert_uint_eq(st.pctr0_sum, 100);
+}
+END_TEST
+
+/* The columns ProfileMe declares, as the view and the renderers read them
+ * (payload.h): titles, --order words, values, the trap name. */
+START_TEST(test_columns)
+{
+	const struct payload_ops *p = &profileme_payload;
+	static const char *const titles[] = { "Retired", "Killed", "Stalled", "Mispred", "Traps",
+					      "Trap",	 "ICmiss", "LdSt",    "PCTR1" };
+	static const char *const orders[] = { "retired", "killed", "stalled", "mispredict", "traps",
+					      NULL,	 "icmiss", "ldst",    "pctr1" };
+	struct profileme_stats st = { 0 }, total = { 0 };
+	struct profileme pm;
+	size_t i;
+
+	ck_assert_uint_eq(p->nr_columns, ARRAY_SIZE(titles));
+	for (i = 0; i < p->nr_columns; i++) {
+		ck_assert_str_eq(p->columns[i].title, titles[i]);
+		if (orders[i]) {
+			ck_assert_str_eq(p->columns[i].order_key, orders[i]);
+			ck_assert_int_eq(payload_order_column(p, orders[i]), (int)i);
+			ck_assert(arch_payload_order_known(orders[i]));
+		} else {
+			ck_assert_ptr_null(p->columns[i].order_key);
+		}
+		/* no samples: no value, no name */
+		ck_assert(payload_value(p, &st, &total, i) < 0);
+		ck_assert_ptr_null(payload_name(p, &st, i));
+	}
+	ck_assert_int_eq(payload_order_column(p, "overhead"), -1);
+	ck_assert(!arch_payload_order_known("retire"));
+	ck_assert_str_eq(arch_payload_order_keys(),
+			 "retired, killed, stalled, mispredict, traps, icmiss, ldst, pctr1");
+	ck_assert_int_eq(p->columns[5].kind, PAYLOAD_NAME);
+	ck_assert_int_eq(p->columns[8].kind, PAYLOAD_MEAN);
+
+	/* Two samples: one retired, one trapped (DTB single miss); PCTR1
+	 * counting retire delay (SL1 1) in both. */
+	profileme_from_regs(1, 0x1000, 0, (1ULL << 1) | (1ULL << 2) | (10ULL << 6), &pm);
+	profileme_stats_add(&st, &pm);
+	profileme_from_regs(1, 0x1000, (1ULL << 39) | (6ULL << 34), (1ULL << 2) | (30ULL << 6),
+			    &pm);
+	profileme_stats_add(&st, &pm);
+	total = st;
+	ck_assert_double_eq_tol(payload_value(p, &st, &total, 0), 50.0, 1e-9);
+	ck_assert_double_eq_tol(payload_value(p, &st, &total, 4), 50.0, 1e-9);
+	ck_assert_str_eq(payload_name(p, &st, 5), "DTB single miss");
+	ck_assert_double_eq_tol(payload_value(p, &st, &total, 8), 20.0, 1e-9);
+	ck_assert_str_eq(payload_title(p, &total, 8), "RetDly");
+	ck_assert_str_eq(payload_title(p, &total, 0), "Retired");
+	ck_assert_str_eq(profileme_pctr1_label(1), "RetDly");
+	ck_assert_str_eq(profileme_pctr1_label(7), "PCTR1");
 }
 END_TEST
 
@@ -514,6 +577,7 @@ static Suite *profileme_suite(void)
 	tc = tcase_create("arch");
 	tcase_add_test(tc, test_applies);
 	tcase_add_test(tc, test_ops);
+	tcase_add_test(tc, test_columns);
 	tcase_add_test(tc, test_machine_names);
 	tcase_add_test(tc, test_host_machine);
 	tcase_add_test(tc, test_adjust_attr);

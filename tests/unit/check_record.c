@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "errmsg.h"
 #include "record.h"
 #include "testutil.h"
 #include "util.h"
@@ -80,7 +81,7 @@ static uint64_t *rb_word(struct rb *b, size_t byte_off)
 /* Decode the first size bytes of b (header size patched to size) from an
  * exactly sized heap copy, so valgrind sees any read past the record. */
 static int decode_copy(const struct rb *b, size_t size, const struct perf_event_attr *attr,
-		       const char **why)
+		       struct errmsg *why)
 {
 	size_t alloc = size < 8 ? 8 : size;
 	struct perf_event_header *h = xmalloc(alloc);
@@ -101,11 +102,11 @@ static void check_truncations(const struct rb *b, const struct perf_event_attr *
 	size_t s;
 
 	for (s = 0; s < b->len; s++) {
-		const char *why = NULL;
+		struct errmsg why = ERRMSG_INIT;
 		int rc = decode_copy(b, s, attr, &why);
 
 		ck_assert_msg(rc == -EINVAL, "%s: size %zu of %zu gave %d", ctx, s, b->len, rc);
-		ck_assert_msg(why && *why, "%s: size %zu: no reason", ctx, s);
+		ck_assert_msg(why.text[0], "%s: size %zu: no reason", ctx, s);
 	}
 }
 
@@ -145,7 +146,7 @@ START_TEST(test_sample_all_subsets)
 		const struct perf_event_header *h;
 		const struct sample *s;
 		struct record rec;
-		const char *why = NULL;
+		struct errmsg why = ERRMSG_INIT;
 		char ctx[64];
 		size_t i;
 
@@ -192,7 +193,7 @@ START_TEST(test_sample_all_subsets)
 		}
 		h = rb_done(&b);
 
-		ck_assert_msg(record_decode(h, &attr, &rec, &why) == 0, "%s: %s", ctx, why);
+		ck_assert_msg(record_decode(h, &attr, &rec, &why) == 0, "%s: %s", ctx, why.text);
 		s = &rec.u.sample;
 		EXPECT_EQ(ctx, rec.kind, RECORD_SAMPLE);
 		EXPECT_EQ(ctx, rec.type, PERF_RECORD_SAMPLE);
@@ -344,7 +345,7 @@ START_TEST(test_sample_read)
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct perf_event_attr attr = { .size = sizeof(attr) };
 		struct record rec;
-		const char *why = NULL;
+		struct errmsg why = ERRMSG_INIT;
 		char ctx[64];
 
 		snprintf(ctx, sizeof(ctx), "read_format %#" PRIx64 " nr %" PRIu64, cases[i].fmt,
@@ -354,7 +355,7 @@ START_TEST(test_sample_read)
 		attr.read_format = cases[i].fmt;
 		build_read_sample(&b, cases[i].fmt, cases[i].nr);
 		ck_assert_msg(record_decode(rb_done(&b), &attr, &rec, &why) == 0, "%s: %s", ctx,
-			      why);
+			      why.text);
 		EXPECT_EQ(ctx, rec.u.sample.sid.tid, 43);
 		EXPECT_EQ(ctx, rec.u.sample.period, 77);
 		EXPECT_EQ(ctx, rec.u.sample.nr_callchain, 2);
@@ -381,7 +382,7 @@ START_TEST(test_sample_read_group_nr_huge)
 	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
 	for (i = 0; i < ARRAY_SIZE(nrs); i++) {
 		struct record rec;
-		const char *why = NULL;
+		struct errmsg why = ERRMSG_INIT;
 
 		/* room for 4 entries, not for nrs[i]: with 2 words per entry
 		 * 0x8000000000000001 wraps to 2 if multiplied carelessly */
@@ -396,7 +397,7 @@ START_TEST(test_sample_read_group_nr_huge)
 		rb_u64(&b, 7);
 		rb_u64(&b, 8);
 		ck_assert_int_eq(record_decode(rb_done(&b), &attr, &rec, &why), -EINVAL);
-		ck_assert_str_eq(why, "read group nr larger than the record");
+		ck_assert_str_eq(why.text, "read group nr larger than the record");
 	}
 }
 END_TEST
@@ -415,7 +416,7 @@ START_TEST(test_sample_tail_fields)
 		uint64_t nr_br = 2, j;
 		const struct sample *s;
 		struct record rec;
-		const char *why = NULL;
+		struct errmsg why = ERRMSG_INIT;
 		char ctx[64];
 
 		snprintf(ctx, sizeof(ctx), "tail variant %#x", v);
@@ -482,7 +483,7 @@ START_TEST(test_sample_tail_fields)
 		rb_done(&b);
 
 		ck_assert_msg(record_decode(rb_done(&b), &attr, &rec, &why) == 0, "%s: %s", ctx,
-			      why);
+			      why.text);
 		s = &rec.u.sample;
 		EXPECT_EQ(ctx, s->ip, 0x401000);
 		EXPECT_EQ(ctx, s->nr_branches, nr_br);
@@ -559,12 +560,11 @@ static void expect_einval(const struct rb *b, const struct perf_event_attr *attr
 {
 	const struct perf_event_header *h = (const void *)b->w;
 	struct record rec;
-	const char *why = NULL;
+	struct errmsg why = ERRMSG_INIT;
 
 	ck_assert_uint_eq(h->size, b->len);
 	ck_assert_int_eq(record_decode(h, attr, &rec, &why), -EINVAL);
-	ck_assert_ptr_nonnull(why);
-	ck_assert_str_eq(why, want_why);
+	ck_assert_str_eq(why.text, want_why);
 	/* and again from an exact heap copy, for valgrind */
 	ck_assert_int_eq(decode_copy(b, b->len, attr, NULL), -EINVAL);
 }
@@ -683,7 +683,7 @@ START_TEST(test_regs_stack_bad)
 	static struct rb b;
 	struct perf_event_attr attr = { .size = sizeof(attr) };
 	struct record rec;
-	const char *why = NULL;
+	struct errmsg why = ERRMSG_INIT;
 
 	attr.sample_type = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	attr.sample_regs_user = 0x3;
@@ -1000,7 +1000,7 @@ START_TEST(test_sideband)
 	for (c = 0; c < ARRAY_SIZE(sid_cases); c++) {
 		struct perf_event_attr attr = { .size = sizeof(attr) };
 		struct record rec;
-		const char *why = NULL;
+		struct errmsg why = ERRMSG_INIT;
 		char ctx[96];
 
 		attr.sample_id_all = sid_cases[c].all;
@@ -1011,7 +1011,7 @@ START_TEST(test_sideband)
 		snprintf(ctx, sizeof(ctx), "%s kind %d, sid case %zu",
 			 record_type_name(((struct perf_event_header *)b.w)->type), (int)k, c);
 		ck_assert_msg(record_decode(rb_done(&b), &attr, &rec, &why) == 0, "%s: %s", ctx,
-			      why);
+			      why.text);
 		EXPECT_EQ(ctx, rec.size, b.len);
 		check_sideband(&rec, k, ctx);
 		check_sid(&rec, &attr, ctx);
@@ -1073,7 +1073,7 @@ START_TEST(test_mmap2_bad_build_id_size)
 	struct perf_event_attr attr = { .size = sizeof(attr) };
 	unsigned char u[24] = { 254, 0, 0, 0, 1, 0, 0, 0, 42 };
 	struct record rec;
-	const char *why = NULL;
+	struct errmsg why = ERRMSG_INIT;
 
 	rb_init(&b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_MMAP_BUILD_ID);
 	rb_u32x2(&b, 1, 1);
@@ -1145,7 +1145,7 @@ START_TEST(test_header_checks)
 	static struct rb b;
 	struct perf_event_attr attr = { .size = sizeof(attr) };
 	struct record rec;
-	const char *why = NULL;
+	struct errmsg why = ERRMSG_INIT;
 
 	rb_init(&b, PERF_RECORD_SAMPLE, 0);
 	rb_u64(&b, 1);
@@ -1155,15 +1155,15 @@ START_TEST(test_header_checks)
 	/* misaligned: decode 4 bytes in, where the header is readable */
 	ck_assert_int_eq(record_decode((const void *)((char *)b.w + 4), &attr, &rec, &why),
 			 -EINVAL);
-	ck_assert_str_eq(why, "record not 8-byte aligned");
+	ck_assert_str_eq(why.text, "record not 8-byte aligned");
 
 	((struct perf_event_header *)b.w)->size = 4;
 	ck_assert_int_eq(record_decode((const void *)b.w, &attr, &rec, &why), -EINVAL);
-	ck_assert_str_eq(why, "record smaller than its header");
+	ck_assert_str_eq(why.text, "record smaller than its header");
 
 	((struct perf_event_header *)b.w)->size = 20;
 	ck_assert_int_eq(record_decode((const void *)b.w, &attr, &rec, &why), -EINVAL);
-	ck_assert_str_eq(why, "record size not a multiple of 8");
+	ck_assert_str_eq(why.text, "record size not a multiple of 8");
 
 	/* size < 8 is refused for perf's own types too */
 	rb_init(&b, 68, 0);

@@ -14,8 +14,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "record.h"
 #include "ring.h"
+#include "ring-test.h"
 #include "testutil.h"
 #include "util.h"
 
@@ -455,10 +457,10 @@ START_TEST(test_live)
 	ring_read_begin(r);
 	while ((h = ring_next(r))) {
 		struct record rec;
-		const char *why = NULL;
+		struct errmsg why = ERRMSG_INIT;
 
 		ck_assert_msg(record_decode(h, &attr, &rec, &why) == 0, "%s: %s",
-			      record_type_name(h->type), why);
+			      record_type_name(h->type), why.text);
 		total++;
 		if (rec.kind == RECORD_SAMPLE) {
 			samples++;

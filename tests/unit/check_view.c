@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alpha-profileme.h"
+#include "errmsg.h"
 #include "hist.h"
 #include "machine.h"
 #include "symtab.h"
@@ -39,9 +41,8 @@ static void teardown(void)
 static struct hist *hist_of(const char *keys)
 {
 	struct sort_spec spec;
-	const char *bad;
 
-	ck_assert_int_eq(sort_spec_parse(keys, &spec, &bad), 0);
+	ck_assert_int_eq(sort_spec_parse(keys, &spec, NULL), 0);
 	return hist_new(&spec);
 }
 
@@ -428,6 +429,18 @@ static struct profileme pm_sample(bool retired, bool killed, unsigned sl1, uint3
 	return pm;
 }
 
+static const struct profileme_stats *pm_of(const void *stats)
+{
+	return stats;
+}
+
+/* Row i's value of the column --order word names. */
+static double pm_value(const struct snapshot *snap, size_t i, const char *order)
+{
+	return payload_value(snap->payload, snap->rows[i].payload, snap->payload_total,
+			     (size_t)payload_order_column(snap->payload, order));
+}
+
 static void add_pm(struct hist *h, const struct symbol *sym, struct dso *dso,
 		   const struct profileme *pm, unsigned times)
 {
@@ -437,7 +450,7 @@ static void add_pm(struct hist *h, const struct symbol *sym, struct dso *dso,
 	};
 
 	while (times--)
-		hist_add_profileme(h, &s, pm);
+		hist_add_payload(h, &s, pm);
 }
 
 START_TEST(test_profileme_rows)
@@ -448,7 +461,7 @@ START_TEST(test_profileme_rows)
 			 cyc = pm_sample(true, false, 0, 100);
 	size_t i;
 
-	hist_enable_profileme(h);
+	hist_enable_payload(h, &profileme_payload);
 	add(h, "app", 100, 100, 0, dso_libc, &sym_memcpy, false, 1000, 5); /* no payload */
 	add_pm(h, &sym_main, dso_app, &ret, 6);	 /* main: 10 samples, 60% retired */
 	add_pm(h, &sym_main, dso_app, &kill, 4);
@@ -457,33 +470,32 @@ START_TEST(test_profileme_rows)
 	add_pm(h, &sym_work, dso_app, NULL, 2); /* and 2 not ProfileMe */
 	add_pm(h, &sym_work, dso_app, &cyc, 1);	 /* SL1 0 once: 1 is the majority */
 	view_build(h, NULL, &snap);
-	ck_assert(snap.profileme_arch);
-	ck_assert(snap.profileme);
-	ck_assert_uint_eq(snap.profileme_samples, 15);
-	ck_assert_uint_eq(snap.not_profileme, 2);
-	ck_assert_uint_eq(snap.profileme_total.samples, 15);
-	ck_assert_uint_eq(snap.profileme_total.retired, 8);
-	ck_assert_uint_eq(snap.profileme_sl1, 1);
+	ck_assert_ptr_eq(snap.payload, &profileme_payload);
+	ck_assert(snap.payload_rows);
+	ck_assert_uint_eq(snap.payload_samples, 15);
+	ck_assert_uint_eq(snap.payload_other, 2);
+	ck_assert_uint_eq(pm_of(snap.payload_total)->samples, 15);
+	ck_assert_uint_eq(pm_of(snap.payload_total)->retired, 8);
+	ck_assert_uint_eq(profileme_stats_dominant_sl1(snap.payload_total), 1);
 	ck_assert_uint_eq(snap.nr_rows, 3);
 	/* default order: main (10), work (7), memcpy (5) */
 	ck_assert_str_eq(snap.rows[0].symbol, "main");
-	ck_assert_uint_eq(snap.rows[0].profileme->samples, 10);
-	ck_assert_double_eq_tol(view_profileme_value(&snap, snap.rows[0].profileme,
-						     VIEW_ORDER_RETIRED), 60.0, 1e-9);
-	ck_assert_double_eq_tol(view_profileme_value(&snap, snap.rows[0].profileme,
-						     VIEW_ORDER_PCTR1), (6 * 20 + 4 * 4) / 10.0, 1e-9);
+	ck_assert_uint_eq(pm_of(snap.rows[0].payload)->samples, 10);
+	ck_assert_double_eq_tol(pm_value(&snap, 0, "retired"), 60.0, 1e-9);
+	ck_assert_double_eq_tol(pm_value(&snap, 0, "pctr1"), (6 * 20 + 4 * 4) / 10.0, 1e-9);
 	ck_assert_str_eq(snap.rows[1].symbol, "work");
-	ck_assert_uint_eq(snap.rows[1].profileme->other, 2);
-	ck_assert_double_eq_tol(view_profileme_value(&snap, snap.rows[1].profileme,
-						     VIEW_ORDER_KILLED), 60.0, 1e-9);
+	ck_assert_uint_eq(pm_of(snap.rows[1].payload)->other, 2);
+	ck_assert_double_eq_tol(pm_value(&snap, 1, "killed"), 60.0, 1e-9);
 	ck_assert_str_eq(snap.rows[2].symbol, "memcpy");
-	ck_assert_uint_eq(snap.rows[2].profileme->samples, 0);
-	ck_assert(view_profileme_value(&snap, snap.rows[2].profileme, VIEW_ORDER_RETIRED) < 0);
+	ck_assert_uint_eq(pm_of(snap.rows[2].payload)->samples, 0);
+	ck_assert(pm_value(&snap, 2, "retired") < 0);
 	/* The rows' stats are the snapshot's copy, not the hist's. */
 	for (i = 0; i < snap.nr_rows; i++)
-		ck_assert_ptr_eq(snap.rows[i].profileme, &snap.profileme_rows[i]);
+		ck_assert_ptr_eq(snap.rows[i].payload,
+				 snap.payload_store + i * sizeof(struct profileme_stats));
 	snapshot_release(&snap);
-	ck_assert_ptr_null(snap.profileme_rows);
+	ck_assert_ptr_null(snap.payload_store);
+	ck_assert_ptr_null(snap.payload_total);
 	hist_free(h);
 }
 END_TEST
@@ -491,13 +503,13 @@ END_TEST
 START_TEST(test_profileme_order)
 {
 	struct hist *h = hist_of("dso,sym");
-	struct view_opts opts = { .order = VIEW_ORDER_KILLED };
+	struct view_opts opts = { .order = "killed" };
 	struct snapshot snap = { 0 };
 	struct profileme ret = pm_sample(true, false, 1, 20), kill = pm_sample(false, true, 1, 4);
-	enum view_order o;
-	const char *bad = NULL;
+	const char *o;
+	struct errmsg bad = ERRMSG_INIT;
 
-	hist_enable_profileme(h);
+	hist_enable_payload(h, &profileme_payload);
 	add(h, "app", 100, 100, 0, dso_libc, &sym_memcpy, false, 1000, 50); /* none: last */
 	add_pm(h, &sym_main, dso_app, &ret, 9);	 /* 10% killed */
 	add_pm(h, &sym_main, dso_app, &kill, 1);
@@ -505,7 +517,8 @@ START_TEST(test_profileme_order)
 	add_pm(h, &sym_sched, dso_kernel, &ret, 1); /* 50% */
 	add_pm(h, &sym_sched, dso_kernel, &kill, 1);
 	view_build(h, &opts, &snap);
-	ck_assert_int_eq(snap.order, VIEW_ORDER_KILLED);
+	ck_assert_str_eq(snap.order, "killed");
+	ck_assert_int_eq(snap.order_column, payload_order_column(&profileme_payload, "killed"));
 	ck_assert_uint_eq(snap.nr_rows, 4);
 	ck_assert_str_eq(snap.rows[0].symbol, "work");
 	ck_assert_str_eq(snap.rows[1].symbol, "schedule");
@@ -520,15 +533,14 @@ START_TEST(test_profileme_order)
 	snapshot_release(&snap);
 	hist_free(h);
 
-	for (o = 0; o < VIEW_ORDER__MAX; o++) {
-		enum view_order back;
-
-		ck_assert_int_eq(view_order_parse(view_order_name(o), &back, &bad), 0);
-		ck_assert_int_eq(back, o);
-	}
+	/* --order's words: the default, and the decoders' order keys. */
+	ck_assert_int_eq(view_order_parse("overhead", &o, &bad), 0);
+	ck_assert_ptr_null(o);
+	ck_assert_int_eq(view_order_parse("pctr1", &o, &bad), 0);
+	ck_assert_str_eq(o, "pctr1");
 	ck_assert_int_eq(view_order_parse("retire", &o, &bad), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(bad, "mispredict"));
-	ck_assert_str_eq(view_pctr1_label(1), "RetDly");
+	ck_assert_str_eq(bad.text, "known orders: overhead, retired, killed, stalled, mispredict, "
+				   "traps, icmiss, ldst, pctr1");
 }
 END_TEST
 
@@ -539,11 +551,13 @@ START_TEST(test_profileme_x86)
 	size_t i;
 
 	view_build(h, NULL, &snap);
-	ck_assert(!snap.profileme_arch);
-	ck_assert(!snap.profileme);
-	ck_assert_ptr_null(snap.profileme_rows);
+	ck_assert_ptr_null(snap.payload);
+	ck_assert(!snap.payload_rows);
+	ck_assert_ptr_null(snap.payload_store);
+	ck_assert_ptr_null(snap.payload_total);
+	ck_assert_int_eq(snap.order_column, -1);
 	for (i = 0; i < snap.nr_rows; i++)
-		ck_assert_ptr_null(snap.rows[i].profileme);
+		ck_assert_ptr_null(snap.rows[i].payload);
 	snapshot_release(&snap);
 	hist_free(h);
 }

@@ -1,0 +1,19 @@
+/* Reading a whole file into memory: the one loop every reader of /proc,
+ * /sys and piped perf.data files shares. */
+#ifndef PROFTOP_FILEREAD_H
+#define PROFTOP_FILEREAD_H
+
+#include <stddef.h>
+
+/* Read fd to its end, or to max bytes (what lies beyond is not read),
+ * into a malloc'd buffer with a NUL after the data.  fd stays open.
+ * Returns 0 or -errno (nothing allocated then). */
+int fileread_fd(int fd, size_t max, char **out, size_t *len);
+
+/* fileread_fd of path (opened O_RDONLY, e.g. a small file under /proc).
+ * Returns 0 or -errno. */
+int read_file(const char *path, size_t max, char **out, size_t *len);
+/* Read an integer from a one-line file; returns 0 or -errno. */
+int read_file_long(const char *path, long *val);
+
+#endif
