@@ -5,6 +5,7 @@
 
 #include "unwind.h"
 
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +41,8 @@ struct unwind_proc {
 	struct unwind_map *maps;     /* reported, in address order */
 	size_t nmaps, mapcap;
 	struct unwind_walk *walk;
+	struct unwind_rule *rules;   /* UNWIND_RULES, by pc; NULL until needed */
+	size_t nrules;
 	struct unwind_proc *next;    /* hash chain */
 };
 
@@ -159,9 +162,10 @@ static bool unwind_read_file(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result)
 	return false;
 }
 
-static bool unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+/* A word of the walk's memory: the stack copy, else a read-only part of
+ * a mapped file; a failure says how the walk ends. */
+static bool unwind_read(Dwfl *dwfl, struct unwind_walk *w, Dwarf_Addr addr, Dwarf_Word *result)
 {
-	struct unwind_walk *w = ((struct unwind_proc *)arg)->walk;
 	uint64_t size = w->s->stack_size;
 
 	if (addr >= w->sp && size >= 8 && addr - w->sp <= size - 8) {
@@ -175,6 +179,11 @@ static bool unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, 
 	w->stop = addr >= w->sp && addr - w->sp < (64u << 20) ? UNWIND_STACK_END : UNWIND_MEMORY;
 	w->stopped = true;
 	return false;
+}
+
+static bool unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	return unwind_read(dwfl, ((struct unwind_proc *)arg)->walk, addr, result);
 }
 
 static bool unwind_set_initial_registers(Dwfl_Thread *thread, void *arg)
@@ -278,6 +287,9 @@ static struct unwind_proc **unwind_slot(struct unwinder *u, uint32_t pid)
 
 static void unwind_proc_reset(struct unwind_proc *p)
 {
+	free(p->rules);
+	p->rules = NULL;
+	p->nrules = 0;
 	if (p->dwfl)
 		dwfl_end(p->dwfl);
 	p->dwfl = NULL;
@@ -540,6 +552,190 @@ void unwind_count(struct unwinder *u, enum unwind_outcome o)
 	__atomic_fetch_add(&u->counts[o], 1, __ATOMIC_RELAXED);
 }
 
+/* ---- the cached-rule walk ----
+ * libdw's walk costs about a microsecond a frame (a Dwarf_Frame built and
+ * freed, every register evaluated).  Most frames follow one shape: CFA =
+ * sp or fp + offset, the return address and maybe the fp saved at CFA +
+ * offset, the caller's sp the CFA.  Those rules are cached per pc; a
+ * frame of any other shape hands the whole sample to libdw's walk. */
+
+enum rule_kind {
+	RULE_EMPTY,          /* a free slot */
+	RULE_SIMPLE,
+	RULE_ROOT,           /* the return address is undefined */
+	RULE_LIBDW,          /* another shape, or no CFI: libdw decides */
+};
+
+enum rule_fp { FP_SAME, FP_SAVED, FP_UNDEFINED };
+
+struct unwind_rule {
+	uint64_t pc;
+	uint8_t kind;        /* enum rule_kind */
+	uint8_t cfa_fp;      /* CFA from the fp, else from the sp */
+	uint8_t fp;          /* enum rule_fp */
+	int32_t cfa_off, ra_off, fp_off;
+};
+
+/* Rules kept per process (a power of 2); emptied when 3/4 full. */
+#define UNWIND_RULES 4096
+
+/* A register's rule as "saved at CFA + *off" (value false) or "is CFA +
+ * *off" (value true); false for any other expression. */
+static bool unwind_cfa_rel(const Dwarf_Op *ops, size_t nops, bool *value, int32_t *off)
+{
+	int64_t o = 0;
+
+	*value = nops && ops[nops - 1].atom == DW_OP_stack_value;
+	nops -= *value;
+	if (nops < 1 || nops > 2 || ops[0].atom != DW_OP_call_frame_cfa)
+		return false;
+	if (nops == 2) {
+		if (ops[1].atom != DW_OP_plus_uconst)
+			return false;
+		o = (int64_t)ops[1].number;
+	}
+	if (o < INT32_MIN || o > INT32_MAX)
+		return false;
+	*off = (int32_t)o;
+	return true;
+}
+
+/* The rule at pc from its CFI (module bias applied). */
+static void unwind_rule_make(const struct unwind_regs_arch *a, Dwarf_Frame *f,
+			     struct unwind_rule *r)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	Dwarf_Addr start, end;
+	bool signalp, value;
+	int32_t off;
+
+	r->kind = RULE_LIBDW;
+	if (dwarf_frame_info(f, &start, &end, &signalp) < 0 || signalp)
+		return;
+	if (dwarf_frame_cfa(f, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_bregx ||
+	    (ops[0].number != a->dwarf_sp && ops[0].number != a->dwarf_fp) ||
+	    (int64_t)ops[0].number2 < INT32_MIN || (int64_t)ops[0].number2 > INT32_MAX)
+		return;
+	r->cfa_fp = ops[0].number == a->dwarf_fp;
+	r->cfa_off = (int32_t)ops[0].number2;
+	/* The caller's sp is the CFA. */
+	if (dwarf_frame_register(f, (int)a->dwarf_sp, mem, &ops, &nops) ||
+	    !unwind_cfa_rel(ops, nops, &value, &off) || !value || off)
+		return;
+	if (dwarf_frame_register(f, (int)a->dwarf_ra, mem, &ops, &nops))
+		return;
+	if (!nops && ops) {
+		r->kind = RULE_ROOT;
+		return;
+	}
+	if (!unwind_cfa_rel(ops, nops, &value, &r->ra_off) || value)
+		return;
+	if (dwarf_frame_register(f, (int)a->dwarf_fp, mem, &ops, &nops))
+		return;
+	if (!nops) {
+		r->fp = ops ? FP_UNDEFINED : FP_SAME;
+	} else {
+		if (!unwind_cfa_rel(ops, nops, &value, &r->fp_off) || value)
+			return;
+		r->fp = FP_SAVED;
+	}
+	r->kind = RULE_SIMPLE;
+}
+
+/* The cached rule for looking up pc in p, made on a miss. */
+static const struct unwind_rule *unwind_rule_at(const struct unwind_regs_arch *a,
+						struct unwind_proc *p, uint64_t pc)
+{
+	size_t mask = UNWIND_RULES - 1, i = (size_t)((pc * 0x9e3779b97f4a7c15ULL) >> 52) & mask;
+	struct unwind_rule *r;
+	Dwfl_Module *mod;
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *f = NULL;
+	Dwarf_Addr bias;
+
+	if (!p->rules || p->nrules >= UNWIND_RULES / 4 * 3) {
+		free(p->rules);
+		p->rules = xcalloc(UNWIND_RULES, sizeof(*p->rules));
+		p->nrules = 0;
+	}
+	for (;; i = (i + 1) & mask) {
+		r = &p->rules[i];
+		if (r->kind == RULE_EMPTY)
+			break;
+		if (r->pc == pc)
+			return r;
+	}
+	memset(r, 0, sizeof(*r));
+	r->pc = pc;
+	r->kind = RULE_LIBDW;
+	p->nrules++;
+	mod = dwfl_addrmodule(p->dwfl, pc);
+	if (!mod)
+		return r;
+	/* libdw's order: .eh_frame, then .debug_frame. */
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &f)) {
+		f = NULL;
+		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+		if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &f))
+			f = NULL;
+	}
+	if (f) {
+		unwind_rule_make(a, f, r);
+		free(f);
+	}
+	return r;
+}
+
+/* Walk w with cached rules; *libdw set when a frame needs libdw's walk
+ * (the frames found so far are then dropped by the caller). */
+static enum unwind_outcome unwind_fast(const struct unwind_regs_arch *a, struct unwind_proc *p,
+				       struct unwind_walk *w, bool *libdw)
+{
+	uint64_t pc, sp = w->sp, fp = 0, key;
+	bool fp_known;
+
+	*libdw = false;
+	if (!unwind_regs_get(w->mask, w->s->regs, w->s->nr_regs, a->perf_pc, &pc))
+		return UNWIND_NO_REGS;
+	fp_known = unwind_regs_get(w->mask, w->s->regs, w->s->nr_regs, a->perf_fp, &fp);
+	if (!w->max)
+		return UNWIND_TRUNCATED;
+	w->out[w->n++] = pc;
+	/* A caller's pc is a return address: its call is the byte before. */
+	for (key = pc;; key = pc - 1) {
+		const struct unwind_rule *r = unwind_rule_at(a, p, key);
+		uint64_t cfa, ra, saved_fp;
+
+		if (r->kind == RULE_ROOT)
+			return UNWIND_ROOT;
+		if (r->kind != RULE_SIMPLE || (r->cfa_fp && !fp_known)) {
+			*libdw = true;
+			return UNWIND_NO_CFI;
+		}
+		cfa = (r->cfa_fp ? fp : sp) + (uint64_t)(int64_t)r->cfa_off;
+		if (!unwind_read(p->dwfl, w, cfa + (uint64_t)(int64_t)r->ra_off, &ra))
+			return w->stop;
+		if (r->fp == FP_SAVED) {
+			/* As libdw: a register it cannot read is lost, not fatal. */
+			fp_known = unwind_read(p->dwfl, w, cfa + (uint64_t)(int64_t)r->fp_off,
+					       &saved_fp);
+			fp = saved_fp;
+			w->stopped = false;
+		} else if (r->fp == FP_UNDEFINED) {
+			fp_known = false;
+		}
+		if (ra == pc && cfa == sp)
+			return UNWIND_LOOP;
+		if (w->n >= w->max)
+			return UNWIND_TRUNCATED;
+		w->out[w->n++] = ra;
+		pc = ra;
+		sp = cfa;
+	}
+}
+
 /* Why a walk that libdw ended with an error stopped, when no callback
  * said: the last pc is in no module, or its module has no CFI for it. */
 static enum unwind_outcome unwind_why(Dwfl *dwfl, const struct unwind_walk *w)
@@ -587,6 +783,15 @@ static enum unwind_outcome unwind_walk(struct unwinder *u, const struct sample *
 	}
 	if (!p->dwfl || !p->attached)
 		return UNWIND_NO_CFI;
+	if (u->arch->fast) {
+		bool libdw;
+		enum unwind_outcome o = unwind_fast(u->arch, p, w, &libdw);
+
+		if (!libdw)
+			return o;
+		w->n = 0;
+		w->stopped = false;
+	}
 	p->walk = w;
 	rc = dwfl_getthread_frames(p->dwfl, (pid_t)s->sid.tid, unwind_frame, w);
 	p->walk = NULL;

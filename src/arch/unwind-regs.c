@@ -23,8 +23,8 @@ static const int8_t aarch64_perf_of_dwarf[] = { 0,  1,  2,  3,  4,  5,  6,  7,  
 
 static const struct unwind_regs_arch arches[] = {
 	/* perf's PERF_REGS_MASK: all but ds, es, fs, gs. */
-	{ EM_X86_64, 0xff0fffULL, 16, x86_64_perf_of_dwarf, 8, 7, 7 },
-	{ EM_AARCH64, (1ULL << 33) - 1, 32, aarch64_perf_of_dwarf, 32, 31, 31 },
+	{ EM_X86_64, 0xff0fffULL, 16, x86_64_perf_of_dwarf, 8, 7, 7, true, 6, 16, 6 },
+	{ EM_AARCH64, (1ULL << 33) - 1, 32, aarch64_perf_of_dwarf, 32, 31, 31, false, 29, 30, 29 },
 };
 
 const struct unwind_regs_arch *unwind_regs_find(int e_machine)

@@ -15,6 +15,12 @@ struct unwind_regs_arch {
 	const int8_t *perf_of_dwarf; /* perf's index of each; -1: none */
 	unsigned perf_pc, perf_sp;   /* perf's index of the pc and the sp */
 	unsigned dwarf_sp;           /* DWARF number of the sp */
+	/* For the cached-rule walk (CFA from sp or fp, return address and fp
+	 * saved on the stack, the caller's sp the CFA): the fp's and the
+	 * return address's DWARF numbers; fast false where the ABI does not
+	 * fit that shape (the return address in a register). */
+	bool fast;
+	unsigned dwarf_fp, dwarf_ra, perf_fp;
 };
 
 /* The table for e_machine, or NULL where DWARF unwinding is not known. */

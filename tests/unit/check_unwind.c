@@ -25,15 +25,19 @@
 /* good: a plain frame (CFA = rsp + 8, return address at CFA - 8);
  * top: the root (return address undefined); loopy: CFA = rsp and the
  * return address at CFA, so a stack word pointing back into it is a
- * frame that never moves; far: a CFA 1 GiB above the stack. */
+ * frame that never moves; far: a CFA 1 GiB above the stack; exprf: good's
+ * rule written as a DWARF expression (DW_CFA_def_cfa_expression, breg7 8),
+ * a shape the cached rules leave to libdw's walk. */
 static const char asm_src[] =
 	"\t.text\n"
-	"\t.globl good, top, loopy, far\n"
+	"\t.globl good, top, loopy, far, exprf\n"
 	"good:\n\t.cfi_startproc\n\tnop\n\tnop\n\tret\n\t.cfi_endproc\n"
 	"top:\n\t.cfi_startproc\n\t.cfi_undefined rip\n\tnop\n\tnop\n\tret\n\t.cfi_endproc\n"
 	"loopy:\n\t.cfi_startproc\n\t.cfi_def_cfa_offset 0\n\t.cfi_offset rip, 0\n"
 	"\tnop\n\tnop\n\tret\n\t.cfi_endproc\n"
 	"far:\n\t.cfi_startproc\n\t.cfi_def_cfa_offset 0x40000000\n\tnop\n\tnop\n\tret\n"
+	"\t.cfi_endproc\n"
+	"exprf:\n\t.cfi_startproc\n\t.cfi_escape 0x0f, 0x02, 0x77, 0x08\n\tnop\n\tnop\n\tret\n"
 	"\t.cfi_endproc\n";
 
 #define BASE 0x10000000ULL
@@ -41,7 +45,7 @@ static const char asm_src[] =
 #define PID 4242
 
 static char *dir;
-static uint64_t sym_good, sym_top, sym_loopy, sym_far;
+static uint64_t sym_good, sym_top, sym_loopy, sym_far, sym_exprf;
 
 static uint64_t sym_value(const char *name)
 {
@@ -86,6 +90,7 @@ static void build_lib(void)
 	sym_top = sym_value("top");
 	sym_loopy = sym_value("loopy");
 	sym_far = sym_value("far");
+	sym_exprf = sym_value("exprf");
 }
 
 /* A machine whose process PID maps the library at BASE. */
@@ -154,6 +159,20 @@ START_TEST(test_root)
 	ck_assert_uint_eq(n, 2);
 	ck_assert_uint_eq(out[0], sym_good);
 	ck_assert_uint_eq(out[1], sym_top + 1);
+	/* The same walk through libdw's (a CFA expression) */
+	walk_init(&w, sym_exprf + 1, sizeof(w.stack));
+	w.stack[0] = sym_top + 1;
+	n = run(u, &w, out, 16, &o);
+	ck_assert_int_eq(o, UNWIND_ROOT);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(out[0], sym_exprf + 1);
+	ck_assert_uint_eq(out[1], sym_top + 1);
+	walk_init(&w, sym_exprf + 1, 0);
+	n = run(u, &w, out, 16, &o);
+	ck_assert_int_eq(o, UNWIND_STACK_END);
+	ck_assert_uint_eq(n, 1);
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.stack[0] = sym_top + 1;
 	/* The same Dwfl serves the next sample. */
 	n = run(u, &w, out, 16, &o);
 	ck_assert_int_eq(o, UNWIND_ROOT);
@@ -163,8 +182,9 @@ START_TEST(test_root)
 	ck_assert_int_eq(o, UNWIND_TRUNCATED);
 	ck_assert_uint_eq(n, 1);
 	unwind_counts(u, counts);
-	ck_assert_uint_eq(counts[UNWIND_ROOT], 2);
+	ck_assert_uint_eq(counts[UNWIND_ROOT], 3);
 	ck_assert_uint_eq(counts[UNWIND_TRUNCATED], 1);
+	ck_assert_uint_eq(counts[UNWIND_STACK_END], 1);
 	unwind_free(u);
 	machine_free(m);
 }
