@@ -38,8 +38,13 @@ struct unwind_proc {
 	Dwfl *dwfl;                  /* NULL until the first sample */
 	bool attached;               /* dwfl_attach_state done */
 	bool dirty;                  /* maps changed since the last report */
-	struct unwind_map *maps;     /* reported, in address order */
+	struct unwind_map *maps;     /* the process's, in address order */
 	size_t nmaps, mapcap;
+	/* Reported to dwfl, in address order: only the maps a walk went
+	 * through (a process maps tens of libraries and runs in few). */
+	struct unwind_map *rep;
+	size_t nrep, repcap;
+	bool all_reported;           /* every map (before libdw's own walk) */
 	struct unwind_walk *walk;
 	struct unwind_rule *rules;   /* UNWIND_RULES, by pc; NULL until needed */
 	size_t nrules;
@@ -164,7 +169,10 @@ static bool unwind_read_file(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result)
 
 /* A word of the walk's memory: the stack copy, else a read-only part of
  * a mapped file; a failure says how the walk ends. */
-static bool unwind_read(Dwfl *dwfl, struct unwind_walk *w, Dwarf_Addr addr, Dwarf_Word *result)
+static bool unwind_proc_need(struct unwind_proc *p, uint64_t addr);
+
+static bool unwind_read(struct unwind_proc *p, struct unwind_walk *w, Dwarf_Addr addr,
+			Dwarf_Word *result)
 {
 	uint64_t size = w->s->stack_size;
 
@@ -172,7 +180,7 @@ static bool unwind_read(Dwfl *dwfl, struct unwind_walk *w, Dwarf_Addr addr, Dwar
 		memcpy(result, w->s->stack + (addr - w->sp), 8);
 		return true;
 	}
-	if (unwind_read_file(dwfl, addr, result))
+	if (unwind_proc_need(p, addr) && p->dwfl && unwind_read_file(p->dwfl, addr, result))
 		return true;
 	/* Above the copy, within the stack's usual reach: the copy was too
 	 * short; anywhere else the walk went astray. */
@@ -183,7 +191,10 @@ static bool unwind_read(Dwfl *dwfl, struct unwind_walk *w, Dwarf_Addr addr, Dwar
 
 static bool unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
-	return unwind_read(dwfl, ((struct unwind_proc *)arg)->walk, addr, result);
+	struct unwind_proc *p = arg;
+
+	(void)dwfl;
+	return unwind_read(p, p->walk, addr, result);
 }
 
 static bool unwind_set_initial_registers(Dwfl_Thread *thread, void *arg)
@@ -294,7 +305,8 @@ static void unwind_proc_reset(struct unwind_proc *p)
 		dwfl_end(p->dwfl);
 	p->dwfl = NULL;
 	p->attached = false;
-	p->nmaps = 0;
+	p->nrep = 0;
+	p->all_reported = false;
 	p->dirty = true;
 }
 
@@ -351,6 +363,7 @@ void unwind_forget(struct unwinder *u, uint32_t pid)
 	*pp = p->next;
 	unwind_proc_reset(p);
 	free(p->maps);
+	free(p->rep);
 	free(p);
 	u->nprocs--;
 }
@@ -452,45 +465,96 @@ static void unwind_report(struct unwind_proc *p, const struct unwind_map *mp)
 	*userdata = mp->dso;
 }
 
-/* Bring p's Dwfl up to the process's maps, u->cur: new maps are added
- * to it; one that went or moved means a new Dwfl. */
+/* The map of p holding addr, or NULL. */
+static const struct unwind_map *unwind_map_at(const struct unwind_map *maps, size_t n,
+					      uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (maps[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && maps[lo].start <= addr ? &maps[lo] : NULL;
+}
+
+/* Report mp to p's Dwfl (made at the first), once. */
+static void unwind_proc_report(struct unwind_proc *p, const struct unwind_map *mp)
+{
+	size_t i;
+
+	for (i = 0; i < p->nrep && p->rep[i].start < mp->start; i++)
+		;
+	if (i < p->nrep && p->rep[i].start == mp->start)
+		return;
+	if (!p->dwfl && !(p->dwfl = dwfl_begin(&dwfl_callbacks)))
+		return;
+	dwfl_report_begin_add(p->dwfl);
+	unwind_report(p, mp);
+	dwfl_report_end(p->dwfl, NULL, NULL);
+	/* Tried, reported or not: a file that failed is not opened again. */
+	if (p->nrep == p->repcap)
+		p->rep = xgrow(p->rep, &p->repcap, p->nrep + 1, sizeof(*p->rep));
+	memmove(p->rep + i + 1, p->rep + i, (p->nrep - i) * sizeof(*p->rep));
+	p->rep[i] = *mp;
+	p->nrep++;
+	if (!p->attached)
+		p->attached = dwfl_attach_state(p->dwfl, NULL, (pid_t)p->pid, &thread_callbacks, p);
+}
+
+/* Make sure the map holding addr, if any, is reported; false when no map
+ * of p holds it. */
+static bool unwind_proc_need(struct unwind_proc *p, uint64_t addr)
+{
+	const struct unwind_map *mp = unwind_map_at(p->maps, p->nmaps, addr);
+
+	if (!mp)
+		return false;
+	unwind_proc_report(p, mp);
+	return true;
+}
+
+/* Every map, for libdw's walk, which looks modules up itself. */
+static void unwind_proc_report_all(struct unwind_proc *p)
+{
+	size_t i;
+
+	if (p->all_reported)
+		return;
+	for (i = 0; i < p->nmaps; i++)
+		unwind_proc_report(p, &p->maps[i]);
+	p->all_reported = true;
+}
+
+/* p's maps are now u->cur: a reported map that went or moved means a new
+ * Dwfl; the others are reported when a walk reaches them. */
 static void unwind_proc_update(struct unwinder *u, struct unwind_proc *p)
 {
-	size_t i, j;
-	bool rebuild = !p->dwfl;
+	size_t i;
 
-	for (i = 0, j = 0; i < p->nmaps && !rebuild; i++) {
-		while (j < u->ncur && u->cur[j].start < p->maps[i].start)
-			j++;
-		if (j == u->ncur || u->cur[j].start != p->maps[i].start ||
-		    u->cur[j].end != p->maps[i].end || u->cur[j].dso != p->maps[i].dso)
-			rebuild = true;
+	for (i = 0; i < p->nrep; i++) {
+		const struct unwind_map *mp = unwind_map_at(u->cur, u->ncur, p->rep[i].start);
+
+		if (!mp || mp->start != p->rep[i].start || mp->end != p->rep[i].end ||
+		    mp->dso != p->rep[i].dso) {
+			unwind_proc_reset(p);
+			break;
+		}
 	}
-	if (rebuild) {
-		unwind_proc_reset(p);
-		p->dwfl = dwfl_begin(&dwfl_callbacks);
-		if (!p->dwfl)
-			return;
-		dwfl_report_begin(p->dwfl);
-	} else {
-		dwfl_report_begin_add(p->dwfl);
-	}
-	for (i = 0, j = 0; i < u->ncur; i++) {
-		while (j < p->nmaps && p->maps[j].start < u->cur[i].start)
-			j++;
-		if (j < p->nmaps && p->maps[j].start == u->cur[i].start)
-			continue;
-		unwind_report(p, &u->cur[i]);
-	}
-	dwfl_report_end(p->dwfl, NULL, NULL);
-	p->nmaps = 0;
+	/* Rules found no map or no module where there may be one now. */
+	free(p->rules);
+	p->rules = NULL;
+	p->nrules = 0;
+	p->all_reported = false;
 	if (u->ncur > p->mapcap)
 		p->maps = xgrow(p->maps, &p->mapcap, u->ncur, sizeof(*p->maps));
 	memcpy(p->maps, u->cur, u->ncur * sizeof(*p->maps));
 	p->nmaps = u->ncur;
 	p->dirty = false;
-	if (!p->attached)
-		p->attached = dwfl_attach_state(p->dwfl, NULL, (pid_t)p->pid, &thread_callbacks, p);
 }
 
 void unwind_set_maps(struct unwinder *u, uint32_t pid, const struct unwind_map *maps,
@@ -531,6 +595,7 @@ void unwind_free(struct unwinder *u)
 			u->buckets[i] = p->next;
 			unwind_proc_reset(p);
 			free(p->maps);
+			free(p->rep);
 			free(p);
 		}
 	}
@@ -564,6 +629,7 @@ enum rule_kind {
 	RULE_SIMPLE,
 	RULE_ROOT,           /* the return address is undefined */
 	RULE_LIBDW,          /* another shape, or no CFI: libdw decides */
+	RULE_NO_MAP,         /* no ELF file mapped there */
 };
 
 enum rule_fp { FP_SAME, FP_SAVED, FP_UNDEFINED };
@@ -670,8 +736,11 @@ static const struct unwind_rule *unwind_rule_at(const struct unwind_regs_arch *a
 	r->pc = pc;
 	r->kind = RULE_LIBDW;
 	p->nrules++;
-	mod = dwfl_addrmodule(p->dwfl, pc);
-	if (!mod)
+	if (!unwind_proc_need(p, pc)) {
+		r->kind = RULE_NO_MAP;
+		return r;
+	}
+	if (!p->dwfl || !(mod = dwfl_addrmodule(p->dwfl, pc)))
 		return r;
 	/* libdw's order: .eh_frame, then .debug_frame. */
 	cfi = dwfl_module_eh_cfi(mod, &bias);
@@ -710,16 +779,18 @@ static enum unwind_outcome unwind_fast(const struct unwind_regs_arch *a, struct 
 
 		if (r->kind == RULE_ROOT)
 			return UNWIND_ROOT;
+		if (r->kind == RULE_NO_MAP)
+			return UNWIND_NO_CFI;
 		if (r->kind != RULE_SIMPLE || (r->cfa_fp && !fp_known)) {
 			*libdw = true;
 			return UNWIND_NO_CFI;
 		}
 		cfa = (r->cfa_fp ? fp : sp) + (uint64_t)(int64_t)r->cfa_off;
-		if (!unwind_read(p->dwfl, w, cfa + (uint64_t)(int64_t)r->ra_off, &ra))
+		if (!unwind_read(p, w, cfa + (uint64_t)(int64_t)r->ra_off, &ra))
 			return w->stop;
 		if (r->fp == FP_SAVED) {
 			/* As libdw: a register it cannot read is lost, not fatal. */
-			fp_known = unwind_read(p->dwfl, w, cfa + (uint64_t)(int64_t)r->fp_off,
+			fp_known = unwind_read(p, w, cfa + (uint64_t)(int64_t)r->fp_off,
 					       &saved_fp);
 			fp = saved_fp;
 			w->stopped = false;
@@ -781,8 +852,6 @@ static enum unwind_outcome unwind_walk(struct unwinder *u, const struct sample *
 		u->ncur = unwind_maps_collect(u->m, p->pid, &u->cur, &u->curcap);
 		unwind_proc_update(u, p);
 	}
-	if (!p->dwfl || !p->attached)
-		return UNWIND_NO_CFI;
 	if (u->arch->fast) {
 		bool libdw;
 		enum unwind_outcome o = unwind_fast(u->arch, p, w, &libdw);
@@ -792,6 +861,9 @@ static enum unwind_outcome unwind_walk(struct unwinder *u, const struct sample *
 		w->n = 0;
 		w->stopped = false;
 	}
+	unwind_proc_report_all(p);
+	if (!p->dwfl || !p->attached)
+		return UNWIND_NO_CFI;
 	p->walk = w;
 	rc = dwfl_getthread_frames(p->dwfl, (pid_t)s->sid.tid, unwind_frame, w);
 	p->walk = NULL;
