@@ -16,11 +16,13 @@
 
 #include "dso.h"
 #include "machine.h"
+#include "unwind-file.h"
 #include "unwind-regs.h"
 #include "util.h"
 
 /* The sample being walked: what the callbacks read from. */
 struct unwind_walk {
+	struct unwinder *u;
 	const struct unwind_regs_arch *arch;
 	const struct sample *s;
 	uint64_t mask;               /* the attr's sample_regs_user */
@@ -31,6 +33,13 @@ struct unwind_walk {
 	bool have_last;
 	enum unwind_outcome stop;    /* set by a callback that ended the walk */
 	bool stopped;
+};
+
+/* What the walks learnt of a map. */
+struct unwind_mapx {
+	struct unwind_file *file;    /* NULL until needed */
+	uint64_t bias;
+	bool bias_known;
 };
 
 struct unwind_proc {
@@ -46,13 +55,13 @@ struct unwind_proc {
 	size_t nrep, repcap;
 	bool all_reported;           /* every map (before libdw's own walk) */
 	struct unwind_walk *walk;
-	struct unwind_rule *rules;   /* UNWIND_RULES, by pc; NULL until needed */
-	size_t nrules;
+	struct unwind_mapx *mapx;    /* per map: its file and bias, when known */
 	struct unwind_proc *next;    /* hash chain */
 };
 
 struct unwinder {
 	struct machine *m;           /* NULL: maps come from unwind_set_maps */
+	struct unwind_files *files;
 	const struct unwind_regs_arch *arch;
 	struct unwind_proc **buckets;
 	size_t nbuckets, nprocs;
@@ -95,8 +104,7 @@ bool unwind_attr_wants(const struct perf_event_attr *attr)
 /* ---- libdw callbacks ---- */
 
 /* The separate debug file the machine found for the module's DSO (its
- * .debug_frame), never a search of its own: that could reach debuginfod
- * on the ingestion path. */
+ * .debug_frame), never a search of its own: that could reach debuginfod. */
 static int unwind_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 				 Dwarf_Addr base, const char *file_name,
 				 const char *debuglink_file, GElf_Word debuglink_crc,
@@ -106,9 +114,13 @@ static int unwind_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *
 	const char *path;
 	int fd;
 
-	(void)mod, (void)modname, (void)base, (void)file_name, (void)debuglink_file;
-	(void)debuglink_crc;
-	if (!d || machine_dso_pending(d) || !(path = dso_debug_path(d)))
+	Dwarf_Addr bias;
+
+	(void)modname, (void)base, (void)file_name, (void)debuglink_file, (void)debuglink_crc;
+	/* Only for a file without .eh_frame: libdw decompresses every debug
+	 * section of a file it opens, and each process has its Dwfl. */
+	if (!d || dwfl_module_eh_cfi(mod, &bias) || machine_dso_pending(d) ||
+	    !(path = dso_debug_path(d)))
 		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0)
@@ -135,52 +147,23 @@ static bool unwind_get_thread(Dwfl *dwfl, pid_t tid, void *dwfl_arg, void **thre
 	return true;
 }
 
-/* A word of a read-only segment of the ELF file mapped at addr. */
-static bool unwind_read_file(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result)
-{
-	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
-	Dwarf_Addr bias;
-	Elf *elf;
-	const char *raw;
-	size_t size, phnum, i;
-
-	if (!mod || !(elf = dwfl_module_getelf(mod, &bias)) || elf_getphdrnum(elf, &phnum))
-		return false;
-	raw = elf_rawfile(elf, &size);
-	if (!raw)
-		return false;
-	for (i = 0; i < phnum; i++) {
-		GElf_Phdr ph;
-		uint64_t off;
-
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || (ph.p_flags & PF_W))
-			continue;
-		if (addr - bias < ph.p_vaddr || ph.p_filesz < 8 ||
-		    addr - bias - ph.p_vaddr > ph.p_filesz - 8)
-			continue;
-		off = ph.p_offset + (addr - bias - ph.p_vaddr);
-		if (off > size || size - off < 8)
-			return false;
-		memcpy(result, raw + off, 8);
-		return true;
-	}
-	return false;
-}
-
 /* A word of the walk's memory: the stack copy, else a read-only part of
  * a mapped file; a failure says how the walk ends. */
-static bool unwind_proc_need(struct unwind_proc *p, uint64_t addr);
+static bool unwind_at_file(struct unwinder *u, struct unwind_proc *p, uint64_t addr,
+			   struct unwind_file **file, uint64_t *vaddr);
 
 static bool unwind_read(struct unwind_proc *p, struct unwind_walk *w, Dwarf_Addr addr,
 			Dwarf_Word *result)
 {
 	uint64_t size = w->s->stack_size;
+	struct unwind_file *f;
+	uint64_t vaddr;
 
 	if (addr >= w->sp && size >= 8 && addr - w->sp <= size - 8) {
 		memcpy(result, w->s->stack + (addr - w->sp), 8);
 		return true;
 	}
-	if (unwind_proc_need(p, addr) && p->dwfl && unwind_read_file(p->dwfl, addr, result))
+	if (unwind_at_file(w->u, p, addr, &f, &vaddr) && unwind_file_read(f, vaddr, result))
 		return true;
 	/* Above the copy, within the stack's usual reach: the copy was too
 	 * short; anywhere else the walk went astray. */
@@ -298,9 +281,6 @@ static struct unwind_proc **unwind_slot(struct unwinder *u, uint32_t pid)
 
 static void unwind_proc_reset(struct unwind_proc *p)
 {
-	free(p->rules);
-	p->rules = NULL;
-	p->nrules = 0;
 	if (p->dwfl)
 		dwfl_end(p->dwfl);
 	p->dwfl = NULL;
@@ -363,6 +343,7 @@ void unwind_forget(struct unwinder *u, uint32_t pid)
 	*pp = p->next;
 	unwind_proc_reset(p);
 	free(p->maps);
+	free(p->mapx);
 	free(p->rep);
 	free(p);
 	u->nprocs--;
@@ -415,23 +396,10 @@ size_t unwind_maps_collect(struct machine *m, uint32_t pid, struct unwind_map **
 static bool unwind_bias(int fd, uint64_t start, uint64_t pgoff, uint64_t *bias)
 {
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	size_t phnum, i;
-	bool ok = false;
+	bool ok = elf && elf_kind(elf) == ELF_K_ELF && unwind_elf_bias(elf, start, pgoff, bias);
 
-	if (!elf)
-		return false;
-	if (elf_kind(elf) == ELF_K_ELF && !elf_getphdrnum(elf, &phnum)) {
-		for (i = 0; i < phnum && !ok; i++) {
-			GElf_Phdr ph;
-
-			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
-			    pgoff < ph.p_offset || pgoff - ph.p_offset >= ph.p_filesz)
-				continue;
-			*bias = start - (ph.p_vaddr + (pgoff - ph.p_offset));
-			ok = true;
-		}
-	}
-	elf_end(elf);
+	if (elf)
+		elf_end(elf);
 	return ok;
 }
 
@@ -506,18 +474,6 @@ static void unwind_proc_report(struct unwind_proc *p, const struct unwind_map *m
 		p->attached = dwfl_attach_state(p->dwfl, NULL, (pid_t)p->pid, &thread_callbacks, p);
 }
 
-/* Make sure the map holding addr, if any, is reported; false when no map
- * of p holds it. */
-static bool unwind_proc_need(struct unwind_proc *p, uint64_t addr)
-{
-	const struct unwind_map *mp = unwind_map_at(p->maps, p->nmaps, addr);
-
-	if (!mp)
-		return false;
-	unwind_proc_report(p, mp);
-	return true;
-}
-
 /* Every map, for libdw's walk, which looks modules up itself. */
 static void unwind_proc_report_all(struct unwind_proc *p)
 {
@@ -545,14 +501,16 @@ static void unwind_proc_update(struct unwinder *u, struct unwind_proc *p)
 			break;
 		}
 	}
-	/* Rules found no map or no module where there may be one now. */
-	free(p->rules);
-	p->rules = NULL;
-	p->nrules = 0;
 	p->all_reported = false;
-	if (u->ncur > p->mapcap)
-		p->maps = xgrow(p->maps, &p->mapcap, u->ncur, sizeof(*p->maps));
+	if (u->ncur > p->mapcap) {
+		size_t cap = p->mapcap;
+
+		p->maps = xgrow(p->maps, &cap, u->ncur, sizeof(*p->maps));
+		p->mapx = xrealloc(p->mapx, cap * sizeof(*p->mapx));
+		p->mapcap = cap;
+	}
 	memcpy(p->maps, u->cur, u->ncur * sizeof(*p->maps));
+	memset(p->mapx, 0, u->ncur * sizeof(*p->mapx));
 	p->nmaps = u->ncur;
 	p->dirty = false;
 }
@@ -578,6 +536,7 @@ struct unwinder *unwind_new(struct machine *m, int e_machine)
 		return NULL;
 	u = xcalloc(1, sizeof(*u));
 	u->m = m;
+	u->files = unwind_files_new();
 	u->arch = arch;
 	return u;
 }
@@ -595,11 +554,13 @@ void unwind_free(struct unwinder *u)
 			u->buckets[i] = p->next;
 			unwind_proc_reset(p);
 			free(p->maps);
+			free(p->mapx);
 			free(p->rep);
 			free(p);
 		}
 	}
 	free(u->buckets);
+	unwind_files_free(u->files);
 	free(u->cur);
 	free(u);
 }
@@ -623,27 +584,6 @@ void unwind_count(struct unwinder *u, enum unwind_outcome o)
  * sp or fp + offset, the return address and maybe the fp saved at CFA +
  * offset, the caller's sp the CFA.  Those rules are cached per pc; a
  * frame of any other shape hands the whole sample to libdw's walk. */
-
-enum rule_kind {
-	RULE_EMPTY,          /* a free slot */
-	RULE_SIMPLE,
-	RULE_ROOT,           /* the return address is undefined */
-	RULE_LIBDW,          /* another shape, or no CFI: libdw decides */
-	RULE_NO_MAP,         /* no ELF file mapped there */
-};
-
-enum rule_fp { FP_SAME, FP_SAVED, FP_UNDEFINED };
-
-struct unwind_rule {
-	uint64_t pc;
-	uint8_t kind;        /* enum rule_kind */
-	uint8_t cfa_fp;      /* CFA from the fp, else from the sp */
-	uint8_t fp;          /* enum rule_fp */
-	int32_t cfa_off, ra_off, fp_off;
-};
-
-/* Rules kept per process (a power of 2); emptied when 3/4 full. */
-#define UNWIND_RULES 4096
 
 /* A register's rule as "saved at CFA + *off" (value false) or "is CFA +
  * *off" (value true); false for any other expression. */
@@ -709,52 +649,52 @@ static void unwind_rule_make(const struct unwind_regs_arch *a, Dwarf_Frame *f,
 	r->kind = RULE_SIMPLE;
 }
 
-/* The cached rule for looking up pc in p, made on a miss. */
-static const struct unwind_rule *unwind_rule_at(const struct unwind_regs_arch *a,
-						struct unwind_proc *p, uint64_t pc)
+/* The ELF file mapped at addr in p and addr in its own address space;
+ * false when no readable file is mapped there. */
+static bool unwind_at_file(struct unwinder *u, struct unwind_proc *p, uint64_t addr,
+			   struct unwind_file **file, uint64_t *vaddr)
 {
-	size_t mask = UNWIND_RULES - 1, i = (size_t)((pc * 0x9e3779b97f4a7c15ULL) >> 52) & mask;
-	struct unwind_rule *r;
-	Dwfl_Module *mod;
-	Dwarf_CFI *cfi;
-	Dwarf_Frame *f = NULL;
-	Dwarf_Addr bias;
+	const struct unwind_map *mp = unwind_map_at(p->maps, p->nmaps, addr);
+	struct unwind_mapx *x;
 
-	if (!p->rules || p->nrules >= UNWIND_RULES / 4 * 3) {
-		free(p->rules);
-		p->rules = xcalloc(UNWIND_RULES, sizeof(*p->rules));
-		p->nrules = 0;
+	if (!mp)
+		return false;
+	x = &p->mapx[mp - p->maps];
+	if (!x->file) {
+		x->file = unwind_files_get(u->files, mp->dso);
+		x->bias_known = unwind_elf_bias(x->file->elf, mp->start, mp->pgoff, &x->bias);
 	}
-	for (;; i = (i + 1) & mask) {
-		r = &p->rules[i];
-		if (r->kind == RULE_EMPTY)
-			break;
-		if (r->pc == pc)
-			return r;
+	if (!x->bias_known)
+		return false;
+	*file = x->file;
+	*vaddr = addr - x->bias;
+	return true;
+}
+
+/* The rule for looking up pc in p: cached in its file, made on a miss. */
+static struct unwind_rule unwind_rule_at(struct unwinder *u, struct unwind_proc *p, uint64_t pc)
+{
+	struct unwind_rule *r, none = { .kind = RULE_NO_MAP };
+	struct unwind_file *file;
+	Dwarf_Frame *f;
+	uint64_t vaddr;
+
+	if (!unwind_map_at(p->maps, p->nmaps, pc))
+		return none;
+	if (!unwind_at_file(u, p, pc, &file, &vaddr) || !file->cfi) {
+		/* Unreadable here, or CFI only in .debug_frame: libdw's. */
+		none.kind = RULE_LIBDW;
+		return none;
 	}
-	memset(r, 0, sizeof(*r));
-	r->pc = pc;
+	r = unwind_file_rule(file, vaddr);
+	if (r->kind != RULE_EMPTY)
+		return *r;
 	r->kind = RULE_LIBDW;
-	p->nrules++;
-	if (!unwind_proc_need(p, pc)) {
-		r->kind = RULE_NO_MAP;
-		return r;
-	}
-	if (!p->dwfl || !(mod = dwfl_addrmodule(p->dwfl, pc)))
-		return r;
-	/* libdw's order: .eh_frame, then .debug_frame. */
-	cfi = dwfl_module_eh_cfi(mod, &bias);
-	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &f)) {
-		f = NULL;
-		cfi = dwfl_module_dwarf_cfi(mod, &bias);
-		if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &f))
-			f = NULL;
-	}
-	if (f) {
-		unwind_rule_make(a, f, r);
+	if (dwarf_cfi_addrframe(file->cfi, vaddr, &f) == 0) {
+		unwind_rule_make(u->arch, f, r);
 		free(f);
 	}
-	return r;
+	return *r;
 }
 
 /* Walk w with cached rules; *libdw set when a frame needs libdw's walk
@@ -774,7 +714,8 @@ static enum unwind_outcome unwind_fast(const struct unwind_regs_arch *a, struct 
 	w->out[w->n++] = pc;
 	/* A caller's pc is a return address: its call is the byte before. */
 	for (key = pc;; key = pc - 1) {
-		const struct unwind_rule *r = unwind_rule_at(a, p, key);
+		struct unwind_rule rule = unwind_rule_at(w->u, p, key);
+		const struct unwind_rule *r = &rule;
 		uint64_t cfa, ra, saved_fp;
 
 		if (r->kind == RULE_ROOT)
@@ -882,6 +823,7 @@ size_t unwind_sample(struct unwinder *u, const struct sample *s,
 	enum unwind_outcome o;
 
 	memset(&w, 0, sizeof(w));
+	w.u = u;
 	w.arch = u->arch;
 	w.s = s;
 	w.mask = attr->sample_regs_user;
