@@ -50,18 +50,21 @@ void unwind_files_free(struct unwind_files *fs)
 	free(fs);
 }
 
-static void unwind_file_open(struct unwind_file *f)
+int unwind_dso_open(struct dso *dso, const char **path)
 {
-	const char *path = NULL;
-	int fd;
-
 	/* The file the machine read symbols from (--symfs, a build ID) once
 	 * known, else the mapped path. */
-	if (!machine_dso_pending(f->dso))
-		path = dso_sym_path(f->dso);
-	if (!path)
-		path = dso_path(f->dso);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	*path = machine_dso_pending(dso) ? NULL : dso_sym_path(dso);
+	if (!*path)
+		*path = dso_path(dso);
+	return open(*path, O_RDONLY | O_CLOEXEC);
+}
+
+static void unwind_file_open(struct unwind_file *f)
+{
+	const char *path;
+	int fd = unwind_dso_open(f->dso, &path);
+
 	if (fd < 0)
 		return;
 	f->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);

@@ -51,6 +51,10 @@ void unwind_files_free(struct unwind_files *fs);
  * loaded, else its path); never NULL, but ->elf NULL when unreadable. */
 struct unwind_file *unwind_files_get(struct unwind_files *fs, struct dso *dso);
 
+/* Open dso's file (its symbols' file once they are loaded, else its
+ * path): the descriptor or -1, *path the name opened. */
+int unwind_dso_open(struct dso *dso, const char **path);
+
 /* Where the file's address 0 is when mapped at start from file offset
  * pgoff; false when no PT_LOAD holds pgoff. */
 bool unwind_elf_bias(Elf *elf, uint64_t start, uint64_t pgoff, uint64_t *bias);

@@ -406,19 +406,12 @@ static bool unwind_bias(int fd, uint64_t start, uint64_t pgoff, uint64_t *bias)
 /* Report one map's file to p's Dwfl. */
 static void unwind_report(struct unwind_proc *p, const struct unwind_map *mp)
 {
-	const char *path = NULL;
+	const char *path;
 	Dwfl_Module *mod;
 	void **userdata;
 	uint64_t bias;
-	int fd;
+	int fd = unwind_dso_open(mp->dso, &path);
 
-	/* The file the machine read symbols from (--symfs, a build ID) once
-	 * known, else the mapped path. */
-	if (!machine_dso_pending(mp->dso))
-		path = dso_sym_path(mp->dso);
-	if (!path)
-		path = dso_path(mp->dso);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	if (!unwind_bias(fd, mp->start, mp->pgoff, &bias)) {
