@@ -57,6 +57,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)fuzz_touch(s->name, strlen(s->name));
 		(void)symtab_lookup(img.symtab, s->start);
 	}
+	/* sub_<hex> functions from CFI (cfi.c): inside the code, never a
+	 * start a real symbol covers. */
+	n = img.cfi_symtab ? symtab_count(img.cfi_symtab) : 0;
+	for (i = 0; i < n; i++) {
+		const struct symbol *s = symtab_get(img.cfi_symtab, i);
+
+		if (s->end <= s->start || symtab_lookup(img.symtab, s->start))
+			abort();
+		(void)fuzz_touch(s->name, strlen(s->name));
+	}
 	for (i = 0; i < img.nsegs; i++) {
 		(void)elfsyms_offset_to_vaddr(&img, img.segs[i].offset, &vaddr);
 		(void)elfsyms_offset_to_vaddr(&img, img.segs[i].offset + img.segs[i].filesz,

@@ -6,7 +6,7 @@ set -eu
 DIR=$1
 MK=${MKPERFDATA:-tests/helpers/mkperfdata}
 mkdir -p "$DIR/fuzz_perfdata" "$DIR/fuzz_record" "$DIR/fuzz_profileme" "$DIR/fuzz_maps" \
-	"$DIR/fuzz_kallsyms" "$DIR/fuzz_elfsyms" "$DIR/fuzz_perfmap"
+	"$DIR/fuzz_kallsyms" "$DIR/fuzz_elfsyms" "$DIR/fuzz_perfmap" "$DIR/fuzz_cfi"
 
 # perf.data: each description in native, swapped, pipe and swapped pipe form.
 desc_basic() {
@@ -169,6 +169,17 @@ printf '0000000000000000 T _stext\n0000000000000000 t x\n' >"$DIR/fuzz_kallsyms/
 # ELF: the test binaries (small, with .symtab, build IDs and a .so).
 for f in tests/helpers/workload tests/helpers/libworkload.so tests/helpers/callers; do
 	[ ! -f "$f" ] || cp "$f" "$DIR/fuzz_elfsyms/$(basename "$f")"
+	# Stripped: its static functions are known from CFI only (cfi.c).
+	[ ! -f "$f" ] || strip --strip-all -o "$DIR/fuzz_elfsyms/$(basename "$f").stripped" "$f" ||
+		true
+	# fuzz_cfi: a flags byte (0: .eh_frame, little-endian, 64-bit), the
+	# section's address (8 bytes; 0 here), the section's bytes.
+	[ ! -f "$f" ] || {
+		objcopy -O binary --only-section=.eh_frame "$f" "$DIR/fuzz_cfi/eh.tmp" &&
+			{ printf '\000\000\000\000\000\000\000\000\000'; cat "$DIR/fuzz_cfi/eh.tmp"; } \
+				>"$DIR/fuzz_cfi/$(basename "$f")" || true
+		rm -f "$DIR/fuzz_cfi/eh.tmp"
+	}
 done
 
 # perf-PID.map (JIT symbol maps): "START SIZE name" in hex.

@@ -7,8 +7,9 @@
  * per (path, inode).  A binary replaced on disk therefore gets a new DSO,
  * and the old one reads its names only from a file with its identity: the
  * file at its path, /proc/PID/map_files/ of a live process mapping it,
- * debug files by build ID; failing all it is [unknown] under a name marked
- * "(deleted)" or "(build-id mismatch)", never the new file's names. */
+ * perf's build-id cache, debug files by build ID; failing all it is
+ * [unknown] under a name marked "(deleted)" or "(build-id mismatch)",
+ * never the new file's names. */
 #include "config.h"
 
 #include "dso.h"
@@ -23,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buildid-cache.h"
 #include "debugfile.h"
 #include "debuginfod.h"
 #include "dwarfinfo.h"
@@ -205,6 +207,13 @@ size_t dso_file_build_id(const struct dso *d, const uint8_t **id)
 	return d->img.build_id_size;
 }
 
+bool dso_symbol_synthetic(const struct dso *d, const struct symbol *sym)
+{
+	return d && sym && d->kind == DSO_USER &&
+	       __atomic_load_n(&d->state, __ATOMIC_ACQUIRE) == DSO_SYMS_LOADED &&
+	       symtab_owns(d->img.cfi_symtab, sym);
+}
+
 bool dso_is_kernel(const struct dso *d)
 {
 	return d->kind == DSO_KERNEL || d->kind == DSO_MODULE;
@@ -242,11 +251,13 @@ static bool dso_file_ok(const struct machine *m, const struct dso *d, int fd)
 	return true;
 }
 
-/* A place d's file may be: path, or inner under /proc/root_pid/root. */
+/* A place d's file may be: path, or inner under /proc/root_pid/root, or
+ * d's entry in a build-id cache. */
 struct dso_cand {
 	char *path;               /* what dso_sym_path shows */
 	uint32_t root_pid;        /* 0: open path itself */
 	const char *inner;        /* the path as root_pid sees it */
+	struct buildid_cache *cache;  /* set: look d up there (path comes with it) */
 };
 
 /* Open a candidate for reading if it is a regular file.  Under a
@@ -254,10 +265,13 @@ struct dso_cand {
  * plain open of /proc/PID/root/path would follow an absolute link to the
  * host's file).  Sets *exists when something is there.  Returns a
  * readable descriptor or -errno. */
-static int dso_cand_open(const struct dso_cand *c, bool *exists)
+static int dso_cand_open(struct dso_cand *c, const struct dso *d, bool *exists)
 {
 	int pfd, fd;
 
+	if (c->cache)
+		return buildid_cache_find(c->cache, d->build_id, d->build_id_size,
+					  BUILDID_CACHE_ELF, &c->path);
 	if (c->root_pid)
 		pfd = nsopen_pid(c->root_pid, c->inner, O_PATH);
 	else
@@ -270,16 +284,38 @@ static int dso_cand_open(const struct dso_cand *c, bool *exists)
 	return fd;
 }
 
+/* Whether live d is the executable of the process that mapped it (its
+ * /proc/PID/exe names d's path), and dso_file_ok can tell the file is d's
+ * (by build ID or inode).  map_files needs CAP_SYS_ADMIN; the user of a
+ * process may open its exe. */
+static bool dso_is_exe(const struct machine *m, const struct dso *d)
+{
+	char link[64], buf[4096];
+	size_t olen = strlen(d->open_path);
+	ssize_t len;
+
+	if (!m->live || !d->hint_pid ||
+	    !(d->build_id_expected || (d->ident == DSO_IDENT_INODE && d->ino)))
+		return false;
+	snprintf(link, sizeof(link), "/proc/%u/exe", d->hint_pid);
+	len = readlink(link, buf, sizeof(buf));
+	if (len < 0 || (size_t)len < olen || memcmp(buf, d->open_path, olen) != 0)
+		return false;
+	/* The kernel marks a deleted executable the same way maps do. */
+	return (size_t)len == olen || ((size_t)len == olen + sizeof(deleted_marker) - 1 &&
+				       memcmp(buf + olen, deleted_marker, (size_t)len - olen) == 0);
+}
+
 /* Add d's places under --symfs to cand[n...]: symfs/.build-id/xx/rest
- * (perf's build-ID cache layout) and symfs/path.  Returns the new n. */
-static size_t dso_cand_symfs(const struct machine *m, const struct dso *d, const char *id_rest,
-			     struct dso_cand *cand, size_t n)
+ * (perf's build-ID cache layout, its links resolved inside symfs: an
+ * extracted perf archive) and symfs/path.  Returns the new n. */
+static size_t dso_cand_symfs(const struct machine *m, const struct dso *d, struct dso_cand *cand,
+			     size_t n)
 {
 	if (!m->symfs)
 		return n;
-	if (d->build_id_expected && d->build_id_size)
-		cand[n++].path = xasprintf("%s/.build-id/%02x/%s", m->symfs, d->build_id[0],
-					   id_rest);
+	if (m->symfs_cache && d->build_id_expected && d->build_id_size)
+		cand[n++].cache = m->symfs_cache;
 	cand[n++].path = xasprintf("%s%s%s", m->symfs, d->open_path[0] == '/' ? "" : "/",
 				   d->open_path);
 	return n;
@@ -287,17 +323,21 @@ static size_t dso_cand_symfs(const struct machine *m, const struct dso *d, const
 
 /* The file to read d's symbols from, open (*fdp) and named (returned,
  * malloc'd), or NULL; *stale says why not when a file was there but was
- * not d's.  In order: symfs/.build-id/xx/rest and symfs/path (recordings
- * made elsewhere); path under /proc/PID/root (a process in another mount
+ * not d's.  In order: symfs/.build-id/xx/rest (its links resolved inside
+ * symfs: an extracted perf archive) and symfs/path (recordings made
+ * elsewhere); path under /proc/PID/root (a process in another mount
  * namespace sees its own files); path; while the process lives
  * /proc/PID/map_files/START-END (the mapped inode itself, even when the
- * path now names another file or none); live, the symfs ones here; the
- * debug file by build ID.
- * Every candidate must pass dso_file_ok: never another binary's names. */
+ * path now names another file or none) and /proc/PID/exe (the same for
+ * the executable, readable by a process's user); live, the symfs ones here;
+ * perf's build-id cache (the copy perf record kept: the binary was
+ * rebuilt, or replaced or deleted and map_files is not ours to read); the
+ * debug file by build ID.  Every candidate must pass dso_file_ok: never
+ * another binary's names.  *from_cache: it came from a build-id cache. */
 static char *dso_find_file(const struct machine *m, const struct dso *d, int *fdp,
-			   const char **stale)
+			   const char **stale, bool *from_cache)
 {
-	struct dso_cand cand[8];
+	struct dso_cand cand[10];
 	char *found = NULL;
 	size_t n = 0, i;
 	bool any = false;
@@ -310,7 +350,7 @@ static char *dso_find_file(const struct machine *m, const struct dso *d, int *fd
 			strbuf_addf(&sb, "%02x", d->build_id[i]);
 	}
 	if (!m->live)
-		n = dso_cand_symfs(m, d, sb.buf, cand, n);
+		n = dso_cand_symfs(m, d, cand, n);
 	if (m->live && d->hint_pid && d->open_path[0] == '/') {
 		cand[n].path = xasprintf("/proc/%u/root%s", d->hint_pid, d->open_path);
 		cand[n].root_pid = d->hint_pid;
@@ -320,11 +360,15 @@ static char *dso_find_file(const struct machine *m, const struct dso *d, int *fd
 	if (m->live && d->hint_pid && d->hint_end > d->hint_start)
 		cand[n++].path = xasprintf("/proc/%u/map_files/%" PRIx64 "-%" PRIx64, d->hint_pid,
 					   d->hint_start, d->hint_end);
+	if (dso_is_exe(m, d))
+		cand[n++].path = xasprintf("/proc/%u/exe", d->hint_pid);
 	/* Live, the process's own files come first: --symfs stands in where
 	 * they are gone (dso_file_ok checks only the inode number). */
 	if (m->live)
-		n = dso_cand_symfs(m, d, sb.buf, cand, n);
+		n = dso_cand_symfs(m, d, cand, n);
 	if (d->build_id_expected && d->build_id_size) {
+		if (m->bidcache)
+			cand[n++].cache = m->bidcache;
 		cand[n++].path = xasprintf("%s/usr/lib/debug/.build-id/%02x/%s.debug",
 					   m->symfs ? m->symfs : "", d->build_id[0], sb.buf);
 		if (m->symfs)
@@ -333,12 +377,14 @@ static char *dso_find_file(const struct machine *m, const struct dso *d, int *fd
 	}
 	strbuf_release(&sb);
 	*fdp = -1;
+	*from_cache = false;
 	for (i = 0; i < n && !found; i++) {
-		int fd = dso_cand_open(&cand[i], &any);
+		int fd = dso_cand_open(&cand[i], d, &any);
 
 		if (fd < 0)
 			continue;
 		if (dso_file_ok(m, d, fd)) {
+			*from_cache = cand[i].cache != NULL;
 			found = cand[i].path;
 			cand[i].path = NULL;
 			*fdp = fd;
@@ -387,11 +433,43 @@ void dso_fetch_debuginfo(const struct machine *m, struct dso *d)
 	free(path);
 }
 
+/* d's debug file from a build-id cache (--symfs laid out as one, then
+ * perf's), merged into d's symbols.  Merged through the descriptor the
+ * cache checked: the cache is a user's, and its links may change. */
+static bool dso_cache_debug(const struct machine *m, struct dso *d)
+{
+	struct buildid_cache *caches[2] = { m->symfs_cache, m->bidcache };
+	char proc[64], *path;
+	size_t i;
+	int fd;
+	bool ok;
+
+	for (i = 0; i < 2 && d->img.build_id_size; i++) {
+		if (!caches[i])
+			continue;
+		fd = buildid_cache_find(caches[i], d->img.build_id, d->img.build_id_size,
+					BUILDID_CACHE_DEBUG, &path);
+		if (fd < 0)
+			continue;
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		ok = elfsyms_merge_debug(&d->img, proc) == 0;
+		close(fd);
+		if (ok) {
+			d->debug_path = path;
+			d->from_cache = true;
+			return true;
+		}
+		free(path);
+	}
+	return false;
+}
+
 /* A stripped binary (no .symtab; static ones have no .dynsym either) whose
  * separate debug file is around: merge
  * the debug file's .symtab into d's symbols, as perf report and gdb do.
  * First by build ID: symfs/usr/lib/debug/.build-id/xx/rest.debug, then
- * /usr/lib/debug/...; then by .gnu_debuglink (file name + CRC) in the
+ * /usr/lib/debug/..., then the debug file of d's entry in symfs read as a
+ * build-id cache and in perf's build-id cache; then by .gnu_debuglink (file name + CRC) in the
  * binary's directory, its .debug/ and /usr/lib/debug/DIR/, under the root
  * the binary was found in (--symfs, /proc/PID/root), --symfs and /.  The
  * binary's own segments stay (same addresses).  Returns true when none
@@ -428,6 +506,8 @@ static bool dso_load_debug_symbols(const struct machine *m, struct dso *d)
 		free(path);
 	}
 	strbuf_release(&rest);
+	if (dso_cache_debug(m, d))
+		return false;
 	if (!d->img.debuglink || d->open_path[0] != '/')
 		return dso_wants_fetch(m, d);
 	/* The binary was read from PREFIX + open_path: look beside it there. */
@@ -462,15 +542,19 @@ bool dso_load_symbols(struct machine *m, struct dso *d, bool on_loader)
 {
 	const char *stale = NULL;
 	int fd = -1;
-	char *path = dso_find_file(m, d, &fd, &stale);
+	bool from_cache;
+	char *path = dso_find_file(m, d, &fd, &stale, &from_cache);
 	int state = DSO_SYMS_FAILED;
 	bool fetch = false;
 
 	if (path && elfsyms_load_fd(fd, &d->img) == 0) {
 		state = DSO_SYMS_LOADED;
 		d->sym_path = path;
+		d->from_cache = from_cache;
 		path = NULL;
 		fetch = dso_load_debug_symbols(m, d);
+		if (d->from_cache)
+			__atomic_add_fetch(&m->bidcache_used, 1, __ATOMIC_RELAXED);
 	} else if (!path && d->ident != DSO_IDENT_PATH) {
 		d->stale = stale;
 	}
@@ -491,6 +575,8 @@ void machine_set_symfs(struct machine *m, const char *dir)
 
 	free(m->symfs);
 	m->symfs = NULL;
+	buildid_cache_close(m->symfs_cache);
+	m->symfs_cache = NULL;
 	if (!dir || !dir[0])
 		return;
 	len = strlen(dir);
@@ -498,6 +584,30 @@ void machine_set_symfs(struct machine *m, const char *dir)
 	while (len > 1 && dir[len - 1] == '/')
 		len--;
 	m->symfs = xstrndup(dir, len);
+	buildid_cache_open(m->symfs, false, &m->symfs_cache);
+}
+
+int machine_set_buildid_dir(struct machine *m, const char *dir)
+{
+	char *path = buildid_cache_dir(dir);
+	int err = path ? 0 : -ENOENT;
+
+	buildid_cache_close(m->bidcache);
+	m->bidcache = NULL;
+	if (path)
+		err = buildid_cache_open(path, true, &m->bidcache);
+	free(path);
+	return err;
+}
+
+size_t machine_buildid_cache_used(const struct machine *m, size_t *refused)
+{
+	*refused = 0;
+	if (m->bidcache)
+		*refused += buildid_cache_refused(m->bidcache);
+	if (m->symfs_cache)
+		*refused += buildid_cache_refused(m->symfs_cache);
+	return __atomic_load_n(&m->bidcache_used, __ATOMIC_RELAXED);
 }
 
 void dso_expect_build_id(struct dso *d, const uint8_t *id, size_t size)
@@ -581,6 +691,9 @@ void dso_symbolize(struct dso *d, int state, uint64_t file_off, struct resolved 
 	    elfsyms_offset_to_vaddr(&d->img, file_off, &vaddr) == 0) {
 		out->addr = vaddr;
 		out->sym = symtab_lookup(d->img.symtab, vaddr);
+		/* Code no symbol covers: the CFI function around it. */
+		if (!out->sym)
+			out->sym = symtab_lookup(d->img.cfi_symtab, vaddr);
 	} else if (state == DSO_SYMS_FAILED) {
 		dso_note_stale(d);
 	}
@@ -598,6 +711,8 @@ void dso_table_free(struct machine *m)
 		free(m->known_ids[i].path);
 	free(m->known_ids);
 	free(m->symfs);
+	buildid_cache_close(m->symfs_cache);
+	buildid_cache_close(m->bidcache);
 }
 
 /* ---- DWARF: inlined functions and source lines (--inline, -s srcline) ---- */

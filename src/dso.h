@@ -30,6 +30,17 @@ struct dso *machine_dso_get(struct machine *m, const char *path, enum dso_kind k
  * the paths themselves: --symfs, for recordings made elsewhere. */
 void machine_set_symfs(struct machine *m, const char *dir);
 
+/* Look binaries and debug files up by build ID in perf's build-id cache
+ * at buildid_cache_dir(dir) (dir: --buildid-dir, or NULL), after the file
+ * on disk.  Returns 0, or -errno when there is no cache there (none is
+ * used then). */
+int machine_set_buildid_dir(struct machine *m, const char *dir);
+/* How many DSOs got their symbols or debug file from a build-id cache
+ * (perf's or --symfs), and in *refused how many cache entries were
+ * refused (a link out of the cache, a loop, not a regular file, another
+ * build ID).  From any thread. */
+size_t machine_buildid_cache_used(const struct machine *m, size_t *refused);
+
 /* A build ID known for path (perf.data's BUILD_ID feature): its symbols then
  * come only from a file with the same build ID. */
 void machine_add_build_id(struct machine *m, const char *path, const uint8_t *id,
@@ -40,6 +51,9 @@ const char *dso_short_name(const struct dso *d); /* "libc.so.6", "[kernel.kallsy
 const char *dso_path(const struct dso *d);       /* full path, or the short name */
 enum dso_kind dso_kind(const struct dso *d);
 bool dso_is_kernel(const struct dso *d);
+/* Whether sym (a symbol of d) is a sub_<hex> name made from CFI, not one
+ * of the file's symbols. */
+bool dso_symbol_synthetic(const struct dso *d, const struct symbol *sym);
 /* Once d's symbols are loaded: the file they were read from (may be a
  * /proc/PID/... path), and the separate debug file used for its symbol
  * table, or NULL.  NULL before loading or when it failed. */

@@ -80,6 +80,17 @@ static bool engine_stopped(const struct engine *e)
 	return atomic_load(&e->stop_requested);
 }
 
+/* perf's build-id cache: binaries and debug files by build ID after the
+ * file on disk.  Missing is normal, unless named with --buildid-dir. */
+static void engine_buildid_cache(struct engine *e)
+{
+	int err = machine_set_buildid_dir(ingest_machine(e->in), e->cfg.buildid_dir);
+
+	if (err && e->cfg.buildid_dir)
+		msg_notice("--buildid-dir %s: %s: binaries are not looked up there",
+			   e->cfg.buildid_dir, strerror(-err));
+}
+
 static void engine_new_ingest(struct engine *e, int e_machine)
 {
 	struct ingest_config ic = {
@@ -97,6 +108,7 @@ static void engine_new_ingest(struct engine *e, int e_machine)
 	e->in = ingest_new(&ic, e_machine);
 	/* Live too: binaries gone from the disk since they were mapped. */
 	machine_set_symfs(ingest_machine(e->in), e->cfg.symfs);
+	engine_buildid_cache(e);
 }
 
 /* --vmlinux FILE: refused at once unless it is the running kernel's (its
@@ -120,13 +132,27 @@ static int engine_vmlinux(struct engine *e)
 	return 0;
 }
 
+/* Where names came from, once, at the end: the build-id cache, and the
+ * entries of it refused. */
+static void engine_buildid_notice(struct engine *e)
+{
+	size_t refused, used = machine_buildid_cache_used(ingest_machine(e->in), &refused);
+
+	if (used)
+		msg_notice("%zu DSO%s from the build-id cache", used, used == 1 ? "" : "s");
+	if (refused)
+		msg_notice("%zu build-id cache entr%s refused (a link out of the cache, a loop, "
+			   "not a regular file, or another build ID)",
+			   refused, refused == 1 ? "y" : "ies");
+}
+
 /* Kernel symbols for a recording: this machine's kallsyms, only when the
  * recording was made on this kernel. */
 static void engine_file_kernel(struct engine *e, const struct perfdata_info *info)
 {
 	struct machine *m = ingest_machine(e->in);
 	char *cached;
-	bool same = kernel_check_recording(info, &cached);
+	bool same = kernel_check_recording(info, e->cfg.buildid_dir, &cached);
 
 	/* perf record's copy of kallsyms: what perf report reads, 5-10x
 	 * faster than /proc/kallsyms, and from the recording's boot. */
@@ -422,6 +448,7 @@ static int engine_run_file(struct engine *e, engine_refresh_cb cb, void *ctx)
 			else if (machine_kernel_note(m))
 				msg_notice("%s", machine_kernel_note(m));
 		}
+		engine_buildid_notice(e);
 		refresh_final(&sc, e->file_seconds, &act);
 		engine_publish(e, &act, cb, ctx);
 	}
@@ -535,6 +562,7 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
 	free(pfd);
 	if (ingest_targets_gone(e->in))
 		msg_notice("%s exited", e->target.name);
+	engine_buildid_notice(e);
 	/* Interrupted or -n reached before the command ended. */
 	target_stop_command(&e->target);
 	if (e->target.child_done)

@@ -47,6 +47,7 @@ struct engine_config {
 	bool dump;                  /* print its records instead */
 	/* Symbols. */
 	const char *symfs;
+	const char *buildid_dir;    /* --buildid-dir, or NULL: perf's rule */
 	const char *vmlinux;
 	bool demangle;
 	bool debuginfod;

@@ -8,31 +8,11 @@
 
 #include "util.h"
 
-static inline uint32_t idtab_key(const void *p)
-{
-	return *(const uint32_t *)p;
-}
-
-/* An odd multiplier is a bijection mod 2^k: sequential ids spread over the
- * low bits the table uses, at a third of hash_finish's cost (the thread
- * lookup runs for every sample). */
-static inline uint64_t idtab_hash_id(uint32_t id)
-{
-	return (uint64_t)id * 2654435761u;
-}
-
 static uint64_t idtab_hash(const void *ctx, uint32_t idx)
 {
 	const struct idtab *t = ctx;
 
 	return idtab_hash_id(idtab_key(t->objs[idx]));
-}
-
-static bool idtab_eq_id(const void *ctx, uint32_t idx, const void *key)
-{
-	const struct idtab *t = ctx;
-
-	return idtab_key(t->objs[idx]) == *(const uint32_t *)key;
 }
 
 static bool idtab_eq_obj(const void *ctx, uint32_t idx, const void *key)
@@ -45,16 +25,6 @@ static bool idtab_eq_obj(const void *ctx, uint32_t idx, const void *key)
 static bool idtab_eq_idx(const void *ctx, uint32_t idx, const void *key)
 {
 	return idx == *(const uint32_t *)key;
-}
-
-void *idtab_find(const struct idtab *t, uint32_t id)
-{
-	uint32_t idx;
-
-	if (!t->n)
-		return NULL;
-	idx = hashtab_find(&t->index, idtab_hash_id(id), idtab_eq_id, t, &id);
-	return idx == HASHTAB_EMPTY ? NULL : t->objs[idx];
 }
 
 void idtab_insert(struct idtab *t, void *p)

@@ -4,6 +4,7 @@
 #ifndef PROFTOP_IDTAB_H
 #define PROFTOP_IDTAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,8 +16,36 @@ struct idtab {
 	struct hashtab index;     /* over objs; slots NULL until the first insert */
 };
 
-/* The object with this id, or NULL. */
-void *idtab_find(const struct idtab *t, uint32_t id);
+static inline uint32_t idtab_key(const void *p)
+{
+	return *(const uint32_t *)p;
+}
+
+/* An odd multiplier is a bijection mod 2^k: sequential ids spread over the
+ * low bits the table uses, at a third of hash_finish's cost. */
+static inline uint64_t idtab_hash_id(uint32_t id)
+{
+	return (uint64_t)id * 2654435761u;
+}
+
+static inline bool idtab_eq_id(const void *ctx, uint32_t idx, const void *key)
+{
+	const struct idtab *t = ctx;
+
+	return idtab_key(t->objs[idx]) == *(const uint32_t *)key;
+}
+
+/* The object with this id, or NULL.  Inline: the thread lookup runs for
+ * every sample and every frame (a call cost as much as the probe). */
+static inline void *idtab_find(const struct idtab *t, uint32_t id)
+{
+	uint32_t idx;
+
+	if (!t->n)
+		return NULL;
+	idx = hashtab_find(&t->index, idtab_hash_id(id), idtab_eq_id, t, &id);
+	return idx == HASHTAB_EMPTY ? NULL : t->objs[idx];
+}
 /* p's id must not be in the table. */
 void idtab_insert(struct idtab *t, void *p);
 /* Remove exactly the object p (not just any object with its id). */

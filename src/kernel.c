@@ -299,7 +299,8 @@ int kernel_check_vmlinux(const char *path, struct errmsg *em)
 	return 0;
 }
 
-bool kernel_check_recording(const struct perfdata_info *info, char **cached)
+bool kernel_check_recording(const struct perfdata_info *info, const char *cache_dir,
+			    char **cached)
 {
 	uint8_t id[20];
 	int n = kallsyms_kernel_build_id(id);
@@ -317,7 +318,7 @@ bool kernel_check_recording(const struct perfdata_info *info, char **cached)
 		idsize = b->size < 20 ? b->size : 20;
 		same = n > 0 && idsize >= 1 && memcmp(b->id, id, idsize) == 0;
 		if (same && !*cached)
-			*cached = kallsyms_find_cached(b->id, idsize);
+			*cached = kallsyms_find_cached(cache_dir, b->id, idsize);
 	}
 	/* The last [kernel.kallsyms] entry decides (perf writes one). */
 	if (!same) {

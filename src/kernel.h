@@ -51,7 +51,9 @@ int kernel_check_vmlinux(const char *path, struct errmsg *em);
 /* Whether the recording was made on the running kernel (same build ID,
  * else, when it names none, the same release).  When it was, *cached is
  * perf record's copy of that kernel's kallsyms if there is one (malloc'd),
- * else NULL; NULL too when it was not. */
-bool kernel_check_recording(const struct perfdata_info *info, char **cached);
+ * else NULL; NULL too when it was not.  cache_dir: --buildid-dir or NULL
+ * (see buildid_cache_dir). */
+bool kernel_check_recording(const struct perfdata_info *info, const char *cache_dir,
+			    char **cached);
 
 #endif

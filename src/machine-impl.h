@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buildid-cache.h"
 #include "dso.h"
 #include "elfsyms.h"
 #include "idtab.h"
@@ -61,6 +62,7 @@ struct dso {
 	 * (NULL when none).  DWARF readers open these. */
 	char *sym_path;
 	char *debug_path;
+	bool from_cache;          /* either came from a build-id cache */
 	struct dso *next_loaded;  /* the loader's list, for machine_free */
 	/* A proxy for samples held while jit's map is read (see
 	 * jitmap_resolve): not in the DSO table, named once the read is in,
@@ -211,6 +213,10 @@ struct machine {
 	struct machine_stats stats;
 	uint64_t now;             /* time of the record being processed */
 	char *symfs;              /* --symfs DIR, or NULL */
+	/* perf's build-id cache (--buildid-dir...), and --symfs read as one
+	 * (an extracted perf archive); NULL when there is none. */
+	struct buildid_cache *bidcache, *symfs_cache;
+	size_t bidcache_used;     /* DSOs named from either (atomic) */
 	long debuginfod_ms;       /* --debuginfod: its timeout; 0: off */
 	size_t debuginfod_active; /* fetches in progress (atomic) */
 	bool async;               /* symbols load on the loader thread */
@@ -258,7 +264,7 @@ void dso_expect_build_id(struct dso *d, const uint8_t *id, size_t size);
 bool dso_load_symbols(struct machine *m, struct dso *d, bool on_loader);
 void dso_fetch_debuginfo(const struct machine *m, struct dso *d);
 void dso_symbolize(struct dso *d, int state, uint64_t file_off, struct resolved *out);
-/* machine_free: the DSO table, known build IDs and --symfs. */
+/* machine_free: the DSO table, known build IDs, --symfs and the caches. */
 void dso_table_free(struct machine *m);
 
 /* ---- jitmap.c ---- */

@@ -14,6 +14,110 @@
 #include "util.h"
 #include "view.h"
 
+/* The engine behind the browser's struct tui_source. */
+struct main_engine {
+	const struct engine_config *cfg;
+	struct engine *e;
+};
+
+static int main_engine_start(void *ctx)
+{
+	struct main_engine *m = ctx;
+
+	return engine_start(m->cfg, &m->e);
+}
+
+static int main_engine_run(void *ctx, engine_refresh_cb cb, void *cb_ctx)
+{
+	struct main_engine *m = ctx;
+
+	return engine_run(m->e, cb, cb_ctx);
+}
+
+static void main_engine_stop(void *ctx)
+{
+	struct main_engine *m = ctx;
+
+	engine_stop(m->e);
+}
+
+static void main_engine_set_mode(void *ctx, enum hist_mode mode)
+{
+	struct main_engine *m = ctx;
+
+	engine_set_mode(m->e, mode);
+}
+
+static void main_engine_release(void *ctx)
+{
+	struct main_engine *m = ctx;
+
+	engine_free(m->e);
+	m->e = NULL;
+}
+
+/* The browser header's CPUs: "recording", "CPUs: all N", or -C's list
+ * with its runs as ranges ("CPUs: 0-3,8"). */
+static void main_cpus_text(const struct options *o, char *buf, size_t size)
+{
+	size_t i, len;
+
+	if (o->input) {
+		snprintf(buf, size, "recording");
+		return;
+	}
+	if (!o->cpus) {
+		snprintf(buf, size, "CPUs: all %ld", sysconf(_SC_NPROCESSORS_ONLN));
+		return;
+	}
+	len = (size_t)snprintf(buf, size, "CPUs: ");
+	for (i = 0; i < o->ncpus && len < size; i++) {
+		size_t j = i;
+
+		while (j + 1 < o->ncpus && o->cpus[j + 1] == o->cpus[j] + 1)
+			j++;
+		if (j > i + 1)
+			len += (size_t)snprintf(buf + len, size - len, "%s%d-%d", i ? "," : "",
+						o->cpus[i], o->cpus[j]);
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%s%d", i ? "," : "",
+						o->cpus[i]);
+		i = j > i + 1 ? j : i;
+	}
+}
+
+/* The browser over the engine, with what it shows of the options. */
+static int main_browse(const struct options *o, const struct engine_config *ecfg)
+{
+	struct main_engine m = { .cfg = ecfg };
+	char cpus[128];
+	struct tui_config cfg = {
+		.cpus = cpus,
+		.input = o->input,
+		.command = o->command ? o->command[0] : NULL,
+		.iterations = o->iterations,
+		.delay = o->delay,
+		.no_color = o->no_color,
+		/* By default, a session that ends by itself (its command, or
+		 * -n refreshes) ends the browser; a recording stays to read. */
+		.exit_on_end = o->exit_on_end >= 0 ? o->exit_on_end :
+			       (o->command || o->iterations) && !o->input,
+		.view = o->view,
+		.mode = o->mode,
+		.source = {
+			.ctx = &m,
+			.start = main_engine_start,
+			.run = main_engine_run,
+			.stop = main_engine_stop,
+			.set_mode = main_engine_set_mode,
+			.release = main_engine_release,
+		},
+	};
+
+	main_cpus_text(o, cpus, sizeof(cpus));
+	return tui_main(&cfg);
+}
+
 static bool render(struct snapshot *snap, void *ctx)
 {
 	const struct options *o = ctx;
@@ -59,7 +163,7 @@ int main(int argc, char **argv)
 	if (opts.output == OUTPUT_SCREEN && !opts.dump) {
 		if (opts.tui || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))) {
 			options_engine_config(&opts, true, &cfg);
-			status = tui_main(&opts, &cfg);
+			status = main_browse(&opts, &cfg);
 			options_release(&opts);
 			return status;
 		}

@@ -27,6 +27,7 @@ enum {
 	OPT_ACCUMULATE,
 	OPT_PERCENT_LIMIT,
 	OPT_SYMFS,
+	OPT_BUILDID_DIR,
 	OPT_VMLINUX,
 	OPT_NO_DEMANGLE,
 	OPT_DEBUGINFOD,
@@ -70,6 +71,7 @@ static const struct option long_options[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "dump", no_argument, NULL, 'D' },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "debuginfod", no_argument, NULL, OPT_DEBUGINFOD },
@@ -128,7 +130,11 @@ void options_usage(FILE *out)
 	      "                           user stacks unwound (perf record --call-graph dwarf)\n"
 	      "  -D, --dump               print every record of the -i file, in file order\n"
 	      "      --symfs=DIR          look for binaries and debug files under DIR too\n"
-	      "                           (live: a process's own binaries first)\n"
+	      "                           (live: a process's own binaries first; its\n"
+	      "                           .build-id links resolve inside DIR)\n"
+	      "      --buildid-dir=DIR    perf's build-id cache (default PERF_BUILDID_DIR,\n"
+	      "                           else ~/.debug): binaries and debug files by\n"
+	      "                           build ID, after a rebuild or from perf archive\n"
 	      "      --no-demangle        show C++ and Rust symbol names as in the binary\n"
 	      "      --vmlinux=FILE       exact kernel symbol sizes from FILE (it must have\n"
 	      "                           the running kernel's build ID); without it, a\n"
@@ -476,6 +482,11 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 				return usage_error("--symfs wants a directory");
 			o->symfs = optarg;
 			break;
+		case OPT_BUILDID_DIR:
+			if (!*optarg)
+				return usage_error("--buildid-dir wants a directory");
+			o->buildid_dir = optarg;
+			break;
 		case OPT_VMLINUX:
 			if (!*optarg)
 				return usage_error("--vmlinux wants a file name");
@@ -657,6 +668,7 @@ void options_engine_config(const struct options *o, bool browser, struct engine_
 	out->input = o->input;
 	out->dump = o->dump;
 	out->symfs = o->symfs;
+	out->buildid_dir = o->buildid_dir;
 	out->vmlinux = o->vmlinux;
 	out->demangle = !o->no_demangle;
 	out->debuginfod = o->debuginfod;

@@ -46,6 +46,7 @@ struct options {
 	const char *input;          /* -i FILE: replay a perf.data ("-": stdin) */
 	bool dump;                  /* -D: print the records of -i FILE */
 	const char *symfs;          /* --symfs DIR */
+	const char *buildid_dir;    /* --buildid-dir DIR */
 	const char *vmlinux;        /* --vmlinux FILE */
 	bool no_demangle;           /* --no-demangle: raw C++/Rust names */
 	bool debuginfod;            /* --debuginfod: fetch missing debug files */

@@ -80,6 +80,7 @@ struct snapshot_node {
 	bool kernel;
 	bool inlined;                /* --inline: symbol was inlined into its parent
 					in the callers tree (its child in callees) */
+	bool synthetic;              /* symbol is a sub_<hex> name from CFI */
 	uint64_t period;             /* of the samples through this path (decayed) */
 	uint64_t samples;
 	double share;                /* percent: share_entry, or share_total with
@@ -97,6 +98,7 @@ struct snapshot_frame {
 	const char *dso;             /* short name, or "[unknown]" */
 	bool kernel;
 	bool inlined;                /* --inline: inlined into the frame before it */
+	bool synthetic;              /* symbol is a sub_<hex> name from CFI */
 };
 
 /* One unique stack (comm and frames) with its counts, for folded output. */
@@ -126,6 +128,8 @@ struct snapshot_row {
 	const char *symbol;     /* name, or "[unknown]" */
 	bool inlined;           /* --inline: symbol is an inlined function (shown
 				   "name (inlined)" as perf does) */
+	bool synthetic;         /* symbol is a sub_<hex> name from CFI (no
+				   symbol covers it: dso_symbol_synthetic) */
 	bool has_srcline;       /* srcline is a key (-s srcline) */
 	const char *srcline;    /* "file.c:12" (base name, perf's format); without
 				   line information perf's fallbacks: "sym+OFF"

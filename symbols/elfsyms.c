@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cfi.h"
 #include "debugfile.h"
 #include "symtab.h"
 #include "nsopen.h"
@@ -670,6 +671,7 @@ static int elfsyms_load_elf(Elf *elf, struct elfsyms_image *out)
 	if (err)
 		goto out_symtab;
 	symtab_finish(out->symtab);
+	out->cfi_symtab = cfi_symtab_new(elf, out->symtab);
 	return 0;
 
 out_symtab:
@@ -741,6 +743,7 @@ void elfsyms_release(struct elfsyms_image *img)
 	if (!img)
 		return;
 	symtab_free(img->symtab);
+	symtab_free(img->cfi_symtab);
 	free(img->segs);
 	free(img->debuglink);
 	memset(img, 0, sizeof(*img));
@@ -847,5 +850,9 @@ int elfsyms_merge_debug(struct elfsyms_image *img, const char *path)
 	}
 	symtab_free(img->symtab);
 	img->symtab = st;
+	/* The debug file's names replace the synthetic ones they cover. */
+	dbg = cfi_symtab_refine(img->cfi_symtab, st);
+	symtab_free(img->cfi_symtab);
+	img->cfi_symtab = dbg;
 	return 0;
 }

@@ -24,6 +24,8 @@ struct elfsyms_image {
 	struct elfsyms_segment *segs;
 	size_t nsegs;
 	struct symtab *symtab;    /* never NULL after a successful load (may be empty) */
+	struct symtab *cfi_symtab; /* sub_<hex>: functions only CFI knows, in
+				      symtab's gaps (cfi.h); NULL when none */
 	bool from_dynsym;         /* the file has no .symtab: names came from
 				     .dynsym (and .gnu_debugdata, if any) */
 	bool no_symtab;           /* no .symtab (with or without .dynsym): a

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buildid-cache.h"
 #include "elfsyms.h"
 #include "errmsg.h"
 #include "nsopen.h"
@@ -829,26 +830,29 @@ char *kallsyms_find_vmlinux(const char *root, const char *release, const uint8_t
 	return found;
 }
 
-char *kallsyms_find_cached(const uint8_t *id, size_t id_size)
+char *kallsyms_find_cached(const char *cache_dir, const uint8_t *id, size_t id_size)
 {
-	const char *dir = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
-	char hex[2 * 20 + 1], *path;
+	char hex[2 * 20 + 1], *dir, *rel, *path = NULL;
+	struct buildid_cache *c;
 	struct stat st;
 	size_t i;
+	int fd;
 
-	if (id_size == 0 || id_size > 20)
+	if (id_size == 0 || id_size > 20 || !(dir = buildid_cache_dir(cache_dir)))
 		return NULL;
 	for (i = 0; i < id_size; i++)
 		snprintf(hex + 2 * i, 3, "%02x", id[i]);
-	if (dir && *dir)
-		path = xasprintf("%s/[kernel.kallsyms]/%s/kallsyms", dir, hex);
-	else if (home && *home)
-		path = xasprintf("%s/.debug/[kernel.kallsyms]/%s/kallsyms", home, hex);
-	else
-		return NULL;
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    access(path, R_OK) == 0)
-		return path;
-	free(path);
-	return NULL;
+	rel = xasprintf("[kernel.kallsyms]/%s/kallsyms", hex);
+	/* A user's directory read by root: its links stay inside it. */
+	if (buildid_cache_open(dir, false, &c) == 0) {
+		fd = buildid_cache_open_file(c, rel);
+		if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0)
+			path = xasprintf("%s/%s", dir, rel);
+		if (fd >= 0)
+			close(fd);
+		buildid_cache_close(c);
+	}
+	free(rel);
+	free(dir);
+	return path;
 }

@@ -57,10 +57,11 @@ int kallsyms_use_vmlinux(struct kernel_syms *ks, const char *path, const uint8_t
 
 /* The copy of kallsyms perf record keeps for the kernel with build ID id
  * (perf report reads it): DIR/[kernel.kallsyms]/HEX/kallsyms, DIR being
- * $PERF_BUILDID_DIR, else $HOME/.debug.  A regular file, read many times
- * faster than /proc/kallsyms, and with the addresses of the recording's
- * boot.  Returns the path (free it) or NULL. */
-char *kallsyms_find_cached(const uint8_t *id, size_t id_size);
+ * buildid_cache_dir(cache_dir) (--buildid-dir, $PERF_BUILDID_DIR, else
+ * $HOME/.debug).  A regular file reached without leaving DIR, read many
+ * times faster than /proc/kallsyms, and with the addresses of the
+ * recording's boot.  Returns the path (free it) or NULL. */
+char *kallsyms_find_cached(const char *cache_dir, const uint8_t *id, size_t id_size);
 
 /* A vmlinux with build ID id under root ("" or NULL: /), where
  * distributions put them: /usr/lib/debug/.build-id/xx/rest.debug,

@@ -278,6 +278,16 @@ const struct symbol *symtab_lookup(const struct symtab *st, uint64_t addr)
 	return zero;
 }
 
+bool symtab_owns(const struct symtab *st, const struct symbol *sym)
+{
+	uintptr_t p = (uintptr_t)sym, lo;
+
+	if (!st || !st->nsyms || !sym)
+		return false;
+	lo = (uintptr_t)st->syms;
+	return p >= lo && p < (uintptr_t)(st->syms + st->nsyms);
+}
+
 size_t symtab_count(const struct symtab *st)
 {
 	return st->nsyms;

@@ -3,6 +3,7 @@
 #ifndef PROFTOP_SYMTAB_H
 #define PROFTOP_SYMTAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,9 @@ void symtab_finish(struct symtab *st);
 /* The symbol containing addr, or NULL: never the nearest preceding symbol
  * when addr lies past that symbol's end. */
 const struct symbol *symtab_lookup(const struct symtab *st, uint64_t addr);
+
+/* Whether sym is one of st's symbols (st may be NULL). */
+bool symtab_owns(const struct symtab *st, const struct symbol *sym);
 
 size_t symtab_count(const struct symtab *st);
 /* The i-th symbol in address order (i < symtab_count). */

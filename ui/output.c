@@ -408,6 +408,8 @@ static void output_json_nodes(struct strbuf *sb, const struct snapshot_node *nod
 		strbuf_addf(sb, ",\"kernel\":%s,", c->kernel ? "true" : "false");
 		if (c->inlined)
 			strbuf_addstr(sb, "\"inlined\":true,");
+		if (c->synthetic)
+			strbuf_addstr(sb, "\"synthetic\":true,");
 		strbuf_addstr(sb, "\"share\":");
 		textfmt_fixed(sb, c->share, 2);
 		strbuf_addf(sb, ",\"period\":%llu,\"children\":", (unsigned long long)c->period);
@@ -449,6 +451,8 @@ static void output_json_row(struct strbuf *sb, const struct snapshot *snap,
 		output_json_str(sb, r->symbol);
 		if (r->inlined)
 			strbuf_addstr(sb, ",\"inlined\":true");
+		if (r->synthetic)
+			strbuf_addstr(sb, ",\"synthetic\":true");
 	}
 	if (r->has_srcline) {
 		strbuf_addstr(sb, ",\"srcline\":");

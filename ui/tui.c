@@ -24,9 +24,7 @@
 #include <unistd.h>
 
 #include "browser.h"
-#include "engine.h"
 #include "layout.h"
-#include "options.h"
 #include "output.h"
 #include "provide_curses.h"
 #include "util.h"
@@ -53,8 +51,8 @@ enum tui_pair {
 };
 
 struct tui {
-	const struct options *opts;
-	struct engine *engine;
+	const struct tui_config *cfg;
+	const struct tui_source *src;
 	struct browser b;
 
 	/* shared with the engine thread, under lock */
@@ -89,7 +87,6 @@ struct tui {
 
 	char end_note[256];          /* why the engine stopped, once it has */
 	bool user_quit;
-	bool exit_on_end;
 };
 
 static struct tui *tui_active;   /* for the crash handler and atexit */
@@ -123,7 +120,7 @@ static bool tui_on_snapshot(struct snapshot *snap, void *ctx)
 static void *tui_engine_thread(void *arg)
 {
 	struct tui *t = arg;
-	int status = engine_run(t->engine, tui_on_snapshot, t);
+	int status = t->src->run(t->src->ctx, tui_on_snapshot, t);
 
 	fflush(NULL);
 	pthread_mutex_lock(&t->lock);
@@ -299,12 +296,12 @@ static void tui_atexit(void)
 
 /* ---- curses ---- */
 
-static bool tui_want_color(const struct options *o)
+static bool tui_want_color(const struct tui_config *c)
 {
 	const char *nc = getenv("NO_COLOR");
 
 	/* https://no-color.org: present and not empty. */
-	return !o->no_color && !(nc && *nc);
+	return !c->no_color && !(nc && *nc);
 }
 
 static int tui_start_curses(struct tui *t)
@@ -330,7 +327,7 @@ static int tui_start_curses(struct tui *t)
 	tui_add_reset("sgr0");
 	tui_add_reset("cnorm");
 	tui_add_reset("rmcup");
-	if (tui_want_color(t->opts) && has_colors() && start_color() == OK) {
+	if (tui_want_color(t->cfg) && has_colors() && start_color() == OK) {
 		short bg = use_default_colors() == OK ? -1 : COLOR_BLACK;
 
 		t->color = true;
@@ -402,34 +399,6 @@ static void tui_line(int y, attr_t attr, const char *s)
 	attrset(A_NORMAL);
 }
 
-static void tui_cpus(const struct options *o, char *buf, size_t size)
-{
-	size_t i, len;
-
-	if (o->input) {
-		snprintf(buf, size, "recording");
-		return;
-	}
-	if (!o->cpus) {
-		snprintf(buf, size, "CPUs: all %ld", sysconf(_SC_NPROCESSORS_ONLN));
-		return;
-	}
-	len = (size_t)snprintf(buf, size, "CPUs: ");
-	for (i = 0; i < o->ncpus && len < size; i++) {
-		size_t j = i;
-
-		while (j + 1 < o->ncpus && o->cpus[j + 1] == o->cpus[j] + 1)
-			j++;
-		if (j > i + 1)
-			len += (size_t)snprintf(buf + len, size - len, "%s%d-%d", i ? "," : "",
-						o->cpus[i], o->cpus[j]);
-		else
-			len += (size_t)snprintf(buf + len, size - len, "%s%d", i ? "," : "",
-						o->cpus[i]);
-		i = j > i + 1 ? j : i;
-	}
-}
-
 static const char *tui_mode_name(enum hist_mode m)
 {
 	return m == HIST_ZERO ? "zero" : m == HIST_ACCUMULATE ? "accumulate" : "decay";
@@ -439,14 +408,13 @@ static void tui_draw_header(struct tui *t)
 {
 	const struct snapshot *s = t->b.snap;
 	const struct browser *b = &t->b;
-	const struct options *o = t->opts;
-	char line[1024], cpus[128], rate[64];
+	const struct tui_config *c = t->cfg;
+	char line[1024], rate[64];
 	double kpct = 0;
 	int x;
 
-	tui_cpus(o, cpus, sizeof(cpus));
 	if (!s) {
-		snprintf(line, sizeof(line), "proftop  %s  waiting for the first samples...", cpus);
+		snprintf(line, sizeof(line), "proftop  %s  waiting for the first samples...", c->cpus);
 		attrset(tui_attr(t, TUI_PAIR_HEADER));
 		tui_line(0, tui_attr(t, TUI_PAIR_HEADER) | A_BOLD, line);
 		return;
@@ -456,7 +424,7 @@ static void tui_draw_header(struct tui *t)
 	else
 		snprintf(rate, sizeof(rate), "period %llu", (unsigned long long)s->sample_period);
 	snprintf(line, sizeof(line), "proftop  event %s %s  target: %s  %s%s%s%s", s->event, rate,
-		 s->target, cpus, s->event_note ? "  (" : "", s->event_note ? s->event_note : "",
+		 s->target, c->cpus, s->event_note ? "  (" : "", s->event_note ? s->event_note : "",
 		 s->event_note ? ")" : "");
 	tui_line(0, tui_attr(t, TUI_PAIR_HEADER) | A_BOLD, line);
 
@@ -479,7 +447,7 @@ static void tui_draw_header(struct tui *t)
 	x += (int)layout_text_width(line) + 2;
 	attrset(A_NORMAL);
 	snprintf(line, sizeof(line), "user %.1f%% kernel %.1f%%  refresh %gs  %s", 100.0 - kpct, kpct,
-		 o->delay, tui_mode_name(b->mode));
+		 c->delay, tui_mode_name(b->mode));
 	tui_put(1, x, line, COLS - x);
 	x += (int)layout_text_width(line) + 2;
 	if (b->paused || t->engine_done) {
@@ -910,21 +878,21 @@ static void tui_take_snapshot(struct tui *t)
 /* The engine has returned: say why, and leave if asked to. */
 static bool tui_engine_ended(struct tui *t)
 {
-	const struct options *o = t->opts;
+	const struct tui_config *c = t->cfg;
 	int st = t->engine_status;
 
-	if (o->input)
-		snprintf(t->end_note, sizeof(t->end_note), "%s: %s", o->input,
+	if (c->input)
+		snprintf(t->end_note, sizeof(t->end_note), "%s: %s", c->input,
 			 st ? "damaged recording (see the message on exit)" : "the whole recording");
-	else if (o->command)
+	else if (c->command)
 		snprintf(t->end_note, sizeof(t->end_note),
 			 "the command ended (exit status %d): last table kept", st);
-	else if (o->iterations)
+	else if (c->iterations)
 		snprintf(t->end_note, sizeof(t->end_note), "%ld refreshes done: last table kept",
-			 o->iterations);
+			 c->iterations);
 	else
 		snprintf(t->end_note, sizeof(t->end_note), "the target exited: last table kept");
-	return t->exit_on_end;
+	return c->exit_on_end;
 }
 
 static int tui_loop(struct tui *t)
@@ -995,7 +963,7 @@ static int tui_loop(struct tui *t)
 				}
 				r = browser_key(&t->b, tui_translate_key(ch));
 				if (r & BROWSER_SET_MODE)
-					engine_set_mode(t->engine, t->b.mode);
+					t->src->set_mode(t->src->ctx, t->b.mode);
 				if (r & BROWSER_RESUMED)
 					tui_take_snapshot(t);
 				if (r & BROWSER_QUIT) {
@@ -1040,22 +1008,21 @@ static int tui_signals(struct tui *t, sigset_t *engine_mask)
 	return t->sigfd < 0 ? -errno : 0;
 }
 
-int tui_main(const struct options *user, const struct engine_config *cfg)
+int tui_main(const struct tui_config *cfg)
 {
-	struct browser_init init = { .view = user->view, .mode = user->mode };
+	struct browser_init init = { .view = cfg->view, .mode = cfg->mode };
 	struct tui *t = xcalloc(1, sizeof(*t));
 	sigset_t engine_mask, ui_mask;
 	int status = 0, err;
 
-	t->opts = user;
+	t->cfg = cfg;
+	t->src = &cfg->source;
 	t->tty_fd = t->out_pipe = t->saved_stdout = t->saved_stderr = -1;
 	t->sigfd = -1;
 	t->wake[0] = t->wake[1] = -1;
 	strbuf_init(&t->log);
 	pthread_mutex_init(&t->lock, NULL);
 	browser_init(&t->b, &init);
-	t->exit_on_end = user->exit_on_end >= 0 ? user->exit_on_end :
-			 (user->command || user->iterations) && !user->input;
 
 	setlocale(LC_ALL, "");
 	if (tui_signals(t, &engine_mask) || pipe2(t->wake, O_CLOEXEC | O_NONBLOCK)) {
@@ -1072,7 +1039,7 @@ int tui_main(const struct options *user, const struct engine_config *cfg)
 	}
 	tui_active = t;
 	atexit(tui_atexit);
-	status = engine_start(cfg, &t->engine);
+	status = t->src->start(t->src->ctx);
 	if (status)
 		goto out_output;
 
@@ -1101,7 +1068,7 @@ int tui_main(const struct options *user, const struct engine_config *cfg)
 
 	tui_loop(t);
 
-	engine_stop(t->engine);
+	t->src->stop(t->src->ctx);
 	pthread_join(t->thread, NULL);
 	/* The user stopped a running session: that is a success; a session
 	 * that ended by itself reports the engine's status. */
@@ -1116,7 +1083,7 @@ out_engine:
 		snapshot_release(t->pending);
 		free(t->pending);
 	}
-	engine_free(t->engine);
+	t->src->release(t->src->ctx);
 out:
 	if (t->sigfd >= 0)
 		close(t->sigfd);

@@ -5,15 +5,47 @@
 
 #include <stdbool.h>
 
-struct engine_config;
-struct options;
+#include "view.h"
 
-/* Start the engine with cfg (its view must not limit rows: the browser
- * filters on its side) and browse its snapshots with user's -K,
- * -U, --percent-limit and -E as the initial state, until q, a signal, or
- * the engine's end with --exit-on-end.  Owns the terminal meanwhile and
- * restores it on every exit.  Returns the exit status: 0 when the user
- * quits a running session, else the engine's. */
-int tui_main(const struct options *user, const struct engine_config *cfg);
+/* The engine as the browser drives it: src/main.c fills this with thin
+ * wrappers, so that ui/ sees only the snapshot, never the engine or the
+ * command line.  start runs on the UI thread once the output is captured
+ * (a command it starts inherits the capture); run on a thread of its own;
+ * stop and set_mode from the UI thread while run runs. */
+struct tui_source {
+	void *ctx;
+	/* 0, or the exit status to leave with after printing a message. */
+	int (*start)(void *ctx);
+	/* Calls on_snapshot with each snapshot (true: the callee keeps it)
+	 * until stopped or the end; returns the exit status. */
+	int (*run)(void *ctx, bool (*on_snapshot)(struct snapshot *snap, void *cb_ctx),
+		   void *cb_ctx);
+	void (*stop)(void *ctx);
+	void (*set_mode)(void *ctx, enum hist_mode mode);
+	/* After start, whether it failed or run has returned since. */
+	void (*release)(void *ctx);
+};
+
+/* What the browser shows and its initial state, prepared by src/main.c.
+ * Strings are borrowed for the whole of tui_main. */
+struct tui_config {
+	const char *cpus;           /* the header's "recording", "CPUs: all N", "CPUs: 0-3,8" */
+	const char *input;          /* the recording's name, or NULL: live */
+	const char *command;        /* the command started (its name), or NULL */
+	long iterations;            /* -n, 0 = until stopped */
+	double delay;               /* seconds between refreshes */
+	bool no_color;              /* --no-color (NO_COLOR is honoured too) */
+	bool exit_on_end;           /* leave when the engine ends by itself */
+	struct view_opts view;      /* -K, -U, --percent-limit, -E, ... */
+	enum hist_mode mode;
+	struct tui_source source;
+};
+
+/* Start the source and browse its snapshots (the source's view must not
+ * limit rows: the browser filters on its side), until q, a signal, or the
+ * source's end with exit_on_end.  Owns the terminal meanwhile and restores
+ * it on every exit.  Returns the exit status: 0 when the user quits a
+ * running session, else the source's. */
+int tui_main(const struct tui_config *cfg);
 
 #endif

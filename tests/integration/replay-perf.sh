@@ -33,6 +33,10 @@ ours = {}
 for r in snap["rows"]:
     if r["self"] > 0:
         key = (r["dso"], r.get("symbol", "[unknown]"))
+        # perf shows code without symbols as raw addresses, proftop as the
+        # CFI function (sub_<hex>): compared in cfinames.sh, one here.
+        if r.get("synthetic"):
+            key = (r["dso"], "[unknown]")
         ours[key] = ours.get(key, 0) + r["self"]
 def top(d):
     return sorted(d.items(), key=lambda kv: -kv[1])[:10]

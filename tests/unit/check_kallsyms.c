@@ -550,20 +550,20 @@ START_TEST(test_find_cached)
 	char *dir = testutil_tmpdir("kallsyms-cache"), *want, *got;
 
 	setenv("PERF_BUILDID_DIR", dir, 1);
-	ck_assert_ptr_null(kallsyms_find_cached(id, 20));
+	ck_assert_ptr_null(kallsyms_find_cached(NULL, id, 20));
 	ck_assert_int_eq(testutil_sh("mkdir -p '%s/[kernel.kallsyms]/%s/kallsyms'", dir, hex), 0);
-	ck_assert_ptr_null(kallsyms_find_cached(id, 20));    /* a directory */
+	ck_assert_ptr_null(kallsyms_find_cached(NULL, id, 20));    /* a directory */
 	ck_assert_int_eq(testutil_sh("rmdir '%s/[kernel.kallsyms]/%s/kallsyms' && "
 				     ": >'%s/[kernel.kallsyms]/%s/kallsyms'", dir, hex, dir, hex), 0);
-	ck_assert_ptr_null(kallsyms_find_cached(id, 20));    /* empty */
+	ck_assert_ptr_null(kallsyms_find_cached(NULL, id, 20));    /* empty */
 	ck_assert_int_eq(testutil_sh("echo 'ffffffff81000000 T f' >"
 				     "'%s/[kernel.kallsyms]/%s/kallsyms'", dir, hex), 0);
 	want = xasprintf("%s/[kernel.kallsyms]/%s/kallsyms", dir, hex);
-	got = kallsyms_find_cached(id, 20);
+	got = kallsyms_find_cached(NULL, id, 20);
 	ck_assert_ptr_nonnull(got);
 	ck_assert_str_eq(got, want);
 	free(got);
-	ck_assert_ptr_null(kallsyms_find_cached(id, 0));
+	ck_assert_ptr_null(kallsyms_find_cached(NULL, id, 0));
 	/* Without PERF_BUILDID_DIR: $HOME/.debug. */
 	unsetenv("PERF_BUILDID_DIR");
 	ck_assert_int_eq(testutil_sh("mkdir -p '%s/.debug' && mv '%s/[kernel.kallsyms]' '%s/.debug/'",
@@ -571,7 +571,7 @@ START_TEST(test_find_cached)
 	setenv("HOME", dir, 1);
 	free(want);
 	want = xasprintf("%s/.debug/[kernel.kallsyms]/%s/kallsyms", dir, hex);
-	got = kallsyms_find_cached(id, 20);
+	got = kallsyms_find_cached(NULL, id, 20);
 	ck_assert_ptr_nonnull(got);
 	ck_assert_str_eq(got, want);
 	free(got);

@@ -116,6 +116,17 @@ START_TEST(test_all_options)
 	ck_assert_str_eq(o.vmlinux, "/boot/vmlinux-x");
 	options_release(&o);
 
+	/* perf's name for it; passed on to the engine. */
+	ck_assert_int_eq(parse(&o, &res, "--buildid-dir=/srv/bundle", NULL), 0);
+	ck_assert_str_eq(o.buildid_dir, "/srv/bundle");
+	{
+		struct engine_config c;
+
+		options_engine_config(&o, false, &c);
+		ck_assert_str_eq(c.buildid_dir, "/srv/bundle");
+	}
+	options_release(&o);
+
 	ck_assert_int_eq(parse(&o, &res, "--accumulate", "-b", "-F", "max", "-U", NULL), 0);
 	ck_assert_int_eq(o.mode, HIST_ACCUMULATE);
 	ck_assert_int_eq(o.output, OUTPUT_TEXT);
@@ -230,6 +241,7 @@ START_TEST(test_errors)
 		{ "--call-graph", "dwarf,", "--call-graph dwarf,SIZE wants the bytes" },
 		{ "--call-graph", "lbr", "--call-graph lbr is not supported yet" },
 		{ "--call-graph", "x", "--call-graph wants fp or dwarf[,SIZE]" },
+		{ "--buildid-dir=", NULL, "--buildid-dir wants a directory" },
 	};
 	char buf[512];
 	size_t i;

@@ -1,0 +1,322 @@
+/* The view's display frames (a function, or one inlined into it, with its
+ * source line when that is a key), interned per snapshot, and the folded
+ * stacks made of them. */
+#include "config.h"
+
+#include "view-impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dwarfinfo.h"
+#include "machine.h"
+#include "symtab.h"
+#include "util.h"
+
+static uint64_t view_dframe_hash(const struct view_dframe *f)
+{
+	uint64_t h = (uintptr_t)f->dso * 0x9e3779b97f4a7c15ULL;
+
+	h ^= (uintptr_t)f->name + (h << 6) + (h >> 2);
+	h ^= (uintptr_t)f->srcline * 0xbf58476d1ce4e5b9ULL;
+	h ^= (uint64_t)f->kernel << 1 | (uint64_t)f->inlined;
+	h ^= h >> 31;
+	return h * 0x94d049bb133111ebULL;
+}
+
+static bool view_dframe_eq(const struct view_dframe *a, const struct view_dframe *b)
+{
+	return a->dso == b->dso && a->name == b->name && a->srcline == b->srcline &&
+	       a->kernel == b->kernel && a->inlined == b->inlined;
+}
+
+static uint64_t view_dtab_hash_of(const void *ctx, uint32_t idx)
+{
+	return view_dframe_hash(&((const struct view_dtab *)ctx)->v[idx]);
+}
+
+static bool view_dtab_eq(const void *ctx, uint32_t idx, const void *key)
+{
+	return view_dframe_eq(&((const struct view_dtab *)ctx)->v[idx], key);
+}
+
+void view_dtab_init(struct view_dtab *t, bool srcline, bool inl)
+{
+	memset(t, 0, sizeof(*t));
+	t->srcline = srcline;
+	t->inl = inl;
+	hashtab_init(&t->index, 256);
+}
+
+void view_dtab_free(struct view_dtab *t)
+{
+	free(t->v);
+	hashtab_release(&t->index);
+	free(t->exp_off);
+	free(t->exp_nr);
+	free(t->pool);
+}
+
+static uint32_t view_dtab_intern(struct view_dtab *t, const struct view_dframe *f)
+{
+	size_t j = hashtab_probe(&t->index, view_dframe_hash(f), view_dtab_eq, t, f);
+	uint32_t id = t->index.slots[j];
+
+	if (id != HASHTAB_EMPTY)
+		return id;
+	if (t->n >= HASHTAB_MAX_ENTRIES)
+		fatal(1, "view: too many display frames");
+	if (t->n == t->cap)
+		t->v = xgrow(t->v, &t->cap, t->n + 1, sizeof(*t->v));
+	id = (uint32_t)t->n++;
+	t->v[id] = *f;
+	hashtab_insert_at(&t->index, j, id, view_dtab_hash_of, t);
+	/* The node: the same frame without its line (itself when it has none). */
+	if (f->srcline) {
+		struct view_dframe g = *f;
+		uint32_t node;
+
+		g.srcline = NULL;
+		node = view_dtab_intern(t, &g);
+		t->v[id].node = node;
+	} else {
+		t->v[id].node = id;
+	}
+	return id;
+}
+
+static void view_dtab_push(struct view_dtab *t, uint32_t id)
+{
+	if (t->npool == t->pool_cap)
+		t->pool = xgrow(t->pool, &t->pool_cap, t->npool + 1, sizeof(*t->pool));
+	t->pool[t->npool++] = id;
+}
+
+/* Append the display frames of (dso, sym, kernel, addr) to the pool,
+ * innermost first: the inlined functions at addr (--inline), then the
+ * function itself.  Returns how many. */
+uint32_t view_dtab_expand(struct view_dtab *t, struct dso *dso, const struct symbol *sym,
+			  bool kernel, uint64_t addr)
+{
+	const char *inl[VIEW_MAX_INLINES];
+	const struct dwarfinfo *in = NULL;
+	struct view_dframe f;
+	size_t ninl = 0, k;
+
+	memset(&f, 0, sizeof(f));
+	if (addr && dso) {
+		in = dso_dwarf_at(dso, addr);
+		t->lookups++;
+	}
+	if (t->srcline)
+		f.srcline = dso_srcline_of(in, dso, sym, addr);
+	if (t->inl && in)
+		for (k = 0; k < in->nr_inlines && ninl < VIEW_MAX_INLINES; k++)
+			inl[ninl++] = in->inlines[k].name;
+	f.dso = dso;
+	f.kernel = kernel;
+	f.inlined = true;
+	for (k = 0; k < ninl; k++) {
+		f.name = inl[k];
+		view_dtab_push(t, view_dtab_intern(t, &f));
+	}
+	f.name = sym && sym->name ? sym->name : view_unknown;
+	f.inlined = false;
+	f.synthetic = dso_symbol_synthetic(dso, sym);
+	view_dtab_push(t, view_dtab_intern(t, &f));
+	return (uint32_t)ninl + 1;
+}
+
+/* The expansion of the store's frame id: pool[*off..*off + return). */
+static uint32_t view_dtab_frame(struct view_dtab *t, const struct callchain_store *st,
+				uint32_t id, uint32_t *off)
+{
+	const struct callchain_frame *f;
+	uint32_t n;
+
+	if (id >= t->nexp) {
+		size_t old = t->nexp, cap = t->nexp;
+
+		t->exp_nr = xgrow(t->exp_nr, &cap, (size_t)id + 1, sizeof(*t->exp_nr));
+		t->exp_off = xrealloc(t->exp_off, cap * sizeof(*t->exp_off));
+		memset(t->exp_nr + old, 0xff, (cap - old) * sizeof(*t->exp_nr));
+		t->nexp = cap;
+	}
+	if (t->exp_nr[id] != UINT32_MAX) {
+		*off = t->exp_off[id];
+		return t->exp_nr[id];
+	}
+	f = callchain_store_frame(st, id);
+	*off = (uint32_t)t->npool;
+	n = f ? view_dtab_expand(t, f->dso, f->sym, f->kernel, f->addr) :
+		view_dtab_expand(t, NULL, NULL, false, 0);
+	t->exp_off[id] = *off;
+	t->exp_nr[id] = n;
+	return n;
+}
+
+/* A chain's frames expanded, innermost first, into *buf (grown): the
+ * dframe ids, or with nodes their node ids.  Returns the count. */
+size_t view_dtab_chain(struct view_dtab *t, const struct callchain_store *st,
+		       const struct callchain_chain *c, bool nodes, uint32_t **buf,
+		       size_t *cap)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->nr; i++) {
+		uint32_t off, k, nr = view_dtab_frame(t, st, c->ids[i], &off);
+
+		*buf = xgrow(*buf, cap, n + nr, sizeof(**buf));
+		for (k = 0; k < nr; k++) {
+			uint32_t id = t->pool[off + k];
+
+			(*buf)[n++] = nodes ? t->v[id].node : id;
+		}
+	}
+	return n;
+}
+
+/* ---- folded stacks ---- */
+
+struct view_stack_tmp {
+	const char *comm;
+	const uint32_t *ids;    /* innermost first */
+	size_t nr;
+	uint64_t samples, period;
+};
+
+static int view_stack_cmp(const void *pa, const void *pb)
+{
+	const struct view_stack_tmp *a = pa, *b = pb;
+	size_t i;
+	int c;
+
+	if ((c = view_strcmp(a->comm, b->comm)))
+		return c;
+	/* Root first, as printed. */
+	for (i = 0; i < a->nr && i < b->nr; i++)
+		if ((c = CMP(a->ids[a->nr - 1 - i], b->ids[b->nr - 1 - i])))
+			return c;
+	return CMP(a->nr, b->nr);
+}
+
+/* Folded stacks in the order of what they print (comm, then frames root
+ * first): frame ids come in the order chains were first stored, which held
+ * samples (symbols loading) make differ from run to run.  Stacks that print
+ * the same (two functions of one name) fall back on their counts. */
+static int view_printed_stack_cmp(const void *pa, const void *pb)
+{
+	const struct snapshot_stack *a = pa, *b = pb;
+	size_t i;
+	int c;
+
+	if ((c = view_strcmp(a->comm, b->comm)))
+		return c;
+	for (i = 0; i < a->nr_frames && i < b->nr_frames; i++) {
+		const struct snapshot_frame *x = &a->frames[i], *y = &b->frames[i];
+
+		if ((c = view_strcmp(x->symbol, y->symbol)) || (c = view_strcmp(x->dso, y->dso)) ||
+		    (c = CMP(x->kernel, y->kernel)) || (c = CMP(x->inlined, y->inlined)))
+			return c;
+	}
+	if ((c = CMP(a->nr_frames, b->nr_frames)))
+		return c;
+	if ((c = CMP(b->samples, a->samples)))
+		return c;
+	return CMP(b->period, a->period);
+}
+
+/* Every unique (comm, frames) stack, merged over pid/tid/cpu; with dt, of
+ * display frames (inlined functions as frames of their own). */
+void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
+		       struct snapshot *snap)
+{
+	size_t n = callchain_store_count(st), i, j, m = 0, nframes = 0, cap = 0, ncap = 0;
+	struct view_stack_tmp *tmp;
+	struct snapshot_frame *f;
+	uint32_t *pool = NULL, *buf = NULL;
+	size_t npool = 0, *offs = NULL;
+
+	if (!n)
+		return;
+	tmp = xmalloc(n * sizeof(*tmp));
+	if (dt) {
+		/* Expanded chains in one pool; pointers taken once it is full. */
+		offs = xmalloc(n * sizeof(*offs));
+		for (i = 0; i < n; i++) {
+			struct callchain_chain c;
+			size_t k = 0;
+
+			callchain_store_get(st, i, &c);
+			k = view_dtab_chain(dt, st, &c, true, &buf, &ncap);
+			pool = xgrow(pool, &cap, npool + k, sizeof(*pool));
+			memcpy(pool + npool, buf, k * sizeof(*buf));
+			offs[i] = npool;
+			tmp[i].nr = k;
+			npool += k;
+		}
+		free(buf);
+	}
+	for (i = 0; i < n; i++) {
+		struct callchain_chain c;
+
+		callchain_store_get(st, i, &c);
+		tmp[i].comm = c.key.comm;
+		if (dt) {
+			tmp[i].ids = pool + offs[i];
+		} else {
+			tmp[i].ids = c.ids;
+			tmp[i].nr = c.nr;
+		}
+		tmp[i].samples = c.samples;
+		tmp[i].period = c.period;
+	}
+	qsort(tmp, n, sizeof(*tmp), view_stack_cmp);
+	for (i = 0; i < n; i++) {
+		if (m && view_stack_cmp(&tmp[m - 1], &tmp[i]) == 0) {
+			tmp[m - 1].samples += tmp[i].samples;
+			tmp[m - 1].period += tmp[i].period;
+			continue;
+		}
+		tmp[m++] = tmp[i];
+		nframes += tmp[i].nr;
+	}
+	snap->stacks = xcalloc(m, sizeof(*snap->stacks));
+	snap->stack_frames = f = nframes ? xmalloc(nframes * sizeof(*f)) : NULL;
+	for (i = 0; i < m; i++) {
+		struct snapshot_stack *s = &snap->stacks[i];
+
+		s->comm = tmp[i].comm;
+		s->frames = f;
+		s->nr_frames = tmp[i].nr;
+		s->samples = tmp[i].samples;
+		s->period = tmp[i].period;
+		for (j = 0; j < tmp[i].nr; j++) {
+			uint32_t id = tmp[i].ids[tmp[i].nr - 1 - j];
+
+			if (dt) {
+				const struct view_dframe *d = &dt->v[id];
+
+				f->symbol = d->name;
+				f->dso = d->dso ? dso_short_name(d->dso) : view_unknown;
+				f->kernel = d->kernel;
+				f->inlined = d->inlined;
+				f->synthetic = d->synthetic;
+			} else {
+				const struct callchain_frame *cf = callchain_store_frame(st, id);
+
+				f->symbol = view_frame_symbol(cf);
+				f->dso = view_frame_dso(cf);
+				f->kernel = cf ? cf->kernel : false;
+				f->inlined = false;
+				f->synthetic = cf && dso_symbol_synthetic(cf->dso, cf->sym);
+			}
+			f++;
+		}
+	}
+	snap->nr_stacks = m;
+	qsort(snap->stacks, m, sizeof(*snap->stacks), view_printed_stack_cmp);
+	free(tmp);
+	free(pool);
+	free(offs);
+}

@@ -1,0 +1,86 @@
+/* The view's parts, shared by view.c (rows and the snapshot), view-frames.c
+ * (display frames and folded stacks) and view-trees.c (call trees): not for
+ * other modules. */
+#ifndef PROFTOP_VIEW_IMPL_H
+#define PROFTOP_VIEW_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "callchain.h"
+#include "hashtab.h"
+#include "hist.h"
+#include "view.h"
+
+struct dso;
+struct symbol;
+
+/* What an unnamed frame or row shows. */
+extern const char view_unknown[];
+
+/* A frame as displayed: the real function, or one inlined into it, with
+ * the source line when that is a key.  Interned in a table per snapshot;
+ * node is the id of the same frame without srcline, which is what tree
+ * nodes and folded stacks show. */
+struct view_dframe {
+	struct dso *dso;
+	const char *name;       /* interned, or the symbol's own name */
+	const char *srcline;    /* interned, or NULL */
+	bool kernel, inlined;
+	bool synthetic;         /* follows from dso and name: not a key */
+	uint32_t node;
+};
+
+#define VIEW_MAX_INLINES 64
+
+struct view_dtab {
+	bool srcline, inl;      /* what frames are expanded with */
+	struct view_dframe *v;
+	size_t n, cap;
+	struct hashtab index;   /* over v */
+	/* Expansions of the callchain store's frames, by frame id. */
+	uint32_t *exp_off, *exp_nr;
+	size_t nexp;
+	uint32_t *pool;         /* dframe ids, innermost first */
+	size_t npool, pool_cap;
+	size_t lookups;         /* addresses asked of libdw */
+};
+
+/* A chain's frames expanded, innermost first, into *buf (grown): the
+ * dframe ids, or with nodes their node ids.  Returns the count. */
+size_t view_dtab_chain(struct view_dtab *t, const struct callchain_store *st,
+		       const struct callchain_chain *c, bool nodes, uint32_t **buf,
+		       size_t *cap);
+
+/* Append the display frames of (dso, sym, kernel, addr) to the pool,
+ * innermost first: the inlined functions at addr (--inline), then the
+ * function itself.  Returns how many. */
+uint32_t view_dtab_expand(struct view_dtab *t, struct dso *dso, const struct symbol *sym,
+			  bool kernel, uint64_t addr);
+
+void view_dtab_free(struct view_dtab *t);
+
+void view_dtab_init(struct view_dtab *t, bool srcline, bool inl);
+
+/* The callers and callees trees of entry e, into row r. */
+uint64_t view_build_trees(const struct hist *h, const struct hist_entry *e,
+			  const bool *key, const struct view_opts *opts,
+			  const struct snapshot *snap, struct snapshot_row *r);
+
+/* view_build_trees over expanded chains (--inline, -s srcline): the row is
+ * display frame df; nodes are display frames without their lines. */
+uint64_t view_build_trees_x(const struct hist *h, struct view_dtab *dt, uint32_t df,
+			    const bool *key, const struct view_opts *opts,
+			    const struct snapshot *snap, struct snapshot_row *r);
+
+const char *view_frame_dso(const struct callchain_frame *f);
+
+const char *view_frame_symbol(const struct callchain_frame *f);
+
+/* Every unique (comm, frames) stack, merged over pid/tid/cpu; with dt, of
+ * display frames (inlined functions as frames of their own). */
+void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
+		       struct snapshot *snap);
+
+#endif

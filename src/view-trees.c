@@ -1,0 +1,344 @@
+/* The view's call trees: callers and callees of the first rows, built
+ * from the chain store (or its display frames) and flattened for the
+ * snapshot. */
+#include "config.h"
+
+#include "view-impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "demangle.h"
+#include "machine.h"
+#include "symtab.h"
+#include "util.h"
+
+/* ---- call trees ---- */
+
+/* A mutable tree while building: nodes in one array, linked by index. */
+struct view_bnode {
+	uint32_t id;            /* frame id in the store */
+	uint32_t first_child;   /* index, or 0 for none (0 is the root) */
+	uint32_t next_sibling;
+	uint64_t period, samples;
+};
+
+struct view_builder {
+	struct view_bnode *nodes;
+	size_t n, cap, max;
+	uint64_t dropped;       /* paths cut short by the node cap */
+};
+
+static void view_builder_init(struct view_builder *b, size_t max)
+{
+	b->cap = 64;
+	b->nodes = xcalloc(b->cap, sizeof(*b->nodes));
+	b->n = 1;
+	b->max = max;
+	b->dropped = 0;
+}
+
+/* Add a path below the root: ids[0], ids[step], ... (nr of them). */
+static void view_builder_add(struct view_builder *b, const uint32_t *ids, size_t nr, int step,
+			     uint64_t period, uint64_t samples)
+{
+	uint32_t cur = 0;
+	size_t k;
+
+	b->nodes[0].period += period;
+	b->nodes[0].samples += samples;
+	for (k = 0; k < nr; k++) {
+		uint32_t id = *ids, c;
+
+		ids += step;
+		for (c = b->nodes[cur].first_child; c; c = b->nodes[c].next_sibling)
+			if (b->nodes[c].id == id)
+				break;
+		if (!c) {
+			if (b->n >= b->max) {
+				b->dropped++;
+				return;
+			}
+			if (b->n == b->cap)
+				b->nodes = xgrow(b->nodes, &b->cap, b->n + 1, sizeof(*b->nodes));
+			c = (uint32_t)b->n++;
+			memset(&b->nodes[c], 0, sizeof(b->nodes[c]));
+			b->nodes[c].id = id;
+			b->nodes[c].next_sibling = b->nodes[cur].first_child;
+			b->nodes[cur].first_child = c;
+		}
+		b->nodes[c].period += period;
+		b->nodes[c].samples += samples;
+		cur = c;
+	}
+}
+
+const char *view_frame_symbol(const struct callchain_frame *f)
+{
+	return f && f->sym && f->sym->name ? demangle_display(f->sym->name) : view_unknown;
+}
+
+const char *view_frame_dso(const struct callchain_frame *f)
+{
+	return f && f->dso ? dso_short_name(f->dso) : view_unknown;
+}
+
+static int view_node_cmp(const void *pa, const void *pb)
+{
+	const struct snapshot_node *a = pa, *b = pb;
+	int c;
+
+	if ((c = CMP(b->period, a->period)))
+		return c;
+	if ((c = strcmp(a->symbol, b->symbol)))
+		return c;
+	return strcmp(a->dso, b->dso);
+}
+
+struct view_tree_ctx {
+	const struct callchain_store *st;
+	const struct view_dtab *dt;   /* node ids are its frames' (NULL: the store's) */
+	const struct callchain_frame *root_frame;
+	uint32_t root_df;             /* with dt: the root's frame */
+	double total;           /* the snapshot's period */
+	double threshold;       /* percent */
+	bool share_total;
+};
+
+static void view_node_fill(const struct view_tree_ctx *t, const struct callchain_frame *f,
+			   const struct view_bnode *bn, double root, unsigned depth,
+			   struct snapshot_node *n)
+{
+	memset(n, 0, sizeof(*n));
+	if (t->dt && depth) {
+		const struct view_dframe *d = &t->dt->v[bn->id];
+
+		n->symbol = d->name;
+		n->dso = d->dso ? dso_short_name(d->dso) : view_unknown;
+		n->kernel = d->kernel;
+		n->inlined = d->inlined;
+		n->synthetic = d->synthetic;
+	} else if (t->dt) {
+		const struct view_dframe *d = &t->dt->v[t->root_df];
+
+		n->symbol = d->name;
+		n->dso = d->dso ? dso_short_name(d->dso) : view_unknown;
+		n->kernel = d->kernel;
+		n->inlined = d->inlined;
+		n->synthetic = d->synthetic;
+	} else {
+		n->symbol = view_frame_symbol(f);
+		n->dso = view_frame_dso(f);
+		n->kernel = f ? f->kernel : false;
+		n->synthetic = f && dso_symbol_synthetic(f->dso, f->sym);
+	}
+	n->period = bn->period;
+	n->samples = bn->samples;
+	n->share_entry = root > 0 ? 100.0 * (double)bn->period / root : 0.0;
+	n->share_total = t->total > 0 ? 100.0 * (double)bn->period / t->total : 0.0;
+	n->share = t->share_total ? n->share_total : n->share_entry;
+	n->depth = depth;
+}
+
+/* The builder's tree as one immutable array, breadth first so that each
+ * node's children are contiguous; nodes below the threshold are left out
+ * with their subtrees. */
+static struct snapshot_node *view_tree_flatten(const struct view_tree_ctx *t,
+					       const struct view_builder *b)
+{
+	struct snapshot_node *out = xmalloc(b->n * sizeof(*out));
+	uint32_t *q = xmalloc(b->n * sizeof(*q));
+	double root = (double)b->nodes[0].period;
+	size_t head, tail = 1;
+
+	view_node_fill(t, t->root_frame, &b->nodes[0], root, 0, &out[0]);
+	q[0] = 0;
+	for (head = 0; head < tail; head++) {
+		size_t first = tail, k;
+		uint32_t c;
+
+		for (c = b->nodes[q[head]].first_child; c; c = b->nodes[c].next_sibling) {
+			struct snapshot_node *n = &out[tail];
+
+			view_node_fill(t, t->dt ? NULL : callchain_store_frame(t->st, b->nodes[c].id),
+				       &b->nodes[c], root, out[head].depth + 1, n);
+			if (n->share < t->threshold)
+				continue;
+			q[tail++] = c;
+		}
+		if (tail == first)
+			continue;
+		/* Sort the run and its queue entries together. */
+		{
+			size_t cnt = tail - first;
+			struct { struct snapshot_node n; uint32_t q; } *tmp = xmalloc(cnt * sizeof(*tmp));
+
+			for (k = 0; k < cnt; k++) {
+				tmp[k].n = out[first + k];
+				tmp[k].q = q[first + k];
+			}
+			qsort(tmp, cnt, sizeof(*tmp), view_node_cmp);
+			for (k = 0; k < cnt; k++) {
+				out[first + k] = tmp[k].n;
+				q[first + k] = tmp[k].q;
+			}
+			free(tmp);
+		}
+		out[head].children = &out[first];
+		out[head].nr_children = tail - first;
+	}
+	free(q);
+	return out;
+}
+
+/* Both trees of row r from the builders (freed here), shared by the
+ * symbol and the srcline/inline row kinds.  Returns the nodes dropped. */
+static uint64_t view_trees_finish(struct view_tree_ctx *t, struct snapshot_row *r,
+				  struct view_builder *callers, struct view_builder *callees,
+				  const struct snapshot *snap, const struct view_opts *opts)
+{
+	uint64_t dropped;
+
+	t->total = (double)snap->period;
+	t->threshold = opts->percent_limit > 0 ? opts->percent_limit : VIEW_TREE_MIN_PERCENT;
+	t->share_total = opts->tree_percent_total;
+	r->callers = view_tree_flatten(t, callers);
+	r->callees = view_tree_flatten(t, callees);
+	dropped = callers->dropped + callees->dropped;
+	free(callers->nodes);
+	free(callees->nodes);
+	return dropped;
+}
+
+static bool view_frame_is(const struct callchain_frame *f, const struct hist_entry *e,
+			  const bool *key)
+{
+	return (!key[SORT_DSO] || f->dso == e->dso) && (!key[SORT_SYM] || f->sym == e->sym);
+}
+
+static bool view_chain_key_is(const struct callchain_key *k, const struct hist_entry *e,
+			      const bool *key)
+{
+	return (!key[SORT_COMM] || k->comm == e->comm) && (!key[SORT_PID] || k->pid == e->pid) &&
+	       (!key[SORT_TID] || k->tid == e->tid) && (!key[SORT_CPU] || k->cpu == e->cpu);
+}
+
+/* The callers and callees trees of entry e, into row r. */
+uint64_t view_build_trees(const struct hist *h, const struct hist_entry *e,
+			  const bool *key, const struct view_opts *opts,
+			  const struct snapshot *snap, struct snapshot_row *r)
+{
+	const struct callchain_store *st = hist_callchains(h);
+	struct view_builder callers, callees;
+	struct callchain_frame root = { e->dso, e->sym, e->kernel, e->addr };
+	struct view_tree_ctx t;
+	size_t max = opts->tree_max_nodes ? opts->tree_max_nodes : VIEW_TREE_MAX_NODES;
+	size_t n = callchain_store_count(st), i;
+
+	view_builder_init(&callers, max);
+	view_builder_init(&callees, max);
+	for (i = 0; i < n; i++) {
+		struct callchain_chain c;
+		size_t inner, outer, k;
+
+		callchain_store_get(st, i, &c);
+		if (!c.nr || !view_chain_key_is(&c.key, e, key))
+			continue;
+		if (opts->no_children) {
+			if (!view_frame_is(callchain_store_frame(st, c.ids[0]), e, key))
+				continue;
+			inner = outer = 0;
+		} else {
+			for (inner = 0; inner < c.nr; inner++)
+				if (view_frame_is(callchain_store_frame(st, c.ids[inner]), e, key))
+					break;
+			if (inner == c.nr)
+				continue;
+			for (outer = c.nr - 1; outer > inner; outer--)
+				if (view_frame_is(callchain_store_frame(st, c.ids[outer]), e, key))
+					break;
+		}
+		k = c.nr - inner - 1;
+		view_builder_add(&callers, c.ids + inner + 1, k, 1, c.period, c.samples);
+		view_builder_add(&callees, outer ? c.ids + outer - 1 : c.ids, outer, -1, c.period,
+				 c.samples);
+	}
+	t.st = st;
+	t.dt = NULL;
+	t.root_df = 0;
+	t.root_frame = &root;
+	return view_trees_finish(&t, r, &callers, &callees, snap, opts);
+}
+
+/* Whether display frame x is the row's (target's) in the keys shown. */
+static bool view_dframe_is(const struct view_dframe *x, const struct view_dframe *target,
+			   const bool *key)
+{
+	return (!key[SORT_DSO] || x->dso == target->dso) &&
+	       (!key[SORT_SYM] || (x->name == target->name && x->inlined == target->inlined)) &&
+	       (!key[SORT_SRCLINE] || x->srcline == target->srcline);
+}
+
+static bool view_chain_key_is_row(const struct callchain_key *k, const struct snapshot_row *r,
+				  const bool *key)
+{
+	return (!key[SORT_COMM] || k->comm == r->comm) && (!key[SORT_PID] || k->pid == r->pid) &&
+	       (!key[SORT_TID] || k->tid == r->tid) && (!key[SORT_CPU] || k->cpu == r->cpu);
+}
+
+/* view_build_trees over expanded chains (--inline, -s srcline): the row is
+ * display frame df; nodes are display frames without their lines. */
+uint64_t view_build_trees_x(const struct hist *h, struct view_dtab *dt, uint32_t df,
+			    const bool *key, const struct view_opts *opts,
+			    const struct snapshot *snap, struct snapshot_row *r)
+{
+	const struct callchain_store *st = hist_callchains(h);
+	struct view_builder callers, callees;
+	struct view_tree_ctx t;
+	size_t max = opts->tree_max_nodes ? opts->tree_max_nodes : VIEW_TREE_MAX_NODES;
+	size_t n = callchain_store_count(st), i, cap = 0, ncap = 0;
+	uint32_t *ids = NULL, *nodes = NULL;
+
+	view_builder_init(&callers, max);
+	view_builder_init(&callees, max);
+	for (i = 0; i < n; i++) {
+		struct callchain_chain c;
+		size_t inner, outer, k, nr;
+
+		callchain_store_get(st, i, &c);
+		if (!c.nr || !view_chain_key_is_row(&c.key, r, key))
+			continue;
+		nr = view_dtab_chain(dt, st, &c, false, &ids, &cap);
+		if (!nr)
+			continue;
+		if (opts->no_children) {
+			if (!view_dframe_is(&dt->v[ids[0]], &dt->v[df], key))
+				continue;
+			inner = outer = 0;
+		} else {
+			for (inner = 0; inner < nr; inner++)
+				if (view_dframe_is(&dt->v[ids[inner]], &dt->v[df], key))
+					break;
+			if (inner == nr)
+				continue;
+			for (outer = nr - 1; outer > inner; outer--)
+				if (view_dframe_is(&dt->v[ids[outer]], &dt->v[df], key))
+					break;
+		}
+		nodes = xgrow(nodes, &ncap, nr, sizeof(*nodes));
+		for (k = 0; k < nr; k++)
+			nodes[k] = dt->v[ids[k]].node;
+		k = nr - inner - 1;
+		view_builder_add(&callers, nodes + inner + 1, k, 1, c.period, c.samples);
+		view_builder_add(&callees, outer ? nodes + outer - 1 : nodes, outer, -1, c.period,
+				 c.samples);
+	}
+	free(ids);
+	free(nodes);
+	t.st = st;
+	t.dt = dt;
+	t.root_df = df;
+	t.root_frame = NULL;
+	return view_trees_finish(&t, r, &callers, &callees, snap, opts);
+}
+
