@@ -13,7 +13,8 @@ TMP=${TMPDIR:-/tmp}/proftop-bench-unwind.$$
 mkdir -p "$TMP"
 trap 'rm -rf "$TMP"' EXIT INT TERM
 # Compressible text: the README and the sources, again and again.
-while [ "$(wc -c <"$TMP/in" 2>/dev/null || echo 0)" -lt "$SIZE" ]; do
+: >"$TMP/in"
+while [ "$(wc -c <"$TMP/in")" -lt "$SIZE" ]; do
 	cat README src/*.c >>"$TMP/in"
 done
 if ! perf record -q --call-graph dwarf -e cpu-clock -o "$TMP/xz.data" -- \
@@ -24,19 +25,20 @@ fi
 samples=$("$PROFTOP" -i "$TMP/xz.data" --json | tail -1 |
 	python3 -c 'import json, sys; print(json.loads(sys.stdin.read())["unwind"]["chains"])')
 echo "recording: $(du -h "$TMP/xz.data" | cut -f1), $samples unwound samples"
-# cpu CMD...: user + sys seconds, and peak RSS (kB) into $rss
+# cpu NAME CMD...: user + sys seconds; peak RSS (kB) in $TMP/NAME.rss
 cpu() {
+	name=$1
+	shift
 	/usr/bin/time -f "%U %S %M" -o "$TMP/time" "$@" >/dev/null 2>&1
-	rss=$(awk '{ print $3 }' "$TMP/time")
+	awk '{ print $3 }' "$TMP/time" >"$TMP/$name.rss"
 	awk '{ printf "%.2f\n", $1 + $2 }' "$TMP/time"
 }
 p= q=
 for r in $(seq "$ROUNDS"); do
-	p="$p $(cpu "$PROFTOP" -i "$TMP/xz.data" --batch -G 0)"
-	prss=$rss
-	q="$q $(cpu perf report -i "$TMP/xz.data" --children --stdio)"
-	qrss=$rss
+	p="$p $(cpu proftop "$PROFTOP" -i "$TMP/xz.data" --batch -G 0)"
+	q="$q $(cpu perf perf report -i "$TMP/xz.data" --children --stdio)"
 done
+prss=$(cat "$TMP/proftop.rss") qrss=$(cat "$TMP/perf.rss")
 bp=$(min $p) bq=$(min $q)
 echo "replay CPU: proftop $bp s, perf report $bq s, ratio $(ratio "$bp" "$bq")" \
 	"(spread $(spread $p) / $(spread $q) s)"
