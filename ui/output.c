@@ -115,6 +115,9 @@ static void output_unwind_line(struct strbuf *sb, const struct snapshot *snap)
 		textfmt_fixed(sb, 100.0 * (double)snap->unwind[i] / (double)snap->unwind_walks, 1);
 		strbuf_addstr(sb, "%");
 	}
+	/* Each sample carries its stack copy: lost ones mean small rings. */
+	if (snap->lost)
+		strbuf_addstr(sb, "  (samples lost: rings too small for the stack copies, try -m)");
 	strbuf_addstr(sb, "\n");
 }
 
