@@ -249,7 +249,8 @@ int unwind_queue_submit(struct unwind_queue *q, const struct sample *s,
 	sl->s.raw = NULL;
 	sl->s.raw_size = 0;
 	sl->s.nr_regs = s->nr_regs < 64 ? s->nr_regs : 64;
-	memcpy(sl->regs, s->regs, sl->s.nr_regs * sizeof(*s->regs));
+	if (s->regs && sl->s.nr_regs)
+		memcpy(sl->regs, s->regs, sl->s.nr_regs * sizeof(*s->regs));
 	sl->s.regs = s->regs ? sl->regs : NULL;
 	if (s->stack_size > sl->stack_cap)
 		sl->stack = xgrow(sl->stack, &sl->stack_cap, s->stack_size, 1);
@@ -263,7 +264,8 @@ int unwind_queue_submit(struct unwind_queue *q, const struct sample *s,
 	need = i + 1 + max;
 	if (need > sl->chain_cap)
 		sl->chain = xgrow(sl->chain, &sl->chain_cap, need, sizeof(*sl->chain));
-	memcpy(sl->chain, s->callchain, i * sizeof(*sl->chain));
+	if (i)
+		memcpy(sl->chain, s->callchain, i * sizeof(*sl->chain));
 	sl->chain[i] = PERF_CONTEXT_USER;
 	sl->nkernel = i;
 	sl->max = max;

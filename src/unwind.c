@@ -502,8 +502,10 @@ static void unwind_proc_update(struct unwinder *u, struct unwind_proc *p)
 		p->mapx = xrealloc(p->mapx, cap * sizeof(*p->mapx));
 		p->mapcap = cap;
 	}
-	memcpy(p->maps, u->cur, u->ncur * sizeof(*p->maps));
-	memset(p->mapx, 0, u->ncur * sizeof(*p->mapx));
+	if (u->ncur) {
+		memcpy(p->maps, u->cur, u->ncur * sizeof(*p->maps));
+		memset(p->mapx, 0, u->ncur * sizeof(*p->mapx));
+	}
 	p->nmaps = u->ncur;
 	p->dirty = false;
 }
@@ -515,7 +517,8 @@ void unwind_set_maps(struct unwinder *u, uint32_t pid, const struct unwind_map *
 
 	if (n > u->curcap)
 		u->cur = xgrow(u->cur, &u->curcap, n, sizeof(*u->cur));
-	memcpy(u->cur, maps, n * sizeof(*maps));
+	if (n)
+		memcpy(u->cur, maps, n * sizeof(*maps));
 	u->ncur = n;
 	unwind_proc_update(u, p);
 }
