@@ -45,8 +45,14 @@ if max(th) - th[0] < 20:
     print("# note: the churn was not seen in the thread count")
 real = int(sys.argv[2])
 print("# threads in /proc at the end: %d" % real)
-if th[-1] > real + 100:
-    print("# %d threads known at the end, %d in /proc" % (th[-1], real)); sys.exit(1)
+# After the churn's peak the count must come back near the system's: the
+# lowest count after the peak (later snapshots can rise again when other
+# programs start threads on a busy machine, and /proc was counted a few
+# seconds before the last snapshot).
+peak = th.index(max(th))
+low = min(th[peak:])
+if low > real + 100:
+    print("# %d threads known after the churn at the least, %d in /proc" % (low, real)); sys.exit(1)
 PY
 churn_st=$?
 cat "$TMP/churn.py.out"
