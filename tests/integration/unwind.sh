@@ -10,8 +10,9 @@ NOFP=${NOFP:-tests/helpers/nofp}
 # compare REPORT JSON NTOP NEED [LENIENT]: perf's top NTOP --children rows
 # (by symbol) and proftop's rows of the same symbol within 1 point, the
 # names NEED compared; with LENIENT, only NEED must be within 1 point (perf
-# names some of libc's frames by their inlined function in some samples and
-# not in others, depending on the recording).
+# names a frame by the function inlined there, "nofp_loop (inlined)", and
+# gives the function's own symbol only the samples outside the inlined
+# code; which of those make its top rows depends on the recording).
 compare() {
 	python3 - "$@" <<'PY' || exit 1
 import json, re, sys
@@ -82,7 +83,7 @@ if command -v perf >/dev/null 2>&1 &&
 	perf report -i "$TMP/nofp.data" --children --sort sym --stdio -g none 2>/dev/null >"$TMP/report.txt"
 	"$PROFTOP" -i "$TMP/nofp.data" -s sym -G 20 --json >"$TMP/file.json" 2>"$TMP/err" ||
 		fail "proftop -i: $(cat "$TMP/err")"
-	compare "$TMP/report.txt" "$TMP/file.json" 20 main,nofp_run,nofp_leaf,nofp_caller_a,nofp_caller_b
+	compare "$TMP/report.txt" "$TMP/file.json" 20 main,nofp_run,nofp_leaf,nofp_caller_a,nofp_caller_b lenient
 	split "$TMP/file.json"
 	json_check "$TMP/file.json" 'snaps[-1]["unwind"]["chains"] > 1000 and snaps[-1]["unwind"]["root"] > 0.95 * snaps[-1]["unwind"]["chains"] and snaps[-1]["unwind"]["method"] == "dwarf"' ||
 		fail "JSON unwind object: $(tail -1 "$TMP/file.json" | grep -o '"unwind":{[^}]*}')"
