@@ -204,7 +204,10 @@ static void maps_insert(struct machine *m, struct process *p, uint64_t start,
 	}
 	nnew = has_left + (dso != NULL) + has_right;
 	p->maps = xgrow(p->maps, &p->mapcap, p->nmaps - (hi - lo) + nnew, sizeof(*p->maps));
-	memmove(&p->maps[lo + nnew], &p->maps[hi], (p->nmaps - hi) * sizeof(*p->maps));
+	/* A data map unmapping nothing in a process with no maps leaves
+	 * p->maps NULL: memmove must not see it (UB even for 0 bytes). */
+	if (p->nmaps > hi)
+		memmove(&p->maps[lo + nnew], &p->maps[hi], (p->nmaps - hi) * sizeof(*p->maps));
 	m->stats.maps -= p->nmaps;
 	p->nmaps = p->nmaps - (hi - lo) + nnew;
 	m->stats.maps += p->nmaps;
