@@ -1,5 +1,8 @@
 /* ELF files through libelf: type, PT_LOAD segments, GNU build ID and the
- * function symbols of .symtab (else .dynsym), in ELF virtual addresses. */
+ * function symbols of .symtab (else .dynsym), in ELF virtual addresses;
+ * and a function's code bytes for annotate.  Just over 900 lines: the
+ * symbol, build-ID and code readers share one way of opening a file
+ * (nsopen, regular files only) and of finding its build ID. */
 #include "config.h"
 
 #include "elfsyms.h"
