@@ -269,23 +269,8 @@ static void annotate_decode(struct annotate *a, struct annotate_func *f)
 	err = disasm_decode(e_machine, a->syntax, code, len, f->sym->start, &f->insns,
 			    &f->nr_insns, &em);
 	if (err) {
-		/* Raw bytes, a few per line, so the addresses still show. */
-		size_t i;
-
 		f->note = xasprintf("no disassembly: %s", errmsg_text(&em, err));
-		f->nr_insns = (len + 7) / 8;
-		f->insns = xcalloc(f->nr_insns ? f->nr_insns : 1, sizeof(*f->insns));
-		for (i = 0; i < f->nr_insns; i++) {
-			struct disasm_insn *di = &f->insns[i];
-			size_t k;
-
-			di->addr = f->sym->start + i * 8;
-			di->size = (uint8_t)(len - i * 8 < 8 ? len - i * 8 : 8);
-			memcpy(di->bytes, code + i * 8, di->size);
-			for (k = 0; k < di->size; k++)
-				snprintf(di->text + 3 * k, sizeof(di->text) - 3 * k, "%s%02x",
-					 k ? " " : "", di->bytes[k]);
-		}
+		disasm_raw(code, len, f->sym->start, &f->insns, &f->nr_insns);
 	} else if (len < size) {
 		f->note = xasprintf("cut: %zu of %llu bytes in the file%s", len,
 				    (unsigned long long)size,

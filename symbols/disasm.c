@@ -28,6 +28,28 @@ bool disasm_parse_syntax(const char *s, enum disasm_syntax *out)
 }
 
 #ifdef HAVE_CAPSTONE
+void disasm_raw(const uint8_t *code, size_t len, uint64_t addr, struct disasm_insn **out,
+		size_t *n)
+{
+	struct disasm_insn *v;
+	size_t i, k, nr = (len + DISASM_RAW_LINE - 1) / DISASM_RAW_LINE;
+
+	v = xcalloc(nr ? nr : 1, sizeof(*v));
+	for (i = 0; i < nr; i++) {
+		struct disasm_insn *di = &v[i];
+		size_t off = i * DISASM_RAW_LINE, pos = 0;
+
+		di->addr = addr + off;
+		di->size = (uint8_t)(len - off < DISASM_RAW_LINE ? len - off : DISASM_RAW_LINE);
+		memcpy(di->bytes, code + off, di->size);
+		for (k = 0; k < di->size; k++)
+			pos += (size_t)snprintf(di->text + pos, sizeof(di->text) - pos, "%s%02x",
+						k ? " " : "", di->bytes[k]);
+	}
+	*out = v;
+	*n = nr;
+}
+
 /* An instruction that did not decode: one byte, as objdump's "(bad)" does. */
 static void disasm_bad_byte(struct disasm_insn *di, uint64_t addr, uint8_t byte)
 {

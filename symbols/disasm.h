@@ -31,6 +31,12 @@ struct disasm_insn {
 int disasm_decode(int e_machine, enum disasm_syntax syntax, const uint8_t *code, size_t len,
 		  uint64_t addr, struct disasm_insn **out, size_t *n, struct errmsg *em);
 
+/* Without a disassembler: the raw bytes, DISASM_RAW_LINE a line, so that
+ * the addresses of the samples still show. */
+#define DISASM_RAW_LINE 8
+void disasm_raw(const uint8_t *code, size_t len, uint64_t addr, struct disasm_insn **out,
+		size_t *n);
+
 /* -M's value, "intel" or "att"; false when unknown. */
 bool disasm_parse_syntax(const char *s, enum disasm_syntax *out);
 

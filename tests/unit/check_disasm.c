@@ -59,6 +59,30 @@ START_TEST(test_no_decoder)
 }
 END_TEST
 
+/* The fallback: 8 bytes a line, the last one shorter. */
+START_TEST(test_raw)
+{
+	struct disasm_insn *v;
+	uint8_t bytes[11];
+	size_t n, i;
+
+	for (i = 0; i < sizeof(bytes); i++)
+		bytes[i] = (uint8_t)(0xa0 + i);
+	disasm_raw(bytes, sizeof(bytes), 0x2000, &v, &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(v[0].addr, 0x2000);
+	ck_assert_uint_eq(v[0].size, 8);
+	ck_assert_str_eq(v[0].text, "a0 a1 a2 a3 a4 a5 a6 a7");
+	ck_assert_uint_eq(v[1].addr, 0x2008);
+	ck_assert_uint_eq(v[1].size, 3);
+	ck_assert_str_eq(v[1].text, "a8 a9 aa");
+	free(v);
+	disasm_raw(bytes, 0, 0x2000, &v, &n);
+	ck_assert_uint_eq(n, 0);
+	free(v);
+}
+END_TEST
+
 START_TEST(test_syntax)
 {
 	enum disasm_syntax s;
@@ -118,6 +142,7 @@ static Suite *suite(void)
 #endif
 	tcase_add_test(tc, test_no_decoder);
 	tcase_add_test(tc, test_syntax);
+	tcase_add_test(tc, test_raw);
 	tcase_add_test(tc, test_read_code);
 	suite_add_tcase(s, tc);
 	return s;
