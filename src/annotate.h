@@ -9,38 +9,13 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "view.h"
 
+/* The report's types (annotate_report, annotate_fn, annotate_line) are
+ * the snapshot's: view.h. */
 struct annotate;
 struct dso;
 struct symbol;
-
-/* One instruction of a function's view. */
-struct annotate_line {
-	uint64_t addr;               /* in the ELF's own address space, as objdump's */
-	uint8_t size;                /* bytes: 0 for a sampled address that starts
-					no instruction */
-	uint8_t bytes[16];
-	char text[200];              /* "mov %rsp, %rbp" (the raw bytes without Capstone) */
-	uint64_t period, samples;    /* of the samples at addr */
-};
-
-/* One function matched by a --annotate name, as of a refresh. */
-struct annotate_fn {
-	char *spec;                  /* the --annotate argument it matched */
-	char *symbol, *dso, *dso_path;
-	uint64_t start, size;
-	uint64_t period, samples;    /* the sum of its lines': the row's self */
-	char *note;                  /* why there is no disassembly or it is cut, or NULL */
-	struct annotate_line *lines;
-	size_t nr_lines;
-};
-
-struct annotate_report {
-	struct annotate_fn *fns;
-	size_t nr_fns;
-	char **unmatched;            /* specs no sampled function matched yet */
-	size_t nr_unmatched;
-};
 
 /* specs: "SYMBOL" or "SYMBOL@DSO" (DSO: its short name or full path). */
 /* intel: Intel syntax on x86 (-M intel), else AT&T. */

@@ -725,8 +725,13 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	snap.samples_per_sec = act->interval > 0 ?
 		(double)(in->samples - in->samples_at_refresh) / act->interval : 0;
 	snap.mode = ingest_mode_name(mode);
+	for (size_t i = 0; i < SNAPSHOT_UNWIND_OUTCOMES; i++) {
+		snap.unwind_name[i] = unwind_outcome_name((enum unwind_outcome)i);
+		snap.unwind_key[i] = unwind_outcome_key((enum unwind_outcome)i);
+	}
 	if (in->uq) {
 		_Static_assert(UNWIND_NOUTCOMES == SNAPSHOT_UNWIND_OUTCOMES, "snapshot.unwind");
+		_Static_assert(UNWIND_ROOT == SNAPSHOT_UNWIND_ROOT, "snapshot.unwind root");
 		unwind_queue_counts(in->uq, snap.unwind);
 		for (size_t i = 0; i < UNWIND_NOUTCOMES; i++)
 			snap.unwind_walks += snap.unwind[i];

@@ -148,11 +148,42 @@ struct snapshot_row {
 	const void *payload;
 };
 
-/* Outcomes of DWARF unwinding (enum unwind_outcome) a snapshot counts. */
+/* Outcomes of DWARF unwinding (enum unwind_outcome) a snapshot counts;
+ * the first is "reached a root" (the share frame-pointer chains report). */
 #define SNAPSHOT_UNWIND_OUTCOMES 8
+#define SNAPSHOT_UNWIND_ROOT 0
+
+/* --annotate's view of its functions at a refresh (src/annotate.c builds
+ * it; the snapshot carries it to the renderers). */
+/* One instruction of a function's view. */
+struct annotate_line {
+	uint64_t addr;               /* in the ELF's own address space, as objdump's */
+	uint8_t size;                /* bytes: 0 for a sampled address that starts
+					no instruction */
+	uint8_t bytes[16];
+	char text[200];              /* "mov %rsp, %rbp" (the raw bytes without Capstone) */
+	uint64_t period, samples;    /* of the samples at addr */
+};
+
+/* One function matched by a --annotate name, as of a refresh. */
+struct annotate_fn {
+	char *spec;                  /* the --annotate argument it matched */
+	char *symbol, *dso, *dso_path;
+	uint64_t start, size;
+	uint64_t period, samples;    /* the sum of its lines': the row's self */
+	char *note;                  /* why there is no disassembly or it is cut, or NULL */
+	struct annotate_line *lines;
+	size_t nr_lines;
+};
+
+struct annotate_report {
+	struct annotate_fn *fns;
+	size_t nr_fns;
+	char **unmatched;            /* specs no sampled function matched yet */
+	size_t nr_unmatched;
+};
 
 /* The header fields are filled by the engine; view_build fills the rest. */
-struct annotate_report;
 
 struct snapshot {
 	double time;                 /* seconds since start */
@@ -199,6 +230,10 @@ struct snapshot {
 	bool unwind_fp;
 	uint64_t unwind_walks;
 	uint64_t unwind[SNAPSHOT_UNWIND_OUTCOMES];
+	/* Each outcome's name for the text header ("no CFI") and its JSON
+	 * key ("no_cfi"): the unwinder's, so that renderers need not know it. */
+	const char *unwind_name[SNAPSHOT_UNWIND_OUTCOMES];
+	const char *unwind_key[SNAPSHOT_UNWIND_OUTCOMES];
 
 	/* Precise-sample payloads: */
 	const struct payload_ops *payload; /* the data's decoder (its columns), or NULL:

@@ -4,9 +4,9 @@
 
 #include "annotate-out.h"
 
-#include "annotate.h"
 #include "textfmt.h"
 #include "util.h"
+#include "view.h"
 
 static double annotate_out_percent(uint64_t part, uint64_t whole)
 {

@@ -10,7 +10,6 @@
 #include "annotate-out.h"
 #include "column.h"
 #include "textfmt.h"
-#include "unwind.h"
 #include "util.h"
 #include "view.h"
 
@@ -89,7 +88,7 @@ static void output_add_node_name(struct strbuf *sb, const struct snapshot_node *
 
 static double output_root_share(const struct snapshot *snap)
 {
-	return (double)snap->unwind[UNWIND_ROOT] / (double)snap->unwind_walks;
+	return (double)snap->unwind[SNAPSHOT_UNWIND_ROOT] / (double)snap->unwind_walks;
 }
 
 /* How the DWARF walks ended, as shares of them all; for frame-pointer
@@ -110,9 +109,9 @@ static void output_unwind_line(struct strbuf *sb, const struct snapshot *snap)
 	}
 	strbuf_addf(sb, "unwind: dwarf %llu chains", (unsigned long long)snap->unwind_walks);
 	for (i = 0; i < SNAPSHOT_UNWIND_OUTCOMES; i++) {
-		if (i != UNWIND_ROOT && !snap->unwind[i])
+		if (i != SNAPSHOT_UNWIND_ROOT && !snap->unwind[i])
 			continue;
-		strbuf_addf(sb, "  %s ", unwind_outcome_name((enum unwind_outcome)i));
+		strbuf_addf(sb, "  %s ", snap->unwind_name[i]);
 		textfmt_fixed(sb, 100.0 * (double)snap->unwind[i] / (double)snap->unwind_walks, 1);
 		strbuf_addstr(sb, "%");
 	}
@@ -131,7 +130,7 @@ static void output_json_unwind(struct strbuf *sb, const struct snapshot *snap)
 		    snap->unwind_fp ? "fp" : "dwarf", (unsigned long long)snap->unwind_walks);
 	if (snap->unwind_fp) {
 		strbuf_addf(sb, ",\"root\":%llu,\"hint\":%s}",
-			    (unsigned long long)snap->unwind[UNWIND_ROOT],
+			    (unsigned long long)snap->unwind[SNAPSHOT_UNWIND_ROOT],
 			    snap->unwind_walks >= OUTPUT_FP_MIN_CHAINS &&
 					    output_root_share(snap) < OUTPUT_FP_ROOT_HINT ?
 				    "\"--call-graph dwarf\"" :
@@ -139,7 +138,7 @@ static void output_json_unwind(struct strbuf *sb, const struct snapshot *snap)
 		return;
 	}
 	for (i = 0; i < SNAPSHOT_UNWIND_OUTCOMES; i++)
-		strbuf_addf(sb, ",\"%s\":%llu", unwind_outcome_key((enum unwind_outcome)i),
+		strbuf_addf(sb, ",\"%s\":%llu", snap->unwind_key[i],
 			    (unsigned long long)snap->unwind[i]);
 	strbuf_addstr(sb, "}");
 }

@@ -14,6 +14,7 @@
 #include "output.h"
 #include "symtab.h"
 #include "testutil.h"
+#include "unwind.h"
 #include "util.h"
 #include "view.h"
 
@@ -355,7 +356,13 @@ START_TEST(test_unwind_header)
 {
 	struct snapshot snap = std_snapshot();
 	char *out;
+	int i;
 
+	/* The engine names the outcomes in the snapshot (ingest_publish). */
+	for (i = 0; i < SNAPSHOT_UNWIND_OUTCOMES; i++) {
+		snap.unwind_name[i] = unwind_outcome_name((enum unwind_outcome)i);
+		snap.unwind_key[i] = unwind_outcome_key((enum unwind_outcome)i);
+	}
 	snap.unwind_walks = 200;
 	snap.unwind[0] = 150; /* root */
 	snap.unwind[1] = 40;  /* no CFI */
