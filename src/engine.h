@@ -28,6 +28,7 @@ struct engine_config {
 	bool callchain;             /* frame-pointer chains (a recording's are used
 				       whenever it has them) */
 	unsigned max_stack;         /* frames kept per chain; 0 = the kernel's maximum */
+	bool off_cpu;               /* sched_switch: rows weighed by time off the CPU */
 	size_t mmap_pages;          /* per ring */
 	bool mmap_pages_set;        /* given: kept as is even with chains */
 	/* Where: every CPU, or these; system-wide, or these processes,

@@ -20,6 +20,7 @@
 #include "event.h"
 #include "kernel.h"
 #include "machine.h"
+#include "offcpu.h"
 #include "symloader.h"
 #include "synth.h"
 #include "record.h"
@@ -66,6 +67,12 @@ struct ingest {
 	int e_machine;
 	const struct arch_payload_ops *payload; /* its raw payloads' decoder, or NULL */
 
+	/* --off-cpu: intervals off the CPU, weighed in ns (see offcpu.h) */
+	struct offcpu *offcpu;
+	uint64_t offcpu_now;               /* the latest switch's time */
+	const struct perf_event_attr *offcpu_attr;  /* the tracepoint's */
+	uint64_t offcpu_bad;               /* raw payloads too short for the format */
+
 	/* enum hist_mode: set by the UI thread, read at each refresh */
 	atomic_int mode;
 };
@@ -100,6 +107,8 @@ struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine)
 	if (cfg->view.inline_frames)
 		hist_key_addresses(in->hist);
 	ingest_set_machine(in, e_machine);
+	if (cfg->off_cpu)
+		in->offcpu = offcpu_new();
 	return in;
 }
 
@@ -115,6 +124,7 @@ void ingest_free(struct ingest *in)
 	free(in->cc_frames);
 	free(in->cc_at);
 	callchain_cache_free(in->rcache);
+	offcpu_free(in->offcpu);
 	free(in);
 }
 
@@ -314,6 +324,9 @@ static size_t ingest_resolve_chain(struct ingest *in, const struct sample *s,
 	return n;
 }
 
+static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
+				 const struct perf_event_attr *attr);
+
 static void ingest_sample(struct ingest *in, const struct sample *s,
 			  const struct perf_event_attr *attr)
 {
@@ -322,6 +335,12 @@ static void ingest_sample(struct ingest *in, const struct sample *s,
 
 	if (in->only_attr && attr != in->only_attr)
 		return;
+	/* A switch opens and closes intervals; the closed ones come back
+	 * here as samples without RAW, weighed by their duration. */
+	if (in->offcpu && s->raw && attr->type == PERF_TYPE_TRACEPOINT) {
+		ingest_offcpu_switch(in, s, attr);
+		return;
+	}
 
 	in->samples++;
 	ingest_resolve(in, s->sid.pid, s->sid.tid, s->cpumode, s->ip, &r);
@@ -389,6 +408,80 @@ static void ingest_sample(struct ingest *in, const struct sample *s,
 	hist_add(in->hist, &hs);
 }
 
+/* Charge an off-CPU interval as a sample of its duration in ns, with the
+ * chain the thread had when it went off. */
+static void ingest_offcpu_charge(struct ingest *in, const struct offcpu_interval *iv,
+				 const struct perf_event_attr *attr)
+{
+	struct sample s;
+
+	if (iv->end <= iv->start)
+		return;
+	memset(&s, 0, sizeof(s));
+	s.sid.pid = iv->pid;
+	s.sid.tid = iv->tid;
+	s.sid.cpu = iv->cpu;
+	s.sid.time = iv->end;
+	s.cpumode = iv->cpumode;
+	s.ip = iv->ip;
+	s.callchain = iv->chain;
+	s.nr_callchain = iv->nr_chain;
+	s.period = iv->end - iv->start;
+	ingest_sample(in, &s, attr);
+}
+
+static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
+				 const struct perf_event_attr *attr)
+{
+	struct offcpu_interval iv;
+	struct offcpu_switch sw;
+
+	if (!offcpu_decode(in->cfg.off_cpu, s->raw, s->raw_size, &sw)) {
+		in->offcpu_bad++;
+		return;
+	}
+	if (s->sid.time > in->offcpu_now)
+		in->offcpu_now = s->sid.time;
+	in->offcpu_attr = attr;
+	/* System-wide the next task's switch-in is here; per thread, in the
+	 * PERF_RECORD_SWITCH that follows. */
+	if (sw.next_pid && offcpu_in(in->offcpu, sw.next_pid, s->sid.time, &iv))
+		ingest_offcpu_charge(in, &iv, attr);
+	if (!sw.prev_pid)
+		return;    /* the idle task */
+	memset(&iv, 0, sizeof(iv));
+	iv.pid = s->sid.pid;
+	iv.tid = sw.prev_pid;
+	iv.cpu = s->sid.cpu;
+	iv.start = s->sid.time;
+	iv.runnable = offcpu_state_runnable(sw.prev_state);
+	iv.ip = s->ip;
+	iv.cpumode = s->cpumode;
+	iv.chain = s->callchain;
+	iv.nr_chain = s->nr_callchain;
+	offcpu_out(in->offcpu, &iv);
+}
+
+/* Switch and exit records end intervals (--off-cpu). */
+static void ingest_offcpu_record(struct ingest *in, const struct record *rec,
+				 const struct perf_event_attr *attr)
+{
+	struct offcpu_interval iv;
+	bool closed = false;
+
+	if (!rec->has_sid)
+		return;
+	if ((rec->type == PERF_RECORD_SWITCH || rec->type == PERF_RECORD_SWITCH_CPU_WIDE) &&
+	    !(rec->misc & PERF_RECORD_MISC_SWITCH_OUT))
+		closed = offcpu_in(in->offcpu, rec->sid.tid, rec->sid.time, &iv);
+	else if (rec->kind == RECORD_EXIT)
+		closed = offcpu_exit(in->offcpu, rec->u.task.tid, rec->sid.time, &iv);
+	if (rec->sid.time > in->offcpu_now)
+		in->offcpu_now = rec->sid.time;
+	if (closed)
+		ingest_offcpu_charge(in, &iv, attr);
+}
+
 /* The /proc sweep is under way: read the process rec speaks of first. */
 static void ingest_synth_pid(struct ingest *in, const struct record *rec)
 {
@@ -434,6 +527,8 @@ void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
 		machine_set_time(in->machine, rec.has_sid ? rec.sid.time : 0);
 	if (machine_synthesizing(in->machine))
 		ingest_synth_pid(in, &rec);
+	if (in->offcpu && rec.kind != RECORD_SAMPLE)
+		ingest_offcpu_record(in, &rec, attr);
 	switch (rec.kind) {
 	case RECORD_SAMPLE:
 		ingest_sample(in, &rec.u.sample, attr);
@@ -521,6 +616,14 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	 * rows come first. */
 	if (act->wait_kernel)
 		machine_wait_kernel(in->machine);
+	/* Threads still off the CPU are charged up to now, and go on. */
+	if (in->offcpu && in->offcpu_attr && !preview) {
+		struct offcpu_interval iv;
+		size_t at = 0;
+
+		while (offcpu_next_open(in->offcpu, &at, in->offcpu_now, &iv))
+			ingest_offcpu_charge(in, &iv, in->offcpu_attr);
+	}
 	if (in->deferred && preview) {
 		/* The first frame waited for user symbols in the loop already. */
 		deferred_flush(in->deferred, in->machine, in->hist, in->refresh_gen, mode);

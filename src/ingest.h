@@ -15,6 +15,7 @@
 
 struct ingest;
 struct machine;
+struct offcpu_format;
 struct refresh_action;
 
 /* What the table shows, and how: the engine's config. */
@@ -28,6 +29,8 @@ struct ingest_config {
 	bool demangle;
 	bool debuginfod;
 	double debuginfod_timeout;   /* seconds */
+	/* --off-cpu: the tracepoint samples' fields (the config's), or NULL */
+	const struct offcpu_format *off_cpu;
 };
 
 /* The session's description in each snapshot (the engine's). */
