@@ -22,6 +22,7 @@
 #include "machine.h"
 #include "offcpu.h"
 #include "symloader.h"
+#include "symtab.h"
 #include "synth.h"
 #include "record.h"
 #include "refresh.h"
@@ -71,6 +72,7 @@ struct ingest {
 	struct offcpu *offcpu;
 	uint64_t offcpu_now;               /* the latest switch's time */
 	const struct perf_event_attr *offcpu_attr;  /* the tracepoint's */
+	bool offcpu_runq;                  /* the interval charged now was runnable */
 	uint64_t offcpu_bad;               /* raw payloads too short for the format */
 
 	/* enum hist_mode: set by the UI thread, read at each refresh */
@@ -344,6 +346,13 @@ static void ingest_sample(struct ingest *in, const struct sample *s,
 
 	in->samples++;
 	ingest_resolve(in, s->sid.pid, s->sid.tid, s->cpumode, s->ip, &r);
+	/* Waiting for a CPU, not blocked: told apart by its own leaf. */
+	if (in->offcpu_runq) {
+		static const struct symbol runqueue = { 0, 1, "[runqueue]" };
+
+		r.sym = &runqueue;
+		r.pending = false;
+	}
 	hs.comm = machine_comm_of(in->machine, s->sid.pid, s->sid.tid);
 	if (!hs.comm && s->sid.pid == 0)
 		hs.comm = intern("swapper");
@@ -427,7 +436,9 @@ static void ingest_offcpu_charge(struct ingest *in, const struct offcpu_interval
 	s.callchain = iv->chain;
 	s.nr_callchain = iv->nr_chain;
 	s.period = iv->end - iv->start;
+	in->offcpu_runq = iv->runnable;
 	ingest_sample(in, &s, attr);
+	in->offcpu_runq = false;
 }
 
 static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
