@@ -73,6 +73,8 @@ struct ingest {
 	uint64_t offcpu_now;               /* the latest switch's time */
 	const struct perf_event_attr *offcpu_attr;  /* the tracepoint's */
 	bool offcpu_runq;                  /* the interval charged now was runnable */
+	uint64_t offcpu_ns, offcpu_ns_at_refresh;       /* charged since start */
+	uint64_t offcpu_switches_at_refresh;
 	uint64_t offcpu_bad;               /* raw payloads too short for the format */
 
 	/* enum hist_mode: set by the UI thread, read at each refresh */
@@ -436,6 +438,7 @@ static void ingest_offcpu_charge(struct ingest *in, const struct offcpu_interval
 	s.callchain = iv->chain;
 	s.nr_callchain = iv->nr_chain;
 	s.period = iv->end - iv->start;
+	in->offcpu_ns += s.period;
 	in->offcpu_runq = iv->runnable;
 	ingest_sample(in, &s, attr);
 	in->offcpu_runq = false;
@@ -620,6 +623,23 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	snap.samples_per_sec = act->interval > 0 ?
 		(double)(in->samples - in->samples_at_refresh) / act->interval : 0;
 	snap.mode = ingest_mode_name(mode);
+	if (in->offcpu) {
+		const struct offcpu_stats *st = offcpu_stats(in->offcpu);
+
+		snap.off_cpu = true;
+		snap.offcpu_dropped = st->dropped;
+		if (act->interval > 0) {
+			snap.offcpu_ms_per_sec = (double)(in->offcpu_ns - in->offcpu_ns_at_refresh) /
+						 1e6 / act->interval;
+			snap.switches_per_sec = (double)(st->switches -
+							 in->offcpu_switches_at_refresh) /
+						act->interval;
+		}
+		if (!preview) {
+			in->offcpu_ns_at_refresh = in->offcpu_ns;
+			in->offcpu_switches_at_refresh = st->switches;
+		}
+	}
 	/* Printed tables are read whole, later: no kernel rows missing for
 	 * being early (the browser shows them at its next frame).  Live, the
 	 * scheduler held the refresh until the kernel's thread was done: this
