@@ -461,8 +461,8 @@ static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
 	 * PERF_RECORD_SWITCH that follows. */
 	if (sw.next_pid && offcpu_in(in->offcpu, sw.next_pid, s->sid.time, &iv))
 		ingest_offcpu_charge(in, &iv, attr);
-	if (!sw.prev_pid)
-		return;    /* the idle task */
+	if (!sw.prev_pid || offcpu_state_dead(sw.prev_state))
+		return;    /* the idle task, or a thread's last switch */
 	memset(&iv, 0, sizeof(iv));
 	iv.pid = s->sid.pid;
 	iv.tid = sw.prev_pid;

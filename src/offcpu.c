@@ -150,6 +150,11 @@ bool offcpu_state_runnable(uint64_t prev_state)
 	return (prev_state & 0xff) == 0;
 }
 
+bool offcpu_state_dead(uint64_t prev_state)
+{
+	return (prev_state & 0x30) != 0 && !offcpu_state_runnable(prev_state);
+}
+
 struct offcpu_thread {
 	struct offcpu_interval at;  /* chain: the thread's own copy */
 	uint64_t *chain;

@@ -39,6 +39,11 @@ bool offcpu_decode(const struct offcpu_format *f, const void *raw, uint32_t size
  * bit above them says. */
 bool offcpu_state_runnable(uint64_t prev_state);
 
+/* Whether a prev_state is a dying thread's last switch (EXIT_DEAD 0x10,
+ * EXIT_ZOMBIE 0x20 in the reported state): it never comes back, and its
+ * EXIT record came before this switch. */
+bool offcpu_state_dead(uint64_t prev_state);
+
 /* A closed off-CPU interval: chain valid until the next call on the
  * tracker. */
 struct offcpu_interval {

@@ -62,6 +62,12 @@ START_TEST(test_format_parse_decode)
 	ck_assert(!offcpu_state_runnable(1));
 	ck_assert(!offcpu_state_runnable(2));
 	ck_assert(!offcpu_state_runnable(0x80));
+	/* X and Z: a thread's last switch; S, D and preempted are not. */
+	ck_assert(offcpu_state_dead(0x10));
+	ck_assert(offcpu_state_dead(0x20));
+	ck_assert(!offcpu_state_dead(0x1));
+	ck_assert(!offcpu_state_dead(0x2));
+	ck_assert(!offcpu_state_dead(0x100));
 	/* next_pid ends at 68: one byte short fails, not reads past. */
 	ck_assert(offcpu_decode(&f, raw, 68, &sw));
 	ck_assert(!offcpu_decode(&f, raw, 67, &sw));
