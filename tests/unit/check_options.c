@@ -237,6 +237,9 @@ START_TEST(test_errors)
 		{ "-a", "-p1", "choose one target" },
 		{ "--vmlinux=", NULL, "--vmlinux wants a file name" },
 		{ "--buildid-dir=", NULL, "--buildid-dir wants a directory" },
+		{ "--off-cpu", "-ecycles", "--off-cpu samples sched:sched_switch: it excludes -e" },
+		{ "--off-cpu", "-F100", "--off-cpu takes every switch" },
+		{ "--off-cpu", "-iperf.data", "--off-cpu with -i FILE is not supported yet" },
 	};
 	char buf[512];
 	size_t i;
@@ -338,6 +341,36 @@ START_TEST(test_event_attr)
 	ck_assert_uint_eq(a.sample_period, 12345);
 	ck_assert(!a.mmap2 && !a.comm && !a.task);
 	ck_assert(a.exclude_kernel);
+	ck_assert(!(a.sample_type & PERF_SAMPLE_RAW) && !a.context_switch);
+
+	/* A tracepoint (--off-cpu): its fields in RAW, and switch records
+	 * for the switch-ins of per-thread targets. */
+	ev.type = PERF_TYPE_TRACEPOINT;
+	ev.config = 316;
+	s.freq_or_period = 1;
+	s.tracking = true;
+	event_attr_init(&a, &ev, &s);
+	ck_assert(a.sample_type & PERF_SAMPLE_RAW);
+	ck_assert(a.context_switch);
+	ck_assert_uint_eq(a.sample_period, 1);
+}
+END_TEST
+
+START_TEST(test_off_cpu)
+{
+	struct options o;
+	enum options_result res;
+	struct engine_config ec;
+
+	ck_assert_int_eq(parse(&o, &res, "--off-cpu", "-p", "1", NULL), 0);
+	ck_assert(o.off_cpu);
+	ck_assert(o.callchain);
+	options_engine_config(&o, false, &ec);
+	ck_assert(ec.off_cpu && ec.callchain);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, &res, "-p", "1", NULL), 0);
+	ck_assert(!o.off_cpu);
+	options_release(&o);
 }
 END_TEST
 
@@ -458,6 +491,7 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_off_cpu);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("events");
 	tcase_add_test(tc, test_event_parse);
