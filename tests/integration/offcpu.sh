@@ -90,3 +90,17 @@ st=$?
 [ $st -eq 2 ] || fail "--off-cpu -e: status $st, expected 2"
 grep -q 'excludes -e' "$TMP/err" || fail "--off-cpu -e message: $(cat "$TMP/err")"
 ok "--off-cpu with -e is a usage error"
+
+# The browser: the same rows, its header in off-CPU terms.
+if command -v tmux >/dev/null 2>&1 && tmux_start offcpu 120 40; then
+	ABS_PROFTOP=$(cd "$(dirname "$PROFTOP")" && pwd)/$(basename "$PROFTOP")
+	ABS_SLEEPER=$(cd "$(dirname "$SLEEPER")" && pwd)/$(basename "$SLEEPER")
+	keys "clear; $ABS_PROFTOP --off-cpu -d 0.5 -- $ABS_SLEEPER 30" Enter
+	wait_for '^proftop  event sched:sched_switch ' "tracepoint in the header"
+	wait_for '% of all off-CPU time  off-CPU [0-9.]+ ms/s  switches [0-9]+/s' "off-CPU units"
+	wait_for 'sleeper +sleeper +\[\.\] sleep_long$' "sleep_long row"
+	keys q
+	ok "browser: off-CPU header and the sleeper's rows"
+else
+	echo "# browser part skipped: tmux cannot start a session here"
+fi
