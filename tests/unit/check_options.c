@@ -236,10 +236,16 @@ START_TEST(test_errors)
 		{ "-K", "-U", "-K and -U together" },
 		{ "-a", "-p1", "choose one target" },
 		{ "--vmlinux=", NULL, "--vmlinux wants a file name" },
+		{ "--call-graph", "dwarf,12", "--call-graph dwarf,SIZE wants the bytes" },
+		{ "--call-graph", "dwarf,65536", "--call-graph dwarf,SIZE wants the bytes" },
+		{ "--call-graph", "dwarf,", "--call-graph dwarf,SIZE wants the bytes" },
+		{ "--call-graph", "lbr", "--call-graph lbr is not supported yet" },
+		{ "--call-graph", "x", "--call-graph wants fp or dwarf[,SIZE]" },
 		{ "--buildid-dir=", NULL, "--buildid-dir wants a directory" },
 		{ "--off-cpu", "-ecycles", "--off-cpu samples sched:sched_switch: it excludes -e" },
 		{ "--off-cpu", "-F100", "--off-cpu takes every switch" },
 		{ "--off-cpu", "-iperf.data", "--off-cpu with -i FILE is not supported yet" },
+		{ "--off-cpu", "--call-graph=dwarf", "not --call-graph dwarf" },
 	};
 	char buf[512];
 	size_t i;
@@ -342,9 +348,25 @@ START_TEST(test_event_attr)
 	ck_assert(!a.mmap2 && !a.comm && !a.task);
 	ck_assert(a.exclude_kernel);
 	ck_assert(!(a.sample_type & PERF_SAMPLE_RAW) && !a.context_switch);
+	ck_assert(!(a.sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)));
+
+	/* --call-graph dwarf: the kernel's chain up to the user boundary,
+	 * then the registers and stack copy the unwinder reads. */
+	s.callchain = true;
+	s.dwarf_stack = 16384;
+	s.regs_user = 0xff0fff;
+	event_attr_init(&a, &ev, &s);
+	ck_assert(a.sample_type & PERF_SAMPLE_CALLCHAIN);
+	ck_assert(a.sample_type & PERF_SAMPLE_REGS_USER);
+	ck_assert(a.sample_type & PERF_SAMPLE_STACK_USER);
+	ck_assert_uint_eq(a.sample_regs_user, 0xff0fff);
+	ck_assert_uint_eq(a.sample_stack_user, 16384);
+	ck_assert(a.exclude_callchain_user);
 
 	/* A tracepoint (--off-cpu): its fields in RAW, and switch records
 	 * for the switch-ins of per-thread targets. */
+	s.dwarf_stack = 0;
+	s.regs_user = 0;
 	ev.type = PERF_TYPE_TRACEPOINT;
 	ev.config = 316;
 	s.freq_or_period = 1;
@@ -370,6 +392,26 @@ START_TEST(test_off_cpu)
 	options_release(&o);
 	ck_assert_int_eq(parse(&o, &res, "-p", "1", NULL), 0);
 	ck_assert(!o.off_cpu);
+	options_release(&o);
+}
+END_TEST
+
+/* --call-graph dwarf[,SIZE]: perf's syntax, SIZE 8192 unless given. */
+START_TEST(test_call_graph_dwarf)
+{
+	struct options o;
+	enum options_result res;
+
+	ck_assert_int_eq(parse(&o, &res, "--call-graph", "dwarf", "-a", NULL), 0);
+	ck_assert(o.callchain);
+	ck_assert_uint_eq(o.dwarf_stack, 8192);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, &res, "--call-graph=dwarf,65528", "-a", NULL), 0);
+	ck_assert_uint_eq(o.dwarf_stack, 65528);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, &res, "--call-graph", "fp", "-a", NULL), 0);
+	ck_assert(o.callchain);
+	ck_assert_uint_eq(o.dwarf_stack, 0);
 	options_release(&o);
 }
 END_TEST
@@ -492,6 +534,7 @@ static Suite *suite(void)
 	tc = tcase_create("errors");
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_off_cpu);
+	tcase_add_test(tc, test_call_graph_dwarf);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("events");
 	tcase_add_test(tc, test_event_parse);
