@@ -104,3 +104,19 @@ if command -v tmux >/dev/null 2>&1 && tmux_start offcpu 120 40; then
 else
 	echo "# browser part skipped: tmux cannot start a session here"
 fi
+
+# Without permission for the tracepoint: one line naming cause and fix, exit 1.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	ABS_PROFTOP=$(cd "$(dirname "$PROFTOP")" && pwd)/$(basename "$PROFTOP")
+	su nobody -s /bin/sh -c "$ABS_PROFTOP --off-cpu -b -n 1 -d 0.3 -- true" >/dev/null 2>"$TMP/nobody.err"
+	st=$?
+	if [ $st -eq 126 ] || [ $st -eq 127 ]; then
+		echo "# unprivileged part skipped: nobody cannot run $ABS_PROFTOP"
+	else
+		[ $st -eq 1 ] || fail "--off-cpu as nobody: status $st, expected 1: $(cat "$TMP/nobody.err")"
+		[ "$(wc -l <"$TMP/nobody.err")" -eq 1 ] || fail "--off-cpu as nobody: not one line: $(cat "$TMP/nobody.err")"
+		grep -q -- '--off-cpu: .*run as root' "$TMP/nobody.err" ||
+			fail "--off-cpu as nobody: $(cat "$TMP/nobody.err")"
+		ok "--off-cpu without permission: one line with the fix, exit 1"
+	fi
+fi
