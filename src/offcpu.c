@@ -166,6 +166,7 @@ struct offcpu {
 	struct offcpu_thread *threads;
 	size_t nthreads, cap;
 	struct hashtab index;
+	uint64_t *exit_chain;       /* the last exited thread's, for its interval */
 	struct offcpu_stats stats;
 };
 
@@ -205,6 +206,7 @@ void offcpu_free(struct offcpu *o)
 	for (i = 0; i < o->nthreads; i++)
 		free(o->threads[i].chain);
 	free(o->threads);
+	free(o->exit_chain);
 	hashtab_release(&o->index);
 	free(o);
 }
@@ -275,14 +277,53 @@ bool offcpu_in(struct offcpu *o, uint32_t tid, uint64_t time, struct offcpu_inte
 	return offcpu_close(o, t, time, iv);
 }
 
+/* Forget thread idx (at slot), the last entry taking its place: an
+ * exited thread's tid may come back as another thread. */
+static void offcpu_forget(struct offcpu *o, size_t slot, uint32_t idx)
+{
+	uint32_t last = (uint32_t)o->nthreads - 1;
+
+	hashtab_remove(&o->index, slot, offcpu_hash, o);
+	free(o->threads[idx].chain);
+	if (idx != last) {
+		uint32_t moved = o->threads[last].at.tid;
+
+		o->threads[idx] = o->threads[last];
+		hashtab_set(&o->index,
+			    hashtab_probe(&o->index, offcpu_tid_hash(moved), offcpu_eq, o, &moved),
+			    idx);
+	}
+	o->nthreads--;
+}
+
 bool offcpu_exit(struct offcpu *o, uint32_t tid, uint64_t time, struct offcpu_interval *iv)
 {
-	struct offcpu_thread *t = offcpu_find(o, tid);
+	size_t slot = hashtab_probe(&o->index, offcpu_tid_hash(tid), offcpu_eq, o, &tid);
+	uint32_t idx = o->index.slots[slot];
+	struct offcpu_thread *t;
+	bool closed = false;
 
-	if (!t || !t->off)
+	if (idx == HASHTAB_EMPTY)
 		return false;
-	o->stats.exited++;
-	return offcpu_close(o, t, time, iv);
+	t = &o->threads[idx];
+	if (t->off) {
+		o->stats.exited++;
+		closed = offcpu_close(o, t, time, iv);
+		/* *iv's chain is t's: kept until the next call, as promised. */
+		if (closed) {
+			free(o->exit_chain);
+			o->exit_chain = t->chain;
+			iv->chain = t->chain;
+			t->chain = NULL;
+		}
+	}
+	offcpu_forget(o, slot, idx);
+	return closed;
+}
+
+size_t offcpu_threads(const struct offcpu *o)
+{
+	return o->nthreads;
 }
 
 bool offcpu_next_open(struct offcpu *o, size_t *cursor, uint64_t time,

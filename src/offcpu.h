@@ -76,7 +76,10 @@ void offcpu_out(struct offcpu *o, const struct offcpu_interval *at);
 /* Thread tid is back on a CPU (or exited) at time: true with its interval
  * in *iv when it was off. */
 bool offcpu_in(struct offcpu *o, uint32_t tid, uint64_t time, struct offcpu_interval *iv);
+/* Exit: closes the interval if the thread was off, and forgets it. */
 bool offcpu_exit(struct offcpu *o, uint32_t tid, uint64_t time, struct offcpu_interval *iv);
+/* Threads known (seen going off, not exited). */
+size_t offcpu_threads(const struct offcpu *o);
 
 /* The next thread still off the CPU at time, from *cursor (0 to start):
  * its interval so far, which then restarts at time (charged up to a

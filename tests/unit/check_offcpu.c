@@ -185,6 +185,49 @@ START_TEST(test_exit_and_lost)
 }
 END_TEST
 
+/* Exited threads are forgotten (pid churn keeps the table bounded), and
+ * the others stay found as entries move. */
+START_TEST(test_exit_forgets)
+{
+	struct offcpu *o = offcpu_new();
+	struct offcpu_interval iv;
+	uint64_t chain[2];
+	uint32_t tid;
+
+	for (tid = 1; tid <= 300; tid++) {
+		chain[0] = tid;
+		chain[1] = tid * 10;
+		out_at(o, tid, 1000, false, chain, 2);
+	}
+	ck_assert_uint_eq(offcpu_threads(o), 300);
+	/* Exit the odd ones, some back on the CPU first. */
+	for (tid = 1; tid <= 300; tid += 2) {
+		if (tid % 3 == 0) {
+			ck_assert(offcpu_in(o, tid, 1500, &iv));
+			ck_assert(!offcpu_exit(o, tid, 2000, &iv));
+		} else {
+			ck_assert(offcpu_exit(o, tid, 2000, &iv));
+			ck_assert_uint_eq(iv.tid, tid);
+			ck_assert_uint_eq(iv.chain[0], tid);
+			ck_assert_uint_eq(iv.chain[1], tid * 10);
+		}
+	}
+	ck_assert_uint_eq(offcpu_threads(o), 150);
+	ck_assert(!offcpu_exit(o, 1, 3000, &iv));
+	for (tid = 2; tid <= 300; tid += 2) {
+		ck_assert(offcpu_in(o, tid, 4000, &iv));
+		ck_assert_uint_eq(iv.chain[0], tid);
+		ck_assert_uint_eq(iv.end - iv.start, 3000);
+	}
+	/* A tid reused after its exit starts afresh. */
+	ck_assert(!offcpu_in(o, 5, 4000, &iv));
+	out_at(o, 5, 5000, true, chain, 1);
+	ck_assert(offcpu_in(o, 5, 5100, &iv));
+	ck_assert(iv.runnable);
+	offcpu_free(o);
+}
+END_TEST
+
 START_TEST(test_open_at_refresh)
 {
 	struct offcpu *o = offcpu_new();
@@ -227,6 +270,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_pairing);
 	tcase_add_test(tc, test_exit_and_lost);
 	tcase_add_test(tc, test_open_at_refresh);
+	tcase_add_test(tc, test_exit_forgets);
 	suite_add_tcase(s, tc);
 	return s;
 }
