@@ -105,7 +105,7 @@ static void engine_new_ingest(struct engine *e, int e_machine)
 		.demangle = e->cfg.demangle,
 		.debuginfod = e->cfg.debuginfod,
 		.debuginfod_timeout = e->cfg.debuginfod_timeout,
-		.off_cpu = e->cfg.off_cpu && e->live ? &e->offcpu_format : NULL,
+		.off_cpu = e->cfg.off_cpu ? &e->offcpu_format : NULL,
 	};
 
 	e->in = ingest_new(&ic, e_machine);
@@ -203,6 +203,18 @@ static int engine_start_file(struct engine *e)
 	e->file_seconds = source_file_seconds(e->src);
 	if (c->dump)
 		return 0;
+	/* --off-cpu: the sched_switch format the recording was made with. */
+	if (c->off_cpu &&
+	    (ev->attr.type != PERF_TYPE_TRACEPOINT ||
+	     (err = offcpu_format_from_tracing(info->tracing_data, info->tracing_data_size,
+					       &e->offcpu_format, &em)) < 0)) {
+		if (ev->attr.type != PERF_TYPE_TRACEPOINT)
+			msg_error("--off-cpu: %s was not recorded with the sched:sched_switch "
+				  "tracepoint (perf record -e sched:sched_switch -g)", c->input);
+		else
+			msg_error("--off-cpu: %s: %s", c->input, errmsg_text(&em, err));
+		return 1;
+	}
 	/* No ARCH feature: EM_NONE, no payload is decoded. */
 	engine_new_ingest(e, arch_machine_from_name(info->arch));
 	ingest_only_attr(e->in, &ev->attr);

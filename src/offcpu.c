@@ -101,6 +101,30 @@ int offcpu_format_parse(const char *text, struct offcpu_format *f, struct errmsg
 	return 0;
 }
 
+int offcpu_format_from_tracing(const void *data, size_t size, struct offcpu_format *f,
+			       struct errmsg *em)
+{
+	static const char name[] = "name: sched_switch\n";
+	const char *p = data ? memmem(data, size, name, sizeof(name) - 1) : NULL;
+	const char *end = (const char *)data + size, *stop;
+	char *text;
+	int err;
+
+	if (!p)
+		return errmsg_set(em, -ENOENT, "the recording's tracing data has no "
+				  "sched:sched_switch format");
+	/* The format runs to its "print fmt" line; the fields come before
+	 * it, and a truncated copy stops at the data's end. */
+	stop = memmem(p, (size_t)(end - p), "\nprint fmt:", 11);
+	stop = stop ? stop + 1 : end;
+	text = xmalloc((size_t)(stop - p) + 1);
+	memcpy(text, p, (size_t)(stop - p));
+	text[stop - p] = '\0';
+	err = offcpu_format_parse(text, f, em);
+	free(text);
+	return err;
+}
+
 static bool offcpu_field_get(const struct offcpu_field *fl, const unsigned char *raw,
 			     uint32_t size, uint64_t *out)
 {

@@ -24,6 +24,12 @@ struct offcpu_format {
  * with em naming the missing or bad field. */
 int offcpu_format_parse(const char *text, struct offcpu_format *f, struct errmsg *em);
 
+/* The same from a recording's TRACING_DATA (perf's copy of the formats of
+ * its tracepoints): sched_switch's text found in it and parsed.  Returns 0,
+ * or -ENOENT / -EINVAL with em saying why. */
+int offcpu_format_from_tracing(const void *data, size_t size, struct offcpu_format *f,
+			       struct errmsg *em);
+
 struct offcpu_switch {
 	uint32_t prev_pid, next_pid;   /* tids, as the kernel names them */
 	uint64_t prev_state;

@@ -615,8 +615,6 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		return usage_error("--off-cpu samples sched:sched_switch: it excludes -e");
 	if (o->off_cpu && (have_freq || have_count))
 		return usage_error("--off-cpu takes every switch: it excludes -F and -c");
-	if (o->off_cpu && o->input)
-		return usage_error("--off-cpu with -i FILE is not supported yet: replay is live only");
 	if (o->off_cpu && o->dwarf_stack)
 		return usage_error("--off-cpu keeps the chain of each switch-out: with frame "
 				   "pointers only, not --call-graph dwarf (not yet)");

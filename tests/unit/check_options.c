@@ -244,7 +244,6 @@ START_TEST(test_errors)
 		{ "--buildid-dir=", NULL, "--buildid-dir wants a directory" },
 		{ "--off-cpu", "-ecycles", "--off-cpu samples sched:sched_switch: it excludes -e" },
 		{ "--off-cpu", "-F100", "--off-cpu takes every switch" },
-		{ "--off-cpu", "-iperf.data", "--off-cpu with -i FILE is not supported yet" },
 		{ "--off-cpu", "--call-graph=dwarf", "not --call-graph dwarf" },
 	};
 	char buf[512];
