@@ -120,3 +120,49 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 		ok "--off-cpu without permission: one line with the fix, exit 1"
 	fi
 fi
+
+# Replay: perf record -e sched:sched_switch -g --switch-events, the format
+# from the file's tracing data; the total agrees with the intervals that
+# perf script shows (switch-out sample to switch-in record) within 1%.
+if command -v perf >/dev/null 2>&1 &&
+	perf record -q -e sched:sched_switch -g --switch-events -o "$TMP/ss.data" -- "$SLEEPER" 1.5 \
+		>/dev/null 2>"$TMP/perf.err" && [ -s "$TMP/ss.data" ]; then
+	"$PROFTOP" --off-cpu -i "$TMP/ss.data" --json --accumulate -s comm,sym >"$TMP/replay.json" 2>"$TMP/err" ||
+		fail "--off-cpu -i: $(cat "$TMP/err")"
+	perf script -i "$TMP/ss.data" --ns --show-switch-events -F comm,tid,time,event \
+		>"$TMP/script.txt" 2>/dev/null || fail "perf script on the recording"
+	python3 - "$TMP/replay.json" "$TMP/script.txt" <<'PY' || fail "replay against perf script"
+import json, sys
+last = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
+start, total = {}, 0
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) < 4:
+        continue
+    tid, t = f[1], round(float(f[2].rstrip(":")) * 1e9)
+    if "sched:sched_switch:" in line:
+        start[tid] = t
+    elif "PERF_RECORD_SWITCH" in line and "IN" in f and tid in start:
+        total += t - start.pop(tid)
+rows = [r for r in last["rows"] if r.get("comm") == "sleeper"]
+ours = sum(r["period"] for r in rows)
+share = {r["symbol"]: r["children"] * last["period"] / ours for r in rows
+         if r["symbol"] in ("sleep_long", "sleep_short")}
+print("proftop %.4f s, perf script %.4f s, shares %s" % (ours / 1e9, total / 1e9, share))
+assert total > 1e9, total
+assert abs(ours - total) <= 0.01 * total, (ours, total)
+assert abs(share["sleep_long"] - 75) <= 5 and abs(share["sleep_short"] - 25) <= 5, share
+PY
+	ok "replay of a sched_switch recording: total within 1% of perf script's, 3:1 shares"
+else
+	echo "# replay part skipped: perf record -e sched:sched_switch failed: $(tail -1 "$TMP/perf.err" 2>/dev/null)"
+fi
+
+# A recording of another event: one line saying what --off-cpu needs.
+if perf record -q -e cpu-clock -o "$TMP/cc.data" -- true >/dev/null 2>&1; then
+	"$PROFTOP" --off-cpu -i "$TMP/cc.data" --json >/dev/null 2>"$TMP/err"
+	st=$?
+	[ $st -eq 1 ] && grep -q 'not recorded with the sched:sched_switch' "$TMP/err" ||
+		fail "--off-cpu -i on a cpu-clock recording: status $st: $(cat "$TMP/err")"
+	ok "--off-cpu -i on a recording without sched_switch: exit 1 and why"
+fi

@@ -6,6 +6,7 @@
  * intervals charged up to a refresh. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -101,6 +102,45 @@ START_TEST(test_format_bad)
 
 		ck_assert(!offcpu_decode(&f, raw, sizeof(raw), &sw));
 	}
+}
+END_TEST
+
+/* A recording's tracing data: other formats around sched_switch's, with
+ * binary sizes between; truncated inside its fields, or without it. */
+START_TEST(test_format_from_tracing)
+{
+	static const char other[] = "name: sched_wakeup\nID: 317\nformat:\n"
+		"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+		"print fmt: \"pid=%d\", REC->pid\n";
+	unsigned char data[4096];
+	struct offcpu_format f;
+	struct errmsg em = ERRMSG_INIT;
+	size_t n = 0, at;
+	int err;
+
+	memcpy(data + n, "\x17\x08\x44tracing0.6", 13);
+	n += 13;
+	memcpy(data + n, other, sizeof(other) - 1);
+	n += sizeof(other) - 1;
+	memset(data + n, 0, 8);
+	data[n] = (unsigned char)(sizeof(format_text) - 1);
+	n += 8;
+	at = n;
+	memcpy(data + n, format_text, sizeof(format_text) - 1);
+	n += sizeof(format_text) - 1;
+	memcpy(data + n, other, sizeof(other) - 1);
+	n += sizeof(other) - 1;
+	ck_assert_int_eq(offcpu_format_from_tracing(data, n, &f, &em), 0);
+	ck_assert_uint_eq(f.prev_state.offset, 40);
+	ck_assert_uint_eq(f.next_pid.offset, 64);
+	/* Cut before next_pid's line: the field is missing, said so. */
+	err = offcpu_format_from_tracing(data, at + (size_t)(strstr(format_text, "\tfield:pid_t next_pid") -
+							  format_text), &f, &em);
+	ck_assert_int_eq(err, -EINVAL);
+	ck_assert(strstr(errmsg_text(&em, err), "next_pid") != NULL);
+	/* Cut inside the name: not found. */
+	ck_assert_int_eq(offcpu_format_from_tracing(data, at + 10, &f, &em), -ENOENT);
+	ck_assert_int_eq(offcpu_format_from_tracing(NULL, 0, &f, &em), -ENOENT);
 }
 END_TEST
 
@@ -267,6 +307,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, test_format_parse_decode);
 	tcase_add_test(tc, test_format_bad);
+	tcase_add_test(tc, test_format_from_tracing);
 	tcase_add_test(tc, test_pairing);
 	tcase_add_test(tc, test_exit_and_lost);
 	tcase_add_test(tc, test_open_at_refresh);
