@@ -14,6 +14,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "errmsg.h"
@@ -236,6 +237,10 @@ void event_attr_init(struct perf_event_attr *attr, const struct event_spec *ev,
 	if (ev->type == PERF_TYPE_TRACEPOINT) {
 		attr->sample_type |= PERF_SAMPLE_RAW;
 		attr->context_switch = s->tracking;
+		/* Times on CLOCK_MONOTONIC: a refresh charges the threads
+		 * still off the CPU up to its own clock_gettime. */
+		attr->use_clockid = 1;
+		attr->clockid = CLOCK_MONOTONIC;
 	}
 	if (s->callchain) {
 		attr->sample_type |= PERF_SAMPLE_CALLCHAIN;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "arch.h"
 #include "callchain.h"
@@ -823,23 +824,6 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	snap.samples_per_sec = act->interval > 0 ?
 		(double)(in->samples - in->samples_at_refresh) / act->interval : 0;
 	snap.mode = ingest_mode_name(mode);
-	if (in->offcpu) {
-		const struct offcpu_stats *st = offcpu_stats(in->offcpu);
-
-		snap.off_cpu = true;
-		snap.offcpu_dropped = st->dropped;
-		if (act->interval > 0) {
-			snap.offcpu_ms_per_sec = (double)(in->offcpu_ns - in->offcpu_ns_at_refresh) /
-						 1e6 / act->interval;
-			snap.switches_per_sec = (double)(st->switches -
-							 in->offcpu_switches_at_refresh) /
-						act->interval;
-		}
-		if (!preview) {
-			in->offcpu_ns_at_refresh = in->offcpu_ns;
-			in->offcpu_switches_at_refresh = st->switches;
-		}
-	}
 	if (in->uq) {
 		_Static_assert(UNWIND_NOUTCOMES == SNAPSHOT_UNWIND_OUTCOMES, "snapshot.unwind");
 		unwind_queue_counts(in->uq, snap.unwind);
@@ -858,13 +842,43 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	 * rows come first. */
 	if (act->wait_kernel)
 		machine_wait_kernel(in->machine);
-	/* Threads still off the CPU are charged up to now, and go on. */
+	/* Threads still off the CPU are charged up to now, and go on: live,
+	 * the clock the tracepoint's times are on (event.c); a recording,
+	 * its latest switch. */
 	if (in->offcpu && in->offcpu_attr && !preview) {
 		struct offcpu_interval iv;
 		size_t at = 0;
 
+		if (in->cfg.live && in->offcpu_attr->use_clockid &&
+		    in->offcpu_attr->clockid == CLOCK_MONOTONIC) {
+			struct timespec ts;
+			uint64_t now;
+
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+			if (now > in->offcpu_now)
+				in->offcpu_now = now;
+		}
+
 		while (offcpu_next_open(in->offcpu, &at, in->offcpu_now, &iv))
 			ingest_offcpu_charge(in, &iv, in->offcpu_attr);
+	}
+	if (in->offcpu) {
+		const struct offcpu_stats *st = offcpu_stats(in->offcpu);
+
+		snap.off_cpu = true;
+		snap.offcpu_dropped = st->dropped;
+		if (act->interval > 0) {
+			snap.offcpu_ms_per_sec = (double)(in->offcpu_ns - in->offcpu_ns_at_refresh) /
+						 1e6 / act->interval;
+			snap.switches_per_sec = (double)(st->switches -
+							 in->offcpu_switches_at_refresh) /
+						act->interval;
+		}
+		if (!preview) {
+			in->offcpu_ns_at_refresh = in->offcpu_ns;
+			in->offcpu_switches_at_refresh = st->switches;
+		}
 	}
 	if (in->deferred && preview) {
 		/* The first frame waited for user symbols in the loop already. */

@@ -89,7 +89,9 @@ size_t offcpu_threads(const struct offcpu *o);
 
 /* The next thread still off the CPU at time, from *cursor (0 to start):
  * its interval so far, which then restarts at time (charged up to a
- * refresh and continuing).  False when there are no more. */
+ * refresh and continuing; a switch-in found later with an earlier time
+ * then closes it with nothing more to charge).  False when there are no
+ * more. */
 bool offcpu_next_open(struct offcpu *o, size_t *cursor, uint64_t time,
 		      struct offcpu_interval *iv);
 

@@ -45,6 +45,14 @@ assert full and all(700 < s["off_cpu"]["ms_per_sec"] < 1300 for s in full), [s["
 PY
 ok "sleep_long 75% and sleep_short 25% of the off-CPU time, under do_nanosleep"
 
+# One long sleep: charged up to each refresh while it lasts, not only at
+# its end.
+"$PROFTOP" --off-cpu --json -d 1 -- sleep 2.5 >"$TMP/sleep.json" 2>"$TMP/err" ||
+	fail "--off-cpu -- sleep 2.5: $(cat "$TMP/err")"
+json_check "$TMP/sleep.json" 'len(snaps) >= 2 and 800 < snaps[0]["off_cpu"]["ms_per_sec"] < 1100 and 800 < snaps[1]["off_cpu"]["ms_per_sec"] < 1100' ||
+	fail "a thread asleep across refreshes: $(cut -c1-400 "$TMP/sleep.json")"
+ok "a sleep across refreshes is charged up to each refresh"
+
 "$PROFTOP" --off-cpu --folded --accumulate -d 5 -- "$SLEEPER" 1.5 >"$TMP/folded" 2>"$TMP/err" ||
 	fail "--off-cpu --folded: $(cat "$TMP/err")"
 python3 - "$TMP/folded" <<'PY' || fail "folded weights"

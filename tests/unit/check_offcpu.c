@@ -296,6 +296,11 @@ START_TEST(test_open_at_refresh)
 	while (offcpu_next_open(o, &at, 3000, &iv))
 		n++;
 	ck_assert_uint_eq(n, 0);
+	/* A switch-in read after the refresh but earlier than it: closed,
+	 * nothing more to charge, not counted as dropped. */
+	ck_assert(!offcpu_in(o, 9, 2900, &iv));
+	ck_assert_uint_eq(offcpu_stats(o)->dropped, 0);
+	ck_assert(!offcpu_in(o, 9, 3100, &iv));
 	offcpu_free(o);
 }
 END_TEST
