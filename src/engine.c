@@ -19,6 +19,7 @@
 #include "arch.h"
 #include "errmsg.h"
 #include "event.h"
+#include "offcpu.h"
 #include "ingest.h"
 #include "kernel.h"
 #include "machine.h"
@@ -40,6 +41,7 @@ struct engine {
 	struct target target;
 	char event_name[64];
 	char event_note[160];
+	struct offcpu_format offcpu_format;  /* --off-cpu: sched_switch's fields */
 	bool freq;                   /* sampling by frequency, else by period */
 	uint64_t sample_freq;        /* after -F max and clamping */
 	uint64_t sample_period;
@@ -106,6 +108,7 @@ static void engine_new_ingest(struct engine *e, int e_machine)
 		.annotate = e->cfg.annotate,
 		.nannotate = e->cfg.nannotate,
 		.annotate_intel = e->cfg.annotate_intel,
+		.off_cpu = e->cfg.off_cpu ? &e->offcpu_format : NULL,
 	};
 
 	e->in = ingest_new(&ic, e_machine);
@@ -203,6 +206,18 @@ static int engine_start_file(struct engine *e)
 	e->file_seconds = source_file_seconds(e->src);
 	if (c->dump)
 		return 0;
+	/* --off-cpu: the sched_switch format the recording was made with. */
+	if (c->off_cpu &&
+	    (ev->attr.type != PERF_TYPE_TRACEPOINT ||
+	     (err = offcpu_format_from_tracing(info->tracing_data, info->tracing_data_size,
+					       &e->offcpu_format, &em)) < 0)) {
+		if (ev->attr.type != PERF_TYPE_TRACEPOINT)
+			msg_error("--off-cpu: %s was not recorded with the sched:sched_switch "
+				  "tracepoint (perf record -e sched:sched_switch -g)", c->input);
+		else
+			msg_error("--off-cpu: %s: %s", c->input, errmsg_text(&em, err));
+		return 1;
+	}
 	/* No ARCH feature: EM_NONE, no payload is decoded. */
 	engine_new_ingest(e, arch_machine_from_name(info->arch));
 	ingest_only_attr(e->in, &ev->attr);
@@ -216,13 +231,17 @@ static int engine_start_file(struct engine *e)
 	return 0;
 }
 
+static int engine_off_cpu(struct engine *e, struct live_config *lc);
+static int engine_sampling_rest(struct engine *e, struct live_config *lc);
+
 /* The event and how it samples, from the config.  Returns 0 or the exit
  * status after a message. */
 static int engine_sampling(struct engine *e, struct live_config *lc)
 {
 	const struct engine_config *c = &e->cfg;
-	int status;
 
+	if (c->off_cpu)
+		return engine_off_cpu(e, lc);
 	if (event_parse(c->event ? c->event : "cycles", &lc->event)) {
 		msg_error("unknown event '%s': use cycles, instructions, cpu-clock, task-clock, "
 			  "another name from proftop --help, or rNNNN for a raw event",
@@ -230,6 +249,34 @@ static int engine_sampling(struct engine *e, struct live_config *lc)
 		return 2;
 	}
 	lc->event_is_default = !c->event || strcmp(c->event, "cycles") == 0;
+	return engine_sampling_rest(e, lc);
+}
+
+/* --off-cpu: sched:sched_switch on every switch, its fields from tracefs. */
+static int engine_off_cpu(struct engine *e, struct live_config *lc)
+{
+	struct errmsg em = ERRMSG_INIT;
+	char *format;
+	int err;
+
+	if ((err = event_tracepoint("sched", "sched_switch", &lc->event, &format, &em)) ||
+	    (err = offcpu_format_parse(format, &e->offcpu_format, &em))) {
+		free(format);
+		msg_error("--off-cpu: %s", errmsg_text(&em, err));
+		return 1;
+	}
+	free(format);
+	e->cfg.freq = false;
+	e->cfg.sample_period = 1;
+	return engine_sampling_rest(e, lc);
+}
+
+/* The sampling of the event in lc->event, from the config. */
+static int engine_sampling_rest(struct engine *e, struct live_config *lc)
+{
+	const struct engine_config *c = &e->cfg;
+	int status;
+
 	if (c->cpus && (status = target_check_cpus(c->cpus, c->ncpus)) != 0)
 		return status;
 

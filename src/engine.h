@@ -28,6 +28,7 @@ struct engine_config {
 	bool callchain;             /* frame-pointer chains (a recording's are used
 				       whenever it has them) */
 	unsigned max_stack;         /* frames kept per chain; 0 = the kernel's maximum */
+	bool off_cpu;               /* sched_switch: rows weighed by time off the CPU */
 	uint32_t dwarf_stack;       /* --call-graph dwarf: user stack bytes per sample
 				       (0: frame-pointer chains) */
 	size_t mmap_pages;          /* per ring */

@@ -11,10 +11,14 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "errmsg.h"
+#include "msg.h"
 #include "util.h"
 
 /* The kernel refused attr.build_id once: older than 5.12. */
@@ -227,6 +231,17 @@ void event_attr_init(struct perf_event_attr *attr, const struct event_spec *ev,
 	attr->exclude_guest = 1;
 	attr->inherit = s->inherit;
 	attr->enable_on_exec = s->enable_on_exec;
+	/* A tracepoint (--off-cpu's sched_switch) carries its fields in RAW;
+	 * switch records give the switch-in of per-thread targets, whose
+	 * events see only their own switch-outs. */
+	if (ev->type == PERF_TYPE_TRACEPOINT) {
+		attr->sample_type |= PERF_SAMPLE_RAW;
+		attr->context_switch = s->tracking;
+		/* Times on CLOCK_MONOTONIC: a refresh charges the threads
+		 * still off the CPU up to its own clock_gettime. */
+		attr->use_clockid = 1;
+		attr->clockid = CLOCK_MONOTONIC;
+	}
 	if (s->callchain) {
 		attr->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		attr->sample_max_stack = s->max_stack;
@@ -286,6 +301,64 @@ int event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 bool event_error_unsupported(int err)
 {
 	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV;
+}
+
+#define EVENT_TRACEFS "/sys/kernel/tracing"
+
+/* SYS/NAME/FILE under tracefs (or the old debugfs path) into *text. */
+static int event_tracefs_read(const char *sys, const char *name, const char *file,
+			      char **text)
+{
+	static const char *const roots[] = { EVENT_TRACEFS, "/sys/kernel/debug/tracing" };
+	char path[512];
+	size_t i;
+	int err = -ENOENT;
+
+	for (i = 0; i < ARRAY_SIZE(roots); i++) {
+		snprintf(path, sizeof(path), "%s/events/%s/%s/%s", roots[i], sys, name, file);
+		err = read_file(path, 1 << 20, text, NULL);
+		if (err != -ENOENT)
+			return err;
+	}
+	return err;
+}
+
+int event_tracepoint(const char *sys, const char *name, struct event_spec *out,
+		     char **format, struct errmsg *em)
+{
+	struct stat st;
+	char *idtext = NULL;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	*format = NULL;
+	err = event_tracefs_read(sys, name, "id", &idtext);
+	if (err == -ENOENT && stat(EVENT_TRACEFS "/events", &st) != 0) {
+		if (mount("nodev", EVENT_TRACEFS, "tracefs", 0, NULL) != 0)
+			return errmsg_set(em, -errno,
+					  "tracefs is not mounted and mounting it at " EVENT_TRACEFS
+					  " failed (%s): run as root, or `mount -t tracefs nodev "
+					  EVENT_TRACEFS "`", strerror(errno));
+		msg_notice("mounted tracefs at " EVENT_TRACEFS " (as perf does)");
+		err = event_tracefs_read(sys, name, "id", &idtext);
+	}
+	if (err == -EACCES || err == -EPERM)
+		return errmsg_set(em, err,
+				  "cannot read the tracepoint %s:%s in tracefs (permission "
+				  "denied): run as root, or give your group access to " EVENT_TRACEFS,
+				  sys, name);
+	if (err)
+		return errmsg_set(em, err, "no tracepoint %s:%s in tracefs (%s): the kernel "
+				  "needs CONFIG_FTRACE and tracefs", sys, name, strerror(-err));
+	out->type = PERF_TYPE_TRACEPOINT;
+	out->config = strtoull(idtext, NULL, 10);
+	free(idtext);
+	snprintf(out->name, sizeof(out->name), "%s:%s", sys, name);
+	err = event_tracefs_read(sys, name, "format", format);
+	if (err)
+		return errmsg_set(em, err, "cannot read the format of %s:%s in tracefs: %s",
+				  sys, name, strerror(-err));
+	return 0;
 }
 
 int event_paranoid(void)

@@ -69,6 +69,13 @@ bool event_may_profile_kernel(void);
  * tools' events (probed once). */
 bool event_build_id_is_safe(void);
 
+/* The tracepoint SYS:NAME (sched:sched_switch) as an event, and the text
+ * of its tracefs format file in *format (the caller frees).  Mounts tracefs
+ * at /sys/kernel/tracing when it is not mounted, as perf does, and says so
+ * on stderr.  Returns 0 or -errno with em naming the cause and the fix. */
+int event_tracepoint(const char *sys, const char *name, struct event_spec *out,
+		     char **format, struct errmsg *em);
+
 /* kernel.perf_event_paranoid, or 2 when unreadable. */
 int event_paranoid(void);
 /* kernel.perf_event_max_sample_rate, or 100000 when unreadable. */

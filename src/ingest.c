@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "annotate.h"
 #include "arch.h"
@@ -21,6 +22,7 @@
 #include "event.h"
 #include "kernel.h"
 #include "machine.h"
+#include "offcpu.h"
 #include "symloader.h"
 #include "symtab.h"
 #include "synth.h"
@@ -88,6 +90,14 @@ struct ingest {
 
 	/* --annotate: per-instruction counts of some functions, or NULL */
 	struct annotate *annotate;
+	/* --off-cpu: intervals off the CPU, weighed in ns (see offcpu.h) */
+	struct offcpu *offcpu;
+	uint64_t offcpu_now;               /* the latest switch's time */
+	const struct perf_event_attr *offcpu_attr;  /* the tracepoint's */
+	bool offcpu_runq;                  /* the interval charged now was runnable */
+	uint64_t offcpu_ns, offcpu_ns_at_refresh;       /* charged since start */
+	uint64_t offcpu_switches_at_refresh;
+	uint64_t offcpu_bad;               /* raw payloads too short for the format */
 
 	/* enum hist_mode: set by the UI thread, read at each refresh */
 	atomic_int mode;
@@ -126,6 +136,8 @@ struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine)
 	if (cfg->nannotate)
 		in->annotate = annotate_new(cfg->annotate, cfg->nannotate,
 					    cfg->annotate_intel);
+	if (cfg->off_cpu)
+		in->offcpu = offcpu_new();
 	return in;
 }
 
@@ -144,6 +156,7 @@ void ingest_free(struct ingest *in)
 	free(in->cc_frames);
 	free(in->cc_at);
 	callchain_cache_free(in->rcache);
+	offcpu_free(in->offcpu);
 	free(in->fp_pending);
 	free(in);
 }
@@ -345,6 +358,9 @@ static size_t ingest_resolve_chain(struct ingest *in, const struct sample *s,
 	return n;
 }
 
+static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
+				 const struct perf_event_attr *attr);
+
 /* Samples on the unwinder's queue, at most: ~4 MiB of 8 KiB stacks. */
 #define INGEST_UNWIND_SLOTS 512
 
@@ -397,6 +413,12 @@ static void ingest_sample(struct ingest *in, const struct sample *s,
 
 	if (in->only_attr && attr != in->only_attr)
 		return;
+	/* A switch opens and closes intervals; the closed ones come back
+	 * here as samples without RAW, weighed by their duration. */
+	if (in->offcpu && s->raw && attr->type == PERF_TYPE_TRACEPOINT) {
+		ingest_offcpu_switch(in, s, attr);
+		return;
+	}
 	if (!(uq = ingest_unwinder(in, attr))) {
 		ingest_sample_add(in, s, attr, false);
 		return;
@@ -518,6 +540,13 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 
 	in->samples++;
 	ingest_resolve(in, s->sid.pid, s->sid.tid, s->cpumode, s->ip, &r);
+	/* Waiting for a CPU, not blocked: told apart by its own leaf. */
+	if (in->offcpu_runq) {
+		static const struct symbol runqueue = { 0, 1, "[runqueue]" };
+
+		r.sym = &runqueue;
+		r.pending = false;
+	}
 	hs.comm = machine_comm_of(in->machine, s->sid.pid, s->sid.tid);
 	if (!hs.comm && s->sid.pid == 0)
 		hs.comm = intern("swapper");
@@ -585,6 +614,83 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 	hist_add(in->hist, &hs);
 }
 
+/* Charge an off-CPU interval as a sample of its duration in ns, with the
+ * chain the thread had when it went off. */
+static void ingest_offcpu_charge(struct ingest *in, const struct offcpu_interval *iv,
+				 const struct perf_event_attr *attr)
+{
+	struct sample s;
+
+	if (iv->end <= iv->start)
+		return;
+	memset(&s, 0, sizeof(s));
+	s.sid.pid = iv->pid;
+	s.sid.tid = iv->tid;
+	s.sid.cpu = iv->cpu;
+	s.sid.time = iv->end;
+	s.cpumode = iv->cpumode;
+	s.ip = iv->ip;
+	s.callchain = iv->chain;
+	s.nr_callchain = iv->nr_chain;
+	s.period = iv->end - iv->start;
+	in->offcpu_ns += s.period;
+	in->offcpu_runq = iv->runnable;
+	ingest_sample(in, &s, attr);
+	in->offcpu_runq = false;
+}
+
+static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
+				 const struct perf_event_attr *attr)
+{
+	struct offcpu_interval iv;
+	struct offcpu_switch sw;
+
+	if (!offcpu_decode(in->cfg.off_cpu, s->raw, s->raw_size, &sw)) {
+		in->offcpu_bad++;
+		return;
+	}
+	if (s->sid.time > in->offcpu_now)
+		in->offcpu_now = s->sid.time;
+	in->offcpu_attr = attr;
+	/* System-wide the next task's switch-in is here; per thread, in the
+	 * PERF_RECORD_SWITCH that follows. */
+	if (sw.next_pid && offcpu_in(in->offcpu, sw.next_pid, s->sid.time, &iv))
+		ingest_offcpu_charge(in, &iv, attr);
+	if (!sw.prev_pid || offcpu_state_dead(sw.prev_state))
+		return;    /* the idle task, or a thread's last switch */
+	memset(&iv, 0, sizeof(iv));
+	iv.pid = s->sid.pid;
+	iv.tid = sw.prev_pid;
+	iv.cpu = s->sid.cpu;
+	iv.start = s->sid.time;
+	iv.runnable = offcpu_state_runnable(sw.prev_state);
+	iv.ip = s->ip;
+	iv.cpumode = s->cpumode;
+	iv.chain = s->callchain;
+	iv.nr_chain = s->nr_callchain;
+	offcpu_out(in->offcpu, &iv);
+}
+
+/* Switch and exit records end intervals (--off-cpu). */
+static void ingest_offcpu_record(struct ingest *in, const struct record *rec,
+				 const struct perf_event_attr *attr)
+{
+	struct offcpu_interval iv;
+	bool closed = false;
+
+	if (!rec->has_sid)
+		return;
+	if ((rec->type == PERF_RECORD_SWITCH || rec->type == PERF_RECORD_SWITCH_CPU_WIDE) &&
+	    !(rec->misc & PERF_RECORD_MISC_SWITCH_OUT))
+		closed = offcpu_in(in->offcpu, rec->sid.tid, rec->sid.time, &iv);
+	else if (rec->kind == RECORD_EXIT)
+		closed = offcpu_exit(in->offcpu, rec->u.task.tid, rec->sid.time, &iv);
+	if (rec->sid.time > in->offcpu_now)
+		in->offcpu_now = rec->sid.time;
+	if (closed)
+		ingest_offcpu_charge(in, &iv, attr);
+}
+
 /* The /proc sweep is under way: read the process rec speaks of first. */
 static void ingest_synth_pid(struct ingest *in, const struct record *rec)
 {
@@ -643,6 +749,8 @@ void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
 		machine_set_time(in->machine, rec.has_sid ? rec.sid.time : 0);
 	if (machine_synthesizing(in->machine))
 		ingest_synth_pid(in, &rec);
+	if (in->offcpu && rec.kind != RECORD_SAMPLE)
+		ingest_offcpu_record(in, &rec, attr);
 	switch (rec.kind) {
 	case RECORD_SAMPLE:
 		ingest_sample(in, &rec.u.sample, attr);
@@ -748,6 +856,44 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	 * rows come first. */
 	if (act->wait_kernel)
 		machine_wait_kernel(in->machine);
+	/* Threads still off the CPU are charged up to now, and go on: live,
+	 * the clock the tracepoint's times are on (event.c); a recording,
+	 * its latest switch. */
+	if (in->offcpu && in->offcpu_attr && !preview) {
+		struct offcpu_interval iv;
+		size_t at = 0;
+
+		if (in->cfg.live && in->offcpu_attr->use_clockid &&
+		    in->offcpu_attr->clockid == CLOCK_MONOTONIC) {
+			struct timespec ts;
+			uint64_t now;
+
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+			if (now > in->offcpu_now)
+				in->offcpu_now = now;
+		}
+
+		while (offcpu_next_open(in->offcpu, &at, in->offcpu_now, &iv))
+			ingest_offcpu_charge(in, &iv, in->offcpu_attr);
+	}
+	if (in->offcpu) {
+		const struct offcpu_stats *st = offcpu_stats(in->offcpu);
+
+		snap.off_cpu = true;
+		snap.offcpu_dropped = st->dropped;
+		if (act->interval > 0) {
+			snap.offcpu_ms_per_sec = (double)(in->offcpu_ns - in->offcpu_ns_at_refresh) /
+						 1e6 / act->interval;
+			snap.switches_per_sec = (double)(st->switches -
+							 in->offcpu_switches_at_refresh) /
+						act->interval;
+		}
+		if (!preview) {
+			in->offcpu_ns_at_refresh = in->offcpu_ns;
+			in->offcpu_switches_at_refresh = st->switches;
+		}
+	}
 	if (in->deferred && preview) {
 		/* The first frame waited for user symbols in the loop already. */
 		deferred_flush(in->deferred, in->machine, in->hist, in->refresh_gen, mode);

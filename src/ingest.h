@@ -15,6 +15,7 @@
 
 struct ingest;
 struct machine;
+struct offcpu_format;
 struct refresh_action;
 
 /* What the table shows, and how: the engine's config. */
@@ -31,6 +32,8 @@ struct ingest_config {
 	const char *const *annotate; /* --annotate specs: counted per instruction */
 	size_t nannotate;
 	bool annotate_intel;
+	/* --off-cpu: the tracepoint samples' fields (the config's), or NULL */
+	const struct offcpu_format *off_cpu;
 };
 
 /* The session's description in each snapshot (the engine's). */

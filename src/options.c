@@ -45,6 +45,7 @@ enum {
 	OPT_NO_EXIT_ON_END,
 	OPT_ORDER,
 	OPT_INLINE,
+	OPT_OFF_CPU,
 };
 
 static const struct option long_options[] = {
@@ -90,6 +91,7 @@ static const struct option long_options[] = {
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "exit-on-end", no_argument, NULL, OPT_EXIT_ON_END },
 	{ "no-exit-on-end", no_argument, NULL, OPT_NO_EXIT_ON_END },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -111,6 +113,10 @@ void options_usage(FILE *out)
 	      "  -F, --freq=HZ            samples per second per CPU (default 4000; \"max\")\n"
 	      "  -c, --count=PERIOD       a sample every PERIOD events instead of -F\n"
 	      "  -m, --mmap-pages=N       ring buffer data pages per CPU (power of 2, default 128)\n"
+	      "      --off-cpu            time off the CPU instead of samples: each thread's\n"
+	      "                           wait, from sched:sched_switch, charged to its chain\n"
+	      "                           when it went off (implies -g; not with -e); with\n"
+	      "                           -i, a perf record -e sched:sched_switch -g file\n"
 	      "Callchains:\n"
 	      "  -g                       sample callchains (frame pointers): --call-graph fp\n"
 	      "      --call-graph=fp|dwarf[,SIZE]\n"
@@ -588,6 +594,9 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		case OPT_FOLDED:
 			folded = true;
 			break;
+		case OPT_OFF_CPU:
+			o->off_cpu = true;
+			break;
 		case OPT_TUI:
 			o->tui = true;
 			break;
@@ -625,6 +634,15 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		return usage_error("-K and -U together would hide every row");
 	if (!!o->npids + !!o->ntids + !!o->command + explicit_all + !!o->input > 1)
 		return usage_error("choose one target: -a, -p, -t, a command or -i FILE");
+	if (o->off_cpu && o->event)
+		return usage_error("--off-cpu samples sched:sched_switch: it excludes -e");
+	if (o->off_cpu && (have_freq || have_count))
+		return usage_error("--off-cpu takes every switch: it excludes -F and -c");
+	if (o->off_cpu && o->dwarf_stack)
+		return usage_error("--off-cpu keeps the chain of each switch-out: with frame "
+				   "pointers only, not --call-graph dwarf (not yet)");
+	if (o->off_cpu)
+		o->callchain = true;
 	if (o->dump && !o->input)
 		return usage_error("-D dumps a recording: give it with -i FILE");
 	if (o->input && o->cpus)
@@ -676,6 +694,7 @@ void options_engine_config(const struct options *o, bool browser, struct engine_
 	out->freq_max = o->freq_max;
 	out->sample_period = o->sample_period;
 	out->callchain = o->callchain;
+	out->off_cpu = o->off_cpu;
 	out->dwarf_stack = o->dwarf_stack;
 	out->max_stack = o->max_stack;
 	out->mmap_pages = o->mmap_pages;

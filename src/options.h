@@ -54,6 +54,7 @@ struct options {
 	bool callchain;             /* -g, --call-graph fp, --folded; with -i the file's
 				       chains are used whenever it has them */
 	unsigned max_stack;         /* --max-stack; 0 = kernel.perf_event_max_stack */
+	bool off_cpu;               /* --off-cpu: sched_switch intervals, weighed in ns */
 	uint32_t dwarf_stack;       /* --call-graph dwarf[,SIZE]: bytes of user stack
 				       per sample; 0: frame pointers */
 	bool sort_set;              /* -s given (the TUI's default adds comm) */

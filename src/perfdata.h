@@ -34,6 +34,10 @@ struct perfdata_info {
 	uint64_t first_sample_time, last_sample_time;        /* SAMPLE_TIME, or 0 */
 	const struct perfdata_build_id *build_ids;
 	size_t nbuild_ids;
+	/* TRACING_DATA: the tracepoints' formats as perf wrote them (a copy,
+	 * up to 64 MiB), or NULL */
+	const unsigned char *tracing_data;
+	size_t tracing_data_size;
 	bool swapped;                  /* written on a host of the other byte order */
 	bool pipe;                     /* pipe format */
 	uint64_t file_size;

@@ -263,6 +263,15 @@ static void parse_feature(struct perfdata *pd, int feat, const unsigned char *p,
 	struct perfdata_info *in = &pd->info;
 
 	switch (feat) {
+	case FEAT_TRACING_DATA:
+		if (!in->tracing_data && len && len <= (64u << 20)) {
+			unsigned char *copy = xmalloc(len);
+
+			memcpy(copy, p, len);
+			in->tracing_data = copy;
+			in->tracing_data_size = len;
+		}
+		break;
 	case FEAT_BUILD_ID:
 		parse_build_ids(pd, p, end);
 		break;
@@ -546,4 +555,5 @@ void perfdata_header_release(struct perfdata *pd)
 	free((char *)pd->info.version);
 	free((char *)pd->info.arch);
 	free((char *)pd->info.cmdline);
+	free((void *)pd->info.tracing_data);
 }

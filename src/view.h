@@ -200,6 +200,11 @@ struct snapshot {
 	uint64_t threads, processes; /* known to the machine now (exited ones
 					are freed: tests watch this stay bounded) */
 	double samples_per_sec;      /* over the last interval */
+	/* --off-cpu: periods are ns off the CPU; over the last interval */
+	bool off_cpu;
+	double offcpu_ms_per_sec;    /* off-CPU time charged, ms per second */
+	double switches_per_sec;     /* sched_switch samples */
+	uint64_t offcpu_dropped;     /* intervals with a lost start or end, since start */
 	const char *mode;            /* "decay", "zero", "accumulate" */
 	size_t symbols_loading;      /* DSOs whose symbols are loading now: their
 					samples join the table when ready */

@@ -177,6 +177,13 @@ static void output_header(struct strbuf *sb, const struct snapshot *snap)
 		strbuf_addf(sb, "  %s: %llu  not %s: %llu", snap->payload->title,
 			    (unsigned long long)snap->payload_samples, snap->payload->title,
 			    (unsigned long long)snap->payload_other);
+	if (snap->off_cpu) {
+		strbuf_addstr(sb, "  off-CPU: ");
+		textfmt_fixed(sb, snap->offcpu_ms_per_sec, 1);
+		strbuf_addstr(sb, " ms/s  switches: ");
+		textfmt_fixed(sb, snap->switches_per_sec, 0);
+		strbuf_addf(sb, "/s  dropped: %llu", (unsigned long long)snap->offcpu_dropped);
+	}
 	if (snap->order)
 		strbuf_addf(sb, "  order: %s", snap->order);
 	if (snap->symbols_loading)
@@ -509,6 +516,14 @@ void output_json(FILE *out, const struct snapshot *snap)
 	output_json_str(&sb, snap->mode);
 	strbuf_addf(&sb, ",\"threads\":%llu,\"processes\":%llu",
 		    (unsigned long long)snap->threads, (unsigned long long)snap->processes);
+	/* --off-cpu: period is in ns off the CPU. */
+	if (snap->off_cpu) {
+		strbuf_addstr(&sb, ",\"off_cpu\":{\"ms_per_sec\":");
+		textfmt_fixed(&sb, snap->offcpu_ms_per_sec, 3);
+		strbuf_addstr(&sb, ",\"switches_per_sec\":");
+		textfmt_fixed(&sb, snap->switches_per_sec, 1);
+		strbuf_addf(&sb, ",\"dropped\":%llu}", (unsigned long long)snap->offcpu_dropped);
+	}
 	if (snap->callchains)
 		strbuf_addf(&sb,
 			    ",\"callchains\":true,\"children_mode\":%s,\"tree_percent\":\"%s\","
@@ -595,14 +610,17 @@ void output_folded(FILE *out, const struct snapshot *snap)
 		for (i = 0; i < snap->nr_stacks; i++) {
 			const struct snapshot_stack *st = &snap->stacks[i];
 
-			if (!st->samples)
+			/* --off-cpu weighs stacks in microseconds off the CPU. */
+			uint64_t weight = snap->off_cpu ? (st->period + 500) / 1000 : st->samples;
+
+			if (!weight)
 				continue;
 			output_folded_name(&sb, st->comm ? st->comm : "[unknown]");
 			for (j = 0; j < st->nr_frames; j++) {
 				strbuf_addch(&sb, ';');
 				output_folded_frame(&sb, st->frames[j].symbol, st->frames[j].dso);
 			}
-			strbuf_addf(&sb, " %llu\n", (unsigned long long)st->samples);
+			strbuf_addf(&sb, " %llu\n", (unsigned long long)weight);
 		}
 	} else {
 		/* No chains (a recording without them): each row is a

@@ -462,7 +462,12 @@ static void tui_draw_header(struct tui *t)
 
 		strbuf_init(&sb);
 		strbuf_addf(&sb, "Sort: %s  %s", browser_sort_name(b),
-			    b->relative ? "% of shown rows" : "% of all samples");
+			    b->relative ? "% of shown rows" :
+			    s->off_cpu ? "% of all off-CPU time" : "% of all samples");
+		if (s->off_cpu)
+			strbuf_addf(&sb, "  off-CPU %.1f ms/s  switches %.0f/s  dropped %llu",
+				    s->offcpu_ms_per_sec, s->switches_per_sec,
+				    (unsigned long long)s->offcpu_dropped);
 		if (s->symbols_loading)
 			strbuf_addf(&sb, "  loading symbols: %zu", s->symbols_loading);
 		if (s->debuginfod_active)

@@ -242,6 +242,9 @@ START_TEST(test_errors)
 		{ "--call-graph", "lbr", "--call-graph lbr is not supported yet" },
 		{ "--call-graph", "x", "--call-graph wants fp or dwarf[,SIZE]" },
 		{ "--buildid-dir=", NULL, "--buildid-dir wants a directory" },
+		{ "--off-cpu", "-ecycles", "--off-cpu samples sched:sched_switch: it excludes -e" },
+		{ "--off-cpu", "-F100", "--off-cpu takes every switch" },
+		{ "--off-cpu", "--call-graph=dwarf", "not --call-graph dwarf" },
 	};
 	char buf[512];
 	size_t i;
@@ -343,6 +346,7 @@ START_TEST(test_event_attr)
 	ck_assert_uint_eq(a.sample_period, 12345);
 	ck_assert(!a.mmap2 && !a.comm && !a.task);
 	ck_assert(a.exclude_kernel);
+	ck_assert(!(a.sample_type & PERF_SAMPLE_RAW) && !a.context_switch);
 	ck_assert(!(a.sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)));
 
 	/* --call-graph dwarf: the kernel's chain up to the user boundary,
@@ -357,6 +361,37 @@ START_TEST(test_event_attr)
 	ck_assert_uint_eq(a.sample_regs_user, 0xff0fff);
 	ck_assert_uint_eq(a.sample_stack_user, 16384);
 	ck_assert(a.exclude_callchain_user);
+
+	/* A tracepoint (--off-cpu): its fields in RAW, and switch records
+	 * for the switch-ins of per-thread targets. */
+	s.dwarf_stack = 0;
+	s.regs_user = 0;
+	ev.type = PERF_TYPE_TRACEPOINT;
+	ev.config = 316;
+	s.freq_or_period = 1;
+	s.tracking = true;
+	event_attr_init(&a, &ev, &s);
+	ck_assert(a.sample_type & PERF_SAMPLE_RAW);
+	ck_assert(a.context_switch);
+	ck_assert_uint_eq(a.sample_period, 1);
+}
+END_TEST
+
+START_TEST(test_off_cpu)
+{
+	struct options o;
+	enum options_result res;
+	struct engine_config ec;
+
+	ck_assert_int_eq(parse(&o, &res, "--off-cpu", "-p", "1", NULL), 0);
+	ck_assert(o.off_cpu);
+	ck_assert(o.callchain);
+	options_engine_config(&o, false, &ec);
+	ck_assert(ec.off_cpu && ec.callchain);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, &res, "-p", "1", NULL), 0);
+	ck_assert(!o.off_cpu);
+	options_release(&o);
 }
 END_TEST
 
@@ -497,6 +532,7 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_off_cpu);
 	tcase_add_test(tc, test_call_graph_dwarf);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("events");

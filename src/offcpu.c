@@ -1,0 +1,384 @@
+/* Off-CPU time: sched_switch's raw fields from the tracepoint's format, and
+ * the per-thread bookkeeping of intervals off the CPU. */
+#include "config.h"
+
+#include "offcpu.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "errmsg.h"
+#include "hash.h"
+#include "hashtab.h"
+
+/* "name:VALUE;" on line (up to end): the number, or -1. */
+static long offcpu_format_num(const char *line, const char *end, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+	char *stop;
+	long v;
+
+	for (p = line; p + n < end; p++) {
+		if (memcmp(p, name, n) == 0 && p[n] == ':') {
+			v = strtol(p + n + 1, &stop, 10);
+			if (stop == p + n + 1 || *stop != ';' || v < 0)
+				return -1;
+			return v;
+		}
+	}
+	return -1;
+}
+
+/* The field's name in "field:TYPE NAME[N];" ending at semi. */
+static size_t offcpu_field_name(const char *start, const char *semi, const char **name)
+{
+	const char *e = semi, *b;
+
+	if (e > start && e[-1] == ']')
+		while (e > start && *e != '[')
+			e--;
+	b = e;
+	while (b > start && (b[-1] == '_' || (b[-1] >= 'a' && b[-1] <= 'z') ||
+			     (b[-1] >= 'A' && b[-1] <= 'Z') || (b[-1] >= '0' && b[-1] <= '9')))
+		b--;
+	*name = b;
+	return (size_t)(e - b);
+}
+
+int offcpu_format_parse(const char *text, struct offcpu_format *f, struct errmsg *em)
+{
+	static const struct {
+		const char *name;
+		size_t at;
+	} want[] = {
+		{ "prev_pid", offsetof(struct offcpu_format, prev_pid) },
+		{ "prev_state", offsetof(struct offcpu_format, prev_state) },
+		{ "next_pid", offsetof(struct offcpu_format, next_pid) },
+	};
+	const char *line = text;
+	size_t i;
+
+	memset(f, 0, sizeof(*f));
+	while (line && *line) {
+		const char *end = strchr(line, '\n'), *decl, *semi, *name;
+		size_t len;
+		long off, size, sgn;
+
+		if (!end)
+			end = line + strlen(line);
+		decl = strstr(line, "field:");
+		if (decl && decl < end && (semi = memchr(decl, ';', (size_t)(end - decl)))) {
+			len = offcpu_field_name(decl + 6, semi, &name);
+			off = offcpu_format_num(semi, end, "offset");
+			size = offcpu_format_num(semi, end, "size");
+			sgn = offcpu_format_num(semi, end, "signed");
+			for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+				struct offcpu_field *fl = (void *)((char *)f + want[i].at);
+
+				if (strlen(want[i].name) != len || memcmp(name, want[i].name, len))
+					continue;
+				if (off < 0 || (size != 1 && size != 2 && size != 4 && size != 8))
+					return errmsg_set(em, -EINVAL,
+							  "sched_switch format: field %s has a bad "
+							  "offset or size", want[i].name);
+				fl->offset = (uint32_t)off;
+				fl->size = (uint32_t)size;
+				fl->is_signed = sgn == 1;
+			}
+		}
+		line = *end ? end + 1 : NULL;
+	}
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct offcpu_field *fl = (const void *)((const char *)f + want[i].at);
+
+		if (!fl->size)
+			return errmsg_set(em, -EINVAL, "sched_switch format: no field %s",
+					  want[i].name);
+	}
+	return 0;
+}
+
+int offcpu_format_from_tracing(const void *data, size_t size, struct offcpu_format *f,
+			       struct errmsg *em)
+{
+	static const char name[] = "name: sched_switch\n";
+	const char *p = data ? memmem(data, size, name, sizeof(name) - 1) : NULL;
+	const char *end = (const char *)data + size, *stop;
+	char *text;
+	int err;
+
+	if (!p)
+		return errmsg_set(em, -ENOENT, "the recording's tracing data has no "
+				  "sched:sched_switch format");
+	/* The format runs to its "print fmt" line; the fields come before
+	 * it, and a truncated copy stops at the data's end. */
+	stop = memmem(p, (size_t)(end - p), "\nprint fmt:", 11);
+	stop = stop ? stop + 1 : end;
+	text = xmalloc((size_t)(stop - p) + 1);
+	memcpy(text, p, (size_t)(stop - p));
+	text[stop - p] = '\0';
+	err = offcpu_format_parse(text, f, em);
+	free(text);
+	return err;
+}
+
+static bool offcpu_field_get(const struct offcpu_field *fl, const unsigned char *raw,
+			     uint32_t size, uint64_t *out)
+{
+	union {
+		uint8_t u8;
+		uint16_t u16;
+		uint32_t u32;
+		uint64_t u64;
+	} v;
+
+	if (fl->offset > size || fl->size > size - fl->offset)
+		return false;
+	memcpy(&v, raw + fl->offset, fl->size);
+	switch (fl->size) {
+	case 1:
+		*out = fl->is_signed ? (uint64_t)(int64_t)(int8_t)v.u8 : v.u8;
+		break;
+	case 2:
+		*out = fl->is_signed ? (uint64_t)(int64_t)(int16_t)v.u16 : v.u16;
+		break;
+	case 4:
+		*out = fl->is_signed ? (uint64_t)(int64_t)(int32_t)v.u32 : v.u32;
+		break;
+	default:
+		*out = v.u64;
+		break;
+	}
+	return true;
+}
+
+bool offcpu_decode(const struct offcpu_format *f, const void *raw, uint32_t size,
+		   struct offcpu_switch *out)
+{
+	uint64_t prev, next;
+
+	if (!offcpu_field_get(&f->prev_pid, raw, size, &prev) ||
+	    !offcpu_field_get(&f->next_pid, raw, size, &next) ||
+	    !offcpu_field_get(&f->prev_state, raw, size, &out->prev_state))
+		return false;
+	out->prev_pid = (uint32_t)prev;
+	out->next_pid = (uint32_t)next;
+	return true;
+}
+
+bool offcpu_state_runnable(uint64_t prev_state)
+{
+	return (prev_state & 0xff) == 0;
+}
+
+bool offcpu_state_dead(uint64_t prev_state)
+{
+	return (prev_state & 0x30) != 0 && !offcpu_state_runnable(prev_state);
+}
+
+struct offcpu_thread {
+	struct offcpu_interval at;  /* chain: the thread's own copy */
+	uint64_t *chain;
+	size_t chain_cap;
+	bool off;
+	bool charged;               /* charged up to a refresh at start */
+};
+
+struct offcpu {
+	struct offcpu_thread *threads;
+	size_t nthreads, cap;
+	struct hashtab index;
+	uint64_t *exit_chain;       /* the last exited thread's, for its interval */
+	struct offcpu_stats stats;
+};
+
+static uint64_t offcpu_tid_hash(uint32_t tid)
+{
+	return hash_finish(hash_combine(0, tid));
+}
+
+static uint64_t offcpu_hash(const void *ctx, uint32_t idx)
+{
+	const struct offcpu *o = ctx;
+
+	return offcpu_tid_hash(o->threads[idx].at.tid);
+}
+
+static bool offcpu_eq(const void *ctx, uint32_t idx, const void *key)
+{
+	const struct offcpu *o = ctx;
+
+	return o->threads[idx].at.tid == *(const uint32_t *)key;
+}
+
+struct offcpu *offcpu_new(void)
+{
+	struct offcpu *o = xcalloc(1, sizeof(*o));
+
+	hashtab_init(&o->index, 0);
+	return o;
+}
+
+void offcpu_free(struct offcpu *o)
+{
+	size_t i;
+
+	if (!o)
+		return;
+	for (i = 0; i < o->nthreads; i++)
+		free(o->threads[i].chain);
+	free(o->threads);
+	free(o->exit_chain);
+	hashtab_release(&o->index);
+	free(o);
+}
+
+static struct offcpu_thread *offcpu_find(struct offcpu *o, uint32_t tid)
+{
+	uint32_t idx = hashtab_find(&o->index, offcpu_tid_hash(tid), offcpu_eq, o, &tid);
+
+	return idx == HASHTAB_EMPTY ? NULL : &o->threads[idx];
+}
+
+void offcpu_out(struct offcpu *o, const struct offcpu_interval *at)
+{
+	uint64_t h = offcpu_tid_hash(at->tid);
+	size_t slot = hashtab_probe(&o->index, h, offcpu_eq, o, &at->tid);
+	struct offcpu_thread *t;
+
+	o->stats.switches++;
+	if (o->index.slots[slot] == HASHTAB_EMPTY) {
+		o->threads = xgrow(o->threads, &o->cap, o->nthreads + 1, sizeof(*o->threads));
+		memset(&o->threads[o->nthreads], 0, sizeof(*o->threads));
+		o->threads[o->nthreads].at.tid = at->tid;
+		hashtab_insert_at(&o->index, slot, (uint32_t)o->nthreads, offcpu_hash, o);
+		t = &o->threads[o->nthreads++];
+	} else {
+		t = &o->threads[o->index.slots[slot]];
+	}
+	/* A thread seen going out twice lost its switch-in: the first
+	 * interval's end is unknown, so it is dropped, not guessed. */
+	if (t->off)
+		o->stats.dropped++;
+	t->chain = xgrow(t->chain, &t->chain_cap, at->nr_chain ? at->nr_chain : 1,
+			 sizeof(*t->chain));
+	if (at->nr_chain)
+		memcpy(t->chain, at->chain, at->nr_chain * sizeof(*t->chain));
+	t->at = *at;
+	t->at.chain = t->chain;
+	t->off = true;
+	t->charged = false;
+}
+
+/* Close t's interval at time into *iv. */
+static bool offcpu_close(struct offcpu *o, struct offcpu_thread *t, uint64_t time,
+			 struct offcpu_interval *iv)
+{
+	t->off = false;
+	if (time < t->at.start) {
+		/* Back on the CPU just before a refresh charged it up to
+		 * then (live, the refresh's clock runs ahead of the rings):
+		 * nothing more to charge, and nothing lost. */
+		if (!t->charged)
+			o->stats.dropped++;
+		return false;
+	}
+	*iv = t->at;
+	iv->end = time;
+	o->stats.intervals++;
+	if (iv->runnable)
+		o->stats.runnable_ns += time - t->at.start;
+	else
+		o->stats.blocked_ns += time - t->at.start;
+	return true;
+}
+
+bool offcpu_in(struct offcpu *o, uint32_t tid, uint64_t time, struct offcpu_interval *iv)
+{
+	struct offcpu_thread *t = offcpu_find(o, tid);
+
+	if (!t || !t->off) {
+		o->stats.unmatched_in++;
+		return false;
+	}
+	return offcpu_close(o, t, time, iv);
+}
+
+/* Forget thread idx (at slot), the last entry taking its place: an
+ * exited thread's tid may come back as another thread. */
+static void offcpu_forget(struct offcpu *o, size_t slot, uint32_t idx)
+{
+	uint32_t last = (uint32_t)o->nthreads - 1;
+
+	hashtab_remove(&o->index, slot, offcpu_hash, o);
+	free(o->threads[idx].chain);
+	if (idx != last) {
+		uint32_t moved = o->threads[last].at.tid;
+
+		o->threads[idx] = o->threads[last];
+		hashtab_set(&o->index,
+			    hashtab_probe(&o->index, offcpu_tid_hash(moved), offcpu_eq, o, &moved),
+			    idx);
+	}
+	o->nthreads--;
+}
+
+bool offcpu_exit(struct offcpu *o, uint32_t tid, uint64_t time, struct offcpu_interval *iv)
+{
+	size_t slot = hashtab_probe(&o->index, offcpu_tid_hash(tid), offcpu_eq, o, &tid);
+	uint32_t idx = o->index.slots[slot];
+	struct offcpu_thread *t;
+	bool closed = false;
+
+	if (idx == HASHTAB_EMPTY)
+		return false;
+	t = &o->threads[idx];
+	if (t->off) {
+		o->stats.exited++;
+		closed = offcpu_close(o, t, time, iv);
+		/* *iv's chain is t's: kept until the next call, as promised. */
+		if (closed) {
+			free(o->exit_chain);
+			o->exit_chain = t->chain;
+			iv->chain = t->chain;
+			t->chain = NULL;
+		}
+	}
+	offcpu_forget(o, slot, idx);
+	return closed;
+}
+
+size_t offcpu_threads(const struct offcpu *o)
+{
+	return o->nthreads;
+}
+
+bool offcpu_next_open(struct offcpu *o, size_t *cursor, uint64_t time,
+		      struct offcpu_interval *iv)
+{
+	for (; *cursor < o->nthreads; (*cursor)++) {
+		struct offcpu_thread *t = &o->threads[*cursor];
+
+		if (!t->off || time <= t->at.start)
+			continue;
+		(*cursor)++;
+		*iv = t->at;
+		iv->end = time;
+		if (iv->runnable)
+			o->stats.runnable_ns += time - t->at.start;
+		else
+			o->stats.blocked_ns += time - t->at.start;
+		t->at.start = time;
+		t->charged = true;
+		return true;
+	}
+	return false;
+}
+
+const struct offcpu_stats *offcpu_stats(const struct offcpu *o)
+{
+	return &o->stats;
+}
