@@ -428,7 +428,8 @@ static int pprof_replace_file(const char *path, const struct strbuf *data, struc
 
 	if (fd < 0) {
 		err = -errno;
-		errmsg_set(em, err, "cannot create %s: %s", tmp, strerror(-err));
+		errmsg_set(em, err, "cannot write %s (a temporary file beside it first): %s",
+			   path, strerror(-err));
 		free(tmp);
 		return err;
 	}
