@@ -302,6 +302,7 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 				f->kernel = d->kernel;
 				f->inlined = d->inlined;
 				f->synthetic = d->synthetic;
+				f->object = d->dso;
 			} else {
 				const struct callchain_frame *cf = callchain_store_frame(st, id);
 
@@ -310,6 +311,7 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 				f->kernel = cf ? cf->kernel : false;
 				f->inlined = false;
 				f->synthetic = cf && dso_symbol_synthetic(cf->dso, cf->sym);
+				f->object = cf ? cf->dso : NULL;
 			}
 			f++;
 		}

@@ -99,6 +99,8 @@ struct snapshot_frame {
 	bool kernel;
 	bool inlined;                /* --inline: inlined into the frame before it */
 	bool synthetic;              /* symbol is a sub_<hex> name from CFI */
+	const struct dso *object;    /* the DSO, or NULL: its path and build ID
+					for --pprof's mappings */
 };
 
 /* One unique stack (comm and frames) with its counts, for folded output. */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "dso.h"
 #include "errmsg.h"
 #include "hash.h"
 #include "hashtab.h"
@@ -34,7 +35,7 @@ enum {
 	VALUETYPE_TYPE = 1, VALUETYPE_UNIT,
 	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE, SAMPLE_LABEL,
 	LABEL_KEY = 1, LABEL_STR, LABEL_NUM,
-	MAPPING_ID = 1, MAPPING_FILENAME = 5, MAPPING_HAS_FUNCTIONS = 7,
+	MAPPING_ID = 1, MAPPING_FILENAME = 5, MAPPING_BUILD_ID, MAPPING_HAS_FUNCTIONS,
 	LOCATION_ID = 1, LOCATION_MAPPING_ID, LOCATION_LINE = 4,
 	LINE_FUNCTION_ID = 1,
 	FUNCTION_ID = 1, FUNCTION_NAME, FUNCTION_SYSTEM_NAME,
@@ -163,8 +164,10 @@ static uint32_t pprof_str(struct pprof_strings *t, const char *s)
 
 struct pprof_enc {
 	struct pprof_strings strs;
-	struct pprof_keys funcs;     /* name, dso (string indexes), kernel */
-	struct pprof_keys maps;      /* dso string index */
+	struct pprof_keys funcs;     /* name (string index), mapping id or 0, kernel */
+	struct pprof_keys maps;      /* short name and path (string indexes) */
+	const struct dso **objs;     /* by mapping: the first DSO seen, or NULL */
+	size_t objs_cap;
 	struct strbuf samples;       /* the encoded Sample fields */
 	struct strbuf msg, sub;      /* scratch */
 	uint64_t *locs;
@@ -176,9 +179,9 @@ struct pprof_enc {
  * object, "[libc.so.6]", so that pprof's stacks read like the folded ones.
  * Returns the Location id: one Location per function (see pprof_encode). */
 static uint64_t pprof_frame(struct pprof_enc *e, const char *symbol, const char *dso,
-			    bool kernel)
+			    const struct dso *obj, const char *path, bool kernel)
 {
-	uint32_t name, d;
+	uint32_t name, map = 0;
 
 	if (!symbol)
 		symbol = "[unknown]";
@@ -192,10 +195,35 @@ static uint64_t pprof_frame(struct pprof_enc *e, const char *symbol, const char 
 		symbol = intern(buf);
 	}
 	name = pprof_str(&e->strs, symbol);
-	d = pprof_str(&e->strs, dso);
-	if (strcmp(dso, "[unknown]") != 0)
-		pprof_keys_add(&e->maps, d, 0, 0);
-	return pprof_keys_add(&e->funcs, name, d, kernel) + 1;
+	if (strcmp(dso, "[unknown]") != 0) {
+		size_t n = e->maps.n;
+
+		if (obj)
+			path = dso_path(obj);
+		map = pprof_keys_add(&e->maps, pprof_str(&e->strs, dso),
+				     pprof_str(&e->strs, path ? path : dso), 0) + 1;
+		if (e->maps.n > n) {
+			e->objs = xgrow(e->objs, &e->objs_cap, e->maps.n, sizeof(*e->objs));
+			e->objs[n] = obj;
+		}
+	}
+	return pprof_keys_add(&e->funcs, name, map, kernel) + 1;
+}
+
+/* The string index of obj's build ID in hex, or 0 ("") when unknown (no
+ * DSO, or its symbols not loaded). */
+static uint32_t pprof_build_id(struct pprof_enc *e, const struct dso *obj)
+{
+	const uint8_t *id;
+	size_t n = obj ? dso_file_build_id(obj, &id) : 0, i;
+	char hex[2 * 64 + 1];
+
+	if (!n || n > 64)
+		return 0;
+	for (i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	/* The table keeps pointers: the text lives in intern's store. */
+	return pprof_str(&e->strs, intern(hex));
 }
 
 static void pprof_label_str(struct pprof_enc *e, uint32_t key, const char *s)
@@ -278,7 +306,8 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 			for (j = 0; j < st->nr_frames; j++) {
 				const struct snapshot_frame *f = &st->frames[st->nr_frames - 1 - j];
 
-				e.locs[j] = pprof_frame(&e, f->symbol, f->dso, f->kernel);
+				e.locs[j] = pprof_frame(&e, f->symbol, f->dso, f->object, NULL,
+							f->kernel);
 			}
 			pprof_sample(&e, st->nr_frames, st->samples, st->period);
 			if (st->comm)
@@ -293,7 +322,8 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 			if (!r->samples)
 				continue;
 			e.locs = xgrow(e.locs, &e.locs_cap, 1, sizeof(*e.locs));
-			e.locs[0] = pprof_frame(&e, r->symbol, r->dso, r->kernel);
+			e.locs[0] = pprof_frame(&e, r->symbol, r->dso, NULL, r->dso_path,
+						r->kernel);
 			pprof_sample(&e, 1, r->samples, r->period);
 			if (r->comm)
 				pprof_label_str(&e, e.comm_key, r->comm);
@@ -311,17 +341,14 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	strbuf_add(out, e.samples.buf, e.samples.len);
 	for (i = 0; i < e.maps.n; i++) {
 		pprof_put_uint(&e.sub, MAPPING_ID, i + 1);
-		pprof_put_uint(&e.sub, MAPPING_FILENAME, e.maps.v[i][0]);
+		pprof_put_uint(&e.sub, MAPPING_FILENAME, e.maps.v[i][1]);
+		pprof_put_uint(&e.sub, MAPPING_BUILD_ID, pprof_build_id(&e, e.objs[i]));
 		pprof_put_uint(&e.sub, MAPPING_HAS_FUNCTIONS, 1);
 		pprof_put_msg(out, PROFILE_MAPPING, &e.sub);
 	}
 	for (i = 0; i < e.funcs.n; i++) {
-		uint32_t k[3] = { e.funcs.v[i][1], 0, 0 };
-		uint32_t m = hashtab_find(&e.maps.ht, pprof_keys_hash_of(k), pprof_keys_eq, &e.maps, k);
-
 		pprof_put_uint(&e.sub, LOCATION_ID, i + 1);
-		if (m != HASHTAB_EMPTY)
-			pprof_put_uint(&e.sub, LOCATION_MAPPING_ID, m + 1);
+		pprof_put_uint(&e.sub, LOCATION_MAPPING_ID, e.funcs.v[i][1]);
 		pprof_put_uint(&e.msg, LINE_FUNCTION_ID, i + 1);
 		pprof_put_msg(&e.sub, LOCATION_LINE, &e.msg);
 		pprof_put_msg(out, PROFILE_LOCATION, &e.sub);
@@ -353,6 +380,7 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	free(e.strs.v);
 	free(e.funcs.v);
 	free(e.maps.v);
+	free(e.objs);
 	hashtab_release(&e.strs.ht);
 	hashtab_release(&e.funcs.ht);
 	hashtab_release(&e.maps.ht);

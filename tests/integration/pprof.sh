@@ -153,6 +153,13 @@ grep -q "leaf_a" "$TMP/r.pb.gz.top" && grep -q "54.55%" "$TMP/r.pb.gz.top" ||
 grep -q "^Type: cpu" "$TMP/r.pb.gz.top" || fail "sample type: $(cat "$TMP/r.pb.gz.top")"
 ok "-i: go tool pprof -top agrees with the batch table"
 
+# The mapping: the recorded object's path and build ID, functions only.
+ID=$(readelf -n "$WL" | awk '/Build ID/ { print $3 }')
+$PP -raw "$TMP/r.pb.gz" >"$TMP/r.raw" 2>&1 || fail "pprof -raw: $(cat "$TMP/r.raw")"
+grep -q "^1: 0x0/0x0/0x0 $WL $ID \[FN\]\$" "$TMP/r.raw" ||
+	fail "mapping: $(sed -n '/^Mappings/,$p' "$TMP/r.raw")"
+ok "the mapping names $(basename "$WL") with its build ID ${ID:-(none)}"
+
 "$PROFTOP" -i "$TMP/r.data" --folded --pprof="$TMP/f.pb.gz" >"$TMP/r.folded" 2>"$TMP/r.err" ||
 	fail "-i --folded --pprof: exit status $?"
 traces_vs_folded "$TMP/r.folded" "$TMP/f.pb.gz"
