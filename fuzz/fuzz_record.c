@@ -67,6 +67,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						   rec.u.sample.nr_callchain * 8);
 			if (rec.u.sample.raw)
 				sink += fuzz_touch(rec.u.sample.raw, rec.u.sample.raw_size);
+			/* The unwinder's input: registers and the stack copy. */
+			if (rec.u.sample.regs)
+				sink += fuzz_touch(rec.u.sample.regs, rec.u.sample.nr_regs * 8);
+			if (rec.u.sample.stack)
+				sink += fuzz_touch(rec.u.sample.stack, rec.u.sample.stack_size);
 			break;
 		case RECORD_MMAP:
 			sink += fuzz_touch(rec.u.mmap.filename, strlen(rec.u.mmap.filename));

@@ -29,6 +29,7 @@
 #include "source-file.h"
 #include "source-live.h"
 #include "target.h"
+#include "unwind-regs.h"
 #include "util.h"
 
 struct engine {
@@ -253,6 +254,25 @@ static int engine_sampling(struct engine *e, struct live_config *lc)
 	 * at 4000 Hz): with -g and no -m, four times the default pages. */
 	if (c->callchain && !c->mmap_pages_set)
 		lc->mmap_pages = 4 * c->mmap_pages;
+	/* A stack copy per sample: pages for about as many samples as
+	 * frame-pointer chains get, 16 MiB per CPU at most. */
+	if (c->dwarf_stack && !c->mmap_pages_set) {
+		size_t pages = c->mmap_pages * (c->dwarf_stack / 512);
+
+		while (lc->mmap_pages < pages && lc->mmap_pages < 4096)
+			lc->mmap_pages *= 2;
+	}
+	if (c->dwarf_stack) {
+		const struct unwind_regs_arch *ra = unwind_regs_find(arch_host_machine());
+
+		if (!ra) {
+			msg_error("--call-graph dwarf: the registers to unwind with are not known "
+				  "on this machine: use --call-graph fp");
+			return 2;
+		}
+		lc->sampling.dwarf_stack = c->dwarf_stack;
+		lc->sampling.regs_user = ra->perf_mask;
+	}
 	if (c->callchain) {
 		unsigned kmax = event_max_stack();
 

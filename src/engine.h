@@ -28,6 +28,8 @@ struct engine_config {
 	bool callchain;             /* frame-pointer chains (a recording's are used
 				       whenever it has them) */
 	unsigned max_stack;         /* frames kept per chain; 0 = the kernel's maximum */
+	uint32_t dwarf_stack;       /* --call-graph dwarf: user stack bytes per sample
+				       (0: frame-pointer chains) */
 	size_t mmap_pages;          /* per ring */
 	bool mmap_pages_set;        /* given: kept as is even with chains */
 	/* Where: every CPU, or these; system-wide, or these processes,

@@ -233,6 +233,12 @@ void event_attr_init(struct perf_event_attr *attr, const struct event_spec *ev,
 		/* Asking for kernel frames we may not see makes the open
 		 * fail for unprivileged users. */
 		attr->exclude_callchain_kernel = s->exclude_kernel;
+		if (s->dwarf_stack) {
+			attr->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+			attr->sample_regs_user = s->regs_user;
+			attr->sample_stack_user = s->dwarf_stack;
+			attr->exclude_callchain_user = 1;
+		}
 	}
 	/* Wake the reader when the ring fills up, not per record: the engine
 	 * drains every ring at each refresh anyway, and a wake-up per sample

@@ -31,6 +31,11 @@ struct event_sampling {
 	uint32_t wakeup_bytes;  /* wake poll when this much is in the ring (0: each record) */
 	bool callchain;         /* -g: frame-pointer callchains (PERF_SAMPLE_CALLCHAIN) */
 	uint16_t max_stack;     /* --max-stack: attr.sample_max_stack (0: the kernel's) */
+	uint32_t dwarf_stack;   /* with callchain: user stack bytes per sample, and
+				   the user registers of regs_user, for DWARF
+				   unwinding (the kernel's chain then stops at
+				   the user boundary); 0: frame pointers */
+	uint64_t regs_user;
 };
 
 /* The name of the event an attr counts ("cycles", "cpu-clock", "r1c2",

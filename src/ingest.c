@@ -21,9 +21,11 @@
 #include "kernel.h"
 #include "machine.h"
 #include "symloader.h"
+#include "symtab.h"
 #include "synth.h"
 #include "record.h"
 #include "refresh.h"
+#include "unwind-queue.h"
 #include "util.h"
 
 struct ingest {
@@ -61,6 +63,23 @@ struct ingest {
 	unsigned refresh_gen;              /* refreshes so far */
 	/* resolved addresses and chains, per pid (see callchain.h) */
 	struct callchain_cache *rcache;
+
+	/* DWARF unwinding of samples with user registers and stack, on its
+	 * thread: created at the first such sample */
+	struct unwind_queue *uq;
+	bool unwind_tried;
+	/* frame-pointer chains with a user part, and those that reach a root
+	 * (_start, clone, ...): the last root symbol seen, to skip the names */
+	uint64_t fp_chains, fp_root;
+	const struct symbol *fp_root_sym;
+	/* chains whose outermost frame's symbols were loading: counted once
+	 * they are (at most INGEST_FP_PENDING frames) */
+	struct ingest_fp_pending {
+		struct dso *dso;
+		uint64_t addr;
+		uint64_t n;
+	} *fp_pending;
+	size_t nfp_pending, fp_pending_cap;
 
 	/* the machine the samples come from (EM_*): decides the payload decoder */
 	int e_machine;
@@ -107,6 +126,8 @@ void ingest_free(struct ingest *in)
 {
 	if (!in)
 		return;
+	/* Its thread reads the machine's DSOs. */
+	unwind_queue_free(in->uq);
 	hist_free(in->hist);
 	deferred_free(in->deferred);
 	machine_free(in->machine);
@@ -115,6 +136,7 @@ void ingest_free(struct ingest *in)
 	free(in->cc_frames);
 	free(in->cc_at);
 	callchain_cache_free(in->rcache);
+	free(in->fp_pending);
 	free(in);
 }
 
@@ -314,14 +336,176 @@ static size_t ingest_resolve_chain(struct ingest *in, const struct sample *s,
 	return n;
 }
 
+/* Samples on the unwinder's queue, at most: ~4 MiB of 8 KiB stacks. */
+#define INGEST_UNWIND_SLOTS 512
+
+/* The unwinder's queue for attr's samples, or NULL when they carry no user
+ * registers and stack (or this machine's are unknown to it). */
+static struct unwind_queue *ingest_unwinder(struct ingest *in, const struct perf_event_attr *attr)
+{
+	if (!unwind_attr_wants(attr))
+		return NULL;
+	if (!in->unwind_tried) {
+		in->unwind_tried = true;
+		in->uq = unwind_queue_new(in->machine, in->e_machine, INGEST_UNWIND_SLOTS);
+	}
+	return in->uq;
+}
+
+static void ingest_sample_add(struct ingest *in, const struct sample *s,
+			      const struct perf_event_attr *attr, bool dwarf);
+
+/* s without user frames: the kernel's part of its chain only. */
+static void ingest_sample_kernel_part(struct ingest *in, const struct sample *sample,
+				      const struct perf_event_attr *attr)
+{
+	struct sample s = *sample;
+	size_t n;
+
+	for (n = 0; n < s.nr_callchain && s.callchain[n] != PERF_CONTEXT_USER; n++)
+		;
+	s.nr_callchain = n;
+	ingest_sample_add(in, &s, attr, true);
+}
+
+/* The samples whose user frames the unwinder found, in order; with wait,
+ * every one queued. */
+static void ingest_unwound(struct ingest *in, bool wait)
+{
+	const struct perf_event_attr *attr;
+	const struct sample *s;
+
+	if (!in->uq || !unwind_queue_pending(in->uq))
+		return;
+	while ((s = unwind_queue_next(in->uq, &attr, wait)))
+		ingest_sample_add(in, s, attr, true);
+}
+
 static void ingest_sample(struct ingest *in, const struct sample *s,
 			  const struct perf_event_attr *attr)
 {
-	struct hist_sample hs;
-	struct resolved r;
+	struct unwind_queue *uq;
 
 	if (in->only_attr && attr != in->only_attr)
 		return;
+	if (!(uq = ingest_unwinder(in, attr))) {
+		ingest_sample_add(in, s, attr, false);
+		return;
+	}
+	/* A kernel thread's sample has no user part. */
+	if (s->regs_abi == PERF_SAMPLE_REGS_ABI_NONE) {
+		ingest_sample_kernel_part(in, s, attr);
+		return;
+	}
+	if (!in->max_stack)
+		in->max_stack = in->cfg.max_stack ? in->cfg.max_stack : event_max_stack();
+	/* The unwinder is behind: a recording waits for it, a live sample
+	 * keeps its kernel frames and leaf, and says so. */
+	while (!in->cfg.live && unwind_queue_submit(uq, s, attr, in->max_stack)) {
+		/* Half the queue at a time: one by one, the two threads
+		 * would take turns waking each other. */
+		unwind_queue_wait(uq, unwind_queue_slots(uq) / 2);
+		ingest_unwound(in, false);
+	}
+	if (in->cfg.live && unwind_queue_submit(uq, s, attr, in->max_stack)) {
+		unwind_queue_count_dropped(uq);
+		ingest_sample_kernel_part(in, s, attr);
+	}
+}
+
+/* Whether a chain ending in sym reached where a thread starts. */
+static bool ingest_is_root(const struct symbol *sym)
+{
+	static const char *const roots[] = {
+		"_start", "__libc_start_call_main", "__libc_start_main", "__libc_start_main_impl",
+		"clone", "clone3", "__clone", "__clone3", "start_thread", "thread_start",
+	};
+	size_t i, n;
+
+	if (!sym || !sym->name)
+		return false;
+	/* Versioned names: __libc_start_main@@GLIBC_2.34 */
+	n = strcspn(sym->name, "@");
+	for (i = 0; i < ARRAY_SIZE(roots); i++)
+		if (strlen(roots[i]) == n && !strncmp(sym->name, roots[i], n))
+			return true;
+	return false;
+}
+
+/* Frames of chains counted once their symbols are in, at most (~24 MiB). */
+#define INGEST_FP_PENDING (1u << 20)
+
+static void ingest_count_fp_sym(struct ingest *in, const struct symbol *sym, uint64_t n)
+{
+	in->fp_chains += n;
+	if (sym && sym == in->fp_root_sym) {
+		in->fp_root += n;
+	} else if (ingest_is_root(sym)) {
+		in->fp_root_sym = sym;
+		in->fp_root += n;
+	}
+}
+
+/* A frame-pointer chain of n frames just resolved: count it if it has a
+ * user part, and whether its outermost frame is a root; one whose
+ * symbols are loading waits for them (ingest_count_fp_pending). */
+static void ingest_count_fp_root(struct ingest *in, size_t n)
+{
+	const struct callchain_frame *f = n >= 2 ? &in->cc_callers[n - 2] : &in->cc_frames[0];
+	size_t i;
+
+	if (!n || f->kernel)
+		return;
+	/* cc_at is the chain's own while cc_callers is cc_frames + 1. */
+	if (in->cc_callers != in->cc_frames + 1 || !in->cc_at[n - 1].pending) {
+		ingest_count_fp_sym(in, f->sym, 1);
+		return;
+	}
+	/* The same frame as a recent chain's: most are. */
+	for (i = in->nfp_pending; i > 0 && i + 8 > in->nfp_pending; i--) {
+		if (in->fp_pending[i - 1].dso == f->dso &&
+		    in->fp_pending[i - 1].addr == in->cc_at[n - 1].addr) {
+			in->fp_pending[i - 1].n++;
+			return;
+		}
+	}
+	/* Too many frames loading: this chain is not counted. */
+	if (in->nfp_pending == INGEST_FP_PENDING)
+		return;
+	if (in->nfp_pending == in->fp_pending_cap)
+		in->fp_pending = xgrow(in->fp_pending, &in->fp_pending_cap, in->nfp_pending + 1,
+				       sizeof(*in->fp_pending));
+	i = in->nfp_pending;
+	in->fp_pending[i].dso = f->dso;
+	in->fp_pending[i].addr = in->cc_at[n - 1].addr;
+	in->fp_pending[i].n = 1;
+	in->nfp_pending++;
+}
+
+/* Count the chains held by ingest_count_fp_root whose symbols are in. */
+static void ingest_count_fp_pending(struct ingest *in)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < in->nfp_pending; i++) {
+		struct ingest_fp_pending *p = &in->fp_pending[i];
+		struct resolved r;
+
+		if (machine_resolve_deferred(in->machine, p->dso, p->addr, false, &r))
+			ingest_count_fp_sym(in, r.sym, p->n);
+		else
+			in->fp_pending[k++] = *p;
+	}
+	in->nfp_pending = k;
+}
+
+/* Count and add s, its chain complete (dwarf: unwound, the chain in
+ * perf's layout with its user part, whatever attr says). */
+static void ingest_sample_add(struct ingest *in, const struct sample *s,
+			      const struct perf_event_attr *attr, bool dwarf)
+{
+	struct hist_sample hs;
+	struct resolved r;
 
 	in->samples++;
 	ingest_resolve(in, s->sid.pid, s->sid.tid, s->cpumode, s->ip, &r);
@@ -343,12 +527,14 @@ static void ingest_sample(struct ingest *in, const struct sample *s,
 	hs.callers_token = 0;
 	/* Live, the attr has chains with -g; a recording's are used
 	 * whenever it has them. */
-	if (attr->sample_type & PERF_SAMPLE_CALLCHAIN) {
+	if ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) || dwarf) {
 		hist_enable_callchains(in->hist, 0);
 		hs.nr_chain = ingest_resolve_chain(in, s, &r);
 		in->zero_ends += callchain_zero_ends(s);
 		hs.callers = in->cc_callers;
 		hs.callers_token = in->cc_token;
+		if (!dwarf)
+			ingest_count_fp_root(in, hs.nr_chain);
 	}
 	/* Symbols still loading (machine.c): hold the sample, not the engine. */
 	if (in->deferred && (hs.callers ? in->cc_pending : r.pending)) {
@@ -414,11 +600,23 @@ static void ingest_synth_pid(struct ingest *in, const struct record *rec)
 	}
 }
 
-/* What the cache holds for pid may now resolve differently. */
-static void ingest_maps_changed(struct ingest *in, uint32_t pid)
+/* What the cache holds for pid may now resolve differently; gone: pid
+ * exec'd, exited or is a new process, not one with a new map. */
+static void ingest_maps_changed(struct ingest *in, uint32_t pid, bool gone)
 {
 	if (in->rcache)
 		callchain_cache_invalidate(in->rcache, pid);
+	if (!in->uq)
+		return;
+	/* A recording's samples are unwound with the maps they were taken
+	 * with; live, ingestion does not wait (a sample in flight across an
+	 * exec may resolve against the new maps). */
+	if (!in->cfg.live)
+		ingest_unwound(in, true);
+	if (gone)
+		unwind_queue_forget(in->uq, pid);
+	else
+		unwind_queue_maps_changed(in->uq, pid);
 }
 
 void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
@@ -426,6 +624,7 @@ void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
 {
 	struct record rec;
 
+	ingest_unwound(in, false);
 	if (record_decode(hdr, attr, &rec, NULL)) {
 		in->bad_records++;
 		return;
@@ -440,23 +639,23 @@ void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
 		break;
 	case RECORD_MMAP:
 		machine_mmap(in->machine, &rec.u.mmap);
-		ingest_maps_changed(in, rec.u.mmap.pid);
+		ingest_maps_changed(in, rec.u.mmap.pid, false);
 		break;
 	case RECORD_COMM:
 		machine_comm(in->machine, &rec.u.comm);
 		if (rec.u.comm.exec)
-			ingest_maps_changed(in, rec.u.comm.pid);
+			ingest_maps_changed(in, rec.u.comm.pid, true);
 		break;
 	case RECORD_FORK:
 		machine_fork(in->machine, &rec.u.task);
 		/* A new process may reuse the pid of one cached before. */
 		if (rec.u.task.pid != rec.u.task.ppid)
-			ingest_maps_changed(in, rec.u.task.pid);
+			ingest_maps_changed(in, rec.u.task.pid, true);
 		break;
 	case RECORD_EXIT:
 		machine_exit(in->machine, &rec.u.task);
 		if (rec.u.task.pid == rec.u.task.tid)
-			ingest_maps_changed(in, rec.u.task.pid);
+			ingest_maps_changed(in, rec.u.task.pid, true);
 		if (rec.u.task.pid == rec.u.task.tid && ingest_is_target(in, rec.u.task.pid) &&
 		    in->alive_targets > 0)
 			in->alive_targets--;
@@ -494,6 +693,8 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	enum hist_mode mode = ingest_mode(in);
 	struct snapshot snap;
 
+	/* The snapshot counts every sample read so far. */
+	ingest_unwound(in, true);
 	/* -g shows the callchain layout from the first (maybe empty) refresh. */
 	if (in->cfg.callchain && in->cfg.live)
 		hist_enable_callchains(in->hist, 0);
@@ -514,6 +715,17 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	snap.samples_per_sec = act->interval > 0 ?
 		(double)(in->samples - in->samples_at_refresh) / act->interval : 0;
 	snap.mode = ingest_mode_name(mode);
+	if (in->uq) {
+		_Static_assert(UNWIND_NOUTCOMES == SNAPSHOT_UNWIND_OUTCOMES, "snapshot.unwind");
+		unwind_queue_counts(in->uq, snap.unwind);
+		for (size_t i = 0; i < UNWIND_NOUTCOMES; i++)
+			snap.unwind_walks += snap.unwind[i];
+	} else if (in->fp_chains || in->nfp_pending) {
+		ingest_count_fp_pending(in);
+		snap.unwind_fp = true;
+		snap.unwind_walks = in->fp_chains;
+		snap.unwind[UNWIND_ROOT] = in->fp_root;
+	}
 	/* Printed tables are read whole, later: no kernel rows missing for
 	 * being early (the browser shows them at its next frame).  Live, the
 	 * scheduler held the refresh until the kernel's thread was done: this

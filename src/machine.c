@@ -204,7 +204,10 @@ static void maps_insert(struct machine *m, struct process *p, uint64_t start,
 	}
 	nnew = has_left + (dso != NULL) + has_right;
 	p->maps = xgrow(p->maps, &p->mapcap, p->nmaps - (hi - lo) + nnew, sizeof(*p->maps));
-	memmove(&p->maps[lo + nnew], &p->maps[hi], (p->nmaps - hi) * sizeof(*p->maps));
+	/* A data map unmapping nothing in a process with no maps leaves
+	 * p->maps NULL: memmove must not see it (UB even for 0 bytes). */
+	if (p->nmaps > hi)
+		memmove(&p->maps[lo + nnew], &p->maps[hi], (p->nmaps - hi) * sizeof(*p->maps));
 	m->stats.maps -= p->nmaps;
 	p->nmaps = p->nmaps - (hi - lo) + nnew;
 	m->stats.maps += p->nmaps;
@@ -545,6 +548,16 @@ void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
 	/* Some JITs map code without telling perf (no MMAP2 record). */
 	if (p && !jitmap_resolve(m, p, ip, out, NULL))
 		m->stats.unmapped++;
+}
+
+size_t machine_maps_of(struct machine *m, uint32_t pid, machine_map_fn fn, void *ctx)
+{
+	struct process *p = idtab_find(&m->procs, pid);
+	size_t i;
+
+	for (i = 0; p && i < p->nmaps; i++)
+		fn(ctx, p->maps[i].start, p->maps[i].end, p->maps[i].pgoff, p->maps[i].dso);
+	return p ? p->nmaps : 0;
 }
 
 const char *machine_comm_of(struct machine *m, uint32_t pid, uint32_t tid)

@@ -70,6 +70,12 @@ void machine_gc(struct machine *m);
 void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
 		     uint16_t cpumode, uint64_t ip, struct resolved *out);
 
+/* Call fn for each map of process pid, in address order ([start, end) at
+ * file offset pgoff of dso); returns the number of maps. */
+typedef void (*machine_map_fn)(void *ctx, uint64_t start, uint64_t end, uint64_t pgoff,
+			       struct dso *dso);
+size_t machine_maps_of(struct machine *m, uint32_t pid, machine_map_fn fn, void *ctx);
+
 /* The thread's command name, interned (see intern()); "[unknown]" or ":PID"
  * style names are never returned: NULL when the thread is unknown. */
 const char *machine_comm_of(struct machine *m, uint32_t pid, uint32_t tid);

@@ -112,7 +112,11 @@ void options_usage(FILE *out)
 	      "  -m, --mmap-pages=N       ring buffer data pages per CPU (power of 2, default 128)\n"
 	      "Callchains:\n"
 	      "  -g                       sample callchains (frame pointers): --call-graph fp\n"
-	      "      --call-graph=fp      the unwinding method (dwarf and lbr: not yet)\n"
+	      "      --call-graph=fp|dwarf[,SIZE]\n"
+	      "                           fp: the kernel walks frame pointers (-g); dwarf:\n"
+	      "                           SIZE bytes of user stack copied per sample (default\n"
+	      "                           8192, at most 65528) and unwound with its CFI, for\n"
+	      "                           code built without frame pointers\n"
 	      "      --max-stack=N        frames per chain (default kernel.perf_event_max_stack)\n"
 	      "      --children           Children column: time with the function on the\n"
 	      "                           stack (the default with callchains; sorted by it)\n"
@@ -124,7 +128,8 @@ void options_usage(FILE *out)
 	      "                           for flame graphs (implies -g)\n"
 	      "Recordings:\n"
 	      "  -i, --input=FILE         replay a perf.data file (\"-\": pipe format on stdin);\n"
-	      "                           its callchains are used when it has them\n"
+	      "                           its callchains are used when it has them, and its\n"
+	      "                           user stacks unwound (perf record --call-graph dwarf)\n"
 	      "  -D, --dump               print every record of the -i file, in file order\n"
 	      "      --symfs=DIR          look for binaries and debug files under DIR too\n"
 	      "                           (live: a process's own binaries first; its\n"
@@ -513,14 +518,26 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 				o->callchain = true;
 				break;
 			}
-			if (strcmp(optarg, "dwarf") == 0 || strncmp(optarg, "dwarf,", 6) == 0 ||
-			    strcmp(optarg, "lbr") == 0)
-				return usage_error("--call-graph %.5s is not supported yet: use fp "
-						   "(frame pointers, -g)",
-						   optarg);
-			return usage_error("--call-graph wants fp (dwarf and lbr are not supported "
-					   "yet), not '%s'",
-					   optarg);
+			if (strcmp(optarg, "dwarf") == 0) {
+				o->callchain = true;
+				o->dwarf_stack = OPTIONS_DWARF_STACK;
+				break;
+			}
+			if (strncmp(optarg, "dwarf,", 6) == 0) {
+				/* The kernel's limit: the record's u16 size. */
+				if (parse_u64(optarg + 6, 8, 65528, &v) || v % 8)
+					return usage_error("--call-graph dwarf,SIZE wants the bytes of "
+							   "stack to copy: a multiple of 8 up to "
+							   "65528, not '%s'",
+							   optarg + 6);
+				o->callchain = true;
+				o->dwarf_stack = (uint32_t)v;
+				break;
+			}
+			if (strcmp(optarg, "lbr") == 0)
+				return usage_error("--call-graph lbr is not supported yet: use fp "
+						   "(frame pointers, -g) or dwarf");
+			return usage_error("--call-graph wants fp or dwarf[,SIZE], not '%s'", optarg);
 		case OPT_MAX_STACK:
 			if (parse_u64(optarg, 1, 65535, &v))
 				return usage_error("--max-stack wants a number of frames from 1 to "
@@ -656,6 +673,7 @@ void options_engine_config(const struct options *o, bool browser, struct engine_
 	out->freq_max = o->freq_max;
 	out->sample_period = o->sample_period;
 	out->callchain = o->callchain;
+	out->dwarf_stack = o->dwarf_stack;
 	out->max_stack = o->max_stack;
 	out->mmap_pages = o->mmap_pages;
 	out->mmap_pages_set = o->mmap_pages_set;

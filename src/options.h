@@ -56,6 +56,8 @@ struct options {
 	bool callchain;             /* -g, --call-graph fp, --folded; with -i the file's
 				       chains are used whenever it has them */
 	unsigned max_stack;         /* --max-stack; 0 = kernel.perf_event_max_stack */
+	uint32_t dwarf_stack;       /* --call-graph dwarf[,SIZE]: bytes of user stack
+				       per sample; 0: frame pointers */
 	bool sort_set;              /* -s given (the TUI's default adds comm) */
 	bool tui;                   /* --tui: the browser even without a terminal */
 	bool no_color;              /* --no-color (or NO_COLOR in the environment) */
@@ -88,5 +90,8 @@ void options_usage(FILE *out);
  * and the last one longer for the rest.  The config borrows o's arrays
  * and strings. */
 void options_engine_config(const struct options *o, bool browser, struct engine_config *out);
+
+/* --call-graph dwarf's SIZE when not given (perf's). */
+#define OPTIONS_DWARF_STACK 8192
 
 #endif

@@ -179,15 +179,26 @@ static int skip_read_format(struct cursor *c, uint64_t fmt, struct errmsg *em)
 	return 0;
 }
 
-/* abi, then one word per bit of mask unless abi is NONE. */
-static int skip_regs(struct cursor *c, uint64_t mask, struct errmsg *em)
+/* abi, then one word per bit of mask unless abi is NONE.  *regs points at
+ * those words (NULL with NONE). */
+static int parse_regs(struct cursor *c, uint64_t mask, uint64_t *abi, const uint64_t **regs,
+		      uint32_t *nr, struct errmsg *em)
 {
-	uint64_t abi;
+	uint64_t n = (uint64_t)__builtin_popcountll(mask);
 
-	if (!cur_u64(c, &abi))
+	*regs = NULL;
+	*nr = 0;
+	if (!cur_u64(c, abi))
 		return fail(em, "regs abi beyond the record");
-	if (abi != PERF_SAMPLE_REGS_ABI_NONE && !cur_skip(c, (uint64_t)__builtin_popcountll(mask)))
+	if (*abi == PERF_SAMPLE_REGS_ABI_NONE)
+		return 0;
+	if (!cur_skip(c, n))
 		return fail(em, "regs larger than the record");
+	/* An abi from a newer kernel: the words are skipped, not used. */
+	if (*abi == PERF_SAMPLE_REGS_ABI_32 || *abi == PERF_SAMPLE_REGS_ABI_64) {
+		*regs = c->base + c->p - n;
+		*nr = (uint32_t)n;
+	}
 	return 0;
 }
 
@@ -269,18 +280,27 @@ static int decode_sample(struct cursor *c, const struct perf_event_header *hdr,
 		c->p += nr * per;
 		s->nr_branches = nr;
 	}
-	if ((t & PERF_SAMPLE_REGS_USER) && skip_regs(c, attr->sample_regs_user, em))
+	if ((t & PERF_SAMPLE_REGS_USER) &&
+	    parse_regs(c, attr->sample_regs_user, &s->regs_abi, &s->regs, &s->nr_regs, em))
 		return -EINVAL;
 	if (t & PERF_SAMPLE_STACK_USER) {
-		uint64_t size;
+		const unsigned char *data;
+		uint64_t size, dyn;
 
 		if (!cur_u64(c, &size))
 			return fail(em, "user stack size beyond the record");
+		data = (const unsigned char *)(c->base + c->p);
 		if (!cur_skip(c, words_for(size)))
 			return fail(em, "user stack size larger than the record");
 		/* dyn_size follows only a non-empty stack dump. */
-		if (size && !cur_skip(c, 1))
-			return fail(em, "user stack dyn_size beyond the record");
+		if (size) {
+			if (!cur_u64(c, &dyn))
+				return fail(em, "user stack dyn_size beyond the record");
+			if (dyn > size)
+				return fail(em, "user stack dyn_size larger than its copy");
+			s->stack = data;
+			s->stack_size = dyn;
+		}
 	}
 	if ((t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) && !cur_u64(c, &s->weight))
 		return fail(em, "sample weight beyond the record");
@@ -288,8 +308,14 @@ static int decode_sample(struct cursor *c, const struct perf_event_header *hdr,
 		return fail(em, "sample data_src beyond the record");
 	if ((t & PERF_SAMPLE_TRANSACTION) && !cur_u64(c, &s->transaction))
 		return fail(em, "sample transaction beyond the record");
-	if ((t & PERF_SAMPLE_REGS_INTR) && skip_regs(c, attr->sample_regs_intr, em))
-		return -EINVAL;
+	if (t & PERF_SAMPLE_REGS_INTR) {
+		uint64_t abi;
+		const uint64_t *regs;
+		uint32_t nregs;
+
+		if (parse_regs(c, attr->sample_regs_intr, &abi, &regs, &nregs, em))
+			return -EINVAL;
+	}
 	if ((t & PERF_SAMPLE_PHYS_ADDR) && !cur_u64(c, &s->phys_addr))
 		return fail(em, "sample phys_addr beyond the record");
 	if ((t & PERF_SAMPLE_CGROUP) && !cur_u64(c, &s->cgroup))

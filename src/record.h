@@ -43,6 +43,17 @@ struct sample {
 	uint64_t data_page_size;     /* DATA_PAGE_SIZE */
 	uint64_t code_page_size;     /* CODE_PAGE_SIZE */
 	uint64_t nr_branches;        /* BRANCH_STACK entries (not decoded further) */
+	/* REGS_USER: abi is PERF_SAMPLE_REGS_ABI_* (NONE: no registers, a
+	 * kernel thread); regs holds one word per bit set in the attr's
+	 * sample_regs_user, lowest bit first. */
+	uint64_t regs_abi;
+	const uint64_t *regs;
+	uint32_t nr_regs;
+	/* STACK_USER: the copy of the user stack from the sampled sp up;
+	 * stack_size is the part the kernel filled (dyn_size, at most the
+	 * copy's size).  Bytes in the recorded machine's order. */
+	const unsigned char *stack;
+	uint64_t stack_size;
 };
 
 struct mmap_event {

@@ -150,6 +150,9 @@ struct snapshot_row {
 	const void *payload;
 };
 
+/* Outcomes of DWARF unwinding (enum unwind_outcome) a snapshot counts. */
+#define SNAPSHOT_UNWIND_OUTCOMES 8
+
 /* The header fields are filled by the engine; view_build fills the rest. */
 struct snapshot {
 	double time;                 /* seconds since start */
@@ -188,6 +191,13 @@ struct snapshot {
 	struct snapshot_stack *stacks;    /* with view_opts.stacks: every unique stack */
 	size_t nr_stacks;
 	struct snapshot_frame *stack_frames; /* storage of the stacks' frames */
+	/* DWARF unwinding (unwind.h): walks since the start per enum
+	 * unwind_outcome; unwind_walks 0 when no sample was unwound.  With
+	 * unwind_fp, frame-pointer chains: how many had a user part, and
+	 * unwind[UNWIND_ROOT] how many of those reached a root. */
+	bool unwind_fp;
+	uint64_t unwind_walks;
+	uint64_t unwind[SNAPSHOT_UNWIND_OUTCOMES];
 
 	/* Precise-sample payloads: */
 	const struct payload_ops *payload; /* the data's decoder (its columns), or NULL:

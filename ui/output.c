@@ -9,6 +9,7 @@
 
 #include "column.h"
 #include "textfmt.h"
+#include "unwind.h"
 #include "util.h"
 #include "view.h"
 
@@ -80,6 +81,68 @@ static void output_add_node_name(struct strbuf *sb, const struct snapshot_node *
 		strbuf_addstr(sb, COLUMN_INLINED);
 }
 
+/* Frame-pointer chains that reach a root less often than this (and enough
+ * of them) bring the hint. */
+#define OUTPUT_FP_ROOT_HINT 0.70
+#define OUTPUT_FP_MIN_CHAINS 100
+
+static double output_root_share(const struct snapshot *snap)
+{
+	return (double)snap->unwind[UNWIND_ROOT] / (double)snap->unwind_walks;
+}
+
+/* How the DWARF walks ended, as shares of them all; for frame-pointer
+ * chains, only when few reach a root, with what to do about it. */
+static void output_unwind_line(struct strbuf *sb, const struct snapshot *snap)
+{
+	size_t i;
+
+	if (snap->unwind_fp) {
+		if (snap->unwind_walks < OUTPUT_FP_MIN_CHAINS ||
+		    output_root_share(snap) >= OUTPUT_FP_ROOT_HINT)
+			return;
+		strbuf_addf(sb, "unwind: fp %llu chains  root ",
+			    (unsigned long long)snap->unwind_walks);
+		textfmt_fixed(sb, 100.0 * output_root_share(snap), 1);
+		strbuf_addstr(sb, "%: code without frame pointers? try --call-graph dwarf\n");
+		return;
+	}
+	strbuf_addf(sb, "unwind: dwarf %llu chains", (unsigned long long)snap->unwind_walks);
+	for (i = 0; i < SNAPSHOT_UNWIND_OUTCOMES; i++) {
+		if (i != UNWIND_ROOT && !snap->unwind[i])
+			continue;
+		strbuf_addf(sb, "  %s ", unwind_outcome_name((enum unwind_outcome)i));
+		textfmt_fixed(sb, 100.0 * (double)snap->unwind[i] / (double)snap->unwind_walks, 1);
+		strbuf_addstr(sb, "%");
+	}
+	/* Each sample carries its stack copy: lost ones mean small rings. */
+	if (snap->lost)
+		strbuf_addstr(sb, "  (samples lost: rings too small for the stack copies, try -m)");
+	strbuf_addstr(sb, "\n");
+}
+
+/* The unwind object of the JSON header: walks per outcome. */
+static void output_json_unwind(struct strbuf *sb, const struct snapshot *snap)
+{
+	size_t i;
+
+	strbuf_addf(sb, ",\"unwind\":{\"method\":\"%s\",\"chains\":%llu",
+		    snap->unwind_fp ? "fp" : "dwarf", (unsigned long long)snap->unwind_walks);
+	if (snap->unwind_fp) {
+		strbuf_addf(sb, ",\"root\":%llu,\"hint\":%s}",
+			    (unsigned long long)snap->unwind[UNWIND_ROOT],
+			    snap->unwind_walks >= OUTPUT_FP_MIN_CHAINS &&
+					    output_root_share(snap) < OUTPUT_FP_ROOT_HINT ?
+				    "\"--call-graph dwarf\"" :
+				    "null");
+		return;
+	}
+	for (i = 0; i < SNAPSHOT_UNWIND_OUTCOMES; i++)
+		strbuf_addf(sb, ",\"%s\":%llu", unwind_outcome_key((enum unwind_outcome)i),
+			    (unsigned long long)snap->unwind[i]);
+	strbuf_addstr(sb, "}");
+}
+
 static void output_header(struct strbuf *sb, const struct snapshot *snap)
 {
 	double kernel_pct = 0.0;
@@ -120,7 +183,10 @@ static void output_header(struct strbuf *sb, const struct snapshot *snap)
 		strbuf_addf(sb, "  loading symbols: %zu", snap->symbols_loading);
 	if (snap->debuginfod_active)
 		strbuf_addf(sb, "  debuginfod: %zu", snap->debuginfod_active);
-	strbuf_addstr(sb, "\n\n");
+	strbuf_addstr(sb, "\n");
+	if (snap->unwind_walks)
+		output_unwind_line(sb, snap);
+	strbuf_addstr(sb, "\n");
 }
 
 /* The children of node, in perf's compact graph style: a branch per child
@@ -448,6 +514,8 @@ void output_json(FILE *out, const struct snapshot *snap)
 			    snap->children ? "true" : "false",
 			    snap->tree_percent_total ? "total" : "entry",
 			    (unsigned long long)snap->callchain_nodes_dropped);
+	if (snap->unwind_walks)
+		output_json_unwind(&sb, snap);
 	if (snap->callchain_zero_ends)
 		strbuf_addf(&sb, ",\"zero_return_addresses_dropped\":%llu",
 			    (unsigned long long)snap->callchain_zero_ends);

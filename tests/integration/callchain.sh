@@ -1,19 +1,19 @@
 # proftop -g: children shares and the callers split of a leaf called from two
 # parents in known proportions (tests/helpers/callers: parent_x 3 units, parent_y 1),
-# the text graph, folded stacks, --no-children, the unsupported modes, and
+# the text graph, folded stacks, --no-children, bad --call-graph modes, and
 # -i on a `perf record -g` file against `perf report --children`.
 . tests/lib.sh
 CALLERS=${CALLERS:-tests/helpers/callers}
 
 # Usage errors first: they need no perf_event_open.
-for m in dwarf dwarf,8192 lbr; do
+for m in lbr dwarf,12 dwarf,65536 dwarf,x; do
 	"$PROFTOP" --call-graph "$m" -- true >/dev/null 2>"$TMP/err"
 	st=$?
 	[ $st -eq 2 ] || fail "--call-graph $m: exit $st, expected 2"
-	[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'not supported yet' "$TMP/err" ||
+	[ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'call-graph' "$TMP/err" ||
 		fail "--call-graph $m message: $(cat "$TMP/err")"
 done
-ok "--call-graph dwarf/lbr: not supported yet, exit 2"
+ok "--call-graph lbr and bad dwarf sizes: one-line usage error, exit 2"
 "$PROFTOP" --tree-percent=bogus -- true >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--tree-percent bogus is a usage error"
 ok "--tree-percent checked"

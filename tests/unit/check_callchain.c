@@ -979,7 +979,7 @@ START_TEST(test_options)
 	char *a1[] = { "proftop", "-g", "--max-stack=32", "-G", "3", "--tree-percent=total",
 		       "--no-children", NULL };
 	char *a2[] = { "proftop", "--call-graph", "fp", "--folded", NULL };
-	char *a3[] = { "proftop", "--call-graph=dwarf,4096", NULL };
+	char *a3[] = { "proftop", "--call-graph=dwarf,4097", NULL }; /* not a multiple of 8 */
 	char *a4[] = { "proftop", "--max-stack=0", NULL };
 	char *a5[] = { "proftop", "--folded", "--json", NULL };
 	char *a6[] = { "proftop", "-i", "x.data", "-g", NULL };

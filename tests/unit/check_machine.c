@@ -28,6 +28,24 @@
 
 /* ---- maps ---- */
 
+/* A data map (no PROT_EXEC) in a process with no maps yet only unmaps
+ * nothing: no map appears, and nothing is moved through a NULL array (the
+ * sanitizer build caught a memmove from NULL of 0 bytes there). */
+START_TEST(test_maps_data_map_first)
+{
+	struct machine *m = machine_new();
+	struct mmap_event ev = mk_mmap(300, 300, 0x1000, 0x1000, 0, "/tmp/data");
+	struct resolved r;
+
+	ev.prot = PROT_READ;
+	machine_mmap(m, &ev);
+	r = user(m, 300, 300, 0x1800);
+	ck_assert_ptr_null(r.dso);
+	ck_assert_uint_eq(machine_get_stats(m)->maps, 0);
+	machine_free(m);
+}
+END_TEST
+
 START_TEST(test_maps_lookup)
 {
 	struct machine *m = machine_new();
@@ -372,6 +390,7 @@ static Suite *suite(void)
 
 	tc = tcase_create("maps");
 	tcase_add_test(tc, test_maps_lookup);
+	tcase_add_test(tc, test_maps_data_map_first);
 	tcase_add_test(tc, test_maps_overlap_split);
 	suite_add_tcase(s, tc);
 

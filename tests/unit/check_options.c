@@ -236,6 +236,11 @@ START_TEST(test_errors)
 		{ "-K", "-U", "-K and -U together" },
 		{ "-a", "-p1", "choose one target" },
 		{ "--vmlinux=", NULL, "--vmlinux wants a file name" },
+		{ "--call-graph", "dwarf,12", "--call-graph dwarf,SIZE wants the bytes" },
+		{ "--call-graph", "dwarf,65536", "--call-graph dwarf,SIZE wants the bytes" },
+		{ "--call-graph", "dwarf,", "--call-graph dwarf,SIZE wants the bytes" },
+		{ "--call-graph", "lbr", "--call-graph lbr is not supported yet" },
+		{ "--call-graph", "x", "--call-graph wants fp or dwarf[,SIZE]" },
 		{ "--buildid-dir=", NULL, "--buildid-dir wants a directory" },
 	};
 	char buf[512];
@@ -338,6 +343,40 @@ START_TEST(test_event_attr)
 	ck_assert_uint_eq(a.sample_period, 12345);
 	ck_assert(!a.mmap2 && !a.comm && !a.task);
 	ck_assert(a.exclude_kernel);
+	ck_assert(!(a.sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)));
+
+	/* --call-graph dwarf: the kernel's chain up to the user boundary,
+	 * then the registers and stack copy the unwinder reads. */
+	s.callchain = true;
+	s.dwarf_stack = 16384;
+	s.regs_user = 0xff0fff;
+	event_attr_init(&a, &ev, &s);
+	ck_assert(a.sample_type & PERF_SAMPLE_CALLCHAIN);
+	ck_assert(a.sample_type & PERF_SAMPLE_REGS_USER);
+	ck_assert(a.sample_type & PERF_SAMPLE_STACK_USER);
+	ck_assert_uint_eq(a.sample_regs_user, 0xff0fff);
+	ck_assert_uint_eq(a.sample_stack_user, 16384);
+	ck_assert(a.exclude_callchain_user);
+}
+END_TEST
+
+/* --call-graph dwarf[,SIZE]: perf's syntax, SIZE 8192 unless given. */
+START_TEST(test_call_graph_dwarf)
+{
+	struct options o;
+	enum options_result res;
+
+	ck_assert_int_eq(parse(&o, &res, "--call-graph", "dwarf", "-a", NULL), 0);
+	ck_assert(o.callchain);
+	ck_assert_uint_eq(o.dwarf_stack, 8192);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, &res, "--call-graph=dwarf,65528", "-a", NULL), 0);
+	ck_assert_uint_eq(o.dwarf_stack, 65528);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, &res, "--call-graph", "fp", "-a", NULL), 0);
+	ck_assert(o.callchain);
+	ck_assert_uint_eq(o.dwarf_stack, 0);
+	options_release(&o);
 }
 END_TEST
 
@@ -458,6 +497,7 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_call_graph_dwarf);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("events");
 	tcase_add_test(tc, test_event_parse);

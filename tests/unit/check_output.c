@@ -348,6 +348,57 @@ START_TEST(test_text_header)
 }
 END_TEST
 
+/* The unwind line: DWARF outcomes as shares (and lost samples' cause);
+ * frame-pointer chains only when few reach a root, with the hint; JSON's
+ * unwind object in both cases. */
+START_TEST(test_unwind_header)
+{
+	struct snapshot snap = std_snapshot();
+	char *out;
+
+	snap.unwind_walks = 200;
+	snap.unwind[0] = 150; /* root */
+	snap.unwind[1] = 40;  /* no CFI */
+	snap.unwind[2] = 10;  /* stack end */
+	out = render(output_text, &snap);
+	ck_assert_msg(strstr(out, "mode: decay\nunwind: dwarf 200 chains  root 75.0%  no CFI 20.0%"
+				  "  stack end 5.0%\n\n"),
+		      "%s", out);
+	free(out);
+	snap.lost = 3;
+	out = render(output_text, &snap);
+	ck_assert_ptr_nonnull(strstr(out, "stack end 5.0%  (samples lost: rings too small"));
+	free(out);
+	out = render(output_json, &snap);
+	ck_assert_msg(strstr(out, "\"unwind\":{\"method\":\"dwarf\",\"chains\":200,\"root\":150,"
+				  "\"no_cfi\":40,\"stack_end\":10,\"memory\":0,"),
+		      "%s", out);
+	free(out);
+
+	snap.lost = 0;
+	snap.unwind_fp = true;
+	snap.unwind[1] = snap.unwind[2] = 0;
+	out = render(output_text, &snap); /* 75% reach a root: quiet */
+	ck_assert_ptr_null(strstr(out, "unwind:"));
+	free(out);
+	out = render(output_json, &snap);
+	ck_assert_ptr_nonnull(strstr(out, "\"unwind\":{\"method\":\"fp\",\"chains\":200,"
+					  "\"root\":150,\"hint\":null}"));
+	free(out);
+	snap.unwind[0] = 100;
+	out = render(output_text, &snap);
+	ck_assert_msg(strstr(out, "\nunwind: fp 200 chains  root 50.0%: code without frame "
+				  "pointers? try --call-graph dwarf\n"),
+		      "%s", out);
+	free(out);
+	snap.unwind_walks = 50; /* too few to say */
+	snap.unwind[0] = 10;
+	out = render(output_text, &snap);
+	ck_assert_ptr_null(strstr(out, "unwind:"));
+	free(out);
+}
+END_TEST
+
 START_TEST(test_text_rows)
 {
 	struct snapshot snap = std_snapshot();
@@ -825,6 +876,7 @@ static Suite *suite(void)
 
 	tc = tcase_create("json");
 	tcase_add_test(tc, test_json_valid);
+	tcase_add_test(tc, test_unwind_header);
 	tcase_add_test(tc, test_json_profileme);
 	tcase_add_test(tc, test_json_keys);
 	tcase_add_test(tc, test_json_period);

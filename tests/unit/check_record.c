@@ -494,6 +494,17 @@ START_TEST(test_sample_tail_fields)
 		EXPECT_EQ(ctx, s->cgroup, 0xc6);
 		EXPECT_EQ(ctx, s->data_page_size, 4096);
 		EXPECT_EQ(ctx, s->code_page_size, 2 << 20);
+		EXPECT_EQ(ctx, s->regs_abi, regs ? PERF_SAMPLE_REGS_ABI_64 : 0);
+		EXPECT_EQ(ctx, s->nr_regs, regs ? 3 : 0);
+		if (regs)
+			EXPECT_EQ(ctx, s->regs[2], 0xa3);
+		else
+			ck_assert_ptr_null(s->regs);
+		EXPECT_EQ(ctx, s->stack_size, stack ? 16 : 0);
+		if (stack)
+			EXPECT_EQ(ctx, ((const uint64_t *)s->stack)[1], 0x52);
+		else
+			ck_assert_ptr_null(s->stack);
 		check_truncations(&b, &attr, ctx);
 	}
 }
@@ -662,6 +673,68 @@ START_TEST(test_other_sizes_huge)
 	rb_u64(&b, 3);
 	rb_done(&b);
 	expect_einval(&b, &attr, "regs larger than the record");
+}
+END_TEST
+
+/* The user registers and stack an unwinder reads: lying sizes refused,
+ * an empty copy and an unknown abi give nothing to read. */
+START_TEST(test_regs_stack_bad)
+{
+	static struct rb b;
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	struct record rec;
+	struct errmsg why = ERRMSG_INIT;
+
+	attr.sample_type = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	attr.sample_regs_user = 0x3;
+
+	/* dyn_size larger than the copy */
+	rb_init(&b, PERF_RECORD_SAMPLE, 0);
+	rb_u64(&b, PERF_SAMPLE_REGS_ABI_64);
+	rb_u64(&b, 1);
+	rb_u64(&b, 2);
+	rb_u64(&b, 8);
+	rb_u64(&b, 0x51);
+	rb_u64(&b, 16);
+	rb_done(&b);
+	expect_einval(&b, &attr, "user stack dyn_size larger than its copy");
+
+	/* a stack size larger than the record */
+	rb_init(&b, PERF_RECORD_SAMPLE, 0);
+	rb_u64(&b, PERF_SAMPLE_REGS_ABI_64);
+	rb_u64(&b, 1);
+	rb_u64(&b, 2);
+	rb_u64(&b, 8192);
+	rb_u64(&b, 0x51);
+	rb_u64(&b, 8);
+	rb_done(&b);
+	expect_einval(&b, &attr, "user stack size larger than the record");
+
+	/* a zero-byte copy: no dyn_size, nothing to read */
+	rb_init(&b, PERF_RECORD_SAMPLE, 0);
+	rb_u64(&b, PERF_SAMPLE_REGS_ABI_64);
+	rb_u64(&b, 1);
+	rb_u64(&b, 2);
+	rb_u64(&b, 0);
+	ck_assert_int_eq(record_decode(rb_done(&b), &attr, &rec, &why), 0);
+	ck_assert_ptr_null(rec.u.sample.stack);
+	ck_assert_uint_eq(rec.u.sample.stack_size, 0);
+	ck_assert_uint_eq(rec.u.sample.nr_regs, 2);
+
+	/* a mask with more registers than the record holds */
+	attr.sample_regs_user = 0xff0fff;
+	expect_einval(&b, &attr, "regs larger than the record");
+
+	/* an abi this decoder does not know: skipped, not handed out */
+	attr.sample_regs_user = 0x3;
+	rb_init(&b, PERF_RECORD_SAMPLE, 0);
+	rb_u64(&b, 7);
+	rb_u64(&b, 1);
+	rb_u64(&b, 2);
+	rb_u64(&b, 0);
+	ck_assert_int_eq(record_decode(rb_done(&b), &attr, &rec, &why), 0);
+	ck_assert_ptr_null(rec.u.sample.regs);
+	ck_assert_uint_eq(rec.u.sample.nr_regs, 0);
 }
 END_TEST
 
@@ -1223,6 +1296,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_sample_tail_fields);
 	tcase_add_test(tc, test_sample_single_tail_fields);
+	tcase_add_test(tc, test_regs_stack_bad);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("lying_lengths");

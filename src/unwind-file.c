@@ -1,0 +1,182 @@
+/* ELF files for the unwinder, shared by the processes that map them: a
+ * short-lived process (a compiler run) finds its libraries' CFI parsed and
+ * their rules known, instead of opening and parsing them again. */
+#include "config.h"
+
+#include "unwind-file.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dso.h"
+#include "machine.h"
+#include "util.h"
+
+#define FILES_BUCKETS 1024
+/* Rules a file keeps at most (a power of 2): emptied when 3/4 full. */
+#define FILE_RULES_MAX 16384
+
+struct unwind_files {
+	struct unwind_file *buckets[FILES_BUCKETS];
+};
+
+struct unwind_files *unwind_files_new(void)
+{
+	return xcalloc(1, sizeof(struct unwind_files));
+}
+
+void unwind_files_free(struct unwind_files *fs)
+{
+	size_t i;
+
+	if (!fs)
+		return;
+	for (i = 0; i < FILES_BUCKETS; i++) {
+		while (fs->buckets[i]) {
+			struct unwind_file *f = fs->buckets[i];
+
+			fs->buckets[i] = f->next;
+			if (f->cfi)
+				dwarf_cfi_end(f->cfi);
+			if (f->elf)
+				elf_end(f->elf);
+			free(f->rules);
+			free(f);
+		}
+	}
+	free(fs);
+}
+
+int unwind_dso_open(struct dso *dso, const char **path)
+{
+	/* The file the machine read symbols from (--symfs, a build ID) once
+	 * known, else the mapped path. */
+	*path = machine_dso_pending(dso) ? NULL : dso_sym_path(dso);
+	if (!*path)
+		*path = dso_path(dso);
+	return open(*path, O_RDONLY | O_CLOEXEC);
+}
+
+static void unwind_file_open(struct unwind_file *f)
+{
+	const char *path;
+	int fd = unwind_dso_open(f->dso, &path);
+
+	if (fd < 0)
+		return;
+	f->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	/* Mapped whole: the descriptor is not needed any more. */
+	if (f->elf && (elf_kind(f->elf) != ELF_K_ELF || elf_cntl(f->elf, ELF_C_FDREAD))) {
+		elf_end(f->elf);
+		f->elf = NULL;
+	}
+	if (f->elf)
+		elf_cntl(f->elf, ELF_C_FDDONE);
+	close(fd);
+	if (f->elf)
+		f->cfi = dwarf_getcfi_elf(f->elf);
+}
+
+struct unwind_file *unwind_files_get(struct unwind_files *fs, struct dso *dso)
+{
+	size_t h = ((uintptr_t)dso >> 4) % FILES_BUCKETS;
+	struct unwind_file *f;
+
+	for (f = fs->buckets[h]; f; f = f->next)
+		if (f->dso == dso)
+			return f;
+	f = xcalloc(1, sizeof(*f));
+	f->dso = dso;
+	unwind_file_open(f);
+	f->next = fs->buckets[h];
+	fs->buckets[h] = f;
+	return f;
+}
+
+bool unwind_elf_bias(Elf *elf, uint64_t start, uint64_t pgoff, uint64_t *bias)
+{
+	size_t phnum, i;
+
+	if (!elf || elf_getphdrnum(elf, &phnum))
+		return false;
+	for (i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    pgoff < ph.p_offset || pgoff - ph.p_offset >= ph.p_filesz)
+			continue;
+		*bias = start - (ph.p_vaddr + (pgoff - ph.p_offset));
+		return true;
+	}
+	return false;
+}
+
+bool unwind_file_read(const struct unwind_file *f, uint64_t vaddr, uint64_t *val)
+{
+	const char *raw;
+	size_t size, phnum, i;
+
+	if (!f->elf || elf_getphdrnum(f->elf, &phnum) || !(raw = elf_rawfile(f->elf, &size)))
+		return false;
+	for (i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		uint64_t off;
+
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    (ph.p_flags & PF_W))
+			continue;
+		if (vaddr < ph.p_vaddr || ph.p_filesz < 8 || vaddr - ph.p_vaddr > ph.p_filesz - 8)
+			continue;
+		off = ph.p_offset + (vaddr - ph.p_vaddr);
+		if (off > size || size - off < 8)
+			return false;
+		memcpy(val, raw + off, 8);
+		return true;
+	}
+	return false;
+}
+
+static size_t unwind_rule_hash(uint64_t vaddr, size_t cap)
+{
+	return (size_t)((vaddr * 0x9e3779b97f4a7c15ULL) >> 40) & (cap - 1);
+}
+
+struct unwind_rule *unwind_file_rule(struct unwind_file *f, uint64_t vaddr)
+{
+	struct unwind_rule *r;
+	size_t i;
+
+	if (f->nrules >= f->cap / 4 * 3) {
+		struct unwind_rule *old = f->rules;
+		size_t oldcap = f->cap, j;
+
+		/* Grow; at the cap, start again (the hot rules come back). */
+		f->cap = !oldcap ? 64 : oldcap < FILE_RULES_MAX ? oldcap * 2 : oldcap;
+		f->rules = xcalloc(f->cap, sizeof(*f->rules));
+		f->nrules = 0;
+		for (j = 0; oldcap < FILE_RULES_MAX && j < oldcap; j++) {
+			if (old[j].kind == RULE_EMPTY)
+				continue;
+			for (i = unwind_rule_hash(old[j].vaddr, f->cap); f->rules[i].kind != RULE_EMPTY;
+			     i = (i + 1) & (f->cap - 1))
+				;
+			f->rules[i] = old[j];
+			f->nrules++;
+		}
+		free(old);
+	}
+	for (i = unwind_rule_hash(vaddr, f->cap);; i = (i + 1) & (f->cap - 1)) {
+		r = &f->rules[i];
+		if (r->kind == RULE_EMPTY)
+			break;
+		if (r->vaddr == vaddr)
+			return r;
+	}
+	memset(r, 0, sizeof(*r));
+	r->vaddr = vaddr;
+	f->nrules++;
+	return r;
+}

@@ -1,0 +1,67 @@
+/* The ELF files DWARF unwinding reads, one per DSO for every process that
+ * maps it: the file (mapped once, no descriptor kept), its .eh_frame CFI,
+ * and the unwind rules found in it so far, keyed by the file's own
+ * addresses.  Used by the unwinder's thread only. */
+#ifndef PROFTOP_UNWIND_FILE_H
+#define PROFTOP_UNWIND_FILE_H
+
+#include <elfutils/libdw.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct dso;
+struct unwind_files;
+
+enum unwind_rule_kind {
+	RULE_EMPTY,          /* a free slot */
+	RULE_SIMPLE,
+	RULE_ROOT,           /* the return address is undefined */
+	RULE_LIBDW,          /* another shape, or no CFI: libdw's walk decides */
+	RULE_NO_MAP,         /* no ELF file mapped there */
+};
+
+enum unwind_rule_fp { FP_SAME, FP_SAVED, FP_UNDEFINED };
+
+/* How to find the caller's frame at one address: CFA = sp or fp + cfa_off;
+ * the return address at CFA + ra_off; the fp kept, saved at CFA + fp_off,
+ * or lost; the caller's sp the CFA. */
+struct unwind_rule {
+	uint64_t vaddr;
+	uint8_t kind;        /* enum unwind_rule_kind */
+	uint8_t cfa_fp;      /* CFA from the fp, else from the sp */
+	uint8_t fp;          /* enum unwind_rule_fp */
+	int32_t cfa_off, ra_off, fp_off;
+};
+
+struct unwind_file {
+	struct dso *dso;
+	Elf *elf;            /* NULL: the file could not be read */
+	Dwarf_CFI *cfi;      /* its .eh_frame's, or NULL */
+	struct unwind_rule *rules;
+	size_t nrules, cap;  /* cap a power of 2, 0 until the first rule */
+	struct unwind_file *next;
+};
+
+struct unwind_files *unwind_files_new(void);
+void unwind_files_free(struct unwind_files *fs);
+
+/* dso's file, opened at the first call (its symbols' file once they are
+ * loaded, else its path); never NULL, but ->elf NULL when unreadable. */
+struct unwind_file *unwind_files_get(struct unwind_files *fs, struct dso *dso);
+
+/* Open dso's file (its symbols' file once they are loaded, else its
+ * path): the descriptor or -1, *path the name opened. */
+int unwind_dso_open(struct dso *dso, const char **path);
+
+/* Where the file's address 0 is when mapped at start from file offset
+ * pgoff; false when no PT_LOAD holds pgoff. */
+bool unwind_elf_bias(Elf *elf, uint64_t start, uint64_t pgoff, uint64_t *bias);
+/* The word at file address vaddr, from a segment that is not writable. */
+bool unwind_file_read(const struct unwind_file *f, uint64_t vaddr, uint64_t *val);
+/* The rule slot for vaddr: found, or a new one of kind RULE_EMPTY for the
+ * caller to fill (valid until the next call). */
+struct unwind_rule *unwind_file_rule(struct unwind_file *f, uint64_t vaddr);
+
+#endif

@@ -1,0 +1,357 @@
+/* The unwinder thread and its bounded queue: a ring of slots, each a copy
+ * of a sample's registers, stack and kernel chain (or a process's new maps,
+ * or its end), filled by the engine thread, walked by the unwinder thread
+ * in order, and handed back in the same order. */
+#include "config.h"
+
+#include "unwind-queue.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+enum slot_kind {
+	SLOT_SAMPLE,
+	SLOT_MAPS,      /* pid's maps are now maps[] */
+	SLOT_FORGET,    /* pid is gone */
+};
+
+struct slot {
+	enum slot_kind kind;
+	uint32_t pid;
+	/* SLOT_SAMPLE: the sample, its callchain pointing at chain */
+	struct sample s;
+	const struct perf_event_attr *attr;
+	uint64_t regs[64];
+	unsigned char *stack;
+	size_t stack_cap;
+	uint64_t *chain;          /* the kernel's part, PERF_CONTEXT_USER, frames */
+	size_t chain_cap, nkernel, max;
+	/* SLOT_MAPS */
+	struct unwind_map *maps;
+	size_t nmaps, map_cap;
+};
+
+struct unwind_queue {
+	struct machine *m;
+	struct unwinder *u;       /* the thread's */
+	struct slot *slots;
+	size_t nslots;            /* a power of 2 */
+	/* Positions, counted from 0 for ever: the thread walks [done, tail),
+	 * the engine takes back [head, done).  tail and head are the
+	 * engine's, done the thread's (all three under lock where shared). */
+	size_t head, tail, done;
+	pthread_mutex_t lock;
+	pthread_cond_t work;      /* tail moved, or stop */
+	pthread_cond_t idle;      /* done moved */
+	bool sleeping, stop;
+	size_t want;              /* the engine sleeps until done reaches it; 0: not */
+	pthread_t thread;
+	/* pids whose maps the thread has (engine's, sorted) */
+	uint32_t *sent;
+	size_t nsent, sent_cap;
+};
+
+static struct slot *uq_slot(struct unwind_queue *q, size_t pos)
+{
+	return &q->slots[pos & (q->nslots - 1)];
+}
+
+static void uq_run(struct unwind_queue *q, struct slot *sl)
+{
+	size_t n;
+
+	switch (sl->kind) {
+	case SLOT_MAPS:
+		unwind_set_maps(q->u, sl->pid, sl->maps, sl->nmaps);
+		break;
+	case SLOT_FORGET:
+		unwind_forget(q->u, sl->pid);
+		break;
+	case SLOT_SAMPLE:
+		n = unwind_sample(q->u, &sl->s, sl->attr, sl->chain + sl->nkernel + 1, sl->max,
+				  NULL);
+		/* Without user frames, no PERF_CONTEXT_USER either. */
+		sl->s.nr_callchain = n ? sl->nkernel + 1 + n : sl->nkernel;
+		sl->s.regs = NULL;
+		sl->s.stack = NULL;
+		break;
+	}
+}
+
+static void *uq_thread(void *arg)
+{
+	struct unwind_queue *q = arg;
+
+	pthread_mutex_lock(&q->lock);
+	for (;;) {
+		size_t pos;
+
+		while (q->done == q->tail && !q->stop) {
+			q->sleeping = true;
+			pthread_cond_wait(&q->work, &q->lock);
+			q->sleeping = false;
+		}
+		if (q->stop)
+			break;
+		pos = q->done;
+		pthread_mutex_unlock(&q->lock);
+		uq_run(q, uq_slot(q, pos));
+		pthread_mutex_lock(&q->lock);
+		q->done = pos + 1;
+		if (q->want && (q->done >= q->want || q->done == q->tail))
+			pthread_cond_signal(&q->idle);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return NULL;
+}
+
+struct unwind_queue *unwind_queue_new(struct machine *m, int e_machine, size_t slots)
+{
+	struct unwind_queue *q;
+	struct unwinder *u = unwind_new(NULL, e_machine);
+	size_t n = 1;
+
+	if (!u)
+		return NULL;
+	while (n < slots)
+		n *= 2;
+	q = xcalloc(1, sizeof(*q));
+	q->m = m;
+	q->u = u;
+	q->nslots = n;
+	q->slots = xcalloc(n, sizeof(*q->slots));
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_cond_init(&q->work, NULL);
+	pthread_cond_init(&q->idle, NULL);
+	if (pthread_create(&q->thread, NULL, uq_thread, q)) {
+		q->thread = 0;
+		unwind_queue_free(q);
+		return NULL;
+	}
+	return q;
+}
+
+void unwind_queue_free(struct unwind_queue *q)
+{
+	size_t i;
+
+	if (!q)
+		return;
+	if (q->thread) {
+		pthread_mutex_lock(&q->lock);
+		q->stop = true;
+		pthread_cond_signal(&q->work);
+		pthread_mutex_unlock(&q->lock);
+		pthread_join(q->thread, NULL);
+	}
+	for (i = 0; i < q->nslots; i++) {
+		free(q->slots[i].stack);
+		free(q->slots[i].chain);
+		free(q->slots[i].maps);
+	}
+	free(q->slots);
+	free(q->sent);
+	pthread_mutex_destroy(&q->lock);
+	pthread_cond_destroy(&q->work);
+	pthread_cond_destroy(&q->idle);
+	unwind_free(q->u);
+	free(q);
+}
+
+/* ---- the engine's side ---- */
+
+/* Where pid is, or would be, in the sorted sent list. */
+static size_t uq_sent_pos(const struct unwind_queue *q, uint32_t pid)
+{
+	size_t lo = 0, hi = q->nsent;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (q->sent[mid] < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool uq_sent(const struct unwind_queue *q, uint32_t pid)
+{
+	size_t i = uq_sent_pos(q, pid);
+
+	return i < q->nsent && q->sent[i] == pid;
+}
+
+static void uq_sent_remove(struct unwind_queue *q, uint32_t pid)
+{
+	size_t i = uq_sent_pos(q, pid);
+
+	if (i < q->nsent && q->sent[i] == pid) {
+		memmove(q->sent + i, q->sent + i + 1, (q->nsent - i - 1) * sizeof(*q->sent));
+		q->nsent--;
+	}
+}
+
+static void uq_sent_add(struct unwind_queue *q, uint32_t pid)
+{
+	size_t i = uq_sent_pos(q, pid);
+
+	if (i < q->nsent && q->sent[i] == pid)
+		return;
+	if (q->nsent == q->sent_cap)
+		q->sent = xgrow(q->sent, &q->sent_cap, q->nsent + 1, sizeof(*q->sent));
+	memmove(q->sent + i + 1, q->sent + i, (q->nsent - i) * sizeof(*q->sent));
+	q->sent[i] = pid;
+	q->nsent++;
+}
+
+static size_t uq_free_slots(const struct unwind_queue *q)
+{
+	return q->nslots - (q->tail - q->head);
+}
+
+/* Hand the slots up to tail to the thread. */
+static void uq_publish(struct unwind_queue *q, size_t tail)
+{
+	pthread_mutex_lock(&q->lock);
+	q->tail = tail;
+	if (q->sleeping)
+		pthread_cond_signal(&q->work);
+	pthread_mutex_unlock(&q->lock);
+}
+
+int unwind_queue_submit(struct unwind_queue *q, const struct sample *s,
+			const struct perf_event_attr *attr, size_t max)
+{
+	bool maps = !uq_sent(q, s->sid.pid);
+	size_t tail = q->tail, i, need;
+	struct slot *sl;
+
+	if (uq_free_slots(q) < 1u + maps)
+		return -EAGAIN;
+	if (maps) {
+		sl = uq_slot(q, tail++);
+		sl->kind = SLOT_MAPS;
+		sl->pid = s->sid.pid;
+		sl->nmaps = unwind_maps_collect(q->m, s->sid.pid, &sl->maps, &sl->map_cap);
+		uq_sent_add(q, s->sid.pid);
+	}
+	sl = uq_slot(q, tail++);
+	sl->kind = SLOT_SAMPLE;
+	sl->pid = s->sid.pid;
+	sl->attr = attr;
+	sl->s = *s;
+	sl->s.raw = NULL;
+	sl->s.raw_size = 0;
+	sl->s.nr_regs = s->nr_regs < 64 ? s->nr_regs : 64;
+	if (s->regs && sl->s.nr_regs)
+		memcpy(sl->regs, s->regs, sl->s.nr_regs * sizeof(*s->regs));
+	sl->s.regs = s->regs ? sl->regs : NULL;
+	if (s->stack_size > sl->stack_cap)
+		sl->stack = xgrow(sl->stack, &sl->stack_cap, s->stack_size, 1);
+	if (s->stack_size)
+		memcpy(sl->stack, s->stack, s->stack_size);
+	sl->s.stack = s->stack ? sl->stack : NULL;
+	/* The kernel's part of the chain (all of it: exclude_callchain_user),
+	 * then room for PERF_CONTEXT_USER and max frames. */
+	for (i = 0; i < s->nr_callchain && s->callchain[i] != PERF_CONTEXT_USER; i++)
+		;
+	need = i + 1 + max;
+	if (need > sl->chain_cap)
+		sl->chain = xgrow(sl->chain, &sl->chain_cap, need, sizeof(*sl->chain));
+	if (i)
+		memcpy(sl->chain, s->callchain, i * sizeof(*sl->chain));
+	sl->chain[i] = PERF_CONTEXT_USER;
+	sl->nkernel = i;
+	sl->max = max;
+	sl->s.callchain = sl->chain;
+	sl->s.nr_callchain = i;
+	uq_publish(q, tail);
+	return 0;
+}
+
+/* Under the lock: sleep until done reaches want, or all is done. */
+static void uq_wait(struct unwind_queue *q, size_t want)
+{
+	while (q->done < want && q->done != q->tail) {
+		q->want = want;
+		pthread_cond_wait(&q->idle, &q->lock);
+	}
+	q->want = 0;
+}
+
+void unwind_queue_wait(struct unwind_queue *q, size_t n)
+{
+	pthread_mutex_lock(&q->lock);
+	uq_wait(q, q->head + n);
+	pthread_mutex_unlock(&q->lock);
+}
+
+size_t unwind_queue_slots(const struct unwind_queue *q)
+{
+	return q->nslots;
+}
+
+const struct sample *unwind_queue_next(struct unwind_queue *q,
+				       const struct perf_event_attr **attr, bool wait)
+{
+	for (;;) {
+		size_t done;
+		struct slot *sl;
+
+		pthread_mutex_lock(&q->lock);
+		if (wait)
+			uq_wait(q, q->head + 1);
+		done = q->done;
+		pthread_mutex_unlock(&q->lock);
+		if (q->head == done)
+			return NULL;
+		sl = uq_slot(q, q->head++);
+		if (sl->kind == SLOT_SAMPLE) {
+			*attr = sl->attr;
+			return &sl->s;
+		}
+	}
+}
+
+size_t unwind_queue_pending(const struct unwind_queue *q)
+{
+	return q->tail - q->head;
+}
+
+void unwind_queue_maps_changed(struct unwind_queue *q, uint32_t pid)
+{
+	uq_sent_remove(q, pid);
+}
+
+void unwind_queue_forget(struct unwind_queue *q, uint32_t pid)
+{
+	struct slot *sl;
+
+	if (!uq_sent(q, pid))
+		return;
+	uq_sent_remove(q, pid);
+	/* Only frees the thread's state early: a full queue leaves it to
+	 * the process's next maps (a new Dwfl where they differ). */
+	if (!uq_free_slots(q))
+		return;
+	sl = uq_slot(q, q->tail);
+	sl->kind = SLOT_FORGET;
+	sl->pid = pid;
+	uq_publish(q, q->tail + 1);
+}
+
+void unwind_queue_counts(const struct unwind_queue *q, uint64_t out[UNWIND_NOUTCOMES])
+{
+	unwind_counts(q->u, out);
+}
+
+void unwind_queue_count_dropped(struct unwind_queue *q)
+{
+	unwind_count(q->u, UNWIND_DROPPED);
+}

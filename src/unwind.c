@@ -1,0 +1,833 @@
+/* DWARF unwinding with libdw over the registers and stack copy of each
+ * sample.  Each process keeps its Dwfl (modules, their CFI, the attached
+ * thread callbacks) from sample to sample; only its maps' changes touch it. */
+#include "config.h"
+
+#include "unwind.h"
+
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dso.h"
+#include "machine.h"
+#include "unwind-file.h"
+#include "unwind-regs.h"
+#include "util.h"
+
+/* The sample being walked: what the callbacks read from. */
+struct unwind_walk {
+	struct unwinder *u;
+	const struct unwind_regs_arch *arch;
+	const struct sample *s;
+	uint64_t mask;               /* the attr's sample_regs_user */
+	uint64_t sp;                 /* where the stack copy starts */
+	uint64_t *out;
+	size_t n, max;
+	uint64_t last_pc, last_sp;
+	bool have_last;
+	enum unwind_outcome stop;    /* set by a callback that ended the walk */
+	bool stopped;
+};
+
+/* What the walks learnt of a map. */
+struct unwind_mapx {
+	struct unwind_file *file;    /* NULL until needed */
+	uint64_t bias;
+	bool bias_known;
+};
+
+struct unwind_proc {
+	uint32_t pid;
+	Dwfl *dwfl;                  /* NULL until the first sample */
+	bool attached;               /* dwfl_attach_state done */
+	bool dirty;                  /* maps changed since the last report */
+	struct unwind_map *maps;     /* the process's, in address order */
+	size_t nmaps, mapcap;
+	/* Reported to dwfl, in address order: only the maps a walk went
+	 * through (a process maps tens of libraries and runs in few). */
+	struct unwind_map *rep;
+	size_t nrep, repcap;
+	bool all_reported;           /* every map (before libdw's own walk) */
+	struct unwind_walk *walk;
+	struct unwind_mapx *mapx;    /* per map: its file and bias, when known */
+	struct unwind_proc *next;    /* hash chain */
+};
+
+struct unwinder {
+	struct machine *m;           /* NULL: maps come from unwind_set_maps */
+	struct unwind_files *files;
+	const struct unwind_regs_arch *arch;
+	struct unwind_proc **buckets;
+	size_t nbuckets, nprocs;
+	uint64_t counts[UNWIND_NOUTCOMES];   /* atomic: read by other threads */
+	/* scratch: the process's maps as the machine has them now */
+	struct unwind_map *cur;
+	size_t ncur, curcap;
+};
+
+static const char *const outcome_names[UNWIND_NOUTCOMES] = {
+	[UNWIND_ROOT] = "root",           [UNWIND_NO_CFI] = "no CFI",
+	[UNWIND_STACK_END] = "stack end", [UNWIND_MEMORY] = "memory",
+	[UNWIND_LOOP] = "loop",           [UNWIND_TRUNCATED] = "truncated",
+	[UNWIND_NO_REGS] = "no regs",     [UNWIND_DROPPED] = "dropped",
+};
+
+static const char *const outcome_keys[UNWIND_NOUTCOMES] = {
+	[UNWIND_ROOT] = "root",           [UNWIND_NO_CFI] = "no_cfi",
+	[UNWIND_STACK_END] = "stack_end", [UNWIND_MEMORY] = "memory",
+	[UNWIND_LOOP] = "loop",           [UNWIND_TRUNCATED] = "truncated",
+	[UNWIND_NO_REGS] = "no_regs",     [UNWIND_DROPPED] = "dropped",
+};
+
+const char *unwind_outcome_name(enum unwind_outcome o)
+{
+	return o < UNWIND_NOUTCOMES ? outcome_names[o] : "?";
+}
+
+const char *unwind_outcome_key(enum unwind_outcome o)
+{
+	return o < UNWIND_NOUTCOMES ? outcome_keys[o] : "unknown";
+}
+
+bool unwind_attr_wants(const struct perf_event_attr *attr)
+{
+	return (attr->sample_type & PERF_SAMPLE_REGS_USER) &&
+	       (attr->sample_type & PERF_SAMPLE_STACK_USER) && attr->sample_regs_user;
+}
+
+/* ---- libdw callbacks ---- */
+
+/* The separate debug file the machine found for the module's DSO (its
+ * .debug_frame), never a search of its own: that could reach debuginfod. */
+static int unwind_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+				 Dwarf_Addr base, const char *file_name,
+				 const char *debuglink_file, GElf_Word debuglink_crc,
+				 char **debuginfo_file_name)
+{
+	struct dso *d = *userdata;
+	const char *path;
+	int fd;
+
+	Dwarf_Addr bias;
+
+	(void)modname, (void)base, (void)file_name, (void)debuglink_file, (void)debuglink_crc;
+	/* Only for a file without .eh_frame: libdw decompresses every debug
+	 * section of a file it opens, and each process has its Dwfl. */
+	if (!d || dwfl_module_eh_cfi(mod, &bias) || machine_dso_pending(d) ||
+	    !(path = dso_debug_path(d)))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		*debuginfo_file_name = xstrdup(path);
+	return fd;
+}
+
+static const Dwfl_Callbacks dwfl_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = unwind_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static pid_t unwind_next_thread(Dwfl *dwfl, void *dwfl_arg, void **thread_argp)
+{
+	(void)dwfl, (void)dwfl_arg, (void)thread_argp;
+	return 0;
+}
+
+static bool unwind_get_thread(Dwfl *dwfl, pid_t tid, void *dwfl_arg, void **thread_argp)
+{
+	(void)dwfl, (void)tid;
+	*thread_argp = dwfl_arg;
+	return true;
+}
+
+/* A word of the walk's memory: the stack copy, else a read-only part of
+ * a mapped file; a failure says how the walk ends. */
+static bool unwind_at_file(struct unwinder *u, struct unwind_proc *p, uint64_t addr,
+			   struct unwind_file **file, uint64_t *vaddr);
+
+static bool unwind_read(struct unwind_proc *p, struct unwind_walk *w, Dwarf_Addr addr,
+			Dwarf_Word *result)
+{
+	uint64_t size = w->s->stack_size;
+	struct unwind_file *f;
+	uint64_t vaddr;
+
+	if (addr >= w->sp && size >= 8 && addr - w->sp <= size - 8) {
+		memcpy(result, w->s->stack + (addr - w->sp), 8);
+		return true;
+	}
+	if (unwind_at_file(w->u, p, addr, &f, &vaddr) && unwind_file_read(f, vaddr, result))
+		return true;
+	/* Above the copy, within the stack's usual reach: the copy was too
+	 * short; anywhere else the walk went astray. */
+	w->stop = addr >= w->sp && addr - w->sp < (64u << 20) ? UNWIND_STACK_END : UNWIND_MEMORY;
+	w->stopped = true;
+	return false;
+}
+
+static bool unwind_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct unwind_proc *p = arg;
+
+	(void)dwfl;
+	return unwind_read(p, p->walk, addr, result);
+}
+
+static bool unwind_set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct unwind_walk *w = ((struct unwind_proc *)arg)->walk;
+	const struct unwind_regs_arch *a = w->arch;
+	Dwarf_Word regs[64];
+	uint64_t pc;
+	unsigned i;
+
+	for (i = 0; i < a->ndwarf; i++) {
+		uint64_t v = 0;
+
+		/* A register the attr did not ask for stays undefined. */
+		if (a->perf_of_dwarf[i] >= 0 &&
+		    !unwind_regs_get(w->mask, w->s->regs, w->s->nr_regs,
+				     (unsigned)a->perf_of_dwarf[i], &v)) {
+			if (i && !dwfl_thread_state_registers(thread, 0, i, regs))
+				return false;
+			goto rest;
+		}
+		regs[i] = v;
+	}
+	if (!dwfl_thread_state_registers(thread, 0, a->ndwarf, regs))
+		return false;
+	goto pc;
+rest:
+	/* Past a missing register, one at a time. */
+	for (i++; i < a->ndwarf; i++) {
+		uint64_t v;
+
+		if (a->perf_of_dwarf[i] >= 0 &&
+		    unwind_regs_get(w->mask, w->s->regs, w->s->nr_regs,
+				    (unsigned)a->perf_of_dwarf[i], &v)) {
+			regs[0] = v;
+			if (!dwfl_thread_state_registers(thread, (int)i, 1, regs))
+				return false;
+		}
+	}
+pc:
+	if (!unwind_regs_get(w->mask, w->s->regs, w->s->nr_regs, a->perf_pc, &pc))
+		return false;
+	dwfl_thread_state_register_pc(thread, pc);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = unwind_next_thread,
+	.get_thread = unwind_get_thread,
+	.memory_read = unwind_memory_read,
+	.set_initial_registers = unwind_set_initial_registers,
+};
+
+static int unwind_frame(Dwfl_Frame *f, void *arg)
+{
+	struct unwind_walk *w = arg;
+	Dwarf_Addr pc;
+	Dwarf_Word sp;
+	bool activation;
+
+	/* A read that failed before this frame did not end the walk. */
+	w->stopped = false;
+	if (!dwfl_frame_pc(f, &pc, &activation))
+		return DWARF_CB_ABORT;
+	/* The same pc on the same stack again: the CFI loops (a CFA that
+	 * does not move), and libdw would walk it for ever. */
+	if (dwfl_frame_reg(f, w->arch->dwarf_sp, &sp) == 0) {
+		if (w->have_last && pc == w->last_pc && sp == w->last_sp) {
+			w->stop = UNWIND_LOOP;
+			w->stopped = true;
+			return DWARF_CB_ABORT;
+		}
+		w->last_pc = pc;
+		w->last_sp = sp;
+		w->have_last = true;
+	}
+	if (w->n >= w->max) {
+		w->stop = UNWIND_TRUNCATED;
+		w->stopped = true;
+		return DWARF_CB_ABORT;
+	}
+	w->out[w->n++] = pc;
+	return DWARF_CB_OK;
+}
+
+/* ---- processes ---- */
+
+static size_t unwind_hash(const struct unwinder *u, uint32_t pid)
+{
+	return (pid * 2654435761u) & (u->nbuckets - 1);
+}
+
+static struct unwind_proc **unwind_slot(struct unwinder *u, uint32_t pid)
+{
+	struct unwind_proc **pp = &u->buckets[unwind_hash(u, pid)];
+
+	while (*pp && (*pp)->pid != pid)
+		pp = &(*pp)->next;
+	return pp;
+}
+
+static void unwind_proc_reset(struct unwind_proc *p)
+{
+	if (p->dwfl)
+		dwfl_end(p->dwfl);
+	p->dwfl = NULL;
+	p->attached = false;
+	p->nrep = 0;
+	p->all_reported = false;
+	p->dirty = true;
+}
+
+static void unwind_grow(struct unwinder *u)
+{
+	struct unwind_proc **old = u->buckets;
+	size_t i, n = u->nbuckets;
+
+	u->nbuckets = n ? n * 2 : 64;
+	u->buckets = xcalloc(u->nbuckets, sizeof(*u->buckets));
+	for (i = 0; i < n; i++) {
+		while (old[i]) {
+			struct unwind_proc *p = old[i];
+			size_t h = unwind_hash(u, p->pid);
+
+			old[i] = p->next;
+			p->next = u->buckets[h];
+			u->buckets[h] = p;
+		}
+	}
+	free(old);
+}
+
+static struct unwind_proc *unwind_proc_get(struct unwinder *u, uint32_t pid)
+{
+	struct unwind_proc **pp, *p;
+
+	if (!u->nbuckets)
+		unwind_grow(u);
+	pp = unwind_slot(u, pid);
+	if ((p = *pp))
+		return p;
+	if (u->nprocs >= u->nbuckets) {
+		unwind_grow(u);
+		pp = unwind_slot(u, pid);
+	}
+	p = xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	p->dirty = true;
+	*pp = p;
+	u->nprocs++;
+	return p;
+}
+
+void unwind_forget(struct unwinder *u, uint32_t pid)
+{
+	struct unwind_proc **pp, *p;
+
+	if (!u || !u->nbuckets)
+		return;
+	pp = unwind_slot(u, pid);
+	if (!(p = *pp))
+		return;
+	*pp = p->next;
+	unwind_proc_reset(p);
+	free(p->maps);
+	free(p->mapx);
+	free(p->rep);
+	free(p);
+	u->nprocs--;
+}
+
+void unwind_maps_changed(struct unwinder *u, uint32_t pid)
+{
+	struct unwind_proc *p;
+
+	if (!u || !u->nbuckets)
+		return;
+	p = *unwind_slot(u, pid);
+	if (p)
+		p->dirty = true;
+}
+
+struct unwind_collect {
+	struct unwind_map **buf;
+	size_t *cap, n;
+};
+
+static void unwind_collect_map(void *ctx, uint64_t start, uint64_t end, uint64_t pgoff,
+			       struct dso *dso)
+{
+	struct unwind_collect *c = ctx;
+	struct unwind_map *mp;
+
+	if (!dso || dso_kind(dso) != DSO_USER)
+		return;
+	if (c->n == *c->cap)
+		*c->buf = xgrow(*c->buf, c->cap, c->n + 1, sizeof(**c->buf));
+	mp = &(*c->buf)[c->n++];
+	mp->start = start;
+	mp->end = end;
+	mp->pgoff = pgoff;
+	mp->dso = dso;
+}
+
+size_t unwind_maps_collect(struct machine *m, uint32_t pid, struct unwind_map **buf,
+			   size_t *cap)
+{
+	struct unwind_collect c = { buf, cap, 0 };
+
+	machine_maps_of(m, pid, unwind_collect_map, &c);
+	return c.n;
+}
+
+/* The load bias of the ELF file fd mapped at start from file offset pgoff:
+ * where its vaddr 0 sits.  False when no PT_LOAD holds pgoff. */
+static bool unwind_bias(int fd, uint64_t start, uint64_t pgoff, uint64_t *bias)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	bool ok = elf && elf_kind(elf) == ELF_K_ELF && unwind_elf_bias(elf, start, pgoff, bias);
+
+	if (elf)
+		elf_end(elf);
+	return ok;
+}
+
+/* Report one map's file to p's Dwfl. */
+static void unwind_report(struct unwind_proc *p, const struct unwind_map *mp)
+{
+	const char *path;
+	Dwfl_Module *mod;
+	void **userdata;
+	uint64_t bias;
+	int fd = unwind_dso_open(mp->dso, &path);
+
+	if (fd < 0)
+		return;
+	if (!unwind_bias(fd, mp->start, mp->pgoff, &bias)) {
+		close(fd);
+		return;
+	}
+	/* fd is libdw's from here, even on failure. */
+	mod = dwfl_report_elf(p->dwfl, dso_short_name(mp->dso), path, fd, bias, true);
+	if (!mod)
+		return;
+	dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+	*userdata = mp->dso;
+}
+
+/* The map of p holding addr, or NULL. */
+static const struct unwind_map *unwind_map_at(const struct unwind_map *maps, size_t n,
+					      uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (maps[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && maps[lo].start <= addr ? &maps[lo] : NULL;
+}
+
+/* Report mp to p's Dwfl (made at the first), once. */
+static void unwind_proc_report(struct unwind_proc *p, const struct unwind_map *mp)
+{
+	size_t i;
+
+	for (i = 0; i < p->nrep && p->rep[i].start < mp->start; i++)
+		;
+	if (i < p->nrep && p->rep[i].start == mp->start)
+		return;
+	if (!p->dwfl && !(p->dwfl = dwfl_begin(&dwfl_callbacks)))
+		return;
+	dwfl_report_begin_add(p->dwfl);
+	unwind_report(p, mp);
+	dwfl_report_end(p->dwfl, NULL, NULL);
+	/* Tried, reported or not: a file that failed is not opened again. */
+	if (p->nrep == p->repcap)
+		p->rep = xgrow(p->rep, &p->repcap, p->nrep + 1, sizeof(*p->rep));
+	memmove(p->rep + i + 1, p->rep + i, (p->nrep - i) * sizeof(*p->rep));
+	p->rep[i] = *mp;
+	p->nrep++;
+	if (!p->attached)
+		p->attached = dwfl_attach_state(p->dwfl, NULL, (pid_t)p->pid, &thread_callbacks, p);
+}
+
+/* Every map, for libdw's walk, which looks modules up itself. */
+static void unwind_proc_report_all(struct unwind_proc *p)
+{
+	size_t i;
+
+	if (p->all_reported)
+		return;
+	for (i = 0; i < p->nmaps; i++)
+		unwind_proc_report(p, &p->maps[i]);
+	p->all_reported = true;
+}
+
+/* p's maps are now u->cur: a reported map that went or moved means a new
+ * Dwfl; the others are reported when a walk reaches them. */
+static void unwind_proc_update(struct unwinder *u, struct unwind_proc *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nrep; i++) {
+		const struct unwind_map *mp = unwind_map_at(u->cur, u->ncur, p->rep[i].start);
+
+		if (!mp || mp->start != p->rep[i].start || mp->end != p->rep[i].end ||
+		    mp->dso != p->rep[i].dso) {
+			unwind_proc_reset(p);
+			break;
+		}
+	}
+	p->all_reported = false;
+	if (u->ncur > p->mapcap) {
+		size_t cap = p->mapcap;
+
+		p->maps = xgrow(p->maps, &cap, u->ncur, sizeof(*p->maps));
+		p->mapx = xrealloc(p->mapx, cap * sizeof(*p->mapx));
+		p->mapcap = cap;
+	}
+	if (u->ncur) {
+		memcpy(p->maps, u->cur, u->ncur * sizeof(*p->maps));
+		memset(p->mapx, 0, u->ncur * sizeof(*p->mapx));
+	}
+	p->nmaps = u->ncur;
+	p->dirty = false;
+}
+
+void unwind_set_maps(struct unwinder *u, uint32_t pid, const struct unwind_map *maps,
+		     size_t n)
+{
+	struct unwind_proc *p = unwind_proc_get(u, pid);
+
+	if (n > u->curcap)
+		u->cur = xgrow(u->cur, &u->curcap, n, sizeof(*u->cur));
+	if (n)
+		memcpy(u->cur, maps, n * sizeof(*maps));
+	u->ncur = n;
+	unwind_proc_update(u, p);
+}
+
+struct unwinder *unwind_new(struct machine *m, int e_machine)
+{
+	const struct unwind_regs_arch *arch = unwind_regs_find(e_machine);
+	struct unwinder *u;
+
+	if (!arch)
+		return NULL;
+	u = xcalloc(1, sizeof(*u));
+	u->m = m;
+	u->files = unwind_files_new();
+	u->arch = arch;
+	return u;
+}
+
+void unwind_free(struct unwinder *u)
+{
+	size_t i;
+
+	if (!u)
+		return;
+	for (i = 0; i < u->nbuckets; i++) {
+		while (u->buckets[i]) {
+			struct unwind_proc *p = u->buckets[i];
+
+			u->buckets[i] = p->next;
+			unwind_proc_reset(p);
+			free(p->maps);
+			free(p->mapx);
+			free(p->rep);
+			free(p);
+		}
+	}
+	free(u->buckets);
+	unwind_files_free(u->files);
+	free(u->cur);
+	free(u);
+}
+
+void unwind_counts(const struct unwinder *u, uint64_t out[UNWIND_NOUTCOMES])
+{
+	size_t i;
+
+	for (i = 0; i < UNWIND_NOUTCOMES; i++)
+		out[i] = __atomic_load_n(&u->counts[i], __ATOMIC_RELAXED);
+}
+
+void unwind_count(struct unwinder *u, enum unwind_outcome o)
+{
+	__atomic_fetch_add(&u->counts[o], 1, __ATOMIC_RELAXED);
+}
+
+/* ---- the cached-rule walk ----
+ * libdw's walk costs about a microsecond a frame (a Dwarf_Frame built and
+ * freed, every register evaluated).  Most frames follow one shape: CFA =
+ * sp or fp + offset, the return address and maybe the fp saved at CFA +
+ * offset, the caller's sp the CFA.  Those rules are cached per pc; a
+ * frame of any other shape hands the whole sample to libdw's walk. */
+
+/* A register's rule as "saved at CFA + *off" (value false) or "is CFA +
+ * *off" (value true); false for any other expression. */
+static bool unwind_cfa_rel(const Dwarf_Op *ops, size_t nops, bool *value, int32_t *off)
+{
+	int64_t o = 0;
+
+	*value = nops && ops[nops - 1].atom == DW_OP_stack_value;
+	nops -= *value;
+	if (nops < 1 || nops > 2 || ops[0].atom != DW_OP_call_frame_cfa)
+		return false;
+	if (nops == 2) {
+		if (ops[1].atom != DW_OP_plus_uconst)
+			return false;
+		o = (int64_t)ops[1].number;
+	}
+	if (o < INT32_MIN || o > INT32_MAX)
+		return false;
+	*off = (int32_t)o;
+	return true;
+}
+
+/* The rule at pc from its CFI (module bias applied). */
+static void unwind_rule_make(const struct unwind_regs_arch *a, Dwarf_Frame *f,
+			     struct unwind_rule *r)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops;
+	Dwarf_Addr start, end;
+	bool signalp, value;
+	int32_t off;
+
+	r->kind = RULE_LIBDW;
+	if (dwarf_frame_info(f, &start, &end, &signalp) < 0 || signalp)
+		return;
+	if (dwarf_frame_cfa(f, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_bregx ||
+	    (ops[0].number != a->dwarf_sp && ops[0].number != a->dwarf_fp) ||
+	    (int64_t)ops[0].number2 < INT32_MIN || (int64_t)ops[0].number2 > INT32_MAX)
+		return;
+	r->cfa_fp = ops[0].number == a->dwarf_fp;
+	r->cfa_off = (int32_t)ops[0].number2;
+	/* The caller's sp is the CFA. */
+	if (dwarf_frame_register(f, (int)a->dwarf_sp, mem, &ops, &nops) ||
+	    !unwind_cfa_rel(ops, nops, &value, &off) || !value || off)
+		return;
+	if (dwarf_frame_register(f, (int)a->dwarf_ra, mem, &ops, &nops))
+		return;
+	if (!nops && ops) {
+		r->kind = RULE_ROOT;
+		return;
+	}
+	if (!unwind_cfa_rel(ops, nops, &value, &r->ra_off) || value)
+		return;
+	if (dwarf_frame_register(f, (int)a->dwarf_fp, mem, &ops, &nops))
+		return;
+	if (!nops) {
+		r->fp = ops ? FP_UNDEFINED : FP_SAME;
+	} else {
+		if (!unwind_cfa_rel(ops, nops, &value, &r->fp_off) || value)
+			return;
+		r->fp = FP_SAVED;
+	}
+	r->kind = RULE_SIMPLE;
+}
+
+/* The ELF file mapped at addr in p and addr in its own address space;
+ * false when no readable file is mapped there. */
+static bool unwind_at_file(struct unwinder *u, struct unwind_proc *p, uint64_t addr,
+			   struct unwind_file **file, uint64_t *vaddr)
+{
+	const struct unwind_map *mp = unwind_map_at(p->maps, p->nmaps, addr);
+	struct unwind_mapx *x;
+
+	if (!mp)
+		return false;
+	x = &p->mapx[mp - p->maps];
+	if (!x->file) {
+		x->file = unwind_files_get(u->files, mp->dso);
+		x->bias_known = unwind_elf_bias(x->file->elf, mp->start, mp->pgoff, &x->bias);
+	}
+	if (!x->bias_known)
+		return false;
+	*file = x->file;
+	*vaddr = addr - x->bias;
+	return true;
+}
+
+/* The rule for looking up pc in p: cached in its file, made on a miss. */
+static struct unwind_rule unwind_rule_at(struct unwinder *u, struct unwind_proc *p, uint64_t pc)
+{
+	struct unwind_rule *r, none = { .kind = RULE_NO_MAP };
+	struct unwind_file *file;
+	Dwarf_Frame *f;
+	uint64_t vaddr;
+
+	if (!unwind_map_at(p->maps, p->nmaps, pc))
+		return none;
+	if (!unwind_at_file(u, p, pc, &file, &vaddr) || !file->cfi) {
+		/* Unreadable here, or CFI only in .debug_frame: libdw's. */
+		none.kind = RULE_LIBDW;
+		return none;
+	}
+	r = unwind_file_rule(file, vaddr);
+	if (r->kind != RULE_EMPTY)
+		return *r;
+	r->kind = RULE_LIBDW;
+	if (dwarf_cfi_addrframe(file->cfi, vaddr, &f) == 0) {
+		unwind_rule_make(u->arch, f, r);
+		free(f);
+	}
+	return *r;
+}
+
+/* Walk w with cached rules; *libdw set when a frame needs libdw's walk
+ * (the frames found so far are then dropped by the caller). */
+static enum unwind_outcome unwind_fast(const struct unwind_regs_arch *a, struct unwind_proc *p,
+				       struct unwind_walk *w, bool *libdw)
+{
+	uint64_t pc, sp = w->sp, fp = 0, key;
+	bool fp_known;
+
+	*libdw = false;
+	if (!unwind_regs_get(w->mask, w->s->regs, w->s->nr_regs, a->perf_pc, &pc))
+		return UNWIND_NO_REGS;
+	fp_known = unwind_regs_get(w->mask, w->s->regs, w->s->nr_regs, a->perf_fp, &fp);
+	if (!w->max)
+		return UNWIND_TRUNCATED;
+	w->out[w->n++] = pc;
+	/* A caller's pc is a return address: its call is the byte before. */
+	for (key = pc;; key = pc - 1) {
+		struct unwind_rule rule = unwind_rule_at(w->u, p, key);
+		const struct unwind_rule *r = &rule;
+		uint64_t cfa, ra, saved_fp;
+
+		if (r->kind == RULE_ROOT)
+			return UNWIND_ROOT;
+		if (r->kind == RULE_NO_MAP)
+			return UNWIND_NO_CFI;
+		if (r->kind != RULE_SIMPLE || (r->cfa_fp && !fp_known)) {
+			*libdw = true;
+			return UNWIND_NO_CFI;
+		}
+		cfa = (r->cfa_fp ? fp : sp) + (uint64_t)(int64_t)r->cfa_off;
+		if (!unwind_read(p, w, cfa + (uint64_t)(int64_t)r->ra_off, &ra))
+			return w->stop;
+		if (r->fp == FP_SAVED) {
+			/* As libdw: a register it cannot read is lost, not fatal. */
+			fp_known = unwind_read(p, w, cfa + (uint64_t)(int64_t)r->fp_off,
+					       &saved_fp);
+			fp = saved_fp;
+			w->stopped = false;
+		} else if (r->fp == FP_UNDEFINED) {
+			fp_known = false;
+		}
+		if (ra == pc && cfa == sp)
+			return UNWIND_LOOP;
+		if (w->n >= w->max)
+			return UNWIND_TRUNCATED;
+		w->out[w->n++] = ra;
+		pc = ra;
+		sp = cfa;
+	}
+}
+
+/* Why a walk that libdw ended with an error stopped, when no callback
+ * said: the last pc is in no module, or its module has no CFI for it. */
+static enum unwind_outcome unwind_why(Dwfl *dwfl, const struct unwind_walk *w)
+{
+	Dwfl_Module *mod;
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *frame;
+	Dwarf_Addr bias, pc;
+
+	if (w->stopped)
+		return w->stop;
+	if (!w->n)
+		return UNWIND_NO_REGS;
+	/* A return address: its call is the byte before. */
+	pc = w->out[w->n - 1] - (w->n > 1);
+	mod = dwfl_addrmodule(dwfl, pc);
+	if (!mod)
+		return UNWIND_NO_CFI;
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &frame) == 0) {
+		free(frame);
+		return UNWIND_MEMORY;
+	}
+	cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &frame) == 0) {
+		free(frame);
+		return UNWIND_MEMORY;
+	}
+	return UNWIND_NO_CFI;
+}
+
+static enum unwind_outcome unwind_walk(struct unwinder *u, const struct sample *s,
+				       const struct perf_event_attr *attr, struct unwind_walk *w)
+{
+	struct unwind_proc *p;
+	int rc;
+
+	if (s->regs_abi != PERF_SAMPLE_REGS_ABI_64 || !s->regs ||
+	    !unwind_regs_get(attr->sample_regs_user, s->regs, s->nr_regs, u->arch->perf_sp, &w->sp))
+		return UNWIND_NO_REGS;
+	p = unwind_proc_get(u, s->sid.pid);
+	if (p->dirty && u->m) {
+		u->ncur = unwind_maps_collect(u->m, p->pid, &u->cur, &u->curcap);
+		unwind_proc_update(u, p);
+	}
+	if (u->arch->fast) {
+		bool libdw;
+		enum unwind_outcome o = unwind_fast(u->arch, p, w, &libdw);
+
+		if (!libdw)
+			return o;
+		w->n = 0;
+		w->stopped = false;
+	}
+	unwind_proc_report_all(p);
+	if (!p->dwfl || !p->attached)
+		return UNWIND_NO_CFI;
+	p->walk = w;
+	rc = dwfl_getthread_frames(p->dwfl, (pid_t)s->sid.tid, unwind_frame, w);
+	p->walk = NULL;
+	/* libdw ends a walk whose return address it could not read as if it
+	 * had reached the root: the failed read says otherwise. */
+	if (rc == 0 && !w->stopped)
+		return UNWIND_ROOT;
+	return unwind_why(p->dwfl, w);
+}
+
+size_t unwind_sample(struct unwinder *u, const struct sample *s,
+		     const struct perf_event_attr *attr, uint64_t *out, size_t max,
+		     enum unwind_outcome *outcome)
+{
+	struct unwind_walk w;
+	enum unwind_outcome o;
+
+	memset(&w, 0, sizeof(w));
+	w.u = u;
+	w.arch = u->arch;
+	w.s = s;
+	w.mask = attr->sample_regs_user;
+	w.out = out;
+	w.max = max;
+	o = unwind_walk(u, s, attr, &w);
+	unwind_count(u, o);
+	if (outcome)
+		*outcome = o;
+	return w.n;
+}

@@ -1,0 +1,453 @@
+/* Unit tests for the DWARF unwinder: walks over a small x86-64 library
+ * whose CFI is written by hand (a normal frame under a root, a frame that
+ * does not move the stack, a CFA far outside it), with stacks and
+ * registers that end, lie or are missing.  Every walk must end, counted. */
+#include "config.h"
+
+#include <check.h>
+#include <elf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "machine.h"
+#include "record.h"
+#include "testutil.h"
+#include "unwind-queue.h"
+#include "unwind-regs.h"
+#include "unwind.h"
+#include "util.h"
+
+#if defined(__x86_64__)
+
+/* good: a plain frame (CFA = rsp + 8, return address at CFA - 8);
+ * top: the root (return address undefined); loopy: CFA = rsp and the
+ * return address at CFA, so a stack word pointing back into it is a
+ * frame that never moves; far: a CFA 1 GiB above the stack; exprf: good's
+ * rule written as a DWARF expression (DW_CFA_def_cfa_expression, breg7 8),
+ * a shape the cached rules leave to libdw's walk. */
+static const char asm_src[] =
+	"\t.text\n"
+	"\t.globl good, top, loopy, far, exprf\n"
+	"good:\n\t.cfi_startproc\n\tnop\n\tnop\n\tret\n\t.cfi_endproc\n"
+	"top:\n\t.cfi_startproc\n\t.cfi_undefined rip\n\tnop\n\tnop\n\tret\n\t.cfi_endproc\n"
+	"loopy:\n\t.cfi_startproc\n\t.cfi_def_cfa_offset 0\n\t.cfi_offset rip, 0\n"
+	"\tnop\n\tnop\n\tret\n\t.cfi_endproc\n"
+	"far:\n\t.cfi_startproc\n\t.cfi_def_cfa_offset 0x40000000\n\tnop\n\tnop\n\tret\n"
+	"\t.cfi_endproc\n"
+	"exprf:\n\t.cfi_startproc\n\t.cfi_escape 0x0f, 0x02, 0x77, 0x08\n\tnop\n\tnop\n\tret\n"
+	"\t.cfi_endproc\n";
+
+#define BASE 0x10000000ULL
+#define SP 0x7ff000000000ULL
+#define PID 4242
+
+static char *dir;
+static uint64_t sym_good, sym_top, sym_loopy, sym_far, sym_exprf;
+
+static uint64_t sym_value(const char *name)
+{
+	char path[512], line[256];
+	uint64_t v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/nm.txt", dir);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		char n[64], t;
+		uint64_t a;
+
+		if (sscanf(line, "%" SCNx64 " %c %63s", &a, &t, n) == 3 && strcmp(n, name) == 0)
+			v = a;
+	}
+	fclose(f);
+	ck_assert_msg(v, "no symbol %s", name);
+	return BASE + v;
+}
+
+/* Build the library once (cc and nm from the toolchain that built us). */
+static void build_lib(void)
+{
+	char path[512];
+	FILE *f;
+
+	if (dir)
+		return;
+	dir = testutil_tmpdir("unwind");
+	snprintf(path, sizeof(path), "%s/cfi.s", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(asm_src, f);
+	fclose(f);
+	ck_assert_int_eq(testutil_sh("cc -shared -nostdlib -o '%s/cfi.so' '%s/cfi.s' && "
+				     "nm '%s/cfi.so' >'%s/nm.txt'",
+				     dir, dir, dir, dir),
+			 0);
+	sym_good = sym_value("good");
+	sym_top = sym_value("top");
+	sym_loopy = sym_value("loopy");
+	sym_far = sym_value("far");
+	sym_exprf = sym_value("exprf");
+}
+
+/* A machine whose process PID maps the library at BASE. */
+static struct machine *machine_with_lib(void)
+{
+	struct machine *m = machine_new();
+	struct mmap_event ev;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/cfi.so", dir);
+	memset(&ev, 0, sizeof(ev));
+	ev.pid = ev.tid = PID;
+	ev.start = BASE;
+	ev.len = 0x10000;
+	ev.prot = PROT_READ | PROT_EXEC;
+	ev.filename = path;
+	machine_mmap(m, &ev);
+	return m;
+}
+
+struct walk {
+	uint64_t regs[20];           /* perf's x86-64 order, mask 0xff0fff */
+	uint64_t stack[8];
+	struct sample s;
+	struct perf_event_attr attr;
+};
+
+static void walk_init(struct walk *w, uint64_t ip, size_t stack_bytes)
+{
+	memset(w, 0, sizeof(*w));
+	w->attr.sample_type = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	w->attr.sample_regs_user = 0xff0fff;
+	w->regs[7] = SP;
+	w->regs[8] = ip;
+	w->s.sid.pid = w->s.sid.tid = PID;
+	w->s.regs_abi = PERF_SAMPLE_REGS_ABI_64;
+	w->s.regs = w->regs;
+	w->s.nr_regs = 20;
+	w->s.stack = stack_bytes ? (const unsigned char *)w->stack : NULL;
+	w->s.stack_size = stack_bytes;
+}
+
+static size_t run(struct unwinder *u, struct walk *w, uint64_t *out, size_t max,
+		  enum unwind_outcome *o)
+{
+	return unwind_sample(u, &w->s, &w->attr, out, max, o);
+}
+
+START_TEST(test_root)
+{
+	struct machine *m;
+	struct unwinder *u;
+	struct walk w;
+	uint64_t out[16], counts[UNWIND_NOUTCOMES];
+	enum unwind_outcome o;
+	size_t n;
+
+	build_lib();
+	m = machine_with_lib();
+	u = unwind_new(m, EM_X86_64);
+	ck_assert_ptr_nonnull(u);
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.stack[0] = sym_top + 1;
+	n = run(u, &w, out, 16, &o);
+	ck_assert_int_eq(o, UNWIND_ROOT);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(out[0], sym_good);
+	ck_assert_uint_eq(out[1], sym_top + 1);
+	/* The same walk through libdw's (a CFA expression) */
+	walk_init(&w, sym_exprf + 1, sizeof(w.stack));
+	w.stack[0] = sym_top + 1;
+	n = run(u, &w, out, 16, &o);
+	ck_assert_int_eq(o, UNWIND_ROOT);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(out[0], sym_exprf + 1);
+	ck_assert_uint_eq(out[1], sym_top + 1);
+	walk_init(&w, sym_exprf + 1, 0);
+	n = run(u, &w, out, 16, &o);
+	ck_assert_int_eq(o, UNWIND_STACK_END);
+	ck_assert_uint_eq(n, 1);
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.stack[0] = sym_top + 1;
+	/* The same Dwfl serves the next sample. */
+	n = run(u, &w, out, 16, &o);
+	ck_assert_int_eq(o, UNWIND_ROOT);
+	ck_assert_uint_eq(n, 2);
+	/* max frames reached: cut and said so */
+	n = run(u, &w, out, 1, &o);
+	ck_assert_int_eq(o, UNWIND_TRUNCATED);
+	ck_assert_uint_eq(n, 1);
+	unwind_counts(u, counts);
+	ck_assert_uint_eq(counts[UNWIND_ROOT], 3);
+	ck_assert_uint_eq(counts[UNWIND_TRUNCATED], 1);
+	ck_assert_uint_eq(counts[UNWIND_STACK_END], 1);
+	unwind_free(u);
+	machine_free(m);
+}
+END_TEST
+
+/* A frame whose CFA does not move, its return address pointing back at
+ * itself: the walk stops at the repeat, not at max frames. */
+START_TEST(test_loop)
+{
+	struct machine *m;
+	struct unwinder *u;
+	struct walk w;
+	uint64_t out[100], counts[UNWIND_NOUTCOMES];
+	enum unwind_outcome o;
+	size_t n;
+
+	build_lib();
+	m = machine_with_lib();
+	u = unwind_new(m, EM_X86_64);
+	walk_init(&w, sym_loopy + 1, sizeof(w.stack));
+	w.stack[0] = sym_loopy + 1;
+	n = run(u, &w, out, 100, &o);
+	ck_assert_int_eq(o, UNWIND_LOOP);
+	ck_assert_uint_le(n, 2);
+	unwind_counts(u, counts);
+	ck_assert_uint_eq(counts[UNWIND_LOOP], 1);
+	unwind_free(u);
+	machine_free(m);
+}
+END_TEST
+
+/* Reads the copy cannot serve: past its end (a zero-byte copy), far
+ * outside the stack, and a return address in no file. */
+START_TEST(test_reads_fail)
+{
+	struct machine *m;
+	struct unwinder *u;
+	struct walk w;
+	uint64_t out[16];
+	enum unwind_outcome o;
+	size_t n;
+
+	build_lib();
+	m = machine_with_lib();
+	u = unwind_new(m, EM_X86_64);
+
+	walk_init(&w, sym_good, 0);
+	n = run(u, &w, out, 16, &o);
+	ck_assert_int_eq(o, UNWIND_STACK_END);
+	ck_assert_uint_eq(n, 1);
+
+	walk_init(&w, sym_good, 4); /* shorter than a word */
+	n = run(u, &w, out, 16, &o);
+	ck_assert_int_eq(o, UNWIND_STACK_END);
+
+	walk_init(&w, sym_far, sizeof(w.stack));
+	n = run(u, &w, out, 16, &o);
+	ck_assert_int_eq(o, UNWIND_MEMORY);
+	ck_assert_uint_eq(n, 1);
+
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.stack[0] = 0x1234;
+	n = run(u, &w, out, 16, &o);
+	ck_assert_int_eq(o, UNWIND_NO_CFI);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(out[1], 0x1234);
+	unwind_free(u);
+	machine_free(m);
+}
+END_TEST
+
+/* Registers: a mask without the sp or the pc, another abi, a process the
+ * machine never saw. */
+START_TEST(test_regs_missing)
+{
+	struct machine *m;
+	struct unwinder *u;
+	struct walk w;
+	uint64_t out[16];
+	enum unwind_outcome o;
+	size_t n;
+
+	build_lib();
+	m = machine_with_lib();
+	u = unwind_new(m, EM_X86_64);
+
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.attr.sample_regs_user = 0xff0f7f; /* no sp */
+	n = run(u, &w, out, 16, &o);
+	ck_assert_int_eq(o, UNWIND_NO_REGS);
+	ck_assert_uint_eq(n, 0);
+
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.attr.sample_regs_user = 0xff00ff; /* no ip, flags, cs, ss */
+	w.s.nr_regs = 16;
+	n = run(u, &w, out, 16, &o);
+	ck_assert_int_eq(o, UNWIND_NO_REGS);
+	ck_assert_uint_eq(n, 0);
+
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.s.nr_regs = 5; /* fewer words than the mask says */
+	n = run(u, &w, out, 16, &o);
+	ck_assert_int_eq(o, UNWIND_NO_REGS);
+
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.s.regs_abi = PERF_SAMPLE_REGS_ABI_32;
+	n = run(u, &w, out, 16, &o);
+	ck_assert_int_eq(o, UNWIND_NO_REGS);
+
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.s.sid.pid = w.s.sid.tid = PID + 1;
+	n = run(u, &w, out, 16, &o);
+	ck_assert_int_eq(o, UNWIND_NO_CFI);
+	ck_assert_uint_le(n, 1);
+	unwind_free(u);
+	machine_free(m);
+}
+END_TEST
+
+/* A new map is reported to the process's Dwfl; exit drops it. */
+START_TEST(test_maps_change)
+{
+	struct machine *m;
+	struct unwinder *u;
+	struct walk w;
+	struct mmap_event ev;
+	char path[512];
+	uint64_t out[16];
+	enum unwind_outcome o;
+
+	build_lib();
+	m = machine_new();
+	u = unwind_new(m, EM_X86_64);
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.stack[0] = sym_top + 1;
+	run(u, &w, out, 16, &o);
+	ck_assert_int_eq(o, UNWIND_NO_CFI);
+
+	snprintf(path, sizeof(path), "%s/cfi.so", dir);
+	memset(&ev, 0, sizeof(ev));
+	ev.pid = ev.tid = PID;
+	ev.start = BASE;
+	ev.len = 0x10000;
+	ev.prot = PROT_READ | PROT_EXEC;
+	ev.filename = path;
+	machine_mmap(m, &ev);
+	unwind_maps_changed(u, PID);
+	run(u, &w, out, 16, &o);
+	ck_assert_int_eq(o, UNWIND_ROOT);
+	unwind_forget(u, PID);
+	run(u, &w, out, 16, &o);
+	ck_assert_int_eq(o, UNWIND_ROOT);
+	unwind_free(u);
+	machine_free(m);
+}
+END_TEST
+
+/* The queue: samples come back in order with their kernel part and the
+ * frames found; a full queue refuses without blocking; a process's maps
+ * go to the thread before its first sample. */
+START_TEST(test_queue)
+{
+	static const uint64_t kchain[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000010ULL };
+	struct machine *m;
+	struct unwind_queue *q;
+	struct walk w;
+	const struct perf_event_attr *attr;
+	const struct sample *s;
+	uint64_t counts[UNWIND_NOUTCOMES];
+	size_t i, queued = 0;
+
+	build_lib();
+	m = machine_with_lib();
+	q = unwind_queue_new(m, EM_X86_64, 8);
+	ck_assert_ptr_nonnull(q);
+	ck_assert_uint_eq(unwind_queue_slots(q), 8);
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.stack[0] = sym_top + 1;
+	w.s.callchain = kchain;
+	w.s.nr_callchain = 2;
+	/* More than fit: the first pid's maps take a slot, then 7 samples;
+	 * the thread may free some meanwhile. */
+	for (i = 0; i < 64; i++) {
+		w.s.period = i;
+		if (unwind_queue_submit(q, &w.s, &w.attr, 16) == 0)
+			queued++;
+		else
+			unwind_queue_count_dropped(q);
+	}
+	ck_assert_uint_ge(queued, 7);
+	ck_assert_uint_lt(queued, 64);
+	/* The copy is the queue's: the record may go (not the attr). */
+	memset(w.regs, 0, sizeof(w.regs));
+	memset(w.stack, 0, sizeof(w.stack));
+	for (i = 0; i < queued; i++) {
+		s = unwind_queue_next(q, &attr, true);
+		ck_assert_ptr_nonnull(s);
+		ck_assert_uint_eq(s->sid.pid, PID);
+		ck_assert_uint_eq(s->nr_callchain, 5);
+		ck_assert_uint_eq(s->callchain[0], PERF_CONTEXT_KERNEL);
+		ck_assert_uint_eq(s->callchain[1], 0xffffffff81000010ULL);
+		ck_assert_uint_eq(s->callchain[2], PERF_CONTEXT_USER);
+		ck_assert_uint_eq(s->callchain[3], sym_good);
+		ck_assert_uint_eq(s->callchain[4], sym_top + 1);
+		ck_assert_ptr_null(s->stack);
+	}
+	ck_assert_ptr_null(unwind_queue_next(q, &attr, true));
+	ck_assert_uint_eq(unwind_queue_pending(q), 0);
+	unwind_queue_counts(q, counts);
+	ck_assert_uint_eq(counts[UNWIND_ROOT], queued);
+	ck_assert_uint_eq(counts[UNWIND_DROPPED], 64 - queued);
+	/* exit, then the pid again: its maps go again, the walk still works */
+	unwind_queue_forget(q, PID);
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.stack[0] = sym_top + 1;
+	ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
+	s = unwind_queue_next(q, &attr, true);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(s->nr_callchain, 3);
+	ck_assert_ptr_eq(attr, &w.attr);
+	unwind_queue_free(q);
+	machine_free(m);
+}
+END_TEST
+
+#endif
+
+START_TEST(test_arch_table)
+{
+	const struct unwind_regs_arch *a = unwind_regs_find(EM_X86_64);
+	uint64_t regs[3] = { 10, 20, 30 }, v;
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_uint_eq(a->perf_mask, 0xff0fff);
+	ck_assert_int_eq(a->perf_of_dwarf[1], 3); /* rdx */
+	ck_assert_int_eq(a->perf_of_dwarf[3], 1); /* rbx */
+	ck_assert_ptr_null(unwind_regs_find(EM_ALPHA));
+	ck_assert_ptr_null(unwind_new(NULL, EM_ALPHA));
+	/* mask 0b1101: bits 0, 2, 3 in that order */
+	ck_assert(unwind_regs_get(0xd, regs, 3, 2, &v) && v == 20);
+	ck_assert(unwind_regs_get(0xd, regs, 3, 3, &v) && v == 30);
+	ck_assert(!unwind_regs_get(0xd, regs, 3, 1, &v));
+	ck_assert(!unwind_regs_get(0xd, regs, 2, 3, &v));
+	ck_assert(!unwind_regs_get(0xd, NULL, 3, 0, &v));
+	ck_assert(!unwind_regs_get(~0ULL, regs, 3, 64, &v));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("unwind");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_arch_table);
+#if defined(__x86_64__)
+	tcase_add_test(tc, test_root);
+	tcase_add_test(tc, test_loop);
+	tcase_add_test(tc, test_reads_fail);
+	tcase_add_test(tc, test_regs_missing);
+	tcase_add_test(tc, test_maps_change);
+	tcase_add_test(tc, test_queue);
+#endif
+	suite_add_tcase(s, tc);
+	return testutil_run(s) ? EXIT_FAILURE : EXIT_SUCCESS;
+}
