@@ -255,9 +255,14 @@ static void pprof_sample(struct pprof_enc *e, size_t n, uint64_t samples, uint64
 	pprof_put_msg(&e->msg, SAMPLE_VALUE, &e->sub);
 }
 
+/* cpu-clock and task-clock count nanoseconds, with perf's modifiers too
+ * ("cpu-clock:ppp" in a recording). */
 static bool pprof_time_event(const char *event)
 {
-	return event && (strcmp(event, "cpu-clock") == 0 || strcmp(event, "task-clock") == 0);
+	size_t n = strcspn(event, ":");
+
+	return (n == 9 && strncmp(event, "cpu-clock", n) == 0) ||
+	       (n == 10 && strncmp(event, "task-clock", n) == 0);
 }
 
 static void pprof_value_type(struct pprof_enc *e, struct strbuf *out, unsigned field,

@@ -369,6 +369,22 @@ START_TEST(test_encode_rows)
 	prof_decode(&pr, &raw);
 	k = decode(prof_nth(&pr, 1, 1)->p, prof_nth(&pr, 1, 1)->n, f, 16);
 	ck_assert_str_eq(prof_str(&pr, field_u(f, k, 1)), "cycles");
+	prof_release(&pr);
+	/* perf's modifiers: still a clock, in nanoseconds */
+	snap.event = "task-clock:ppp";
+	strbuf_reset(&raw);
+	pprof_encode(&raw, &snap, NULL, 0);
+	prof_decode(&pr, &raw);
+	k = decode(prof_nth(&pr, 1, 1)->p, prof_nth(&pr, 1, 1)->n, f, 16);
+	ck_assert_str_eq(prof_str(&pr, field_u(f, k, 1)), "cpu");
+	ck_assert_str_eq(prof_str(&pr, field_u(f, k, 2)), "nanoseconds");
+	prof_release(&pr);
+	snap.event = "cycles";
+	strbuf_reset(&raw);
+	pprof_encode(&raw, &snap, NULL, 0);
+	prof_decode(&pr, &raw);
+	k = decode(prof_nth(&pr, 1, 1)->p, prof_nth(&pr, 1, 1)->n, f, 16);
+	ck_assert_str_eq(prof_str(&pr, field_u(f, k, 1)), "cycles");
 	ck_assert_str_eq(prof_str(&pr, field_u(f, k, 2)), "count");
 	ck_assert_uint_eq(field_u(pr.top, pr.ntop, 12), 1000000);
 	ck_assert_uint_eq(prof_count(&pr, 13), 0);
