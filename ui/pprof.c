@@ -36,6 +36,7 @@ enum {
 	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE, SAMPLE_LABEL,
 	LABEL_KEY = 1, LABEL_STR, LABEL_NUM,
 	MAPPING_ID = 1, MAPPING_FILENAME = 5, MAPPING_BUILD_ID, MAPPING_HAS_FUNCTIONS,
+	MAPPING_HAS_INLINE_FRAMES = 10,
 	LOCATION_ID = 1, LOCATION_MAPPING_ID, LOCATION_LINE = 4,
 	LINE_FUNCTION_ID = 1,
 	FUNCTION_ID = 1, FUNCTION_NAME, FUNCTION_SYSTEM_NAME,
@@ -168,6 +169,12 @@ struct pprof_enc {
 	struct pprof_keys maps;      /* short name and path (string indexes) */
 	const struct dso **objs;     /* by mapping: the first DSO seen, or NULL */
 	size_t objs_cap;
+	/* Locations: a function id and the location of the functions it was
+	   inlined into (0: none), so a chain lists a Location's Lines,
+	   innermost first; only those samples use become Locations. */
+	struct pprof_keys loctab;
+	bool *used;
+	size_t used_n, used_cap;
 	struct strbuf samples;       /* the encoded Sample fields */
 	struct strbuf msg, sub;      /* scratch */
 	uint64_t *locs;
@@ -177,7 +184,7 @@ struct pprof_enc {
 
 /* The function of a frame, as --folded names it: an unknown symbol by its
  * object, "[libc.so.6]", so that pprof's stacks read like the folded ones.
- * Returns the Location id: one Location per function (see pprof_encode). */
+ * Returns the Function id. */
 static uint64_t pprof_frame(struct pprof_enc *e, const char *symbol, const char *dso,
 			    const struct dso *obj, const char *path, bool kernel)
 {
@@ -241,6 +248,21 @@ static void pprof_label_num(struct pprof_enc *e, uint32_t key, uint64_t v)
 	pprof_put_msg(&e->msg, SAMPLE_LABEL, &e->sub);
 }
 
+/* The Location of function ids fn[0..n), innermost inlined first, the
+ * real function last. */
+static uint64_t pprof_location(struct pprof_enc *e, const uint64_t *fn, size_t n)
+{
+	uint64_t loc = 0;
+
+	while (n--)
+		loc = pprof_keys_add(&e->loctab, (uint32_t)fn[n], (uint32_t)loc, 0) + 1;
+	e->used = xgrow(e->used, &e->used_cap, e->loctab.n, sizeof(*e->used));
+	while (e->used_n < e->loctab.n)
+		e->used[e->used_n++] = false;
+	e->used[loc - 1] = true;
+	return loc;
+}
+
 /* A Sample's locations (e->locs[0..n), leaf first) and values, into
  * e->msg; the caller adds the labels, then puts e->msg out. */
 static void pprof_sample(struct pprof_enc *e, size_t n, uint64_t samples, uint64_t period)
@@ -274,9 +296,10 @@ static void pprof_value_type(struct pprof_enc *e, struct strbuf *out, unsigned f
 }
 
 /* The snapshot keeps frames by function and DSO, not by address: each
- * function is one Location (address 0) with one Line, in the Mapping of
- * its DSO, which says has_functions (the names are resolved) and nothing
- * else it cannot back (no addresses, file names or lines). */
+ * function (with --inline, each run of inlined functions and the one they
+ * were inlined into) is one Location (address 0), in the Mapping of its
+ * DSO, which says has_functions (the names are resolved) and nothing else
+ * it cannot back (no addresses, file names or lines). */
 void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *comment,
 		  int64_t time_nanos)
 {
@@ -285,13 +308,14 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	bool tids = sort_spec_has(&snap->sort, SORT_TID);
 	const char *event = snap->event ? snap->event : "events";
 	bool timed = pprof_time_event(event);
-	uint64_t period = 0;
-	size_t i, j;
+	uint64_t period = 0, *fn = NULL, fn1;
+	size_t i, j, g, n, fn_cap = 0;
 
 	memset(&e, 0, sizeof(e));
 	hashtab_init(&e.strs.ht, 0);
 	hashtab_init(&e.funcs.ht, 0);
 	hashtab_init(&e.maps.ht, 0);
+	hashtab_init(&e.loctab.ht, 0);
 	strbuf_init(&e.samples);
 	strbuf_init(&e.msg);
 	strbuf_init(&e.sub);
@@ -307,14 +331,22 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 			if (!st->samples)
 				continue;
 			e.locs = xgrow(e.locs, &e.locs_cap, st->nr_frames + 1, sizeof(*e.locs));
-			/* Frames are root first; pprof wants the leaf first. */
+			/* Frames are root first; pprof wants the leaf first,
+			 * and a function inlined into the next one (--inline)
+			 * as a Line of the same Location. */
 			for (j = 0; j < st->nr_frames; j++) {
 				const struct snapshot_frame *f = &st->frames[st->nr_frames - 1 - j];
 
-				e.locs[j] = pprof_frame(&e, f->symbol, f->dso, f->object, NULL,
-							f->kernel);
+				fn = xgrow(fn, &fn_cap, j + 1, sizeof(*fn));
+				fn[j] = pprof_frame(&e, f->symbol, f->dso, f->object, NULL, f->kernel);
 			}
-			pprof_sample(&e, st->nr_frames, st->samples, st->period);
+			for (j = 0, n = 0; j < st->nr_frames; j = g + 1) {
+				for (g = j; g + 1 < st->nr_frames &&
+					    st->frames[st->nr_frames - 1 - g].inlined; g++)
+					;
+				e.locs[n++] = pprof_location(&e, fn + j, g - j + 1);
+			}
+			pprof_sample(&e, n, st->samples, st->period);
 			if (st->comm)
 				pprof_label_str(&e, e.comm_key, st->comm);
 			pprof_put_msg(&e.samples, PROFILE_SAMPLE, &e.msg);
@@ -327,8 +359,8 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 			if (!r->samples)
 				continue;
 			e.locs = xgrow(e.locs, &e.locs_cap, 1, sizeof(*e.locs));
-			e.locs[0] = pprof_frame(&e, r->symbol, r->dso, NULL, r->dso_path,
-						r->kernel);
+			fn1 = pprof_frame(&e, r->symbol, r->dso, NULL, r->dso_path, r->kernel);
+			e.locs[0] = pprof_location(&e, &fn1, 1);
 			pprof_sample(&e, 1, r->samples, r->period);
 			if (r->comm)
 				pprof_label_str(&e, e.comm_key, r->comm);
@@ -349,13 +381,20 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 		pprof_put_uint(&e.sub, MAPPING_FILENAME, e.maps.v[i][1]);
 		pprof_put_uint(&e.sub, MAPPING_BUILD_ID, pprof_build_id(&e, e.objs[i]));
 		pprof_put_uint(&e.sub, MAPPING_HAS_FUNCTIONS, 1);
+		pprof_put_uint(&e.sub, MAPPING_HAS_INLINE_FRAMES, snap->inline_frames);
 		pprof_put_msg(out, PROFILE_MAPPING, &e.sub);
 	}
-	for (i = 0; i < e.funcs.n; i++) {
+	for (i = 0; i < e.loctab.n; i++) {
+		uint32_t l = (uint32_t)i + 1;
+
+		if (!e.used[i])
+			continue;
 		pprof_put_uint(&e.sub, LOCATION_ID, i + 1);
-		pprof_put_uint(&e.sub, LOCATION_MAPPING_ID, e.funcs.v[i][1]);
-		pprof_put_uint(&e.msg, LINE_FUNCTION_ID, i + 1);
-		pprof_put_msg(&e.sub, LOCATION_LINE, &e.msg);
+		pprof_put_uint(&e.sub, LOCATION_MAPPING_ID, e.funcs.v[e.loctab.v[i][0] - 1][1]);
+		for (; l; l = e.loctab.v[l - 1][1]) {
+			pprof_put_uint(&e.msg, LINE_FUNCTION_ID, e.loctab.v[l - 1][0]);
+			pprof_put_msg(&e.sub, LOCATION_LINE, &e.msg);
+		}
 		pprof_put_msg(out, PROFILE_LOCATION, &e.sub);
 	}
 	for (i = 0; i < e.funcs.n; i++) {
@@ -386,6 +425,10 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	free(e.funcs.v);
 	free(e.maps.v);
 	free(e.objs);
+	free(e.loctab.v);
+	free(e.used);
+	free(fn);
+	hashtab_release(&e.loctab.ht);
 	hashtab_release(&e.strs.ht);
 	hashtab_release(&e.funcs.ht);
 	hashtab_release(&e.maps.ht);

@@ -31,7 +31,7 @@ for line in open(sys.argv[1]):
     m = row.match(line)
     if not m:
         continue
-    dso, sym = m.group(3), m.group(4)
+    dso, sym = m.group(3), re.sub(r' \(inlined\)$', '', m.group(4))
     if sym == "[unknown]" and dso != "[unknown]" and not dso.startswith("["):
         sym = "[%s]" % dso
     table[sym] = table.get(sym, 0.0) + float(m.group(2))
@@ -42,7 +42,7 @@ for line in open(sys.argv[2]):
         continue
     f = line.split(None, 5)
     if started and len(f) == 6:
-        top[f[5].strip()] = float(f[1].rstrip('%'))
+        top[re.sub(r' \(inline\)$', '', f[5].strip())] = float(f[1].rstrip('%'))
 if not table or not top:
     print("not ok - empty: table %r, pprof %r" % (table, top)); sys.exit(1)
 for name in set(table) | set(top):
@@ -93,6 +93,7 @@ for line in open(sys.argv[2]):
     if m and not frames:
         comm = m.group(1).strip()
         continue
+    line = re.sub(r' \(inline\)$', '', line.rstrip())
     m = re.match(r'^\s*(\d+)\s+(\S.*)$', line)
     if m and not frames:
         count, frames = int(m.group(1)), [m.group(2).strip()]
@@ -198,3 +199,20 @@ ok "live: go tool pprof -top agrees with the batch table"
 	fail "live --folded --pprof: exit status $? ($(cat "$TMP/l.err"))"
 traces_vs_folded "$TMP/l.folded" "$TMP/live/f.pb.gz"
 ok "live: go tool pprof -traces gives the --folded stacks"
+
+# --inline: a function inlined into another is a Line of the same Location,
+# innermost first; the shares and stacks still agree.
+command -v gcc >/dev/null 2>&1 || skip "gcc is not installed (the --inline fixture)"
+FIX=$TMP/inlfix
+gcc -O2 -g -o "$FIX" tests/helpers/inline-fixture.c || fail "cannot build the fixture"
+"$PROFTOP" --accumulate -d 5 --inline --batch --pprof="$TMP/live/ib.pb.gz" -- "$FIX" 1 \
+	>"$TMP/ib.out" 2>"$TMP/ib.err" || fail "--inline --batch --pprof: status $? ($(cat "$TMP/ib.err"))"
+top_vs_table "$TMP/ib.out" "$TMP/live/ib.pb.gz"
+grep -q "hot_inline (inline)" "$TMP/live/ib.pb.gz.top" || fail "no inlined hot_inline: $(cat "$TMP/live/ib.pb.gz.top")"
+$PP -raw "$TMP/live/ib.pb.gz" >"$TMP/ib.raw" 2>&1 || fail "pprof -raw: $(cat "$TMP/ib.raw")"
+grep -A1 " hot_inline " "$TMP/ib.raw" | grep -q "^  *outer_noinline " ||
+	fail "hot_inline is not a line over outer_noinline: $(sed -n '/^Locations/,/^Mappings/p' "$TMP/ib.raw")"
+"$PROFTOP" --accumulate -d 5 --inline --folded --pprof="$TMP/live/if.pb.gz" -- "$FIX" 1 \
+	>"$TMP/if.folded" 2>"$TMP/if.err" || fail "--inline --folded --pprof: status $?"
+traces_vs_folded "$TMP/if.folded" "$TMP/live/if.pb.gz"
+ok "--inline: hot_inline is a line of outer_noinline's location; -top and -traces agree"

@@ -400,6 +400,63 @@ START_TEST(test_encode_rows)
 }
 END_TEST
 
+/* --inline: helper inlined into work (the frame before it, root first) is
+ * the first Line of work's Location; main stays a Location of its own. */
+START_TEST(test_encode_inline)
+{
+	static const struct snapshot_frame fr[] = {
+		{ .symbol = "main", .dso = "wl" },
+		{ .symbol = "work", .dso = "wl" },
+		{ .symbol = "helper", .dso = "wl", .inlined = true },
+	};
+	struct snapshot_stack st = { "wl", fr, 3, 4, 4000 };
+	struct snapshot snap = {
+		.event = "cpu-clock", .callchains = true, .stacks = &st, .nr_stacks = 1,
+		.inline_frames = true,
+	};
+	struct strbuf raw, names;
+	struct prof pr;
+	struct fld f[16], line[4], fn[8];
+	const struct fld *x;
+	size_t k, i, j;
+
+	ck_assert_int_eq(sort_spec_parse("dso,sym", &snap.sort, NULL), 0);
+	strbuf_init(&raw);
+	strbuf_init(&names);
+	pprof_encode(&raw, &snap, NULL, 0);
+	prof_decode(&pr, &raw);
+	ck_assert_uint_eq(prof_count(&pr, 4), 2);
+	for (i = 0; (x = prof_nth(&pr, 4, i)); i++) {
+		k = decode(x->p, x->n, f, 16);
+		strbuf_addf(&names, "%llu:", (unsigned long long)field_u(f, k, 1));
+		for (j = 0; j < k; j++) {
+			const struct fld *y;
+			size_t kl, n;
+
+			if (f[j].num != 4)
+				continue;
+			kl = decode(f[j].p, f[j].n, line, 4);
+			for (n = 0; (y = prof_nth(&pr, 5, n)); n++) {
+				size_t kf = decode(y->p, y->n, fn, 8);
+
+				if (field_u(fn, kf, 1) == field_u(line, kl, 1))
+					strbuf_addf(&names, " %s", prof_str(&pr, field_u(fn, kf, 2)));
+			}
+		}
+		strbuf_addch(&names, ';');
+	}
+	/* The sample's first Location holds helper then work. */
+	ck_assert_ptr_nonnull(strstr(names.buf, " helper work;"));
+	ck_assert_ptr_nonnull(strstr(names.buf, " main;"));
+	x = prof_nth(&pr, 3, 0);
+	k = decode(x->p, x->n, f, 16);
+	ck_assert_uint_eq(field_u(f, k, 10), 1);  /* has_inline_frames */
+	prof_release(&pr);
+	strbuf_release(&raw);
+	strbuf_release(&names);
+}
+END_TEST
+
 static void inflate_all(const struct strbuf *gz, struct strbuf *out)
 {
 	z_stream z;
@@ -541,6 +598,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_varint);
 	tcase_add_test(tc, test_encode_stacks);
 	tcase_add_test(tc, test_encode_rows);
+	tcase_add_test(tc, test_encode_inline);
 	tcase_add_test(tc, test_gzip);
 	tcase_add_test(tc, test_writer_file);
 	tcase_add_test(tc, test_options);
