@@ -6,7 +6,7 @@ set -eu
 DIR=$1
 MK=${MKPERFDATA:-tests/helpers/mkperfdata}
 mkdir -p "$DIR/fuzz_perfdata" "$DIR/fuzz_record" "$DIR/fuzz_profileme" "$DIR/fuzz_maps" \
-	"$DIR/fuzz_kallsyms" "$DIR/fuzz_elfsyms" "$DIR/fuzz_perfmap" "$DIR/fuzz_cfi"
+	"$DIR/fuzz_kallsyms" "$DIR/fuzz_elfsyms" "$DIR/fuzz_perfmap" "$DIR/fuzz_cfi" "$DIR/fuzz_disasm"
 
 # perf.data: each description in native, swapped, pipe and swapped pipe form.
 desc_basic() {
@@ -205,3 +205,13 @@ printf 'ffffffffffffffff 1 wraps\nfffffffffffffff0 10 top\n0 1 zero\n12345678901
 	>"$DIR/fuzz_perfmap/edges"
 awk 'BEGIN { for (i = 0; i < 300; i++) printf "%x %x f%d\n", 4096 + (i * 37 % 200) * 16, 16 + i % 5 * 16, i }' \
 	>"$DIR/fuzz_perfmap/many"
+
+# Code for the disassembler: the workload's .text, the first byte picking
+# the machine (fuzz_disasm.c: 0 x86-64 AT&T, 0x80 x86-64 Intel, 2 AArch64).
+if objcopy -O binary --only-section=.text tests/helpers/workload "$DIR/fuzz_disasm/text.tmp" 2>/dev/null; then
+	for m in 000 200 002; do
+		{ printf "\\$m"; head -c 4096 "$DIR/fuzz_disasm/text.tmp"; } >"$DIR/fuzz_disasm/text-$m"
+	done
+	rm -f "$DIR/fuzz_disasm/text.tmp"
+fi
+printf '\000\017\377\006\304' >"$DIR/fuzz_disasm/bad"

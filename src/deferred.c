@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate.h"
 #include "machine.h"
 #include "util.h"
 
@@ -31,11 +32,17 @@ struct deferred {
 	size_t nframes, frame_cap;
 	struct callchain_frame *scratch;   /* the chain handed to hist_add */
 	size_t scratch_cap;
+	struct annotate *annotate;         /* told each sample added, or NULL */
 };
 
 struct deferred *deferred_new(void)
 {
 	return xcalloc(1, sizeof(struct deferred));
+}
+
+void deferred_set_annotate(struct deferred *d, struct annotate *a)
+{
+	d->annotate = a;
 }
 
 void deferred_free(struct deferred *d)
@@ -116,6 +123,7 @@ size_t deferred_flush(struct deferred *d, struct machine *m, struct hist *h,
 		struct deferred_rec *r = &d->recs[i];
 		struct hist_sample hs;
 		unsigned waited = gen - r->gen;
+		uint64_t addr0 = 0;          /* the sampled ip's, for annotate */
 
 		if (!deferred_ready(d, r)) {
 			/* Keep it, moving it (and its frames) down. */
@@ -132,9 +140,13 @@ size_t deferred_flush(struct deferred *d, struct machine *m, struct hist *h,
 			struct resolved res;
 
 			d->scratch[j] = f->f;
+			if (j == 0)
+				addr0 = f->at.addr;
 			if (!f->at.pending)
 				continue;
 			machine_resolve_deferred(m, f->f.dso, f->at.addr, f->f.kernel, &res);
+			if (j == 0)
+				addr0 = res.addr;
 			/* A kernel address held for kallsyms may be a module's. */
 			d->scratch[j].dso = res.dso;
 			d->scratch[j].sym = res.sym;
@@ -159,8 +171,10 @@ size_t deferred_flush(struct deferred *d, struct machine *m, struct hist *h,
 			hs.chain = d->scratch;
 			hs.nr_chain = r->n;
 		}
-		if (hs.period)
-			hist_add(h, &hs);
+		if (!hs.period)
+			continue;
+		annotate_sample(d->annotate, hs.dso, hs.sym, addr0, hs.period);
+		hist_add(h, &hs);
 	}
 	d->nrecs = keep;
 	d->nframes = kframes;

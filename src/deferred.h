@@ -20,6 +20,9 @@ struct deferred_addr {
 };
 
 struct deferred *deferred_new(void);
+/* Tell a (NULL: none) of each sample added to the hist. */
+struct annotate;
+void deferred_set_annotate(struct deferred *d, struct annotate *a);
 void deferred_free(struct deferred *d);
 
 /* Hold s (its chain copied; s->chain NULL means one frame from s->dso/sym).

@@ -103,6 +103,9 @@ static void engine_new_ingest(struct engine *e, int e_machine)
 		.demangle = e->cfg.demangle,
 		.debuginfod = e->cfg.debuginfod,
 		.debuginfod_timeout = e->cfg.debuginfod_timeout,
+		.annotate = e->cfg.annotate,
+		.nannotate = e->cfg.nannotate,
+		.annotate_intel = e->cfg.annotate_intel,
 	};
 
 	e->in = ingest_new(&ic, e_machine);

@@ -48,6 +48,9 @@ struct engine_config {
 	/* Symbols. */
 	const char *symfs;
 	const char *buildid_dir;    /* --buildid-dir, or NULL: perf's rule */
+	const char *const *annotate; /* --annotate: the functions counted per instruction */
+	size_t nannotate;
+	bool annotate_intel;        /* -M intel */
 	const char *vmlinux;
 	bool demangle;
 	bool debuginfod;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate.h"
 #include "arch.h"
 #include "callchain.h"
 #include "debuginfod.h"
@@ -85,6 +86,9 @@ struct ingest {
 	int e_machine;
 	const struct arch_payload_ops *payload; /* its raw payloads' decoder, or NULL */
 
+	/* --annotate: per-instruction counts of some functions, or NULL */
+	struct annotate *annotate;
+
 	/* enum hist_mode: set by the UI thread, read at each refresh */
 	atomic_int mode;
 };
@@ -119,6 +123,9 @@ struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine)
 	if (cfg->view.inline_frames)
 		hist_key_addresses(in->hist);
 	ingest_set_machine(in, e_machine);
+	if (cfg->nannotate)
+		in->annotate = annotate_new(cfg->annotate, cfg->nannotate,
+					    cfg->annotate_intel);
 	return in;
 }
 
@@ -130,6 +137,7 @@ void ingest_free(struct ingest *in)
 	unwind_queue_free(in->uq);
 	hist_free(in->hist);
 	deferred_free(in->deferred);
+	annotate_free(in->annotate);
 	machine_free(in->machine);
 	free(in->targets);
 	free(in->cc_ips);
@@ -189,6 +197,7 @@ void ingest_symbols_async(struct ingest *in)
 	if (in->payload || machine_set_async(in->machine, true) != 0)
 		return;
 	in->deferred = deferred_new();
+	deferred_set_annotate(in->deferred, in->annotate);
 }
 
 /* Once the kernel's symbols are read (on their own thread): say why
@@ -565,6 +574,7 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 		}
 		return;
 	}
+	annotate_sample(in->annotate, r.dso, r.sym, r.addr, s->period);
 	if (in->payload && (attr->sample_type & PERF_SAMPLE_RAW) && s->raw) {
 		union arch_payload_buf buf;
 		bool ok = arch_payload_decode(in->payload, attr, s->raw, s->raw_size, &buf);
@@ -749,12 +759,15 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	snap.debuginfod_active = machine_debuginfod_active(in->machine);
 	ingest_kernel_notice(in);
 	view_build(in->hist, &in->cfg.view, &snap);
+	if (in->annotate)
+		snap.annotate = annotate_report(in->annotate);
 	if (!cb(&snap, ctx))
 		snapshot_release(&snap);
 	if (preview)
 		return;
 	in->samples_at_refresh = in->samples;
 	hist_age(in->hist, mode);
+	annotate_age(in->annotate, mode);
 	in->refresh_gen++;
 	machine_gc(in->machine);
 	/* Live, what one interval saw bounds the cache (and an [unknown]

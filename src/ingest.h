@@ -28,6 +28,9 @@ struct ingest_config {
 	bool demangle;
 	bool debuginfod;
 	double debuginfod_timeout;   /* seconds */
+	const char *const *annotate; /* --annotate specs: counted per instruction */
+	size_t nannotate;
+	bool annotate_intel;
 };
 
 /* The session's description in each snapshot (the engine's). */

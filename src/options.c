@@ -27,6 +27,7 @@ enum {
 	OPT_ACCUMULATE,
 	OPT_PERCENT_LIMIT,
 	OPT_SYMFS,
+	OPT_ANNOTATE,
 	OPT_BUILDID_DIR,
 	OPT_VMLINUX,
 	OPT_NO_DEMANGLE,
@@ -72,6 +73,8 @@ static const struct option long_options[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "dump", no_argument, NULL, 'D' },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "annotate", required_argument, NULL, OPT_ANNOTATE },
+	{ "disassembler-style", required_argument, NULL, 'M' },
 	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
@@ -134,6 +137,10 @@ void options_usage(FILE *out)
 	      "      --symfs=DIR          look for binaries and debug files under DIR too\n"
 	      "                           (live: a process's own binaries first; its\n"
 	      "                           .build-id links resolve inside DIR)\n"
+	      "      --annotate=SYM[@DSO] after each table, the samples of function SYM\n"
+	      "                           per instruction, disassembled (repeatable)\n"
+	      "  -M, --disassembler-style=STYLE  --annotate's x86 syntax: att (the\n"
+	      "                           default, as objdump and perf) or intel\n"
 	      "      --buildid-dir=DIR    perf's build-id cache (default PERF_BUILDID_DIR,\n"
 	      "                           else ~/.debug): binaries and debug files by\n"
 	      "                           build ID, after a rebuild or from perf archive\n"
@@ -352,7 +359,7 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 	optind = 1;
 	opterr = 0;
 	/* "+": stop at the first non-option, which starts the command. */
-	while ((c = getopt_long(argc, argv, "+:e:F:c:aC:p:t:s:zd:n:bE:KUm:i:DhVgG:", long_options,
+	while ((c = getopt_long(argc, argv, "+:e:F:c:aC:p:t:s:zd:n:bE:KUm:i:DhVgG:M:", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'e':
@@ -487,6 +494,21 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 			if (!*optarg)
 				return usage_error("--symfs wants a directory");
 			o->symfs = optarg;
+			break;
+		case OPT_ANNOTATE: {
+			size_t cap = o->nannotate;
+
+			if (!*optarg)
+				return usage_error("--annotate wants a function name");
+			o->annotate = xgrow(o->annotate, &cap, o->nannotate + 1,
+					    sizeof(*o->annotate));
+			o->annotate[o->nannotate++] = optarg;
+			break;
+		}
+		case 'M':
+			if (strcmp(optarg, "intel") && strcmp(optarg, "att"))
+				return usage_error("-M wants intel or att");
+			o->annotate_intel = strcmp(optarg, "intel") == 0;
 			break;
 		case OPT_BUILDID_DIR:
 			if (!*optarg)
@@ -658,6 +680,7 @@ void options_release(struct options *o)
 	free(o->cpus);
 	free(o->pids);
 	free(o->tids);
+	free(o->annotate);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -688,6 +711,9 @@ void options_engine_config(const struct options *o, bool browser, struct engine_
 	out->input = o->input;
 	out->dump = o->dump;
 	out->symfs = o->symfs;
+	out->annotate = o->annotate;
+	out->nannotate = o->nannotate;
+	out->annotate_intel = o->annotate_intel;
 	out->buildid_dir = o->buildid_dir;
 	out->vmlinux = o->vmlinux;
 	out->demangle = !o->no_demangle;

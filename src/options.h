@@ -62,6 +62,9 @@ struct options {
 	bool tui;                   /* --tui: the browser even without a terminal */
 	bool no_color;              /* --no-color (or NO_COLOR in the environment) */
 	int exit_on_end;            /* --[no-]exit-on-end; -1: leave when a command ends */
+	const char **annotate;      /* --annotate=SYMBOL[@DSO], repeatable */
+	size_t nannotate;
+	bool annotate_intel;        /* -M intel */
 };
 
 enum options_result {

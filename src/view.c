@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate.h"
 #include "arch.h"
 #include "demangle.h"
 #include "errmsg.h"
@@ -432,6 +433,8 @@ void snapshot_release(struct snapshot *snap)
 	}
 	free(snap->rows);
 	snap->rows = NULL;
+	annotate_report_free(snap->annotate);
+	snap->annotate = NULL;
 	snap->nr_rows = 0;
 	free(snap->payload_store);
 	snap->payload_store = NULL;

@@ -154,6 +154,8 @@ struct snapshot_row {
 #define SNAPSHOT_UNWIND_OUTCOMES 8
 
 /* The header fields are filled by the engine; view_build fills the rest. */
+struct annotate_report;
+
 struct snapshot {
 	double time;                 /* seconds since start */
 	const char *event;           /* "cpu-clock" */
@@ -173,6 +175,7 @@ struct snapshot {
 	size_t symbols_loading;      /* DSOs whose symbols are loading now: their
 					samples join the table when ready */
 	size_t debuginfod_active;    /* debug files being fetched (--debuginfod) */
+	struct annotate_report *annotate; /* --annotate's functions, or NULL */
 
 	/* filled by view_build: */
 	struct sort_spec sort;

@@ -68,4 +68,19 @@ int elfsyms_read_build_id(const char *path, uint8_t id[ELFSYMS_BUILD_ID_MAX]);
 /* The same from a readable descriptor (it stays open). */
 int elfsyms_read_build_id_fd(int fd, uint8_t id[ELFSYMS_BUILD_ID_MAX]);
 
+/* Code bytes for annotate: a function is cut at this size (a note says so). */
+#define ELFSYMS_CODE_MAX (1u << 20)
+
+/* The file bytes of [vaddr, vaddr + size) from path (nsopen_file), found
+ * through the PT_LOAD that holds vaddr: at most ELFSYMS_CODE_MAX bytes, and
+ * fewer when the segment's file part ends first.  When id_size is not 0
+ * the file's build ID must be id (-ESTALE otherwise: the file changed since
+ * its symbols were read).  *out is allocated (free it), *len its length,
+ * *e_machine the file's EM_*.  Returns 0, or -errno (-ENOENT: no segment
+ * holds vaddr), with the reason in em. */
+struct errmsg;
+int elfsyms_read_code(const char *path, const uint8_t *id, size_t id_size, uint64_t vaddr,
+		      uint64_t size, uint8_t **out, size_t *len, int *e_machine,
+		      struct errmsg *em);
+
 #endif

@@ -391,15 +391,7 @@ static int pm_load_at(int rootfd, uint32_t nspid, uid_t ruid, uid_t euid, uint64
 	 * lines before known_size are parsed already. */
 	want = (size_t)((uint64_t)st.st_size - known_size);
 	buf = xmalloc(want + 1);
-	while (len < want) {
-		ssize_t r = pread(fd, buf + len, want - len, (off_t)(known_size + len));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		len += (size_t)r;
-	}
+	len = fileread_at(fd, buf, want, known_size);
 	/* An unterminated last line is taken once the file has been left
 	 * alone for two seconds: a finished map without a final newline. */
 	used = pm_complete(buf, len, len == want && time(NULL) - st.st_mtime >= 2);

@@ -920,9 +920,13 @@ unsigned browser_key(struct browser *b, int key)
 		browser_message(b, b->detail ? "%s pane shown (I: hide)" : "%s pane hidden (I: show)",
 				b->snap->payload->title);
 		return ret;
-	case BROWSER_ACT_ANNOTATE:
-		browser_message(b, "a: the per-instruction view is reserved for a later version");
+	case BROWSER_ACT_ANNOTATE: {
+		const struct snapshot_row *r = browser_selected_row(b);
+
+		browser_message(b, "a: not in the browser yet; per instruction: -b --annotate=%s",
+				r && r->has_sym ? r->symbol : "SYMBOL");
 		return ret;
+	}
 	case BROWSER_ACT_PRINT:
 		browser_print_file(b);
 		return ret;

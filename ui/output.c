@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "annotate-out.h"
 #include "column.h"
 #include "textfmt.h"
 #include "unwind.h"
@@ -378,6 +379,8 @@ void output_text(FILE *out, const struct snapshot *snap)
 		output_payload_detail(&sb, snap, &snap->rows[0], 100);
 		strbuf_addch(&sb, '\n');
 	}
+	if (snap->annotate)
+		annotate_out_text(&sb, snap->annotate);
 	fputs(sb.buf, out);
 	fflush(out);
 	strbuf_release(&cell);
@@ -545,7 +548,10 @@ void output_json(FILE *out, const struct snapshot *snap)
 			strbuf_addch(&sb, ',');
 		output_json_row(&sb, snap, &snap->rows[i]);
 	}
-	strbuf_addstr(&sb, "]}\n");
+	strbuf_addch(&sb, ']');
+	if (snap->annotate)
+		annotate_out_json(&sb, snap->annotate);
+	strbuf_addstr(&sb, "}\n");
 	fputs(sb.buf, out);
 	fflush(out);
 	strbuf_release(&sb);

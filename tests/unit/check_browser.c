@@ -348,7 +348,7 @@ START_TEST(test_mode_and_pause)
 	ck_assert(!b.paused);
 	ck_assert_uint_ne(r & BROWSER_RESUMED, 0);
 	browser_key(&b, 'a');
-	ck_assert_ptr_nonnull(strstr(b.message, "reserved"));
+	ck_assert_ptr_nonnull(strstr(b.message, "--annotate="));
 	browser_key(&b, '+');
 	ck_assert_ptr_nonnull(strstr(b.message, "-g"));
 	browser_release(&b);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "annotate.h"
 #include "callchain.h"
 #include "hist.h"
 #include "kernel.h"
@@ -288,10 +289,14 @@ START_TEST(test_single_frames_and_age)
 	struct fixture fx;
 	struct hist_sample hs;
 	struct deferred_addr at = { KADDR_A, true };
+	const char *spec = "kfunc_a";
+	struct annotate *an = annotate_new(&spec, 1, false);
+	struct annotate_report *r;
 	uint64_t a = 0, b = 0;
 	size_t i;
 
 	fixture_init(&fx, false);
+	deferred_set_annotate(fx.d, an);
 	memset(&hs, 0, sizeof(hs));
 	hs.pid = hs.tid = 1;
 	hs.dso = fx.kernel;
@@ -319,6 +324,16 @@ START_TEST(test_single_frames_and_age)
 		ck_assert_ptr_nonnull(e->sym);
 		ck_assert_uint_eq(e->period, strcmp(e->sym->name, "kfunc_a") ? b : a);
 	}
+	/* --annotate saw kfunc_a's samples as they joined the hist, at the
+	 * sampled address. */
+	r = annotate_report(an);
+	ck_assert_uint_eq(r->nr_fns, 1);
+	ck_assert_uint_eq(r->fns[0].period, a);
+	ck_assert_uint_eq(r->fns[0].samples, 50);
+	ck_assert_uint_eq(r->fns[0].nr_lines, 1);
+	ck_assert_uint_eq(r->fns[0].lines[0].addr, KADDR_A);
+	annotate_report_free(r);
+	annotate_free(an);
 	fixture_release(&fx);
 }
 END_TEST

@@ -1,0 +1,149 @@
+/* Disassembly with Capstone 4 (x86-64, i386, AArch64, ARM); without
+ * Capstone, or for another machine, the caller shows raw bytes. */
+#include "config.h"
+
+#include "disasm.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifdef HAVE_CAPSTONE
+#include <capstone/capstone.h>
+#endif
+
+#include "errmsg.h"
+#include "util.h"
+
+bool disasm_parse_syntax(const char *s, enum disasm_syntax *out)
+{
+	if (strcmp(s, "intel") == 0)
+		*out = DISASM_INTEL;
+	else if (strcmp(s, "att") == 0)
+		*out = DISASM_ATT;
+	else
+		return false;
+	return true;
+}
+
+#ifdef HAVE_CAPSTONE
+void disasm_raw(const uint8_t *code, size_t len, uint64_t addr, struct disasm_insn **out,
+		size_t *n)
+{
+	struct disasm_insn *v;
+	size_t i, k, nr = (len + DISASM_RAW_LINE - 1) / DISASM_RAW_LINE;
+
+	v = xcalloc(nr ? nr : 1, sizeof(*v));
+	for (i = 0; i < nr; i++) {
+		struct disasm_insn *di = &v[i];
+		size_t off = i * DISASM_RAW_LINE, pos = 0;
+
+		di->addr = addr + off;
+		di->size = (uint8_t)(len - off < DISASM_RAW_LINE ? len - off : DISASM_RAW_LINE);
+		memcpy(di->bytes, code + off, di->size);
+		for (k = 0; k < di->size; k++)
+			pos += (size_t)snprintf(di->text + pos, sizeof(di->text) - pos, "%s%02x",
+						k ? " " : "", di->bytes[k]);
+	}
+	*out = v;
+	*n = nr;
+}
+
+/* An instruction that did not decode: one byte, as objdump's "(bad)" does. */
+static void disasm_bad_byte(struct disasm_insn *di, uint64_t addr, uint8_t byte)
+{
+	di->addr = addr;
+	di->size = 1;
+	di->bytes[0] = byte;
+	snprintf(di->text, sizeof(di->text), ".byte 0x%02x", byte);
+}
+
+static bool disasm_arch(int e_machine, cs_arch *arch, cs_mode *mode)
+{
+	switch (e_machine) {
+	case EM_X86_64:
+		*arch = CS_ARCH_X86;
+		*mode = CS_MODE_64;
+		return true;
+	case EM_386:
+		*arch = CS_ARCH_X86;
+		*mode = CS_MODE_32;
+		return true;
+	case EM_AARCH64:
+		*arch = CS_ARCH_ARM64;
+		*mode = CS_MODE_ARM;
+		return true;
+	case EM_ARM:
+		*arch = CS_ARCH_ARM;
+		*mode = CS_MODE_ARM;
+		return true;
+	default:
+		return false;
+	}
+}
+
+int disasm_decode(int e_machine, enum disasm_syntax syntax, const uint8_t *code, size_t len,
+		  uint64_t addr, struct disasm_insn **out, size_t *n, struct errmsg *em)
+{
+	struct disasm_insn *v = NULL;
+	size_t nr = 0, cap = 0;
+	cs_arch arch;
+	cs_mode mode;
+	csh h;
+	cs_insn *insn;
+
+	if (!disasm_arch(e_machine, &arch, &mode))
+		return errmsg_set(em, -ENOTSUP, "no disassembler for ELF machine %d", e_machine);
+	if (cs_open(arch, mode, &h) != CS_ERR_OK)
+		return errmsg_set(em, -ENOTSUP, "Capstone cannot open ELF machine %d", e_machine);
+	if (arch == CS_ARCH_X86)
+		cs_option(h, CS_OPT_SYNTAX,
+			  syntax == DISASM_INTEL ? CS_OPT_SYNTAX_INTEL : CS_OPT_SYNTAX_ATT);
+	insn = cs_malloc(h);
+	while (len) {
+		const uint8_t *p = code;
+		size_t left = len;
+		uint64_t at = addr;
+		struct disasm_insn *di;
+
+		v = xgrow(v, &cap, nr + 1, sizeof(*v));
+		di = &v[nr++];
+		/* cs_disasm_iter: no allocation per instruction. */
+		if (!cs_disasm_iter(h, &p, &left, &at, insn) || insn->size > DISASM_INSN_MAX) {
+			disasm_bad_byte(di, addr, code[0]);
+		} else {
+			di->addr = addr;
+			di->size = (uint8_t)insn->size;
+			memcpy(di->bytes, code, insn->size);
+			if (insn->op_str[0])
+				snprintf(di->text, sizeof(di->text), "%s %s", insn->mnemonic,
+					 insn->op_str);
+			else
+				snprintf(di->text, sizeof(di->text), "%s", insn->mnemonic);
+		}
+		code += di->size;
+		len -= di->size;
+		addr += di->size;
+	}
+	cs_free(insn, 1);
+	cs_close(&h);
+	*out = v;
+	*n = nr;
+	return 0;
+}
+#else
+int disasm_decode(int e_machine, enum disasm_syntax syntax, const uint8_t *code, size_t len,
+		  uint64_t addr, struct disasm_insn **out, size_t *n, struct errmsg *em)
+{
+	(void)e_machine;
+	(void)syntax;
+	(void)code;
+	(void)len;
+	(void)addr;
+	(void)out;
+	(void)n;
+	return errmsg_set(em, -ENOTSUP,
+			  "built without Capstone (apt-get install libcapstone-dev, then ./configure)");
+}
+#endif

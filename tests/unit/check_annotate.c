@@ -1,0 +1,164 @@
+/* Unit tests for annotate: the per-instruction counts of a function add
+ * up to its hist row's self (period and samples) through decay, zero and
+ * accumulate; names and SYMBOL@DSO matching; instruction lines. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "annotate.h"
+#include "errmsg.h"
+#include "hist.h"
+#include "symtab.h"
+#include "testutil.h"
+#include "util.h"
+
+static struct symbol hot = { 0x1000, 0x1100, "hot" };
+static struct symbol cold = { 0x2000, 0x2040, "cold" };
+
+static const struct hist_entry *find_sym(const struct hist *h, const struct symbol *sym)
+{
+	size_t i;
+
+	for (i = 0; i < hist_count(h); i++)
+		if (hist_entry_at(h, i)->sym == sym)
+			return hist_entry_at(h, i);
+	return NULL;
+}
+
+/* One sample to both, as ingest does. */
+static void add(struct hist *h, struct annotate *a, const struct symbol *sym, uint64_t addr,
+		uint64_t period)
+{
+	struct hist_sample s = { .sym = sym, .period = period };
+
+	annotate_sample(a, NULL, sym, addr, period);
+	hist_add(h, &s);
+}
+
+/* The report's function "hot" against the row: totals and the lines' sums. */
+static void check_sums(struct hist *h, struct annotate *a, int round)
+{
+	const struct hist_entry *e = find_sym(h, &hot);
+	struct annotate_report *r = annotate_report(a);
+	uint64_t period = 0, samples = 0;
+	size_t i;
+
+	ck_assert_uint_eq(r->nr_fns, 1);
+	for (i = 0; i < r->fns[0].nr_lines; i++) {
+		period += r->fns[0].lines[i].period;
+		samples += r->fns[0].lines[i].samples;
+	}
+	ck_assert_msg(period == (e ? e->period : 0), "round %d: lines' period %llu, row's %llu",
+		      round, (unsigned long long)period, (unsigned long long)(e ? e->period : 0));
+	ck_assert_msg(samples == (e ? e->samples : 0), "round %d: lines' samples %llu, row's %llu",
+		      round, (unsigned long long)samples,
+		      (unsigned long long)(e ? e->samples : 0));
+	ck_assert_uint_eq(r->fns[0].period, period);
+	ck_assert_uint_eq(r->fns[0].samples, samples);
+	annotate_report_free(r);
+}
+
+static void run_mode(enum hist_mode mode)
+{
+	const char *specs[] = { "hot" };
+	struct sort_spec spec;
+	struct hist *h;
+	struct annotate *a;
+	uint32_t x = 12345;
+	int round, k;
+
+	ck_assert_int_eq(sort_spec_parse("dso,sym", &spec, NULL), 0);
+	h = hist_new(&spec);
+	a = annotate_new(specs, 1, false);
+	for (round = 0; round < 40; round++) {
+		/* Bursts, then idle rounds where only the decay acts. */
+		int n = round < 10 || (round >= 20 && round < 25) ? 200 : 0;
+
+		for (k = 0; k < n; k++) {
+			x = x * 1103515245u + 12345u;
+			/* Many addresses with small odd counts: rounding on each. */
+			add(h, a, &hot, hot.start + (x >> 8) % 0x100, 1 + (x >> 20) % 13);
+			if (k % 3 == 0)
+				add(h, a, &cold, cold.start + (x >> 4) % 0x40, 7);
+		}
+		check_sums(h, a, round);
+		hist_age(h, mode);
+		annotate_age(a, mode);
+		check_sums(h, a, round);
+	}
+	annotate_free(a);
+	hist_free(h);
+}
+
+START_TEST(test_sums_decay)
+{
+	run_mode(HIST_DECAY);
+}
+END_TEST
+
+START_TEST(test_sums_zero)
+{
+	run_mode(HIST_ZERO);
+}
+END_TEST
+
+START_TEST(test_sums_accumulate)
+{
+	run_mode(HIST_ACCUMULATE);
+}
+END_TEST
+
+/* Only named functions are counted; the hottest address leads; a name
+ * with @DSO needs that DSO; unmatched names are listed. */
+START_TEST(test_match)
+{
+	const char *specs[] = { "hot", "cold@libc.so.6", "absent" };
+	struct annotate *a = annotate_new(specs, 3, false);
+	struct annotate_report *r;
+	size_t i, best = 0;
+
+	annotate_sample(a, NULL, &hot, 0x1010, 5);
+	annotate_sample(a, NULL, &hot, 0x1010, 5);
+	annotate_sample(a, NULL, &hot, 0x1004, 3);
+	annotate_sample(a, NULL, &cold, 0x2000, 9);  /* no DSO: not libc's */
+	annotate_sample(a, NULL, NULL, 0x3000, 9);   /* [unknown] */
+	r = annotate_report(a);
+	ck_assert_uint_eq(r->nr_fns, 1);
+	ck_assert_str_eq(r->fns[0].symbol, "hot");
+	ck_assert_uint_eq(r->fns[0].samples, 3);
+	ck_assert_uint_eq(r->fns[0].period, 13);
+	/* No file behind it: a note, and the sampled addresses as lines. */
+	ck_assert_ptr_nonnull(r->fns[0].note);
+	ck_assert_uint_eq(r->fns[0].nr_lines, 2);
+	for (i = 0; i < r->fns[0].nr_lines; i++)
+		if (r->fns[0].lines[i].period > r->fns[0].lines[best].period)
+			best = i;
+	ck_assert_uint_eq(r->fns[0].lines[best].addr, 0x1010);
+	ck_assert_uint_eq(r->nr_unmatched, 2);
+	ck_assert_str_eq(r->unmatched[0], "cold@libc.so.6");
+	ck_assert_str_eq(r->unmatched[1], "absent");
+	annotate_report_free(r);
+	annotate_free(a);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("annotate");
+	TCase *tc = tcase_create("sums");
+
+	tcase_add_test(tc, test_sums_decay);
+	tcase_add_test(tc, test_sums_zero);
+	tcase_add_test(tc, test_sums_accumulate);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("match");
+	tcase_add_test(tc, test_match);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return testutil_run(suite()) != 0;
+}

@@ -1,0 +1,108 @@
+/* Printing --annotate's report: text after the batch table, JSON inside
+ * the refresh's object. */
+#include "config.h"
+
+#include "annotate-out.h"
+
+#include "annotate.h"
+#include "textfmt.h"
+#include "util.h"
+
+static double annotate_out_percent(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void annotate_out_bytes(struct strbuf *sb, const struct annotate_line *l)
+{
+	size_t k;
+
+	for (k = 0; k < l->size; k++)
+		strbuf_addf(sb, "%s%02x", k ? " " : "", l->bytes[k]);
+}
+
+void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->nr_unmatched; i++)
+		strbuf_addf(sb, "annotate %s: no sampled function of that name yet\n\n",
+			    r->unmatched[i]);
+	for (i = 0; i < r->nr_fns; i++) {
+		const struct annotate_fn *f = &r->fns[i];
+
+		strbuf_addf(sb, "Annotate %s [%s] 0x%llx, %llu bytes: %llu samples, period %llu\n",
+			    f->symbol, f->dso, (unsigned long long)f->start,
+			    (unsigned long long)f->size, (unsigned long long)f->samples,
+			    (unsigned long long)f->period);
+		if (f->note)
+			strbuf_addf(sb, "  (%s)\n", f->note);
+		strbuf_addstr(sb, " Percent   Samples  Address           Instruction\n");
+		for (k = 0; k < f->nr_lines; k++) {
+			const struct annotate_line *l = &f->lines[k];
+			struct strbuf pct;
+
+			strbuf_init(&pct);
+			textfmt_fixed(&pct, annotate_out_percent(l->period, f->period), 2);
+			strbuf_addf(sb, "%7s%%  %8llu  %16llx  %s\n", pct.buf,
+				    (unsigned long long)l->samples, (unsigned long long)l->addr,
+				    l->text);
+			strbuf_release(&pct);
+		}
+		strbuf_addch(sb, '\n');
+	}
+}
+
+void annotate_out_json(struct strbuf *sb, const struct annotate_report *r)
+{
+	size_t i, k;
+
+	strbuf_addstr(sb, ",\"annotate\":[");
+	for (i = 0; i < r->nr_fns; i++) {
+		const struct annotate_fn *f = &r->fns[i];
+
+		if (i)
+			strbuf_addch(sb, ',');
+		strbuf_addstr(sb, "{\"symbol\":");
+		strbuf_add_json_string(sb, f->symbol);
+		strbuf_addstr(sb, ",\"dso\":");
+		strbuf_add_json_string(sb, f->dso);
+		strbuf_addstr(sb, ",\"dso_path\":");
+		strbuf_add_json_string(sb, f->dso_path);
+		strbuf_addf(sb, ",\"start\":%llu,\"size\":%llu,\"samples\":%llu,\"period\":%llu",
+			    (unsigned long long)f->start, (unsigned long long)f->size,
+			    (unsigned long long)f->samples, (unsigned long long)f->period);
+		if (f->note) {
+			strbuf_addstr(sb, ",\"note\":");
+			strbuf_add_json_string(sb, f->note);
+		}
+		strbuf_addstr(sb, ",\"instructions\":[");
+		for (k = 0; k < f->nr_lines; k++) {
+			const struct annotate_line *l = &f->lines[k];
+
+			if (k)
+				strbuf_addch(sb, ',');
+			strbuf_addf(sb, "{\"addr\":%llu,\"offset\":%llu,\"bytes\":\"",
+				    (unsigned long long)l->addr,
+				    (unsigned long long)(l->addr - f->start));
+			annotate_out_bytes(sb, l);
+			strbuf_addstr(sb, "\",\"text\":");
+			strbuf_add_json_string(sb, l->text);
+			strbuf_addf(sb, ",\"samples\":%llu,\"period\":%llu,\"percent\":",
+				    (unsigned long long)l->samples, (unsigned long long)l->period);
+			textfmt_fixed(sb, annotate_out_percent(l->period, f->period), 2);
+			strbuf_addch(sb, '}');
+		}
+		strbuf_addstr(sb, "]}");
+	}
+	strbuf_addch(sb, ']');
+	if (!r->nr_unmatched)
+		return;
+	strbuf_addstr(sb, ",\"annotate_unmatched\":[");
+	for (i = 0; i < r->nr_unmatched; i++) {
+		if (i)
+			strbuf_addch(sb, ',');
+		strbuf_add_json_string(sb, r->unmatched[i]);
+	}
+	strbuf_addch(sb, ']');
+}
