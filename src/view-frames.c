@@ -178,6 +178,16 @@ size_t view_dtab_chain(struct view_dtab *t, const struct callchain_store *st,
 
 /* ---- folded stacks ---- */
 
+const char *view_object_path(const struct dso *d)
+{
+	return dso_path(d);
+}
+
+size_t view_object_build_id(const struct dso *d, const uint8_t **id)
+{
+	return dso_file_build_id(d, id);
+}
+
 struct view_stack_tmp {
 	const char *comm;
 	const uint32_t *ids;    /* innermost first */

@@ -103,6 +103,12 @@ struct snapshot_frame {
 					for --pprof's mappings */
 };
 
+/* A frame's object (snapshot_frame.object) for exporters outside src/
+ * (--pprof's mappings): its full path, and its build ID (*id, the size
+ * returned; 0 when unknown or its symbols are not loaded yet). */
+const char *view_object_path(const struct dso *d);
+size_t view_object_build_id(const struct dso *d, const uint8_t **id);
+
 /* One unique stack (comm and frames) with its counts, for folded output. */
 struct snapshot_stack {
 	const char *comm;            /* NULL when unknown */

@@ -15,7 +15,6 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "dso.h"
 #include "errmsg.h"
 #include "hash.h"
 #include "hashtab.h"
@@ -206,7 +205,7 @@ static uint64_t pprof_frame(struct pprof_enc *e, const char *symbol, const char 
 		size_t n = e->maps.n;
 
 		if (obj)
-			path = dso_path(obj);
+			path = view_object_path(obj);
 		map = pprof_keys_add(&e->maps, pprof_str(&e->strs, dso),
 				     pprof_str(&e->strs, path ? path : dso), 0) + 1;
 		if (e->maps.n > n) {
@@ -222,7 +221,7 @@ static uint64_t pprof_frame(struct pprof_enc *e, const char *symbol, const char 
 static uint32_t pprof_build_id(struct pprof_enc *e, const struct dso *obj)
 {
 	const uint8_t *id;
-	size_t n = obj ? dso_file_build_id(obj, &id) : 0, i;
+	size_t n = obj ? view_object_build_id(obj, &id) : 0, i;
 	char hex[2 * 64 + 1];
 
 	if (!n || n > 64)
