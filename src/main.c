@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "errmsg.h"
 #include "options.h"
 #include "output.h"
+#include "pprof.h"
 #include "tui.h"
 #include "util.h"
 #include "view.h"
@@ -118,11 +120,27 @@ static int main_browse(const struct options *o, const struct engine_config *ecfg
 	return tui_main(&cfg);
 }
 
+/* What the printed refreshes go to: the table on stdout, --pprof's file. */
+struct main_render {
+	const struct options *o;
+	struct pprof_writer *pprof;
+	int pprof_err;               /* the first failure, told once */
+};
+
 static bool render(struct snapshot *snap, void *ctx)
 {
-	const struct options *o = ctx;
+	struct main_render *mr = ctx;
+	const struct options *o = mr->o;
+	struct errmsg em = ERRMSG_INIT;
+	int err;
 
+	if (mr->pprof && !mr->pprof_err && (err = pprof_writer_snapshot(mr->pprof, snap, &em))) {
+		msg_error("--pprof: %s", errmsg_text(&em, err));
+		mr->pprof_err = err;
+	}
 	switch (o->output) {
+	case OUTPUT_NONE:
+		break;
 	case OUTPUT_JSON:
 		output_json(stdout, snap);
 		break;
@@ -136,6 +154,33 @@ static bool render(struct snapshot *snap, void *ctx)
 	}
 	fflush(stdout);
 	return false;
+}
+
+/* The printed refreshes, with --pprof's writer; its comment names the
+ * version and the command line. */
+static int main_run(const struct options *o, struct engine *e, int argc, char **argv)
+{
+	struct main_render mr = { .o = o };
+	struct errmsg em = ERRMSG_INIT;
+	int status, err, i;
+
+	if (o->pprof) {
+		struct strbuf sb;
+
+		strbuf_init(&sb);
+		strbuf_addf(&sb, "proftop %s:", PROFTOP_VERSION);
+		for (i = 0; i < argc; i++)
+			strbuf_addf(&sb, " %s", argv[i]);
+		mr.pprof = pprof_writer_new(o->pprof, sb.buf);
+		strbuf_release(&sb);
+	}
+	status = engine_run(e, render, &mr);
+	if (mr.pprof && !mr.pprof_err && (err = pprof_writer_finish(mr.pprof, &em))) {
+		msg_error("--pprof: %s", errmsg_text(&em, err));
+		mr.pprof_err = err;
+	}
+	pprof_writer_free(mr.pprof);
+	return status ? status : mr.pprof_err ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -177,7 +222,7 @@ int main(int argc, char **argv)
 		options_release(&opts);
 		return status;
 	}
-	status = engine_run(e, render, &opts);
+	status = main_run(&opts, e, argc, argv);
 	engine_free(e);
 	options_release(&opts);
 	return status;

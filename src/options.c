@@ -46,6 +46,7 @@ enum {
 	OPT_ORDER,
 	OPT_INLINE,
 	OPT_OFF_CPU,
+	OPT_PPROF,
 };
 
 static const struct option long_options[] = {
@@ -87,6 +88,7 @@ static const struct option long_options[] = {
 	{ "graph-rows", required_argument, NULL, 'G' },
 	{ "tree-percent", required_argument, NULL, OPT_TREE_PERCENT },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "pprof", required_argument, NULL, OPT_PPROF },
 	{ "tui", no_argument, NULL, OPT_TUI },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "exit-on-end", no_argument, NULL, OPT_EXIT_ON_END },
@@ -181,6 +183,10 @@ void options_usage(FILE *out)
 	      "  -n, --iterations=N       stop after N refreshes\n"
 	      "  -b, --batch              print a text table at every refresh (like top -b)\n"
 	      "      --json               print one JSON object per refresh, one per line\n"
+	      "      --pprof=FILE         write each refresh's stacks to FILE as a gzipped\n"
+	      "                           pprof profile.proto (replaced whole; \"-\": the\n"
+	      "                           last one to stdout at the end); no table unless\n"
+	      "                           --batch or --json (implies -g)\n"
 	      "      --tui                the interactive browser even if not on a terminal\n"
 	      "      --no-color           no colours in the browser (also: NO_COLOR set)\n"
 	      "      --[no-]exit-on-end   leave the browser when the target ends (default:\n"
@@ -597,6 +603,11 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		case OPT_OFF_CPU:
 			o->off_cpu = true;
 			break;
+		case OPT_PPROF:
+			if (!*optarg)
+				return usage_error("--pprof needs a file name (\"-\": stdout)");
+			o->pprof = optarg;
+			break;
 		case OPT_TUI:
 			o->tui = true;
 			break;
@@ -662,8 +673,17 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 				   "--folded and -D");
 	if (folded && json)
 		return usage_error("--folded and --json are two output formats: choose one");
-	if (folded) {
+	if (o->pprof && (o->tui || o->dump))
+		return usage_error("--pprof writes a file: it excludes --tui and -D");
+	if (o->pprof && strcmp(o->pprof, "-") == 0 && (batch || json || folded))
+		return usage_error("--pprof=- writes the profile to stdout: it excludes --batch, "
+				   "--json and --folded there");
+	/* --pprof alone prints no table; with --batch or --json it does. */
+	if (o->pprof && !batch && !json && !folded)
+		o->output = OUTPUT_NONE;
+	if (folded)
 		o->output = OUTPUT_FOLDED;
+	if (folded || o->pprof) {
 		o->view.stacks = true;
 		/* Live, stacks need chains; a recording has them or not. */
 		if (!o->input)

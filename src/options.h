@@ -19,6 +19,7 @@ enum output_mode {
 	OUTPUT_TEXT,    /* --batch */
 	OUTPUT_JSON,    /* --json */
 	OUTPUT_FOLDED,  /* --folded: one "comm;frame;...;leaf count" line per stack */
+	OUTPUT_NONE,    /* --pprof alone: the profile file, no table */
 };
 
 struct options {
@@ -45,6 +46,7 @@ struct options {
 	bool mmap_pages_set;        /* -m was given: the engine keeps it as is */
 	const char *input;          /* -i FILE: replay a perf.data ("-": stdin) */
 	bool dump;                  /* -D: print the records of -i FILE */
+	const char *pprof;          /* --pprof FILE ("-": stdout), or NULL */
 	const char *symfs;          /* --symfs DIR */
 	const char *buildid_dir;    /* --buildid-dir DIR */
 	const char *vmlinux;        /* --vmlinux FILE */

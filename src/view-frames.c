@@ -178,6 +178,16 @@ size_t view_dtab_chain(struct view_dtab *t, const struct callchain_store *st,
 
 /* ---- folded stacks ---- */
 
+const char *view_object_path(const struct dso *d)
+{
+	return dso_path(d);
+}
+
+size_t view_object_build_id(const struct dso *d, const uint8_t **id)
+{
+	return dso_file_build_id(d, id);
+}
+
 struct view_stack_tmp {
 	const char *comm;
 	const uint32_t *ids;    /* innermost first */
@@ -302,6 +312,7 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 				f->kernel = d->kernel;
 				f->inlined = d->inlined;
 				f->synthetic = d->synthetic;
+				f->object = d->dso;
 			} else {
 				const struct callchain_frame *cf = callchain_store_frame(st, id);
 
@@ -310,6 +321,7 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 				f->kernel = cf ? cf->kernel : false;
 				f->inlined = false;
 				f->synthetic = cf && dso_symbol_synthetic(cf->dso, cf->sym);
+				f->object = cf ? cf->dso : NULL;
 			}
 			f++;
 		}

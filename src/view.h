@@ -99,7 +99,15 @@ struct snapshot_frame {
 	bool kernel;
 	bool inlined;                /* --inline: inlined into the frame before it */
 	bool synthetic;              /* symbol is a sub_<hex> name from CFI */
+	const struct dso *object;    /* the DSO, or NULL: its path and build ID
+					for --pprof's mappings */
 };
+
+/* A frame's object (snapshot_frame.object) for exporters outside src/
+ * (--pprof's mappings): its full path, and its build ID (*id, the size
+ * returned; 0 when unknown or its symbols are not loaded yet). */
+const char *view_object_path(const struct dso *d);
+size_t view_object_build_id(const struct dso *d, const uint8_t **id);
 
 /* One unique stack (comm and frames) with its counts, for folded output. */
 struct snapshot_stack {

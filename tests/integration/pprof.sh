@@ -1,0 +1,218 @@
+# --pprof: the profile.proto proftop writes, read by an independent reader
+# (go tool pprof, Debian's golang-go): -top gives the table's functions and
+# self shares (within 0.5 points), -traces the stacks and counts of
+# --folded, for a replayed recording and for a live command.
+. tests/lib.sh
+
+command -v go >/dev/null 2>&1 ||
+	skip "go not found: go tool pprof is the independent reader (apt-get install golang-go, or ./configure --install-deps)"
+go tool pprof -h >/dev/null 2>&1 || skip "go tool pprof does not run here"
+MK=${MKPERFDATA:-tests/helpers/mkperfdata}
+[ -x "$MK" ] || fail "$MK is not built (make tests/helpers/mkperfdata)"
+WL=$(cd "$(dirname "$WORKLOAD")" && pwd)/$(basename "$WORKLOAD")
+# pprof keeps nothing of ours, and looks up no binary: the names are in the file.
+export HOME="$PWD/$TMP"
+PP="go tool pprof -symbolize=none"
+
+# top_vs_table TABLE PPROF: every function over 1% in one has the same self
+# share in the other, within 0.5 points (the last table of TABLE; rows are
+# summed by name, as pprof names functions; an unknown symbol with a DSO is
+# "[dso]", as --folded writes it).
+top_vs_table() {
+	$PP -top -nodecount=200 -nodefraction=0 "$2" >"$2.top" 2>"$2.toperr" ||
+		fail "go tool pprof -top $2: $(cat "$2.toperr")"
+	python3 - "$1" "$2.top" <<'PY' || exit 1
+import re, sys
+table, top = {}, {}
+row = re.compile(r'^\s*(?:([\d.]+)%\s+)?([\d.]+)%\s+\d+\s+(\S+)\s+\[.\]\s+(.+?)\s*$')
+for line in open(sys.argv[1]):
+    if line.startswith("proftop: "):
+        table = {}
+    m = row.match(line)
+    if not m:
+        continue
+    dso, sym = m.group(3), re.sub(r' \(inlined\)$', '', m.group(4))
+    if sym == "[unknown]" and dso != "[unknown]" and not dso.startswith("["):
+        sym = "[%s]" % dso
+    table[sym] = table.get(sym, 0.0) + float(m.group(2))
+started = False
+for line in open(sys.argv[2]):
+    if re.match(r'^\s*flat\s+flat%', line):
+        started = True
+        continue
+    f = line.split(None, 5)
+    if started and len(f) == 6:
+        top[re.sub(r' \(inline\)$', '', f[5].strip())] = float(f[1].rstrip('%'))
+if not table or not top:
+    print("not ok - empty: table %r, pprof %r" % (table, top)); sys.exit(1)
+for name in set(table) | set(top):
+    a, b = table.get(name, 0.0), top.get(name, 0.0)
+    if max(a, b) >= 1 and abs(a - b) > 0.5:
+        print("not ok - %s: table %.2f%%, pprof %.2f%%" % (name, a, b))
+        print("# table:", sorted(table.items()), "\n# pprof:", sorted(top.items()))
+        sys.exit(1)
+print("# %d functions agree, first: %s" % (len(top), max(top, key=top.get)))
+PY
+}
+
+# traces_vs_folded FOLDED PPROF: go tool pprof -traces, in samples, gives
+# the stacks and counts of the last refresh of FOLDED.
+traces_vs_folded() {
+	$PP -traces -sample_index=samples "$2" >"$2.traces" 2>"$2.trerr" ||
+		fail "go tool pprof -traces $2: $(cat "$2.trerr")"
+	python3 - "$1" "$2.traces" <<'PY' || exit 1
+import re, sys
+blocks, cur = [], {}
+for line in open(sys.argv[1]):
+    line = line.rstrip("\n")
+    if not line:
+        if cur:
+            blocks.append(cur)
+        cur = {}
+        continue
+    m = re.match(r'^(.*) (\d+)$', line)
+    if m:
+        cur[m.group(1)] = cur.get(m.group(1), 0) + int(m.group(2))
+if cur:
+    blocks.append(cur)
+folded = blocks[-1] if blocks else {}
+traces, comm, frames, count = {}, None, None, 0
+def end():
+    if frames:
+        key = ";".join(([comm] if comm else ["[unknown]"]) + frames[::-1])
+        traces[key] = traces.get(key, 0) + count
+for line in open(sys.argv[2]):
+    line = line.rstrip("\n")
+    if line.startswith("-----------+"):
+        end()
+        comm, frames, count = None, [], 0
+        continue
+    if frames is None:
+        continue
+    m = re.match(r'^\s+comm:\s+(.*)$', line)
+    if m and not frames:
+        comm = m.group(1).strip()
+        continue
+    line = re.sub(r' \(inline\)$', '', line.rstrip())
+    m = re.match(r'^\s*(\d+)\s+(\S.*)$', line)
+    if m and not frames:
+        count, frames = int(m.group(1)), [m.group(2).strip()]
+    elif line.strip():
+        frames.append(line.strip())
+if traces != folded:
+    print("not ok - stacks differ")
+    for k in sorted(set(traces) | set(folded)):
+        if traces.get(k) != folded.get(k):
+            print("#  %s: folded %s, pprof %s" % (k, folded.get(k), traces.get(k)))
+    sys.exit(1)
+print("# %d stacks agree" % len(traces))
+PY
+}
+
+# A recording with chains: leaf_a 6, leaf_b 3, leaf_c (called from
+# leaf_a) 1, an address in no mapping 1; all from main.
+BASE=0x555555554000
+addr() {
+	a=$(nm "$WL" | awk -v s="$1" '$3 == s { print $1 }')
+	[ -n "$a" ] || fail "no $1 in $WL"
+	printf '0x%x' $((BASE + 0x$a + 4))
+}
+A=$(addr leaf_a)
+B=$(addr leaf_b)
+C=$(addr leaf_c)
+M=$(addr main)
+{
+	cat <<EOF
+attr sample_type=IP|TID|TIME|CPU|PERIOD|ID|CALLCHAIN period=1000 name=cpu-clock ids=5,6
+hostname replayhost
+osrelease 0.0.0-replay
+arch x86_64
+nrcpus 2 2
+cmdline perf record ./workload
+sample_time 1000 9000
+comm pid=42 comm=workload time=1000
+mmap2 pid=42 start=$BASE len=0x4000 pgoff=0 file=$WL time=1001
+EOF
+	t=2000
+	for ip in $A $A $A $A $A $A $B $B $B; do
+		echo "sample pid=42 ip=$ip time=$t cpu=0 callchain=0xfffffffffffffe00,$ip,$M"
+		t=$((t + 10))
+	done
+	echo "sample pid=42 ip=$C time=$t cpu=1 callchain=0xfffffffffffffe00,$C,$A,$M"
+	echo "sample pid=42 ip=0x1234 time=$((t + 5)) cpu=1 callchain=0xfffffffffffffe00,0x1234,$M"
+	echo round
+} >"$TMP/r.txt"
+"$MK" -o "$TMP/r.data" "$TMP/r.txt" || fail "mkperfdata"
+
+# -i with --batch: the table and the file, of the same snapshot.
+"$PROFTOP" -i "$TMP/r.data" --batch --pprof="$TMP/r.pb.gz" >"$TMP/r.txt.out" 2>"$TMP/r.err" ||
+	fail "-i --batch --pprof: exit status $? ($(cat "$TMP/r.err"))"
+[ "$(head -c 2 "$TMP/r.pb.gz" | od -An -tx1 | tr -d ' ')" = 1f8b ] || fail "not gzip"
+top_vs_table "$TMP/r.txt.out" "$TMP/r.pb.gz"
+grep -q "leaf_a" "$TMP/r.pb.gz.top" && grep -q "54.55%" "$TMP/r.pb.gz.top" ||
+	fail "pprof -top: $(cat "$TMP/r.pb.gz.top")"
+grep -q "^Type: cpu" "$TMP/r.pb.gz.top" || fail "sample type: $(cat "$TMP/r.pb.gz.top")"
+ok "-i: go tool pprof -top agrees with the batch table"
+
+# The mapping: the recorded object's path and build ID, functions only.
+ID=$(readelf -n "$WL" | awk '/Build ID/ { print $3 }')
+$PP -raw "$TMP/r.pb.gz" >"$TMP/r.raw" 2>&1 || fail "pprof -raw: $(cat "$TMP/r.raw")"
+grep -q "^1: 0x0/0x0/0x0 $WL $ID \[FN\]\$" "$TMP/r.raw" ||
+	fail "mapping: $(sed -n '/^Mappings/,$p' "$TMP/r.raw")"
+ok "the mapping names $(basename "$WL") with its build ID ${ID:-(none)}"
+
+"$PROFTOP" -i "$TMP/r.data" --folded --pprof="$TMP/f.pb.gz" >"$TMP/r.folded" 2>"$TMP/r.err" ||
+	fail "-i --folded --pprof: exit status $?"
+traces_vs_folded "$TMP/r.folded" "$TMP/f.pb.gz"
+ok "-i: go tool pprof -traces gives the --folded stacks"
+
+# --pprof alone: no table; "-": the profile on stdout.
+"$PROFTOP" -i "$TMP/r.data" --pprof="$TMP/a.pb.gz" >"$TMP/a.out" 2>"$TMP/r.err" ||
+	fail "--pprof alone: exit status $?"
+[ -s "$TMP/a.out" ] && fail "--pprof alone printed: $(head -3 "$TMP/a.out")"
+"$PROFTOP" -i "$TMP/r.data" --pprof=- >"$TMP/s.pb.gz" 2>"$TMP/r.err" || fail "--pprof=-: status $?"
+$PP -top "$TMP/s.pb.gz" >"$TMP/s.top" 2>&1 || fail "--pprof=- output: $(cat "$TMP/s.top")"
+grep -q "54.55%.*leaf_a" "$TMP/s.top" || fail "--pprof=- content: $(cat "$TMP/s.top")"
+ok "--pprof alone prints no table; --pprof=- writes the profile to stdout"
+
+# A directory that does not exist: exit 1, one line naming the file.
+"$PROFTOP" -i "$TMP/r.data" --pprof="$TMP/no/such/p.pb.gz" >/dev/null 2>"$TMP/e.err"
+st=$?
+[ $st -eq 1 ] && grep -q "no/such/p.pb.gz" "$TMP/e.err" || fail "bad path: status $st: $(cat "$TMP/e.err")"
+ok "unwritable path: $(grep pprof "$TMP/e.err")"
+
+# Live: a command's last refresh, table and file from the same snapshot;
+# the file is replaced at each refresh, no temporary left behind.
+require_perf_events
+mkdir -p "$TMP/live"
+"$PROFTOP" -d 0.5 --batch --pprof="$TMP/live/l.pb.gz" -- "$WORKLOAD" 2 >"$TMP/l.out" 2>"$TMP/l.err" ||
+	fail "live --batch --pprof: exit status $? ($(cat "$TMP/l.err"))"
+[ "$(ls "$TMP/live")" = l.pb.gz ] || fail "left in the directory: $(ls "$TMP/live")"
+top_vs_table "$TMP/l.out" "$TMP/live/l.pb.gz"
+head -20 "$TMP/live/l.pb.gz.top" | sed 's/^/# /'
+for f in leaf_a leaf_b lib_leaf leaf_c; do
+	grep -q " $f\$" "$TMP/live/l.pb.gz.top" || fail "live: no $f in pprof -top"
+done
+ok "live: go tool pprof -top agrees with the batch table"
+
+"$PROFTOP" -d 0.5 --folded --pprof="$TMP/live/f.pb.gz" -- "$WORKLOAD" 1 >"$TMP/l.folded" 2>"$TMP/l.err" ||
+	fail "live --folded --pprof: exit status $? ($(cat "$TMP/l.err"))"
+traces_vs_folded "$TMP/l.folded" "$TMP/live/f.pb.gz"
+ok "live: go tool pprof -traces gives the --folded stacks"
+
+# --inline: a function inlined into another is a Line of the same Location,
+# innermost first; the shares and stacks still agree.
+command -v gcc >/dev/null 2>&1 || skip "gcc is not installed (the --inline fixture)"
+FIX=$TMP/inlfix
+gcc -O2 -g -o "$FIX" tests/helpers/inline-fixture.c || fail "cannot build the fixture"
+"$PROFTOP" --accumulate -d 5 --inline --batch --pprof="$TMP/live/ib.pb.gz" -- "$FIX" 1 \
+	>"$TMP/ib.out" 2>"$TMP/ib.err" || fail "--inline --batch --pprof: status $? ($(cat "$TMP/ib.err"))"
+top_vs_table "$TMP/ib.out" "$TMP/live/ib.pb.gz"
+grep -q "hot_inline (inline)" "$TMP/live/ib.pb.gz.top" || fail "no inlined hot_inline: $(cat "$TMP/live/ib.pb.gz.top")"
+$PP -raw "$TMP/live/ib.pb.gz" >"$TMP/ib.raw" 2>&1 || fail "pprof -raw: $(cat "$TMP/ib.raw")"
+grep -A1 " hot_inline " "$TMP/ib.raw" | grep -q "^  *outer_noinline " ||
+	fail "hot_inline is not a line over outer_noinline: $(sed -n '/^Locations/,/^Mappings/p' "$TMP/ib.raw")"
+"$PROFTOP" --accumulate -d 5 --inline --folded --pprof="$TMP/live/if.pb.gz" -- "$FIX" 1 \
+	>"$TMP/if.folded" 2>"$TMP/if.err" || fail "--inline --folded --pprof: status $?"
+traces_vs_folded "$TMP/if.folded" "$TMP/live/if.pb.gz"
+ok "--inline: hot_inline is a line of outer_noinline's location; -top and -traces agree"

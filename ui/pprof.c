@@ -1,0 +1,571 @@
+/* --pprof: profile.proto (github.com/google/pprof proto/profile.proto)
+ * from a snapshot's stacks, gzip compressed, written atomically. */
+#include "config.h"
+
+#include "pprof.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "errmsg.h"
+#include "hash.h"
+#include "hashtab.h"
+#include "util.h"
+#include "view.h"
+
+/* Field numbers of profile.proto. */
+enum {
+	PB_VARINT = 0,
+	PB_LEN = 2,
+
+	PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE, PROFILE_MAPPING, PROFILE_LOCATION,
+	PROFILE_FUNCTION, PROFILE_STRING_TABLE,
+	PROFILE_TIME_NANOS = 9, PROFILE_DURATION_NANOS, PROFILE_PERIOD_TYPE, PROFILE_PERIOD,
+	PROFILE_COMMENT,
+
+	VALUETYPE_TYPE = 1, VALUETYPE_UNIT,
+	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE, SAMPLE_LABEL,
+	LABEL_KEY = 1, LABEL_STR, LABEL_NUM,
+	MAPPING_ID = 1, MAPPING_FILENAME = 5, MAPPING_BUILD_ID, MAPPING_HAS_FUNCTIONS,
+	MAPPING_HAS_INLINE_FRAMES = 10,
+	LOCATION_ID = 1, LOCATION_MAPPING_ID, LOCATION_LINE = 4,
+	LINE_FUNCTION_ID = 1,
+	FUNCTION_ID = 1, FUNCTION_NAME, FUNCTION_SYSTEM_NAME,
+};
+
+void pprof_put_varint(struct strbuf *sb, uint64_t v)
+{
+	while (v >= 0x80) {
+		strbuf_addch(sb, (char)(v | 0x80));
+		v >>= 7;
+	}
+	strbuf_addch(sb, (char)v);
+}
+
+void pprof_put_key(struct strbuf *sb, unsigned field, unsigned wire)
+{
+	pprof_put_varint(sb, (uint64_t)field << 3 | wire);
+}
+
+int pprof_get_varint(const unsigned char *p, size_t n, size_t *pos, uint64_t *v)
+{
+	unsigned shift;
+
+	*v = 0;
+	for (shift = 0; shift < 70; shift += 7) {
+		if (*pos >= n)
+			return -EINVAL;
+		*v |= (uint64_t)(p[*pos] & 0x7f) << shift;
+		if (!(p[(*pos)++] & 0x80))
+			return 0;
+	}
+	return -EINVAL;
+}
+
+/* A varint field; 0 is the default and is left out, as protobuf does. */
+static void pprof_put_uint(struct strbuf *sb, unsigned field, uint64_t v)
+{
+	if (!v)
+		return;
+	pprof_put_key(sb, field, PB_VARINT);
+	pprof_put_varint(sb, v);
+}
+
+static void pprof_put_bytes(struct strbuf *sb, unsigned field, const void *p, size_t n)
+{
+	pprof_put_key(sb, field, PB_LEN);
+	pprof_put_varint(sb, n);
+	strbuf_add(sb, p, n);
+}
+
+/* A sub-message built in msg, then emptied for the next one. */
+static void pprof_put_msg(struct strbuf *sb, unsigned field, struct strbuf *msg)
+{
+	pprof_put_bytes(sb, field, msg->buf, msg->len);
+	strbuf_reset(msg);
+}
+
+/* ---- the tables of a profile ---- */
+
+/* Distinct keys of a few uint32 each, numbered in first-seen order from 0:
+ * the profile's ids are the numbers plus one (0 means "none" in pprof). */
+struct pprof_keys {
+	uint32_t (*v)[3];
+	size_t n, cap;
+	struct hashtab ht;
+};
+
+static uint64_t pprof_keys_hash_of(const uint32_t *k)
+{
+	return hash_finish(hash_combine(hash_combine(k[0], k[1]), k[2]));
+}
+
+static uint64_t pprof_keys_hash(const void *ctx, uint32_t idx)
+{
+	return pprof_keys_hash_of(((const struct pprof_keys *)ctx)->v[idx]);
+}
+
+static bool pprof_keys_eq(const void *ctx, uint32_t idx, const void *key)
+{
+	return memcmp(((const struct pprof_keys *)ctx)->v[idx], key, sizeof(uint32_t[3])) == 0;
+}
+
+static uint32_t pprof_keys_add(struct pprof_keys *t, uint32_t a, uint32_t b, uint32_t c)
+{
+	uint32_t k[3] = { a, b, c };
+	uint64_t h = pprof_keys_hash_of(k);
+	size_t slot = hashtab_probe(&t->ht, h, pprof_keys_eq, t, k);
+
+	if (t->ht.slots[slot] != HASHTAB_EMPTY)
+		return t->ht.slots[slot];
+	t->v = xgrow(t->v, &t->cap, t->n + 1, sizeof(*t->v));
+	memcpy(t->v[t->n], k, sizeof(k));
+	hashtab_insert_at(&t->ht, slot, (uint32_t)t->n, pprof_keys_hash, t);
+	return (uint32_t)t->n++;
+}
+
+/* The string table: index 0 is "", as pprof requires. */
+struct pprof_strings {
+	const char **v;
+	size_t n, cap;
+	struct hashtab ht;
+};
+
+static uint64_t pprof_strings_hash(const void *ctx, uint32_t idx)
+{
+	return hash_fnv1a(((const struct pprof_strings *)ctx)->v[idx]);
+}
+
+static bool pprof_strings_eq(const void *ctx, uint32_t idx, const void *key)
+{
+	return strcmp(((const struct pprof_strings *)ctx)->v[idx], key) == 0;
+}
+
+/* s must outlive the encoding (the snapshot's strings do). */
+static uint32_t pprof_str(struct pprof_strings *t, const char *s)
+{
+	size_t slot = hashtab_probe(&t->ht, hash_fnv1a(s), pprof_strings_eq, t, s);
+
+	if (t->ht.slots[slot] != HASHTAB_EMPTY)
+		return t->ht.slots[slot];
+	t->v = xgrow(t->v, &t->cap, t->n + 1, sizeof(*t->v));
+	t->v[t->n] = s;
+	hashtab_insert_at(&t->ht, slot, (uint32_t)t->n, pprof_strings_hash, t);
+	return (uint32_t)t->n++;
+}
+
+struct pprof_enc {
+	struct pprof_strings strs;
+	struct pprof_keys funcs;     /* name (string index), mapping id or 0, kernel */
+	struct pprof_keys maps;      /* short name and path (string indexes) */
+	const struct dso **objs;     /* by mapping: the first DSO seen, or NULL */
+	size_t objs_cap;
+	/* Locations: a function id and the location of the functions it was
+	   inlined into (0: none), so a chain lists a Location's Lines,
+	   innermost first; only those samples use become Locations. */
+	struct pprof_keys loctab;
+	bool *used;
+	size_t used_n, used_cap;
+	struct strbuf samples;       /* the encoded Sample fields */
+	struct strbuf msg, sub;      /* scratch */
+	uint64_t *locs;
+	size_t locs_cap;
+	uint32_t comm_key, pid_key, tid_key;
+};
+
+/* The function of a frame, as --folded names it: an unknown symbol by its
+ * object, "[libc.so.6]", so that pprof's stacks read like the folded ones.
+ * Returns the Function id. */
+static uint64_t pprof_frame(struct pprof_enc *e, const char *symbol, const char *dso,
+			    const struct dso *obj, const char *path, bool kernel)
+{
+	uint32_t name, map = 0;
+
+	if (!symbol)
+		symbol = "[unknown]";
+	if (!dso)
+		dso = "[unknown]";
+	if (strcmp(symbol, "[unknown]") == 0 && strcmp(dso, "[unknown]") != 0 && dso[0] != '[') {
+		char buf[256];
+
+		snprintf(buf, sizeof(buf), "[%s]", dso);
+		/* The table keeps pointers: the name lives in intern's store. */
+		symbol = intern(buf);
+	}
+	name = pprof_str(&e->strs, symbol);
+	if (strcmp(dso, "[unknown]") != 0) {
+		size_t n = e->maps.n;
+
+		if (obj)
+			path = view_object_path(obj);
+		map = pprof_keys_add(&e->maps, pprof_str(&e->strs, dso),
+				     pprof_str(&e->strs, path ? path : dso), 0) + 1;
+		if (e->maps.n > n) {
+			e->objs = xgrow(e->objs, &e->objs_cap, e->maps.n, sizeof(*e->objs));
+			e->objs[n] = obj;
+		}
+	}
+	return pprof_keys_add(&e->funcs, name, map, kernel) + 1;
+}
+
+/* The string index of obj's build ID in hex, or 0 ("") when unknown (no
+ * DSO, or its symbols not loaded). */
+static uint32_t pprof_build_id(struct pprof_enc *e, const struct dso *obj)
+{
+	const uint8_t *id;
+	size_t n = obj ? view_object_build_id(obj, &id) : 0, i;
+	char hex[2 * 64 + 1];
+
+	if (!n || n > 64)
+		return 0;
+	for (i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	/* The table keeps pointers: the text lives in intern's store. */
+	return pprof_str(&e->strs, intern(hex));
+}
+
+static void pprof_label_str(struct pprof_enc *e, uint32_t key, const char *s)
+{
+	pprof_put_uint(&e->sub, LABEL_KEY, key);
+	pprof_put_uint(&e->sub, LABEL_STR, pprof_str(&e->strs, s));
+	pprof_put_msg(&e->msg, SAMPLE_LABEL, &e->sub);
+}
+
+static void pprof_label_num(struct pprof_enc *e, uint32_t key, uint64_t v)
+{
+	pprof_put_uint(&e->sub, LABEL_KEY, key);
+	pprof_put_key(&e->sub, LABEL_NUM, PB_VARINT);
+	pprof_put_varint(&e->sub, v);
+	pprof_put_msg(&e->msg, SAMPLE_LABEL, &e->sub);
+}
+
+/* The Location of function ids fn[0..n), innermost inlined first, the
+ * real function last. */
+static uint64_t pprof_location(struct pprof_enc *e, const uint64_t *fn, size_t n)
+{
+	uint64_t loc = 0;
+
+	while (n--)
+		loc = pprof_keys_add(&e->loctab, (uint32_t)fn[n], (uint32_t)loc, 0) + 1;
+	e->used = xgrow(e->used, &e->used_cap, e->loctab.n, sizeof(*e->used));
+	while (e->used_n < e->loctab.n)
+		e->used[e->used_n++] = false;
+	e->used[loc - 1] = true;
+	return loc;
+}
+
+/* A Sample's locations (e->locs[0..n), leaf first) and values, into
+ * e->msg; the caller adds the labels, then puts e->msg out. */
+static void pprof_sample(struct pprof_enc *e, size_t n, uint64_t samples, uint64_t period)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		pprof_put_varint(&e->sub, e->locs[i]);
+	pprof_put_msg(&e->msg, SAMPLE_LOCATION_ID, &e->sub);
+	for (i = 0; i < 2; i++)
+		pprof_put_varint(&e->sub, i ? period : samples);
+	pprof_put_msg(&e->msg, SAMPLE_VALUE, &e->sub);
+}
+
+/* cpu-clock and task-clock count nanoseconds, with perf's modifiers too
+ * ("cpu-clock:ppp" in a recording). */
+static bool pprof_time_event(const char *event)
+{
+	size_t n = strcspn(event, ":");
+
+	return (n == 9 && strncmp(event, "cpu-clock", n) == 0) ||
+	       (n == 10 && strncmp(event, "task-clock", n) == 0);
+}
+
+static void pprof_value_type(struct pprof_enc *e, struct strbuf *out, unsigned field,
+			     const char *type, const char *unit)
+{
+	pprof_put_uint(&e->sub, VALUETYPE_TYPE, pprof_str(&e->strs, type));
+	pprof_put_uint(&e->sub, VALUETYPE_UNIT, pprof_str(&e->strs, unit));
+	pprof_put_msg(out, field, &e->sub);
+}
+
+/* The snapshot keeps frames by function and DSO, not by address: each
+ * function (with --inline, each run of inlined functions and the one they
+ * were inlined into) is one Location (address 0), in the Mapping of its
+ * DSO, which says has_functions (the names are resolved) and nothing else
+ * it cannot back (no addresses, file names or lines). */
+void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *comment,
+		  int64_t time_nanos)
+{
+	struct pprof_enc e;
+	bool pids = sort_spec_has(&snap->sort, SORT_PID);
+	bool tids = sort_spec_has(&snap->sort, SORT_TID);
+	const char *event = snap->event ? snap->event : "events";
+	bool timed = pprof_time_event(event);
+	uint64_t period = 0, *fn = NULL, fn1;
+	size_t i, j, g, n, fn_cap = 0;
+
+	memset(&e, 0, sizeof(e));
+	hashtab_init(&e.strs.ht, 0);
+	hashtab_init(&e.funcs.ht, 0);
+	hashtab_init(&e.maps.ht, 0);
+	hashtab_init(&e.loctab.ht, 0);
+	strbuf_init(&e.samples);
+	strbuf_init(&e.msg);
+	strbuf_init(&e.sub);
+	pprof_str(&e.strs, "");
+	e.comm_key = pprof_str(&e.strs, "comm");
+	e.pid_key = pprof_str(&e.strs, "pid");
+	e.tid_key = pprof_str(&e.strs, "tid");
+
+	if (snap->callchains) {
+		for (i = 0; i < snap->nr_stacks; i++) {
+			const struct snapshot_stack *st = &snap->stacks[i];
+
+			if (!st->samples)
+				continue;
+			e.locs = xgrow(e.locs, &e.locs_cap, st->nr_frames + 1, sizeof(*e.locs));
+			/* Frames are root first; pprof wants the leaf first,
+			 * and a function inlined into the next one (--inline)
+			 * as a Line of the same Location. */
+			for (j = 0; j < st->nr_frames; j++) {
+				const struct snapshot_frame *f = &st->frames[st->nr_frames - 1 - j];
+
+				fn = xgrow(fn, &fn_cap, j + 1, sizeof(*fn));
+				fn[j] = pprof_frame(&e, f->symbol, f->dso, f->object, NULL, f->kernel);
+			}
+			for (j = 0, n = 0; j < st->nr_frames; j = g + 1) {
+				for (g = j; g + 1 < st->nr_frames &&
+					    st->frames[st->nr_frames - 1 - g].inlined; g++)
+					;
+				e.locs[n++] = pprof_location(&e, fn + j, g - j + 1);
+			}
+			pprof_sample(&e, n, st->samples, st->period);
+			if (st->comm)
+				pprof_label_str(&e, e.comm_key, st->comm);
+			pprof_put_msg(&e.samples, PROFILE_SAMPLE, &e.msg);
+		}
+	} else {
+		/* No chains: each row is a one-frame stack, as --folded does. */
+		for (i = 0; i < snap->nr_rows; i++) {
+			const struct snapshot_row *r = &snap->rows[i];
+
+			if (!r->samples)
+				continue;
+			e.locs = xgrow(e.locs, &e.locs_cap, 1, sizeof(*e.locs));
+			fn1 = pprof_frame(&e, r->symbol, r->dso, NULL, r->dso_path, r->kernel);
+			e.locs[0] = pprof_location(&e, &fn1, 1);
+			pprof_sample(&e, 1, r->samples, r->period);
+			if (r->comm)
+				pprof_label_str(&e, e.comm_key, r->comm);
+			if (pids && r->has_pid)
+				pprof_label_num(&e, e.pid_key, r->pid);
+			if (tids && r->has_tid)
+				pprof_label_num(&e, e.tid_key, r->tid);
+			pprof_put_msg(&e.samples, PROFILE_SAMPLE, &e.msg);
+		}
+	}
+
+	pprof_value_type(&e, out, PROFILE_SAMPLE_TYPE, "samples", "count");
+	pprof_value_type(&e, out, PROFILE_SAMPLE_TYPE, timed ? "cpu" : event,
+			 timed ? "nanoseconds" : "count");
+	strbuf_add(out, e.samples.buf, e.samples.len);
+	for (i = 0; i < e.maps.n; i++) {
+		pprof_put_uint(&e.sub, MAPPING_ID, i + 1);
+		pprof_put_uint(&e.sub, MAPPING_FILENAME, e.maps.v[i][1]);
+		pprof_put_uint(&e.sub, MAPPING_BUILD_ID, pprof_build_id(&e, e.objs[i]));
+		pprof_put_uint(&e.sub, MAPPING_HAS_FUNCTIONS, 1);
+		pprof_put_uint(&e.sub, MAPPING_HAS_INLINE_FRAMES, snap->inline_frames);
+		pprof_put_msg(out, PROFILE_MAPPING, &e.sub);
+	}
+	for (i = 0; i < e.loctab.n; i++) {
+		uint32_t l = (uint32_t)i + 1;
+
+		if (!e.used[i])
+			continue;
+		pprof_put_uint(&e.sub, LOCATION_ID, i + 1);
+		pprof_put_uint(&e.sub, LOCATION_MAPPING_ID, e.funcs.v[e.loctab.v[i][0] - 1][1]);
+		for (; l; l = e.loctab.v[l - 1][1]) {
+			pprof_put_uint(&e.msg, LINE_FUNCTION_ID, e.loctab.v[l - 1][0]);
+			pprof_put_msg(&e.sub, LOCATION_LINE, &e.msg);
+		}
+		pprof_put_msg(out, PROFILE_LOCATION, &e.sub);
+	}
+	for (i = 0; i < e.funcs.n; i++) {
+		pprof_put_uint(&e.sub, FUNCTION_ID, i + 1);
+		pprof_put_uint(&e.sub, FUNCTION_NAME, e.funcs.v[i][0]);
+		/* The snapshot has the shown (demangled) name only. */
+		pprof_put_uint(&e.sub, FUNCTION_SYSTEM_NAME, e.funcs.v[i][0]);
+		pprof_put_msg(out, PROFILE_FUNCTION, &e.sub);
+	}
+	if (comment)
+		pprof_str(&e.strs, comment);
+	if (!snap->freq)
+		period = snap->sample_period;
+	else if (timed && snap->sample_freq)
+		period = 1000000000ULL / snap->sample_freq;
+	pprof_value_type(&e, out, PROFILE_PERIOD_TYPE, timed ? "cpu" : event,
+			 timed ? "nanoseconds" : "count");
+	for (i = 0; i < e.strs.n; i++)
+		pprof_put_bytes(out, PROFILE_STRING_TABLE, e.strs.v[i], strlen(e.strs.v[i]));
+	pprof_put_uint(out, PROFILE_TIME_NANOS, (uint64_t)time_nanos);
+	pprof_put_uint(out, PROFILE_DURATION_NANOS, (uint64_t)(snap->time * 1e9));
+	pprof_put_uint(out, PROFILE_PERIOD, period);
+	if (comment)
+		pprof_put_uint(out, PROFILE_COMMENT, pprof_str(&e.strs, comment));
+
+	free(e.locs);
+	free(e.strs.v);
+	free(e.funcs.v);
+	free(e.maps.v);
+	free(e.objs);
+	free(e.loctab.v);
+	free(e.used);
+	free(fn);
+	hashtab_release(&e.loctab.ht);
+	hashtab_release(&e.strs.ht);
+	hashtab_release(&e.funcs.ht);
+	hashtab_release(&e.maps.ht);
+	strbuf_release(&e.samples);
+	strbuf_release(&e.msg);
+	strbuf_release(&e.sub);
+}
+
+int pprof_gzip(const void *in, size_t n, struct strbuf *out, struct errmsg *em)
+{
+	z_stream z;
+	int rc;
+
+	memset(&z, 0, sizeof(z));
+	/* 15 + 16: a gzip header and trailer around the deflate stream. */
+	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return errmsg_set(em, -ENOMEM, "zlib: cannot start compressing");
+	z.next_in = (Bytef *)(uintptr_t)in;
+	z.avail_in = (uInt)n;
+	do {
+		char buf[16384];
+
+		z.next_out = (Bytef *)buf;
+		z.avail_out = sizeof(buf);
+		rc = deflate(&z, Z_FINISH);
+		if (rc == Z_STREAM_ERROR) {
+			deflateEnd(&z);
+			return errmsg_set(em, -EIO, "zlib: compression failed");
+		}
+		strbuf_add(out, buf, sizeof(buf) - z.avail_out);
+	} while (rc != Z_STREAM_END);
+	deflateEnd(&z);
+	return 0;
+}
+
+struct pprof_writer {
+	const char *path;
+	char *comment;
+	struct strbuf gz;            /* the last profile, compressed */
+	bool pending;                /* gz not written yet (stdout) */
+};
+
+struct pprof_writer *pprof_writer_new(const char *path, const char *comment)
+{
+	struct pprof_writer *w = xcalloc(1, sizeof(*w));
+
+	w->path = path;
+	w->comment = comment ? xstrdup(comment) : NULL;
+	strbuf_init(&w->gz);
+	return w;
+}
+
+static int pprof_write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* path replaced by data whole: a temporary file beside it, then rename. */
+static int pprof_replace_file(const char *path, const struct strbuf *data, struct errmsg *em)
+{
+	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
+	int fd = mkstemp(tmp), err;
+
+	if (fd < 0) {
+		err = -errno;
+		errmsg_set(em, err, "cannot write %s (a temporary file beside it first): %s",
+			   path, strerror(-err));
+		free(tmp);
+		return err;
+	}
+	err = pprof_write_all(fd, data->buf, data->len);
+	/* mkstemp makes it 0600: a profile is as readable as other output. */
+	if (!err && fchmod(fd, 0644) < 0)
+		err = -errno;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && rename(tmp, path) < 0)
+		err = -errno;
+	if (err) {
+		errmsg_set(em, err, "cannot write %s: %s", path, strerror(-err));
+		unlink(tmp);
+	}
+	free(tmp);
+	return err;
+}
+
+int pprof_writer_snapshot(struct pprof_writer *w, const struct snapshot *snap,
+			  struct errmsg *em)
+{
+	struct strbuf raw;
+	struct timespec now;
+	int64_t start;
+	int err;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	start = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - (int64_t)(snap->time * 1e9);
+	strbuf_init(&raw);
+	pprof_encode(&raw, snap, w->comment, start);
+	strbuf_reset(&w->gz);
+	err = pprof_gzip(raw.buf, raw.len, &w->gz, em);
+	strbuf_release(&raw);
+	if (err)
+		return err;
+	if (strcmp(w->path, "-") == 0) {
+		w->pending = true;
+		return 0;
+	}
+	return pprof_replace_file(w->path, &w->gz, em);
+}
+
+int pprof_writer_finish(struct pprof_writer *w, struct errmsg *em)
+{
+	int err;
+
+	if (!w->pending)
+		return 0;
+	w->pending = false;
+	err = pprof_write_all(STDOUT_FILENO, w->gz.buf, w->gz.len);
+	if (err)
+		return errmsg_set(em, err, "cannot write the profile to stdout: %s", strerror(-err));
+	return 0;
+}
+
+void pprof_writer_free(struct pprof_writer *w)
+{
+	if (!w)
+		return;
+	free(w->comment);
+	strbuf_release(&w->gz);
+	free(w);
+}

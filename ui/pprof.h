@@ -1,0 +1,45 @@
+/* --pprof: a snapshot's stacks as Google's profile.proto (pprof), gzip
+ * compressed, for pprof, Pyroscope and Parca.  The protobuf wire format is
+ * written here by hand (varints and length-delimited fields): a dozen
+ * lines against a generated library and a code generator at build time. */
+#ifndef PROFTOP_PPROF_H
+#define PROFTOP_PPROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct errmsg;
+struct snapshot;
+struct strbuf;
+
+/* The protobuf primitives, for the encoder and its test's decoder. */
+void pprof_put_varint(struct strbuf *sb, uint64_t v);
+/* Field number and wire type (0 varint, 2 length-delimited). */
+void pprof_put_key(struct strbuf *sb, unsigned field, unsigned wire);
+/* Reads a varint at *pos (< n); returns 0, or -EINVAL when it runs past n
+ * or over 10 bytes. */
+int pprof_get_varint(const unsigned char *p, size_t n, size_t *pos, uint64_t *v);
+
+/* snap as an uncompressed profile.proto message, appended to out.
+ * comment goes to Profile.comment (NULL: none); time_nanos is the wall
+ * clock of the profile's start. */
+void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *comment,
+		  int64_t time_nanos);
+
+/* in (n bytes) compressed as one gzip member into out.  Returns 0 or
+ * -ENOMEM / -EIO with em saying why. */
+int pprof_gzip(const void *in, size_t n, struct strbuf *out, struct errmsg *em);
+
+/* The --pprof writer: FILE is rewritten at each snapshot (a temporary file
+ * in its directory, then rename, so a reader never sees half a profile);
+ * "-" keeps the last profile and writes it to stdout at pprof_writer_finish,
+ * so that a pipe gets one whole gzip file. */
+struct pprof_writer;
+
+struct pprof_writer *pprof_writer_new(const char *path, const char *comment);
+int pprof_writer_snapshot(struct pprof_writer *w, const struct snapshot *snap,
+			  struct errmsg *em);
+int pprof_writer_finish(struct pprof_writer *w, struct errmsg *em);
+void pprof_writer_free(struct pprof_writer *w);
+
+#endif
