@@ -289,6 +289,7 @@ static struct kernel_module *ks_new_module(struct kernel_syms *out, size_t *cap,
 	m->start = start;
 	m->end = end;
 	m->symtab = symtab_new();
+	symtab_prefer_last(m->symtab);
 	return m;
 }
 
@@ -433,6 +434,7 @@ static void ks_parse_begin(struct ks_parse *ps, char *mtext, size_t size_hint)
 	memset(ps, 0, sizeof(*ps));
 	strbuf_init(&ps->names);
 	ps->kernel = symtab_new();
+	symtab_prefer_last(ps->kernel);
 	/* ~45 bytes a line, ~25 of them name: room for all at once, so the
 	 * table is never copied while it grows. */
 	symtab_reserve(ps->kernel, size_hint / 40 + 16, size_hint / 2 + 4096);
@@ -478,6 +480,7 @@ static void ks_parse_end(struct ks_parse *ps, struct kernel_syms *out)
 		out->restricted = true;
 		symtab_free(ps->kernel);
 		ps->kernel = symtab_new();
+		symtab_prefer_last(ps->kernel);
 	} else {
 		ks_kernel_barriers(ps, out);
 		ks_build_modules(ps, out);

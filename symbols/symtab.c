@@ -33,11 +33,17 @@ struct symtab {
 	uint8_t *sized;           /* syms[i] had a size (0 = extended to next) */
 	size_t nsyms;
 	bool finished;
+	bool prefer_last;         /* symtab_prefer_last */
 };
 
 struct symtab *symtab_new(void)
 {
 	return xcalloc(1, sizeof(struct symtab));
+}
+
+void symtab_prefer_last(struct symtab *st)
+{
+	st->prefer_last = true;
 }
 
 void symtab_free(struct symtab *st)
@@ -93,12 +99,20 @@ static size_t leading_underscores(const char *s)
 }
 
 /* Whether a is a better name than b for one address (see enum
- * symtab_bind); on a tie the first one added stays. */
-static bool symtab_better(const struct symtab_raw *a, const struct symtab_raw *b,
-			  const char *pool)
+ * symtab_bind, and symtab_prefer_last); on a tie the first one added
+ * stays. */
+static bool symtab_better(const struct symtab *st, const struct symtab_raw *a,
+			  const struct symtab_raw *b)
 {
-	const char *na = pool + a->name_off, *nb = pool + b->name_off;
+	const char *na = st->pool + a->name_off, *nb = st->pool + b->name_off;
 	size_t ua, ub, la, lb;
+
+	if (st->prefer_last) {
+		/* A name beats an end marker (""), else the later one wins. */
+		if ((na[0] == '\0') != (nb[0] == '\0'))
+			return nb[0] == '\0';
+		return a->name_off > b->name_off;
+	}
 
 	if ((a->size != 0) != (b->size != 0))
 		return a->size != 0;
@@ -190,7 +204,7 @@ void symtab_finish(struct symtab *st)
 	/* Keep the best symbol of each run of equal starts. */
 	for (i = 0; i < st->nraw; i++) {
 		if (n > 0 && st->raw[i].start == st->raw[n - 1].start) {
-			if (symtab_better(&st->raw[i], &st->raw[n - 1], st->pool))
+			if (symtab_better(st, &st->raw[i], &st->raw[n - 1]))
 				st->raw[n - 1] = st->raw[i];
 			continue;
 		}

@@ -42,6 +42,14 @@ void symtab_add(struct symtab *st, uint64_t start, uint64_t size,
  * Must be called once after the last symtab_add and before any lookup. */
 void symtab_finish(struct symtab *st);
 
+/* Among symbols of one start, the last one added wins (a named one over
+ * an end marker ""), instead of the binding and name rules: kallsyms, as
+ * perf report names it.  perf sizes each sizeless kallsyms symbol up to
+ * the next one's start, so only the last of a run of aliases gets a size,
+ * and it prefers a sized symbol: memcpy, __memcpy and __pi_memcpy at one
+ * address are __pi_memcpy.  Call before symtab_finish. */
+void symtab_prefer_last(struct symtab *st);
+
 /* The symbol containing addr, or NULL: never the nearest preceding symbol
  * when addr lies past that symbol's end. */
 const struct symbol *symtab_lookup(const struct symtab *st, uint64_t addr);

@@ -337,6 +337,34 @@ START_TEST(test_unsorted_wide)
 }
 END_TEST
 
+/* kallsyms' aliases, named as perf report names them: the last one of a
+ * start (memcpy, __memcpy, __pi_memcpy: __pi_memcpy, on 6.x kernels),
+ * where the default rules take the one with fewest underscores; an end
+ * marker ("") after them never wins. */
+START_TEST(test_prefer_last)
+{
+	struct symtab *st = symtab_new(), *def = symtab_new();
+	const char *names[] = { "memcpy", "__memcpy", "__pi_memcpy" };
+	size_t i;
+
+	symtab_prefer_last(st);
+	for (i = 0; i < 3; i++) {
+		symtab_add(st, 0x1000, 0, SYMTAB_GLOBAL, names[i], UINT64_MAX);
+		symtab_add(def, 0x1000, 0, SYMTAB_GLOBAL, names[i], UINT64_MAX);
+	}
+	symtab_add(st, 0x1000, 0, SYMTAB_LOCAL, "", 0x1000);
+	symtab_add(st, 0x1100, 0, SYMTAB_GLOBAL, "next", UINT64_MAX);
+	symtab_add(def, 0x1100, 0, SYMTAB_GLOBAL, "next", UINT64_MAX);
+	symtab_finish(st);
+	symtab_finish(def);
+	ck_assert_str_eq(name_at(st, 0x1010), "__pi_memcpy");
+	ck_assert_str_eq(name_at(def, 0x1010), "memcpy");
+	ck_assert_str_eq(name_at(st, 0x1100), "next");
+	symtab_free(st);
+	symtab_free(def);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("symtab");
@@ -346,6 +374,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_alias_sized_wins);
 	tcase_add_test(tc, test_alias_binding);
 	tcase_add_test(tc, test_alias_underscores_then_length);
+	tcase_add_test(tc, test_prefer_last);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("zero_size");
