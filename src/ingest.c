@@ -1,6 +1,10 @@
 /* Ingestion: records -> machine -> hist, through a resolve cache, with the
  * samples whose symbols are still loading held in a deferred queue; and
- * publishing: the snapshot at each refresh, then the hist's aging. */
+ * publishing: the snapshot at each refresh, then the hist's aging.
+ * Over 900 lines since the DWARF unwinder's queue, the off-CPU intervals
+ * and annotate's counts joined the sample path: they all read and write
+ * struct ingest on it.  The frame-pointer root counting and the off-CPU
+ * charging are the next to move out, behind a private header. */
 #include "config.h"
 
 #include "ingest.h"
