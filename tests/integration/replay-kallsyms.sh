@@ -13,7 +13,11 @@ MK=${MKPERFDATA:-tests/helpers/mkperfdata}
 command -v perf >/dev/null 2>&1 || skip "perf is not installed: no kernel build ID to write"
 ID=$(perf buildid-list -k 2>/dev/null)
 [ -n "$ID" ] || skip "the running kernel has no build ID"
-set -- $(awk '$2 == "T" && $1 !~ /^0+$/ && $3 !~ /^_/ { print $1, $3; exit }' /proc/kallsyms)
+# A function alone at its address: of aliases (srso_alias_untrain_ret,
+# _stext, _text, __pi__text) the last is the name, as perf report names it.
+set -- $(awk 'NR == FNR { n[$1]++; next }
+	$2 == "T" && $1 !~ /^0+$/ && $3 !~ /^_/ && n[$1] == 1 { print $1, $3; exit }' \
+	/proc/kallsyms /proc/kallsyms)
 [ -n "${2:-}" ] || skip "kernel addresses are hidden (kptr_restrict)"
 KADDR=$1 KNAME=$2
 
