@@ -75,14 +75,22 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
-char *xasprintf(const char *fmt, ...)
+char *xvasprintf(const char *fmt, va_list ap)
 {
 	struct strbuf sb;
-	va_list ap;
 
 	strbuf_init(&sb);
-	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
 	return sb.buf;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
 }

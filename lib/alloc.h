@@ -3,6 +3,7 @@
 #ifndef PROFTOP_ALLOC_H
 #define PROFTOP_ALLOC_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "macros.h"
@@ -15,5 +16,6 @@ void *xgrow(void *ptr, size_t *cap, size_t need, size_t elem);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) PRINTFLIKE(1, 2);
+char *xvasprintf(const char *fmt, va_list ap) PRINTFLIKE(1, 0);
 
 #endif

@@ -204,15 +204,14 @@ static int usage_error(const char *fmt, ...) PRINTFLIKE(1, 2);
 
 static int usage_error(const char *fmt, ...)
 {
-	struct strbuf sb;
 	va_list ap;
+	char *msg;
 
-	strbuf_init(&sb);
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	msg_error("%s (see proftop --help)", sb.buf);
-	strbuf_release(&sb);
+	msg_error("%s (see proftop --help)", msg);
+	free(msg);
 	return -EINVAL;
 }
 
