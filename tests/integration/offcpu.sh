@@ -57,7 +57,10 @@ ok "a sleep across refreshes is charged up to each refresh"
 	fail "--off-cpu --folded: $(cat "$TMP/err")"
 python3 - "$TMP/folded" <<'PY' || fail "folded weights"
 import sys
+# Stacks without do_nanosleep are legitimate but small: the sleeper
+# preempted while runnable ([runqueue]) on a loaded machine, a page fault.
 w = {"long": 0, "short": 0}
+other = 0
 for line in open(sys.argv[1]):
     line = line.strip()
     if not line:
@@ -66,9 +69,13 @@ for line in open(sys.argv[1]):
     frames = stack.split(";")
     for k in w:
         if "sleep_" + k in frames:
+            if "do_nanosleep" not in frames:
+                other += int(n)
+                continue
             assert frames.index("sleep_" + k) < frames.index("do_nanosleep"), line
             w[k] += int(n)
-print("folded microseconds:", w)
+print("folded microseconds:", w, "elsewhere:", other)
+assert other < 0.05 * (w["long"] + w["short"]), (w, other)
 # 1.5 s: ~1.1 s under sleep_long, in microseconds.
 assert 800000 < w["long"] < 1400000, w
 assert abs(100.0 * w["long"] / (w["long"] + w["short"]) - 75) <= 5, w
