@@ -34,12 +34,14 @@
 #include "refresh.h"
 #include "unwind-queue.h"
 #include "util.h"
+#include "walltime.h"
 
 struct ingest {
 	struct ingest_config cfg;
 	struct machine *machine;
 	struct hist *hist;
 	const struct perf_event_attr *only_attr;  /* a recording's counted event, or NULL */
+	const struct perf_event_attr *also_attr;  /* --wall: its other one, or NULL */
 
 	/* counters since start */
 	uint64_t samples;
@@ -99,6 +101,11 @@ struct ingest {
 	uint64_t offcpu_now;               /* the latest switch's time */
 	const struct perf_event_attr *offcpu_attr;  /* the tracepoint's */
 	bool offcpu_runq;                  /* the interval charged now was runnable */
+	/* --off-cpu, --wall: the rows' time columns (walltime.h), and what
+	 * the sample added now is: on-CPU, blocked or waiting to run */
+	const struct payload_ops *times;
+	enum walltime_kind time_kind;
+	uint64_t oncpu_ns, oncpu_ns_at_refresh;         /* --wall: charged since start */
 	uint64_t offcpu_ns, offcpu_ns_at_refresh;       /* charged since start */
 	uint64_t offcpu_switches_at_refresh;
 	uint64_t offcpu_bad;               /* raw payloads too short for the format */
@@ -121,7 +128,8 @@ static enum hist_mode ingest_mode(const struct ingest *in)
 static void ingest_set_machine(struct ingest *in, int e_machine)
 {
 	in->e_machine = e_machine;
-	in->payload = arch_payload_find(e_machine);
+	/* Time columns take the place of a decoder's. */
+	in->payload = in->cfg.off_cpu ? NULL : arch_payload_find(e_machine);
 	if (in->payload && in->hist)
 		hist_enable_payload(in->hist, in->payload->payload);
 }
@@ -140,8 +148,11 @@ struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine)
 	if (cfg->nannotate)
 		in->annotate = annotate_new(cfg->annotate, cfg->nannotate,
 					    cfg->annotate_intel);
-	if (cfg->off_cpu)
+	if (cfg->off_cpu) {
 		in->offcpu = offcpu_new();
+		in->times = cfg->wall ? &walltime_wall : &walltime_offcpu;
+		hist_enable_payload(in->hist, in->times);
+	}
 	return in;
 }
 
@@ -180,6 +191,11 @@ void ingest_only_attr(struct ingest *in, const struct perf_event_attr *attr)
 	in->only_attr = attr;
 }
 
+void ingest_also_attr(struct ingest *in, const struct perf_event_attr *attr)
+{
+	in->also_attr = attr;
+}
+
 void ingest_set_targets(struct ingest *in, const pid_t *pids, size_t n)
 {
 	free(in->targets);
@@ -211,7 +227,9 @@ void ingest_symbols_async(struct ingest *in)
 			machine_set_debuginfod(in->machine,
 					       (long)(in->cfg.debuginfod_timeout * 1000));
 	}
-	if (in->payload || machine_set_async(in->machine, true) != 0)
+	/* Held samples are added without payload (deferred.c): those with
+	 * one load their symbols as they come. */
+	if (in->payload || in->times || machine_set_async(in->machine, true) != 0)
 		return;
 	in->deferred = deferred_new();
 	deferred_set_annotate(in->deferred, in->annotate);
@@ -415,7 +433,7 @@ static void ingest_sample(struct ingest *in, const struct sample *s,
 {
 	struct unwind_queue *uq;
 
-	if (in->only_attr && attr != in->only_attr)
+	if (in->only_attr && attr != in->only_attr && attr != in->also_attr)
 		return;
 	/* A switch opens and closes intervals; the closed ones come back
 	 * here as samples without RAW, weighed by their duration. */
@@ -608,6 +626,14 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 		return;
 	}
 	annotate_sample(in->annotate, r.dso, r.sym, r.addr, s->period);
+	if (in->times) {
+		struct walltime_sample t = { in->time_kind, s->period };
+
+		if (t.kind == WALLTIME_ON)
+			in->oncpu_ns += s->period;
+		hist_add_payload(in->hist, &hs, &t);
+		return;
+	}
 	if (in->payload && (attr->sample_type & PERF_SAMPLE_RAW) && s->raw) {
 		union arch_payload_buf buf;
 		bool ok = arch_payload_decode(in->payload, attr, s->raw, s->raw_size, &buf);
@@ -639,8 +665,10 @@ static void ingest_offcpu_charge(struct ingest *in, const struct offcpu_interval
 	s.period = iv->end - iv->start;
 	in->offcpu_ns += s.period;
 	in->offcpu_runq = iv->runnable;
+	in->time_kind = iv->runnable ? WALLTIME_RUNQ : WALLTIME_BLOCKED;
 	ingest_sample(in, &s, attr);
 	in->offcpu_runq = false;
+	in->time_kind = WALLTIME_ON;
 }
 
 static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
@@ -885,8 +913,11 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 		const struct offcpu_stats *st = offcpu_stats(in->offcpu);
 
 		snap.off_cpu = true;
+		snap.wall = in->cfg.wall;
 		snap.offcpu_dropped = st->dropped;
 		if (act->interval > 0) {
+			snap.oncpu_ms_per_sec = (double)(in->oncpu_ns - in->oncpu_ns_at_refresh) /
+						1e6 / act->interval;
 			snap.offcpu_ms_per_sec = (double)(in->offcpu_ns - in->offcpu_ns_at_refresh) /
 						 1e6 / act->interval;
 			snap.switches_per_sec = (double)(st->switches -
@@ -896,6 +927,7 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 		if (!preview) {
 			in->offcpu_ns_at_refresh = in->offcpu_ns;
 			in->offcpu_switches_at_refresh = st->switches;
+			in->oncpu_ns_at_refresh = in->oncpu_ns;
 		}
 	}
 	if (in->deferred && preview) {

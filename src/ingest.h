@@ -34,6 +34,7 @@ struct ingest_config {
 	bool annotate_intel;
 	/* --off-cpu: the tracepoint samples' fields (the config's), or NULL */
 	const struct offcpu_format *off_cpu;
+	bool wall;                   /* with off_cpu: the other samples are on-CPU time */
 };
 
 /* The session's description in each snapshot (the engine's). */
@@ -61,6 +62,8 @@ void ingest_load_kernel_async(struct ingest *in);
 /* A recording: count only the samples of attr (perf's dummy event for
  * side-band records has none worth counting). */
 void ingest_only_attr(struct ingest *in, const struct perf_event_attr *attr);
+/* And attr's too: --wall's sched_switch beside its cpu-clock. */
+void ingest_also_attr(struct ingest *in, const struct perf_event_attr *attr);
 /* -p: the processes whose exit ends the session. */
 void ingest_set_targets(struct ingest *in, const pid_t *pids, size_t n);
 /* Whether every process of ingest_set_targets has exited (false without). */

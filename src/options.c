@@ -16,6 +16,7 @@
 #include "errmsg.h"
 #include "engine.h"
 #include "util.h"
+#include "walltime.h"
 
 #define DEFAULT_FREQ 4000
 #define DEFAULT_MMAP_PAGES 128
@@ -46,6 +47,7 @@ enum {
 	OPT_ORDER,
 	OPT_INLINE,
 	OPT_OFF_CPU,
+	OPT_WALL,
 	OPT_PPROF,
 };
 
@@ -94,6 +96,7 @@ static const struct option long_options[] = {
 	{ "exit-on-end", no_argument, NULL, OPT_EXIT_ON_END },
 	{ "no-exit-on-end", no_argument, NULL, OPT_NO_EXIT_ON_END },
 	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+	{ "wall", no_argument, NULL, OPT_WALL },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -119,6 +122,11 @@ void options_usage(FILE *out)
 	      "                           wait, from sched:sched_switch, charged to its chain\n"
 	      "                           when it went off (implies -g; not with -e); with\n"
 	      "                           -i, a perf record -e sched:sched_switch -g file\n"
+	      "      --wall               wall-clock time: cpu-clock samples and off-CPU\n"
+	      "                           intervals in one table, columns On-CPU, Off-CPU,\n"
+	      "                           Runq (waiting to run) and Wall (implies -g; not\n"
+	      "                           with -e); with -i, a perf record -e cpu-clock\n"
+	      "                           -e sched:sched_switch -g file\n"
 	      "Callchains:\n"
 	      "  -g                       sample callchains (frame pointers): --call-graph fp\n"
 	      "      --call-graph=fp|dwarf[,SIZE]\n"
@@ -171,7 +179,8 @@ void options_usage(FILE *out)
 	      "                           their own, marked \"(inlined)\"\n"
 	      "      --order=KEY          row order: overhead (default), or on Alpha ProfileMe\n"
 	      "                           data retired, killed, stalled, mispredict, traps,\n"
-	      "                           icmiss, ldst, pctr1\n"
+	      "                           icmiss, ldst, pctr1; with --wall on-cpu, off-cpu,\n"
+	      "                           runq, wall; with --off-cpu runq\n"
 	      "  -z, --zero               zero the table at each refresh instead of decaying it\n"
 	      "      --accumulate         never decay: the table covers the whole run\n"
 	      "  -E, --entries=N          show at most N rows\n"
@@ -602,6 +611,9 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		case OPT_OFF_CPU:
 			o->off_cpu = true;
 			break;
+		case OPT_WALL:
+			o->wall = true;
+			break;
 		case OPT_PPROF:
 			if (!*optarg)
 				return usage_error("--pprof needs a file name (\"-\": stdout)");
@@ -644,10 +656,20 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		return usage_error("-K and -U together would hide every row");
 	if (!!o->npids + !!o->ntids + !!o->command + explicit_all + !!o->input > 1)
 		return usage_error("choose one target: -a, -p, -t, a command or -i FILE");
+	if (o->wall && o->event)
+		return usage_error("--wall samples cpu-clock and sched:sched_switch: it "
+				   "excludes -e");
 	if (o->off_cpu && o->event)
 		return usage_error("--off-cpu samples sched:sched_switch: it excludes -e");
-	if (o->off_cpu && (have_freq || have_count))
+	if (o->off_cpu && !o->wall && (have_freq || have_count))
 		return usage_error("--off-cpu takes every switch: it excludes -F and -c");
+	/* --wall is --off-cpu with the on-CPU samples beside it. */
+	if (o->wall)
+		o->off_cpu = true;
+	if (o->view.order && !o->wall &&
+	    (strcmp(o->view.order, "runq") ? walltime_order_known(o->view.order) : !o->off_cpu))
+		return usage_error("--order %s is a column of --wall%s", o->view.order,
+				   strcmp(o->view.order, "runq") ? "" : " and --off-cpu");
 	if (o->off_cpu && o->dwarf_stack)
 		return usage_error("--off-cpu keeps the chain of each switch-out: with frame "
 				   "pointers only, not --call-graph dwarf (not yet)");
@@ -714,6 +736,7 @@ void options_engine_config(const struct options *o, bool browser, struct engine_
 	out->sample_period = o->sample_period;
 	out->callchain = o->callchain;
 	out->off_cpu = o->off_cpu;
+	out->wall = o->wall;
 	out->dwarf_stack = o->dwarf_stack;
 	out->max_stack = o->max_stack;
 	out->mmap_pages = o->mmap_pages;

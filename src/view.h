@@ -213,6 +213,9 @@ struct snapshot {
 	double offcpu_ms_per_sec;    /* off-CPU time charged, ms per second */
 	double switches_per_sec;     /* sched_switch samples */
 	uint64_t offcpu_dropped;     /* intervals with a lost start or end, since start */
+	/* --wall (off_cpu set too): periods are ns on or off the CPU */
+	bool wall;
+	double oncpu_ms_per_sec;     /* on-CPU time sampled, ms per second */
 	const char *mode;            /* "decay", "zero", "accumulate" */
 	size_t symbols_loading;      /* DSOs whose symbols are loading now: their
 					samples join the table when ready */

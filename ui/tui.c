@@ -463,7 +463,10 @@ static void tui_draw_header(struct tui *t)
 		strbuf_init(&sb);
 		strbuf_addf(&sb, "Sort: %s  %s", browser_sort_name(b),
 			    b->relative ? "% of shown rows" :
+			    s->wall ? "% of all wall time" :
 			    s->off_cpu ? "% of all off-CPU time" : "% of all samples");
+		if (s->wall)
+			strbuf_addf(&sb, "  on-CPU %.1f ms/s", s->oncpu_ms_per_sec);
 		if (s->off_cpu)
 			strbuf_addf(&sb, "  off-CPU %.1f ms/s  switches %.0f/s  dropped %llu",
 				    s->offcpu_ms_per_sec, s->switches_per_sec,

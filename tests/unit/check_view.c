@@ -540,7 +540,7 @@ START_TEST(test_profileme_order)
 	ck_assert_str_eq(o, "pctr1");
 	ck_assert_int_eq(view_order_parse("retire", &o, &bad), -EINVAL);
 	ck_assert_str_eq(bad.text, "known orders: overhead, retired, killed, stalled, mispredict, "
-				   "traps, icmiss, ldst, pctr1");
+				   "traps, icmiss, ldst, pctr1, on-cpu, off-cpu, runq, wall");
 }
 END_TEST
 
