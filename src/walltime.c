@@ -155,37 +155,28 @@ static void walltime_format_detail(struct strbuf *sb, const void *stats, size_t 
 		    (double)st->runq_ns / 1e6, walltime_pct(st->runq_ns, wall));
 }
 
-const struct payload_ops walltime_wall = {
-	.name = "wall",
-	.title = "Wall time",
-	.stats_size = sizeof(struct walltime_stats),
-	.stats_add = walltime_stats_add,
-	.stats_add_other = walltime_stats_add_other,
-	.stats_merge = walltime_stats_merge,
-	.stats_decay = walltime_stats_decay,
-	.stats_samples = walltime_stats_samples,
-	.columns = walltime_wall_columns,
-	.nr_columns = ARRAY_SIZE(walltime_wall_columns),
-	.column_value = walltime_wall_value,
-	.format_json = walltime_format_json,
-	.format_detail = walltime_format_detail,
-};
+/* The two tables differ in their columns only. */
+#define WALLTIME_OPS(NAME, TITLE, COLUMNS, VALUE)                   \
+	{                                                           \
+		.name = NAME,                                       \
+		.title = TITLE,                                     \
+		.stats_size = sizeof(struct walltime_stats),        \
+		.stats_add = walltime_stats_add,                    \
+		.stats_add_other = walltime_stats_add_other,        \
+		.stats_merge = walltime_stats_merge,                \
+		.stats_decay = walltime_stats_decay,                \
+		.stats_samples = walltime_stats_samples,            \
+		.columns = COLUMNS,                                 \
+		.nr_columns = ARRAY_SIZE(COLUMNS),                  \
+		.column_value = VALUE,                              \
+		.format_json = walltime_format_json,                \
+		.format_detail = walltime_format_detail,            \
+	}
 
-const struct payload_ops walltime_offcpu = {
-	.name = "times",
-	.title = "Off-CPU time",
-	.stats_size = sizeof(struct walltime_stats),
-	.stats_add = walltime_stats_add,
-	.stats_add_other = walltime_stats_add_other,
-	.stats_merge = walltime_stats_merge,
-	.stats_decay = walltime_stats_decay,
-	.stats_samples = walltime_stats_samples,
-	.columns = walltime_offcpu_columns,
-	.nr_columns = ARRAY_SIZE(walltime_offcpu_columns),
-	.column_value = walltime_offcpu_value,
-	.format_json = walltime_format_json,
-	.format_detail = walltime_format_detail,
-};
+const struct payload_ops walltime_wall =
+	WALLTIME_OPS("wall", "Wall time", walltime_wall_columns, walltime_wall_value);
+const struct payload_ops walltime_offcpu =
+	WALLTIME_OPS("times", "Off-CPU time", walltime_offcpu_columns, walltime_offcpu_value);
 
 /* The Wall table's columns hold every order word of both. */
 bool walltime_order_known(const char *key)
