@@ -42,7 +42,8 @@ static void fuzz_tracker(const uint8_t *p, size_t n)
 			at.runnable = p[i + 5] & 1;
 			at.chain = chain;
 			at.nr_chain = p[i + 6] % 5;
-			offcpu_out(o, &at);
+			if (offcpu_out(o, &at, &iv))
+				fuzz_check(&iv);
 			break;
 		case 1:
 			if (offcpu_in(o, tid, t, &iv))

@@ -700,7 +700,8 @@ static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
 	iv.cpumode = s->cpumode;
 	iv.chain = s->callchain;
 	iv.nr_chain = s->nr_callchain;
-	offcpu_out(in->offcpu, &iv);
+	if (offcpu_out(in->offcpu, &iv, &iv))
+		ingest_offcpu_charge(in, &iv, attr);
 }
 
 /* Switch and exit records end intervals (--off-cpu). */

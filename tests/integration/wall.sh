@@ -43,9 +43,9 @@ for line in open(sys.argv[1]):
         runq += int(n)
         continue
     k = next((k for k in want if k in frames), "other")
-    # Blocked under its own syscall (off the CPU: through __schedule, not
-    # waiting to run): the caller above the kernel's frames.
-    if k in kernel and "__schedule" in frames and "[runqueue]" not in frames:
+    # Blocked under its own syscall (off the CPU: the leaf is __schedule,
+    # where the switch-out was taken): the caller above the kernel's frames.
+    if k in kernel and frames[-1] == "__schedule":
         assert any(f.endswith(kernel[k]) for f in frames), line
         if k != "futex_wait":
             assert frames.index(k) < frames.index("entry_SYSCALL_64_after_hwframe"), line
@@ -100,7 +100,7 @@ grep -q '^filler;.*do_nanosleep' "$TMP/pid.folded" || fail "--wall -p: no filler
 ok "-p PID: the same shares, and the filler thread beside"
 
 # System-wide: the waiter among every thread; idle CPUs count as the idle
-# task's on-CPU time.
+# task's on-CPU time, never off-CPU.
 "$PROFTOP" --wall -a --json -d 2 -n 1 --no-children -s comm,tid >"$TMP/sys.json" 2>"$TMP/err" ||
 	fail "--wall -a: $(cat "$TMP/err")"
 python3 - "$TMP/sys.json" "$WPID" <<'PY' || fail "--wall -a rows"
@@ -113,9 +113,12 @@ on = 100.0 * t["on_cpu_ns"] / t["wall_ns"]
 print("# system-wide: waiter %.2f s, on-CPU %.1f%%, %d rows" % (t["wall_ns"] / 1e9, on, len(last["rows"])))
 assert 1.5e9 < t["wall_ns"] < 2.6e9, t
 assert 4 <= on <= 18, on
-assert any(r.get("tid") == 0 and r["wall"]["on_cpu_ns"] > 0 for r in last["rows"]), "no idle task"
+# The idle task: on-CPU time only (on a busy machine there may be none).
+idle = [r["wall"] for r in last["rows"] if r.get("tid") == 0]
+print("# idle task: %s" % idle)
+assert all(t["off_cpu_ns"] == 0 for t in idle), idle
 PY
-ok "system-wide: the waiter thread's wall time and on-CPU share, the idle task on-CPU"
+ok "system-wide: the waiter thread's wall time and on-CPU share, the idle task on-CPU only"
 kill "$WPID" 2>/dev/null
 
 # Three busy threads pinned to one CPU: each runs a third of its wall time
@@ -125,15 +128,21 @@ kill "$WPID" 2>/dev/null
 python3 - "$TMP/rq.json" <<'PY' || fail "runqueue shares"
 import json, sys
 last = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
-rows = [r for r in last["rows"] if r.get("comm") == "waiter" and r["wall"]["on_cpu_ns"] > 5e8]
+# The spinners: the threads other than the main one (blocked in join).
+rows = [r for r in last["rows"] if r.get("comm") == "waiter" and r["wall"]["on_cpu_ns"] > 1e8]
 assert len(rows) == 3, [(r["tid"], r["wall"]) for r in last["rows"]]
+on = [r["wall"]["on_cpu_ns"] for r in rows]
 for r in rows:
     t = r["wall"]
     runq, blocked = t["runq_ns"] / t["wall_ns"], t["blocked_ns"] / t["wall_ns"]
-    print("# tid %d: wall %.2f s, waiting to run %.0f%%, blocked %.1f%%"
-          % (r["tid"], t["wall_ns"] / 1e9, 100 * runq, 100 * blocked))
-    assert 0.55 <= runq <= 0.8, runq
+    print("# tid %d: wall %.2f s, on the CPU %.0f%%, waiting to run %.0f%%, blocked %.1f%%"
+          % (r["tid"], t["wall_ns"] / 1e9, 100 * t["on_cpu_ns"] / t["wall_ns"], 100 * runq,
+             100 * blocked))
+    # Two-thirds on an idle CPU; more when other work shares it too.
+    assert 0.55 <= runq <= 0.95, runq
     assert blocked < 0.05, blocked
+# The CPU shared fairly: each got about a third of what the three got.
+assert max(on) < 1.3 * min(on), on
 PY
 ok "three threads pinned to one CPU: about two-thirds waiting to run each"
 
