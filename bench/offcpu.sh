@@ -88,6 +88,24 @@ Q_CPU=$(awk -v a="$Q_REC" -v b="$Q_REP" 'BEGIN { printf "%.2f", a + b }')
 Q_LOST=$(perf report -i "$TMP/perf.data" --stats 2>/dev/null | awk '/LOST/ { n += $NF } END { print n + 0 }')
 Q_N=$(perf report -i "$TMP/perf.data" --stats 2>/dev/null | sed -n 's/.*SAMPLE events: *\([0-9]*\).*/\1/p' | head -1)
 
+# The same work without the live noise: the recording replayed, proftop
+# --off-cpu -i against perf report on it; and, with valgrind, instructions
+# (callgrind) for each on a 2 s cut of it.
+R_P=$(measure 600 /dev/null "$PROFTOP" --off-cpu -i "$TMP/perf.data" --batch -s comm,sym)
+echo "replay cpu: proftop --off-cpu -i $R_P s, perf report $Q_REP s, ratio $(ratio "$R_P" "$Q_REP")"
+if command -v valgrind >/dev/null 2>&1; then
+	pingpong_run small
+	perf record -q -e sched:sched_switch -g -a -o "$TMP/small.data" -- sleep 2 2>/dev/null
+	wait $PP
+	callgrind_ir() {
+		valgrind --tool=callgrind --callgrind-out-file="$TMP/cg.out" "$@" >/dev/null 2>"$TMP/cg.err"
+		sed -n 's/.*Collected : *//p' "$TMP/cg.err" | head -1
+	}
+	I_P=$(callgrind_ir "$PROFTOP" --off-cpu -i "$TMP/small.data" --batch -s comm,sym)
+	I_Q=$(callgrind_ir perf report -i "$TMP/small.data" --stdio --no-children --sort comm,sym)
+	echo "replay instructions (callgrind, 2 s recording): proftop $I_P, perf report $I_Q, ratio $(ratio "$I_P" "$I_Q")"
+fi
+
 loss() {
 	awk -v x="$1" -v b="$base" 'BEGIN { printf "%+.1f%%", 100 * (x - b) / b }'
 }
@@ -117,7 +135,11 @@ tracepoint:sched:sched_switch
 END { clear(@ts); clear(@ks); clear(@us); }
 BT
 	pingpong_run bpftrace
+	# Stacks in a stack-id map: sized up, since a full bucket loses the
+	# stack (bpf_get_stackid's -EEXIST: "failed to look up stack id").
+	export BPFTRACE_MAP_KEYS_MAX=262144
 	B_CPU=$(measure "$((SECS + 1))" "$TMP/bt.txt" bpftrace "$TMP/offcpu.bt")
+	echo "bpftrace stacks lost (stack-id map collisions): $(grep -c 'failed to look up stack id' "$TMP/bt.txt.err")"
 	wait $PP
 	B_PP=$(per1000 "$TMP/pp.bpftrace")
 	echo "cpu: proftop $P_CPU s, bpftrace $B_CPU s, ratio $(ratio "$P_CPU" "$B_CPU")"
