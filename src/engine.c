@@ -179,6 +179,28 @@ static void engine_file_kernel(struct engine *e, const struct perfdata_info *inf
 	machine_load_kernel_lazy(m);
 }
 
+/* Decoders that select by event (AMD IBS): the recording's own CPUID and
+ * PMU_MAPPINGS decide, never this machine's. */
+static void engine_file_payload(struct engine *e, const struct perfdata_info *info,
+				const struct perfdata_event *ev)
+{
+	struct arch_pmu *pmus = xcalloc(info->npmus ? info->npmus : 1, sizeof(*pmus));
+	struct arch_env env = {
+		.e_machine = arch_machine_from_name(info->arch),
+		.cpuid = info->cpuid,
+		.pmus = pmus,
+		.npmus = info->npmus,
+	};
+	size_t i;
+
+	for (i = 0; i < info->npmus; i++) {
+		pmus[i].type = info->pmus[i].type;
+		pmus[i].name = info->pmus[i].name;
+	}
+	ingest_payload_env(e->in, &env, &ev->attr);
+	free(pmus);
+}
+
 /* A recording: open it and prepare the machine for it. */
 static int engine_start_file(struct engine *e)
 {
@@ -221,6 +243,7 @@ static int engine_start_file(struct engine *e)
 	/* No ARCH feature: EM_NONE, no payload is decoded. */
 	engine_new_ingest(e, arch_machine_from_name(info->arch));
 	ingest_only_attr(e->in, &ev->attr);
+	engine_file_payload(e, info, ev);
 	ingest_symbols_async(e->in);
 	if (engine_vmlinux(e))
 		return 2;

@@ -91,6 +91,7 @@ struct ingest {
 	/* the machine the samples come from (EM_*): decides the payload decoder */
 	int e_machine;
 	const struct arch_payload_ops *payload; /* its raw payloads' decoder, or NULL */
+	char *payload_cpuid;               /* the env's cpuid, for decode_in */
 
 	/* --annotate: per-instruction counts of some functions, or NULL */
 	struct annotate *annotate;
@@ -156,6 +157,7 @@ void ingest_free(struct ingest *in)
 	annotate_free(in->annotate);
 	machine_free(in->machine);
 	free(in->targets);
+	free(in->payload_cpuid);
 	free(in->cc_ips);
 	free(in->cc_frames);
 	free(in->cc_at);
@@ -178,6 +180,20 @@ void ingest_set_mode(struct ingest *in, enum hist_mode mode)
 void ingest_only_attr(struct ingest *in, const struct perf_event_attr *attr)
 {
 	in->only_attr = attr;
+}
+
+void ingest_payload_env(struct ingest *in, const struct arch_env *env,
+			const struct perf_event_attr *attr)
+{
+	const struct arch_payload_ops *ops = arch_payload_select(env, attr);
+
+	if (!ops || ops == in->payload)
+		return;
+	in->payload = ops;
+	free(in->payload_cpuid);
+	in->payload_cpuid = env->cpuid ? xstrdup(env->cpuid) : NULL;
+	if (in->hist)
+		hist_enable_payload(in->hist, ops->payload);
 }
 
 void ingest_set_targets(struct ingest *in, const pid_t *pids, size_t n)
@@ -610,7 +626,8 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 	annotate_sample(in->annotate, r.dso, r.sym, r.addr, s->period);
 	if (in->payload && (attr->sample_type & PERF_SAMPLE_RAW) && s->raw) {
 		union arch_payload_buf buf;
-		bool ok = arch_payload_decode(in->payload, attr, s->raw, s->raw_size, &buf);
+		struct arch_env env = { .e_machine = in->e_machine, .cpuid = in->payload_cpuid };
+		bool ok = arch_payload_decode_in(&env, in->payload, attr, s->raw, s->raw_size, &buf);
 
 		hist_add_payload(in->hist, &hs, ok ? &buf : NULL);
 		return;

@@ -61,6 +61,12 @@ void ingest_load_kernel_async(struct ingest *in);
 /* A recording: count only the samples of attr (perf's dummy event for
  * side-band records has none worth counting). */
 void ingest_only_attr(struct ingest *in, const struct perf_event_attr *attr);
+/* The payload decoder for attr's samples in env (a recording's headers, or
+ * this host's PMUs), when one selects them: IBS by its PMU and vendor.
+ * Before the first record. */
+struct arch_env;
+void ingest_payload_env(struct ingest *in, const struct arch_env *env,
+			const struct perf_event_attr *attr);
 /* -p: the processes whose exit ends the session. */
 void ingest_set_targets(struct ingest *in, const pid_t *pids, size_t n);
 /* Whether every process of ingest_set_targets has exited (false without). */
