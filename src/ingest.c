@@ -624,7 +624,8 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 		return;
 	}
 	annotate_sample(in->annotate, r.dso, r.sym, r.addr, s->period);
-	if (in->payload && (attr->sample_type & PERF_SAMPLE_RAW) && s->raw) {
+	/* a sample of the event without a payload is not the decoder's either */
+	if (in->payload && (attr->sample_type & PERF_SAMPLE_RAW)) {
 		union arch_payload_buf buf;
 		struct arch_env env = { .e_machine = in->e_machine, .cpuid = in->payload_cpuid };
 		bool ok = arch_payload_decode_in(&env, in->payload, attr, s->raw, s->raw_size, &buf);
