@@ -21,6 +21,7 @@
 #include "event.h"
 #include "offcpu.h"
 #include "ingest.h"
+#include "pmu.h"
 #include "kernel.h"
 #include "machine.h"
 #include "symloader.h"
@@ -257,6 +258,64 @@ static int engine_start_file(struct engine *e)
 static int engine_off_cpu(struct engine *e, struct live_config *lc);
 static int engine_sampling_rest(struct engine *e, struct live_config *lc);
 
+/* -e NAME or NAME/terms/ of a PMU in sysfs (AMD IBS): 0, or the exit
+ * status after a one-line message (1: no such PMU here, for IBS; 2: a
+ * usage error). */
+static int engine_pmu_event(struct engine *e, struct live_config *lc)
+{
+	const struct engine_config *c = &e->cfg;
+	struct errmsg em = ERRMSG_INIT;
+	char pmu[64];
+	const char *why;
+	int err = pmu_event_parse("", c->event, &lc->event, &em);
+
+	pmu_spec_name(c->event, pmu, sizeof(pmu));
+	if (err == -ENOENT && pmu_is_ibs(pmu)) {
+		msg_error("%s: %s: AMD IBS needs an AMD CPU (family 10h or later) with the "
+			  "kernel's IBS driver, and no VM hides it", c->event, errmsg_text(&em, err));
+		return 1;
+	}
+	if (err == -ENOENT) {
+		msg_error("unknown event '%s': use cycles, instructions, cpu-clock, task-clock, "
+			  "another name from proftop --help, rNNNN for a raw event, or a PMU "
+			  "from " "/" PMU_DEVICES,
+			  c->event);
+		return 2;
+	}
+	if (err) {
+		msg_error("%s", errmsg_text(&em, err));
+		return 2;
+	}
+	if (pmu_is_ibs(pmu)) {
+		lc->event.sample_raw = true;
+		if (!c->freq && (why = pmu_ibs_period_error(pmu, c->sample_period))) {
+			msg_error("%s", why);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* The live payload decoder (AMD IBS) of a PMU event: this host's CPUID
+ * and the event's PMU decide, as a recording's headers do. */
+static void engine_live_payload(struct engine *e, const struct event_spec *ev)
+{
+	char cpuid[128], pmu[64];
+	struct arch_pmu map;
+	struct perf_event_attr attr;
+	struct arch_env env = { .e_machine = arch_host_machine(), .pmus = &map, .npmus = 1 };
+
+	if (!ev->sample_raw)
+		return;
+	pmu_spec_name(ev->name, pmu, sizeof(pmu));
+	map.type = ev->type;
+	map.name = pmu;
+	env.cpuid = pmu_host_cpuid(cpuid, sizeof(cpuid)) ? cpuid : NULL;
+	memset(&attr, 0, sizeof(attr));
+	attr.type = ev->type;
+	ingest_payload_env(e->in, &env, &attr);
+}
+
 /* The event and how it samples, from the config.  Returns 0 or the exit
  * status after a message. */
 static int engine_sampling(struct engine *e, struct live_config *lc)
@@ -266,10 +325,10 @@ static int engine_sampling(struct engine *e, struct live_config *lc)
 	if (c->off_cpu)
 		return engine_off_cpu(e, lc);
 	if (event_parse(c->event ? c->event : "cycles", &lc->event)) {
-		msg_error("unknown event '%s': use cycles, instructions, cpu-clock, task-clock, "
-			  "another name from proftop --help, or rNNNN for a raw event",
-			  c->event);
-		return 2;
+		int status = engine_pmu_event(e, lc);
+
+		if (status)
+			return status;
 	}
 	lc->event_is_default = !c->event || strcmp(c->event, "cycles") == 0;
 	return engine_sampling_rest(e, lc);
@@ -394,6 +453,7 @@ static int engine_start_live(struct engine *e)
 
 	/* live.c asks for the payload with arch_adjust_attr on the same host. */
 	engine_new_ingest(e, arch_host_machine());
+	engine_live_payload(e, &lc.event);
 	if (c->npids)
 		ingest_set_targets(e->in, c->pids, c->npids);
 	machine_set_live(ingest_machine(e->in), true);

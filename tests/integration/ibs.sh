@@ -329,3 +329,30 @@ json_check "$TMP/ord.json" '(snaps[0]["order"] == "ldlat" and
 sorted([r["ibs_op"]["load_latency_sum"] / r["ibs_op"]["load_latency_n"] for r in snaps[0]["rows"]], reverse=True))' ||
 	fail "--order ldlat: $(cat "$TMP/ord.json")"
 ok "--order ldlat sorts by the mean load latency"
+
+# Live: a one-line error and exit 1 where the kernel has no IBS PMU (this
+# VM); where it has one, a workload's samples carry IBS columns, and a
+# period that is not a multiple of 16 is a usage error.
+if [ -d /sys/bus/event_source/devices/ibs_op ]; then
+	require_perf_events
+	start_workload 0
+	timeout 30 "$PROFTOP" -e ibs_op -p "$WL_PID" --json -d 1 -n 1 >"$TMP/live.json" 2>"$TMP/live.err" ||
+		fail "live -e ibs_op: $(cat "$TMP/live.err")"
+	json_check "$TMP/live.json" '(snaps[-1]["ibs_op_samples"] > 0 and
+any(r.get("ibs_op", {}).get("loads", 0) + r.get("ibs_op", {}).get("branches", 0) > 0
+    for r in snaps[-1]["rows"]))' || fail "live ibs_op: no IBS loads or branches: $(head -c 400 "$TMP/live.json")"
+	"$PROFTOP" -e ibs_op -c 1000 --batch -d 0.2 -- true >/dev/null 2>"$TMP/c.err"
+	[ $? -eq 2 ] && grep -q 'multiple of 16' "$TMP/c.err" || fail "-c 1000: $(cat "$TMP/c.err")"
+	ok "live ibs_op: IBS samples with loads or branches; -c 1000 is a usage error"
+else
+	for ev in ibs_op ibs_fetch// ibs_op/cnt_ctl=1/; do
+		"$PROFTOP" -e "$ev" --batch -d 0.2 -- true >"$TMP/nopmu.out" 2>"$TMP/nopmu.err"
+		st=$?
+		grep -v '^proftop: notice:' "$TMP/nopmu.err" >"$TMP/nopmu.msg"
+		[ $st -eq 1 ] && [ "$(wc -l <"$TMP/nopmu.msg")" -eq 1 ] &&
+			grep -q "no ${ev%%/*} PMU on this machine" "$TMP/nopmu.msg" ||
+			fail "-e $ev without the PMU: exit $st, $(cat "$TMP/nopmu.err")"
+	done
+	ok "-e ibs_op, ibs_fetch//, ibs_op/cnt_ctl=1/ without the PMU: one line, exit 1"
+	echo "SKIP: live IBS sampling: no /sys/bus/event_source/devices/ibs_op here (not an AMD CPU with IBS, or a VM that hides it)"
+fi
