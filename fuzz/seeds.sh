@@ -5,7 +5,7 @@
 set -eu
 DIR=$1
 MK=${MKPERFDATA:-tests/helpers/mkperfdata}
-mkdir -p "$DIR/fuzz_perfdata" "$DIR/fuzz_record" "$DIR/fuzz_profileme" "$DIR/fuzz_maps" \
+mkdir -p "$DIR/fuzz_perfdata" "$DIR/fuzz_record" "$DIR/fuzz_profileme" "$DIR/fuzz_ibs" "$DIR/fuzz_maps" \
 	"$DIR/fuzz_kallsyms" "$DIR/fuzz_elfsyms" "$DIR/fuzz_perfmap" "$DIR/fuzz_cfi" "$DIR/fuzz_disasm"
 
 # perf.data: each description in native, swapped, pipe and swapped pipe form.
@@ -128,6 +128,16 @@ for i, (pmpc, istat, ctl) in enumerate([
     open(os.path.join(pm, "pm%d" % i), "wb").write(struct.pack("<IQQQ", 1, pmpc, istat, ctl))
 open(os.path.join(pm, "pm-long"), "wb").write(struct.pack("<IQQQI", 2, 1, 2, 3, 4))
 open(os.path.join(pm, "pm-short"), "wb").write(struct.pack("<IQ", 1, 5))
+# IBS blocks: caps, then Op (7 registers, +BrTarget, +OpData4) or Fetch
+# (3, +FetchExtd) registers, valid and with every bit set.
+ibs = os.path.join(d, "fuzz_ibs")
+ones = 0xffffffffffffffff
+for i, (caps, regs) in enumerate([
+        (0x7, [3 << 17, 0x401000, 1 << 37, 3, 0x100081 | 200 << 32, 0x7f0000, 0x1000]),
+        (0xbff, [ones] * 9), (0x27, [ones] * 8),
+        (0x207, [3 << 48 | 1 << 50, 0x401000, 0x2000, 12]), (0x3, [3 << 48, 1, 2])]):
+    open(os.path.join(ibs, "ibs%d" % i), "wb").write(struct.pack("<I%dQ" % len(regs), caps, *regs))
+open(os.path.join(ibs, "ibs-claims"), "wb").write(struct.pack("<I7Q", 0x627, *([3 << 17] * 7)))
 PY
 
 # /proc/PID/maps and stat text.
