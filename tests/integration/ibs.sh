@@ -356,3 +356,26 @@ else
 	ok "-e ibs_op, ibs_fetch//, ibs_op/cnt_ctl=1/ without the PMU: one line, exit 1"
 	echo "SKIP: live IBS sampling: no /sys/bus/event_source/devices/ibs_op here (not an AMD CPU with IBS, or a VM that hides it)"
 fi
+
+# The browser: the IBS Op columns, the pane of the selected row, I and s.
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "SKIP: tmux is not installed: the browser part"
+	exit 0
+fi
+ABS_PROFTOP=$(cd "$(dirname "$PROFTOP")" && pwd)/$(basename "$PROFTOP")
+ABS_TMP=$(cd "$TMP" && pwd)
+tmux_start ibs 160 40 "$ABS_TMP" ||
+	{ echo "SKIP: tmux cannot start a session here"; exit 0; }
+keys "clear; $ABS_PROFTOP -i $ABS_TMP/op4.data; echo EXIT=\$?" Enter
+wait_for 'Self +Samples +Branch +BrMisp +Taken +RetMisp +Load +Store +DCmiss +L2miss +Source +DTLB1 +DTLB2 +LdLat +Tag2Ret +Cmp2Ret +Command' "IBS Op titles"
+wait_for '^IBS Op: \[\.\] leaf_a' "pane of the selected row"
+wait_for '^ +data source of L1D-missing loads: L2 [0-9]+' "data sources in the pane"
+keys j
+wait_for '^IBS Op: \[\.\] leaf_b' "pane follows the selection"
+keys I
+wait_gone '^IBS Op: \[\.\]' "I hides the pane"
+keys s s
+wait_for '^Sort: Branch ' "s reaches the Branch column"
+keys q
+wait_for '^EXIT=0$' "q exits"
+ok "browser: IBS Op columns, the selected row's pane, I, s, q"
