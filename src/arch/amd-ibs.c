@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "payload.h"
 #include "textfmt.h"
 #include "util.h"
 
@@ -503,38 +504,6 @@ enum ibs_src ibs_op_stats_dominant_src(const struct ibs_op_stats *st)
 _Static_assert(sizeof(struct ibs_op_stats) % 8 == 0, "uint64_t counters only");
 _Static_assert(sizeof(struct ibs_fetch_stats) % 8 == 0, "uint64_t counters only");
 
-static void ibs_words_merge(void *dst, const void *src, size_t size)
-{
-	uint64_t d, s;
-	size_t i;
-
-	for (i = 0; i < size; i += 8) {
-		memcpy(&d, (char *)dst + i, 8);
-		memcpy(&s, (const char *)src + i, 8);
-		d += s;
-		memcpy((char *)dst + i, &d, 8);
-	}
-}
-
-static void ibs_words_decay(void *stats, size_t size, unsigned num, unsigned den)
-{
-	uint64_t w;
-	size_t i;
-
-	if (!den)
-		return;
-	for (i = 0; i < size; i += 8) {
-		memcpy(&w, (char *)stats + i, 8);
-		w = (w / den) * num + (w % den) * num / den;
-		memcpy((char *)stats + i, &w, 8);
-	}
-}
-
-static double ibs_pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : -1.0;
-}
-
 static double ibs_mean(uint64_t sum, uint64_t n)
 {
 	return n ? (double)sum / (double)n : -1.0;
@@ -589,25 +558,25 @@ static double ibs_op_column_value(const void *stats, const void *total, size_t c
 	(void)total;
 	switch (col) {
 	case OP_COL_BRANCH:
-		return ibs_pct(st->branches, st->samples);
+		return payload_pct(st->branches, st->samples);
 	case OP_COL_MISP:
-		return ibs_pct(st->mispredicted, st->branches);
+		return payload_pct(st->mispredicted, st->branches);
 	case OP_COL_TAKEN:
-		return ibs_pct(st->taken, st->branches);
+		return payload_pct(st->taken, st->branches);
 	case OP_COL_RETMISP:
-		return ibs_pct(st->ret_mispredicted, st->returns);
+		return payload_pct(st->ret_mispredicted, st->returns);
 	case OP_COL_LOAD:
-		return ibs_pct(st->loads, st->samples);
+		return payload_pct(st->loads, st->samples);
 	case OP_COL_STORE:
-		return ibs_pct(st->stores, st->samples);
+		return payload_pct(st->stores, st->samples);
 	case OP_COL_DCMISS:
-		return ibs_pct(st->load_dc_miss, st->loads);
+		return payload_pct(st->load_dc_miss, st->loads);
 	case OP_COL_L2MISS:
-		return ibs_pct(st->load_l2_miss, st->load_l2_known);
+		return payload_pct(st->load_l2_miss, st->load_l2_known);
 	case OP_COL_DTLB1:
-		return ibs_pct(st->dtlb_l1_miss, st->ldst);
+		return payload_pct(st->dtlb_l1_miss, st->ldst);
 	case OP_COL_DTLB2:
-		return ibs_pct(st->dtlb_l2_miss, st->ldst);
+		return payload_pct(st->dtlb_l2_miss, st->ldst);
 	case OP_COL_LDLAT:
 		return ibs_mean(st->lat_sum, st->lat_n);
 	case OP_COL_TAG2RET:
@@ -738,12 +707,12 @@ static void ibs_op_p_add_other(void *stats)
 
 static void ibs_op_p_merge(void *dst, const void *src)
 {
-	ibs_words_merge(dst, src, sizeof(struct ibs_op_stats));
+	payload_u64_merge(dst, src, sizeof(struct ibs_op_stats));
 }
 
 static void ibs_op_p_decay(void *stats, unsigned num, unsigned den)
 {
-	ibs_words_decay(stats, sizeof(struct ibs_op_stats), num, den);
+	payload_u64_decay(stats, sizeof(struct ibs_op_stats), num, den);
 }
 
 static uint64_t ibs_op_p_samples(const void *stats)
@@ -800,19 +769,19 @@ static double ibs_fetch_column_value(const void *stats, const void *total, size_
 	(void)total;
 	switch (col) {
 	case FE_COL_ICMISS:
-		return ibs_pct(st->ic_miss, st->ic_miss_known);
+		return payload_pct(st->ic_miss, st->ic_miss_known);
 	case FE_COL_ITLB1:
-		return ibs_pct(st->l1tlb_miss, st->samples);
+		return payload_pct(st->l1tlb_miss, st->samples);
 	case FE_COL_ITLB2:
-		return ibs_pct(st->l2tlb_miss, st->samples);
+		return payload_pct(st->l2tlb_miss, st->samples);
 	case FE_COL_LAT:
 		return ibs_mean(st->lat_sum, st->samples);
 	case FE_COL_COMP:
-		return ibs_pct(st->completed, st->samples);
+		return payload_pct(st->completed, st->samples);
 	case FE_COL_ABORT:
-		return ibs_pct(st->aborted, st->samples);
+		return payload_pct(st->aborted, st->samples);
 	case FE_COL_L2MISS:
-		return ibs_pct(st->l2_miss, st->completed);
+		return payload_pct(st->l2_miss, st->completed);
 	default:
 		return -1.0;
 	}
@@ -875,12 +844,12 @@ static void ibs_fetch_p_add_other(void *stats)
 
 static void ibs_fetch_p_merge(void *dst, const void *src)
 {
-	ibs_words_merge(dst, src, sizeof(struct ibs_fetch_stats));
+	payload_u64_merge(dst, src, sizeof(struct ibs_fetch_stats));
 }
 
 static void ibs_fetch_p_decay(void *stats, unsigned num, unsigned den)
 {
-	ibs_words_decay(stats, sizeof(struct ibs_fetch_stats), num, den);
+	payload_u64_decay(stats, sizeof(struct ibs_fetch_stats), num, den);
 }
 
 static uint64_t ibs_fetch_p_samples(const void *stats)
