@@ -330,6 +330,47 @@ sorted([r["ibs_op"]["load_latency_sum"] / r["ibs_op"]["load_latency_n"] for r in
 	fail "--order ldlat: $(cat "$TMP/ord.json")"
 ok "--order ldlat sorts by the mean load latency"
 
+# A hand-made recording whose columns are known: leaf_a has 4 branches (2
+# taken, 2 mispredicted, 1 a return) and 6 loads (3 miss L1: from L2 in 20
+# cycles, from DRAM in 300 and 280; 1 DTLB L1 miss), tag to retire 10,
+# completion to retire 2; leaf_b 5 stores (1 misses both DTLBs), tag to
+# retire 40.
+python3 - "$A" "$B" "$WL" "$ID" >"$TMP/known.txt" <<'PY'
+import struct, sys
+A, B, wl, bid = sys.argv[1:5]
+print("attr type=11 config=0 sample_type=IP|TID|TIME|CPU|PERIOD|RAW|ID period=100000 name=ibs_op// ids=5")
+print("arch x86_64\ncpuid AuthenticAMD,25,17,1\npmu 11 ibs_op\npmu 12 ibs_fetch")
+print("comm pid=42 comm=wl time=1")
+print("mmap2 pid=42 start=0x555555554000 len=0x4000 pgoff=0 file=%s buildid=%s time=2" % (wl, bid))
+t = [100]
+def s(ip, data=0, data2=0, data3=0):
+    t[0] += 1
+    raw = struct.pack("<I7Q", 0x7, 3 << 17, int(ip, 16), data, data2, data3, 0, 0)
+    print("sample pid=42 ip=%s time=%d cpu=0 raw=%s" % (ip, t[0], raw.hex()))
+BR, TK, MP, RET = 1 << 37, 1 << 35, 1 << 36, 1 << 34
+LD, ST, DCM, L2M, TLB1, TLB2 = 1, 2, 1 << 7, 1 << 20, 1 << 2, 1 << 3
+A10 = (10 << 16) | 2
+for d in (BR | TK, BR | TK | MP, BR | RET | MP, BR):
+    s(A, d | A10)
+s(A, A10, 0, LD | DCM | 20 << 32)
+s(A, A10, 3, LD | DCM | L2M | 300 << 32)
+s(A, A10, 3, LD | DCM | L2M | 280 << 32)
+s(A, A10, 0, LD | TLB1)
+s(A, A10, 0, LD)
+s(A, A10, 0, LD)
+s(B, 40 << 16, 0, ST | TLB1 | TLB2)
+for i in range(4):
+    s(B, 40 << 16, 0, ST)
+PY
+"$MK" -o "$TMP/known.data" "$TMP/known.txt" || fail "mkperfdata known"
+"$PROFTOP" -i "$TMP/known.data" --batch >"$TMP/known.out" 2>/dev/null || fail "known --batch"
+grep -q -E '^ +66\.67% +10 +40\.0% +50\.0% +50\.0% +100\.0% +60\.0% +0\.0% +50\.0% +33\.3% +DRAM +16\.7% +0\.0% +200\.0 +10\.0 +2\.0 +workload +\[\.\] leaf_a$' "$TMP/known.out" &&
+	grep -q -E '^ +33\.33% +5 +0\.0% +- +- +- +0\.0% +100\.0% +- +- +- +20\.0% +20\.0% +- +40\.0 +0\.0 +workload +\[\.\] leaf_b$' "$TMP/known.out" || {
+	sed 's/^/# /' "$TMP/known.out"
+	fail "hand-made recording: the table is not the expected one"
+}
+ok "hand-made recording: every column of both rows is the value worked out by hand"
+
 # Live: a one-line error and exit 1 where the kernel has no IBS PMU (this
 # VM); where it has one, a workload's samples carry IBS columns, and a
 # period that is not a multiple of 16 is a usage error.
