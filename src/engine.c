@@ -287,7 +287,19 @@ static int engine_pmu_event(struct engine *e, struct live_config *lc)
 		return 2;
 	}
 	if (pmu_is_ibs(pmu)) {
+		struct event_spec swf;
+		char spec[80];
+
 		lc->event.sample_raw = true;
+		/* IBS takes no exclude bits, but user-only sampling (for the
+		 * unprivileged) where the kernel filters in software */
+		lc->event.no_exclude = true;
+		snprintf(spec, sizeof(spec), "%s/swfilt=1/", pmu);
+		if (pmu_event_parse("", spec, &swf, &em) == 0) {
+			lc->event.sw_filter = true;
+			lc->event.config2 |= swf.config2;
+		}
+		errmsg_clear(&em);
 		if (!c->freq && (why = pmu_ibs_period_error(pmu, c->sample_period))) {
 			msg_error("%s", why);
 			return 2;

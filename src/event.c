@@ -233,6 +233,11 @@ void event_attr_init(struct perf_event_attr *attr, const struct event_spec *ev,
 	attr->exclude_kernel = s->exclude_kernel;
 	attr->exclude_hv = 1;
 	attr->exclude_guest = 1;
+	if (ev->no_exclude) {
+		attr->exclude_hv = 0;
+		attr->exclude_guest = 0;
+		attr->exclude_kernel = s->exclude_kernel && ev->sw_filter;
+	}
 	attr->inherit = s->inherit;
 	attr->enable_on_exec = s->enable_on_exec;
 	/* A tracepoint (--off-cpu's sched_switch) carries its fields in RAW;

@@ -16,6 +16,9 @@ struct event_spec {
 	uint64_t config;
 	uint64_t config1, config2;  /* a PMU's terms (pmu.h), else 0 */
 	bool sample_raw;        /* its samples carry a payload (AMD IBS) */
+	/* The PMU refuses exclude_hv/guest (AMD IBS); exclude_kernel only
+	 * with sw_filter (its swfilt term, filtered in software). */
+	bool no_exclude, sw_filter;
 	char name[64];          /* canonical name: "cycles", "r01c2" */
 };
 

@@ -5,6 +5,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +124,31 @@ START_TEST(test_host_cpuid)
 }
 END_TEST
 
+/* IBS refuses exclude_hv and exclude_guest (the kernel's perf_ibs_init),
+ * and exclude_kernel without its software filter. */
+START_TEST(test_attr_no_exclude)
+{
+	struct event_spec ev;
+	struct event_sampling smp = { .freq = true, .freq_or_period = 1000, .exclude_kernel = true };
+	struct perf_event_attr attr;
+	struct errmsg em = ERRMSG_INIT;
+
+	make_tree();
+	ck_assert_int_eq(pmu_event_parse(root, "ibs_op/ldlat=3/", &ev, &em), 0);
+	event_attr_init(&attr, &ev, &smp);
+	ck_assert(attr.exclude_hv && attr.exclude_guest && attr.exclude_kernel);
+	ck_assert_uint_eq(attr.config1, 3);
+	ck_assert(!(attr.sample_type & PERF_SAMPLE_RAW));
+	ev.no_exclude = ev.sample_raw = true;
+	event_attr_init(&attr, &ev, &smp);
+	ck_assert(!attr.exclude_hv && !attr.exclude_guest && !attr.exclude_kernel);
+	ck_assert(attr.sample_type & PERF_SAMPLE_RAW);
+	ev.sw_filter = true;
+	event_attr_init(&attr, &ev, &smp);
+	ck_assert(!attr.exclude_hv && !attr.exclude_guest && attr.exclude_kernel);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pmu");
@@ -132,6 +158,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_ibs_rules);
 	tcase_add_test(tc, test_host_cpuid);
+	tcase_add_test(tc, test_attr_no_exclude);
 	suite_add_tcase(s, tc);
 	return s;
 }
