@@ -22,6 +22,7 @@ static char *root;
  * 4, plus made-up ones for split ranges and config1. */
 static void make_tree(void)
 {
+	free(root);
 	root = testutil_tmpdir("pmu");
 	ck_assert_int_eq(testutil_sh("d=%s/" PMU_DEVICES "/ibs_op && mkdir -p $d/format && "
 				     "echo 11 >$d/type && echo config:19 >$d/format/cnt_ctl && "
@@ -165,5 +166,8 @@ static Suite *suite(void)
 
 int main(void)
 {
-	return testutil_run(suite()) != 0;
+	int failed = testutil_run(suite());
+
+	free(root);
+	return failed != 0;
 }
