@@ -228,11 +228,14 @@ gen febad fetch 7 AuthenticAMD,23,49,0 0 1
 { echo "order swapped"; cat "$TMP/opbad.txt"; } >"$TMP/opswap.txt"
 "$MK" -o "$TMP/opswap.data" "$TMP/opswap.txt" || fail "mkperfdata swapped"
 cp "$TMP/truth.opbad.json" "$TMP/truth.opswap.json"
+{ echo "pipe"; cat "$TMP/op4.txt"; } >"$TMP/oppipe.txt"
+"$MK" -o "$TMP/oppipe.data" "$TMP/oppipe.txt" || fail "mkperfdata pipe"
+cp "$TMP/truth.op4.json" "$TMP/truth.oppipe.json"
 sed 's/^cpuid .*/cpuid GenuineIntel,6,85,4/' "$TMP/op4.txt" >"$TMP/intel.txt"
 grep -v '^pmu ' "$TMP/op4.txt" >"$TMP/nomap.txt"
 "$MK" -o "$TMP/intel.data" "$TMP/intel.txt" && "$MK" -o "$TMP/nomap.data" "$TMP/nomap.txt" ||
 	fail "mkperfdata intel/nomap"
-ok "mkperfdata wrote IBS Op and Fetch recordings (Zen 2, Zen 4, family 19h model 1, bad blocks, swapped)"
+ok "mkperfdata wrote IBS Op and Fetch recordings (Zen 2, Zen 4, family 19h model 1, bad blocks, swapped, pipe)"
 
 # -D against perf 6.1 on the files with only whole blocks (perf reads past
 # a short one: it checks no length).
@@ -301,7 +304,8 @@ check_json feerr fetch 25 1
 check_json opbad op 25 17
 check_json febad fetch 23 49
 check_json opswap op 25 17
-ok "--json: per-row IBS counters equal the python decoder's and add up, for 8 files (bad blocks: not IBS; swapped: same)"
+check_json oppipe op 25 17
+ok "--json: per-row IBS counters equal the python decoder's and add up, for 9 files (bad blocks: not IBS; swapped, pipe format: same)"
 
 # Not decoded: an Intel CPUID, no PMU_MAPPINGS.
 for f in intel nomap; do
