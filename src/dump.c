@@ -84,6 +84,7 @@ void dump_header(FILE *out, const struct perfdata *pd)
 	dump_env.cpuid = in->cpuid;
 	dump_env.pmus = dump_pmus;
 	dump_env.npmus = in->npmus;
+	arch_env_parse_cpuid(&dump_env);
 	dump_event = NULL;
 	fprintf(out, "# format: %s, %s byte order, %" PRIu64 " bytes\n",
 		in->pipe ? "pipe" : "file", in->swapped ? "swapped (other host's)" : "native",

@@ -92,6 +92,7 @@ struct ingest {
 	int e_machine;
 	const struct arch_payload_ops *payload; /* its raw payloads' decoder, or NULL */
 	char *payload_cpuid;               /* the env's cpuid, for decode_in */
+	struct arch_env payload_env;       /* with it, parsed once */
 
 	/* --annotate: per-instruction counts of some functions, or NULL */
 	struct annotate *annotate;
@@ -192,6 +193,10 @@ void ingest_payload_env(struct ingest *in, const struct arch_env *env,
 	in->payload = ops;
 	free(in->payload_cpuid);
 	in->payload_cpuid = env->cpuid ? xstrdup(env->cpuid) : NULL;
+	memset(&in->payload_env, 0, sizeof(in->payload_env));
+	in->payload_env.e_machine = env->e_machine;
+	in->payload_env.cpuid = in->payload_cpuid;
+	arch_env_parse_cpuid(&in->payload_env);
 	if (in->hist)
 		hist_enable_payload(in->hist, ops->payload);
 }
@@ -627,8 +632,8 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 	/* a sample of the event without a payload is not the decoder's either */
 	if (in->payload && (attr->sample_type & PERF_SAMPLE_RAW)) {
 		union arch_payload_buf buf;
-		struct arch_env env = { .e_machine = in->e_machine, .cpuid = in->payload_cpuid };
-		bool ok = arch_payload_decode_in(&env, in->payload, attr, s->raw, s->raw_size, &buf);
+		bool ok = arch_payload_decode_in(&in->payload_env, in->payload, attr, s->raw,
+						 s->raw_size, &buf);
 
 		hist_add_payload(in->hist, &hs, ok ? &buf : NULL);
 		return;

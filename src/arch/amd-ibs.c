@@ -9,6 +9,7 @@
 #include "amd-ibs.h"
 
 #include <elf.h>
+#include <endian.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdarg.h>
@@ -23,35 +24,56 @@
 
 #define BITS(x, lo, n) (((x) >> (lo)) & ((1ULL << (n)) - 1))
 
+/* Little-endian loads from any alignment, on either byte order: one load
+ * each on x86 (this runs for every sample). */
 static uint32_t ibs_le32(const unsigned char *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le32toh(v);
 }
 
 static uint64_t ibs_le64(const unsigned char *p)
 {
-	return (uint64_t)ibs_le32(p) | (uint64_t)ibs_le32(p + 4) << 32;
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le64toh(v);
+}
+
+/* A decimal field of a CPUID string at *p, up to the next ',' or the end;
+ * false when it is not one.  By hand: this runs for every sample. */
+static bool ibs_cpuid_field(const char **p, uint32_t *v)
+{
+	const char *q = *p;
+	uint32_t x = 0;
+
+	if (*q < '0' || *q > '9')
+		return false;
+	while (*q >= '0' && *q <= '9' && x < 100000000)
+		x = x * 10 + (uint32_t)(*q++ - '0');
+	if (*q && *q != ',')
+		return false;
+	*v = x;
+	*p = *q ? q + 1 : q;
+	return true;
 }
 
 bool ibs_cpuid_amd(const char *cpuid, uint32_t *family, uint32_t *model)
 {
 	const char *p;
-	char *end;
-	unsigned long f, m;
+	uint32_t f, m;
 
 	*family = *model = 0;
 	if (!cpuid || strncmp(cpuid, "AuthenticAMD,", 13) != 0)
 		return false;
 	p = cpuid + 13;
-	f = strtoul(p, &end, 10);
-	if (end == p || *end != ',')
-		return true; /* AMD, model unknown: no errata */
-	p = end + 1;
-	m = strtoul(p, &end, 10);
-	if (end == p)
-		return true;
-	*family = (uint32_t)f;
-	*model = (uint32_t)m;
+	/* AMD with no family or model: no errata */
+	if (ibs_cpuid_field(&p, &f) && ibs_cpuid_field(&p, &m)) {
+		*family = f;
+		*model = m;
+	}
 	return true;
 }
 
@@ -906,8 +928,12 @@ static bool ibs_a_applies(const struct perf_event_attr *attr, const void *raw, u
 
 static void ibs_env_model(const struct arch_env *env, uint32_t *family, uint32_t *model)
 {
-	if (!env || !ibs_cpuid_amd(env->cpuid, family, model))
+	if (env && env->cpu_known) {
+		*family = env->cpu_family;
+		*model = env->cpu_model;
+	} else if (!env || !ibs_cpuid_amd(env->cpuid, family, model)) {
 		*family = *model = 0;
+	}
 }
 
 static int ibs_op_a_decode_in(const struct arch_env *env, const void *raw, uint32_t raw_size,

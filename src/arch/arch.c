@@ -7,6 +7,7 @@
 #include <elf.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -39,6 +40,28 @@ const char *arch_env_pmu_name(const struct arch_env *env, uint32_t type)
 		if (env->pmus[i].type == type)
 			return env->pmus[i].name;
 	return NULL;
+}
+
+void arch_env_parse_cpuid(struct arch_env *env)
+{
+	const char *p = env->cpuid ? strchr(env->cpuid, ',') : NULL;
+	char *end;
+	unsigned long f, m;
+
+	env->cpu_known = false;
+	env->cpu_family = env->cpu_model = 0;
+	if (!p)
+		return;
+	f = strtoul(p + 1, &end, 10);
+	if (end == p + 1 || *end != ',')
+		return;
+	p = end;
+	m = strtoul(p + 1, &end, 10);
+	if (end == p + 1 || (*end && *end != ','))
+		return;
+	env->cpu_known = true;
+	env->cpu_family = (uint32_t)f;
+	env->cpu_model = (uint32_t)m;
 }
 
 const struct arch_payload_ops *arch_payload_select(const struct arch_env *env,

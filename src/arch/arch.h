@@ -35,7 +35,14 @@ struct arch_env {
 	const char *cpuid; /* perf's CPUID string ("AuthenticAMD,25,1,1"), or NULL */
 	const struct arch_pmu *pmus;
 	size_t npmus;
+	/* The family and model of a "vendor,family,model,..." cpuid, once
+	 * arch_env_parse_cpuid ran (decoders parse it again otherwise). */
+	bool cpu_known;
+	uint32_t cpu_family, cpu_model;
 };
+/* Fill env's cpu_family and cpu_model from its cpuid, once, rather than
+ * at each sample. */
+void arch_env_parse_cpuid(struct arch_env *env);
 /* The name of the PMU of type in env, or NULL. */
 const char *arch_env_pmu_name(const struct arch_env *env, uint32_t type);
 

@@ -149,7 +149,9 @@ static void cross_ibs(void)
 		"IbsDCLinAd:\t00000000007f0000\n"
 		"IbsBrTarget:\t0000000000401100\n";
 	static const struct arch_pmu pmus[] = { { 11, "ibs_op" } };
-	struct arch_env env = { EM_X86_64, "AuthenticAMD,25,17,1", pmus, 1 };
+	struct arch_env env = {
+		.e_machine = EM_X86_64, .cpuid = "AuthenticAMD,25,17,1", .pmus = pmus, .npmus = 1
+	};
 	struct perf_event_attr attr;
 	union arch_payload_buf buf;
 	const struct arch_payload_ops *ops;

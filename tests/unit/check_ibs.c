@@ -341,6 +341,22 @@ START_TEST(test_cpuid)
 	ck_assert(!ibs_cpuid_amd("GenuineIntel,6,85,4", &f, &m));
 	ck_assert(!ibs_cpuid_amd(NULL, &f, &m));
 	ck_assert(!ibs_cpuid_amd("AuthenticAMD", &f, &m));
+	ck_assert(ibs_cpuid_amd("AuthenticAMD,25,x", &f, &m));
+	ck_assert_uint_eq(f, 0);
+	{
+		struct arch_env env = { .e_machine = EM_X86_64, .cpuid = "AuthenticAMD,25,1,1" };
+
+		arch_env_parse_cpuid(&env);
+		ck_assert(env.cpu_known);
+		ck_assert_uint_eq(env.cpu_family, 25);
+		ck_assert_uint_eq(env.cpu_model, 1);
+		env.cpuid = "GenuineIntel,6";
+		arch_env_parse_cpuid(&env);
+		ck_assert(!env.cpu_known);
+		env.cpuid = NULL;
+		arch_env_parse_cpuid(&env);
+		ck_assert(!env.cpu_known);
+	}
 }
 END_TEST
 
@@ -456,7 +472,9 @@ END_TEST
 START_TEST(test_select)
 {
 	static const struct arch_pmu pmus[] = { { 4, "cpu" }, { 11, "ibs_op" }, { 12, "ibs_fetch" } };
-	struct arch_env env = { EM_X86_64, "AuthenticAMD,25,17,1", pmus, 3 };
+	struct arch_env env = {
+		.e_machine = EM_X86_64, .cpuid = "AuthenticAMD,25,17,1", .pmus = pmus, .npmus = 3
+	};
 	struct perf_event_attr attr;
 
 	memset(&attr, 0, sizeof(attr));
