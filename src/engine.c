@@ -258,21 +258,22 @@ static int engine_start_file(struct engine *e)
 static int engine_off_cpu(struct engine *e, struct live_config *lc);
 static int engine_sampling_rest(struct engine *e, struct live_config *lc);
 
-/* -e NAME or NAME/terms/ of a PMU in sysfs (AMD IBS): 0, or the exit
- * status after a one-line message (1: no such PMU here, for IBS; 2: a
- * usage error). */
+/* -e NAME or NAME/terms/ of a PMU in sysfs: 0, or the exit status after a
+ * one-line message (1: a payload decoder's PMU missing here; 2: a usage
+ * error).  The decoder's rules (arch_pmu_rules) say what else it needs. */
 static int engine_pmu_event(struct engine *e, struct live_config *lc)
 {
 	const struct engine_config *c = &e->cfg;
 	struct errmsg em = ERRMSG_INIT;
+	const struct arch_pmu_rules *rules;
 	char pmu[64];
 	const char *why;
 	int err = pmu_event_parse("", c->event, &lc->event, &em);
 
 	pmu_spec_name(c->event, pmu, sizeof(pmu));
-	if (err == -ENOENT && pmu_is_ibs(pmu)) {
-		msg_error("%s: %s: AMD IBS needs an AMD CPU (family 10h or later) with the "
-			  "kernel's IBS driver, and no VM hides it", c->event, errmsg_text(&em, err));
+	rules = arch_pmu_rules(pmu);
+	if (err == -ENOENT && rules) {
+		msg_error("%s: %s: %s", c->event, errmsg_text(&em, err), rules->missing);
 		return 1;
 	}
 	if (err == -ENOENT) {
@@ -286,29 +287,33 @@ static int engine_pmu_event(struct engine *e, struct live_config *lc)
 		msg_error("%s", errmsg_text(&em, err));
 		return 2;
 	}
-	if (pmu_is_ibs(pmu)) {
+	if (!rules)
+		return 0;
+	lc->event.sample_raw = true;
+	if (!c->freq && rules->period_error && (why = rules->period_error(c->sample_period))) {
+		msg_error("%s", why);
+		return 2;
+	}
+	lc->event.no_exclude = true;
+	if (rules->sw_filter_term) {
 		struct event_spec swf;
-		char spec[80];
+		char spec[160];
 
-		lc->event.sample_raw = true;
-		/* IBS takes no exclude bits, but user-only sampling (for the
-		 * unprivileged) where the kernel filters in software */
-		lc->event.no_exclude = true;
-		snprintf(spec, sizeof(spec), "%s/swfilt=1/", pmu);
+		/* user-only sampling (the unprivileged) where the kernel
+		 * filters in software */
+		snprintf(spec, sizeof(spec), "%s/%s=1/", pmu, rules->sw_filter_term);
 		if (pmu_event_parse("", spec, &swf, &em) == 0) {
 			lc->event.sw_filter = true;
+			lc->event.config |= swf.config;
+			lc->event.config1 |= swf.config1;
 			lc->event.config2 |= swf.config2;
 		}
 		errmsg_clear(&em);
-		if (!c->freq && (why = pmu_ibs_period_error(pmu, c->sample_period))) {
-			msg_error("%s", why);
-			return 2;
-		}
 	}
 	return 0;
 }
 
-/* The live payload decoder (AMD IBS) of a PMU event: this host's CPUID
+/* The live payload decoder of a PMU event (AMD IBS): this host's CPUID
  * and the event's PMU decide, as a recording's headers do. */
 static void engine_live_payload(struct engine *e, const struct event_spec *ev)
 {

@@ -1,6 +1,6 @@
 /* Dynamic PMUs named on the command line ("ibs_op", "ibs_op/cnt_ctl=1/"):
  * their type and config terms from sysfs, checked against the PMU's own
- * format/ files; the IBS period rules; the host's CPUID string. */
+ * format/ files; the host's CPUID string. */
 #include "config.h"
 
 #include "pmu.h"
@@ -20,11 +20,6 @@ void pmu_spec_name(const char *spec, char *buf, size_t size)
 	size_t n = strcspn(spec, "/");
 
 	snprintf(buf, size, "%.*s", (int)n, spec);
-}
-
-bool pmu_is_ibs(const char *name)
-{
-	return strcmp(name, "ibs_op") == 0 || strcmp(name, "ibs_fetch") == 0;
 }
 
 /* Put value into the bits a format file names ("config:0-15",
@@ -138,26 +133,6 @@ int pmu_event_parse(const char *root, const char *spec, struct event_spec *out,
 		err = pmu_term(dir, spec, t, out, em);
 	free(terms);
 	return err;
-}
-
-const char *pmu_ibs_period_error(const char *name, uint64_t period)
-{
-	/* MaxCnt (16 bits, Op 16 + 7 with OpCntExt) counts periods of 16 */
-	uint64_t max = strcmp(name, "ibs_op") == 0 ? 0x7fffffULL << 4 : 0xffffULL << 4;
-
-	if (period & 0xf)
-		return strcmp(name, "ibs_op") == 0 ?
-			       "-c: an ibs_op period is a multiple of 16 (the low 4 bits of "
-			       "IbsOpMaxCnt are not kept)" :
-			       "-c: an ibs_fetch period is a multiple of 16 (the low 4 bits of "
-			       "IbsFetchMaxCnt are not kept)";
-	if (period < 16 || period > max)
-		return strcmp(name, "ibs_op") == 0 ?
-			       "-c: an ibs_op period is 16 to 134217712 (23 bits of IbsOpMaxCnt, "
-			       "in units of 16)" :
-			       "-c: an ibs_fetch period is 16 to 1048560 (16 bits of IbsFetchMaxCnt, "
-			       "in units of 16)";
-	return NULL;
 }
 
 bool pmu_host_cpuid(char *buf, size_t size)

@@ -1,7 +1,8 @@
 /* Dynamic PMUs from sysfs: "NAME" or "NAME/term=value,term/" (perf's
  * syntax) to an event of the PMU's type, its config words built from the
- * PMU's own format/ files, never from bits known here; the IBS period
- * rules; this host's CPUID in perf's spelling. */
+ * PMU's own format/ files, never from bits known here; this host's CPUID
+ * in perf's spelling.  What a PMU demands beyond that is its payload
+ * decoder's word (arch_pmu_rules, src/arch/arch.h). */
 #ifndef PROFTOP_PMU_H
 #define PROFTOP_PMU_H
 
@@ -26,15 +27,6 @@ int pmu_event_parse(const char *root, const char *spec, struct event_spec *out,
 
 /* The PMU name of spec ("ibs_op" of "ibs_op/cnt_ctl=1/") into buf. */
 void pmu_spec_name(const char *spec, char *buf, size_t size);
-
-/* Whether name is an AMD IBS PMU ("ibs_op", "ibs_fetch"). */
-bool pmu_is_ibs(const char *name);
-
-/* The IBS constraint a fixed period (-c) breaks, for the PMU named name:
- * NULL when period is fine.  The hardware counts in units of 16 (the low
- * 4 bits of MaxCnt are not kept) up to 16 bits of MaxCnt for Fetch, 23
- * for Op (with OpCntExt). */
-const char *pmu_ibs_period_error(const char *name, uint64_t period);
 
 /* This host's CPUID as perf writes it: "AuthenticAMD,25,1,1" (vendor,
  * family, model, stepping from /proc/cpuinfo), into buf.  False when it

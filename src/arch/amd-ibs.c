@@ -980,6 +980,45 @@ static void ibs_a_adjust_attr(struct perf_event_attr *attr)
 	attr->sample_type |= PERF_SAMPLE_RAW;
 }
 
+const char *ibs_period_error(const char *pmu, uint64_t period)
+{
+	bool op = strcmp(pmu, "ibs_op") == 0;
+	uint64_t max = op ? 0x7fffffULL << 4 : 0xffffULL << 4;
+
+	if (period & 0xf)
+		return op ? "-c: an ibs_op period is a multiple of 16 (the low 4 bits of "
+			    "IbsOpMaxCnt are not kept)" :
+			    "-c: an ibs_fetch period is a multiple of 16 (the low 4 bits of "
+			    "IbsFetchMaxCnt are not kept)";
+	if (period < 16 || period > max)
+		return op ? "-c: an ibs_op period is 16 to 134217712 (23 bits of IbsOpMaxCnt, "
+			    "in units of 16)" :
+			    "-c: an ibs_fetch period is 16 to 1048560 (16 bits of IbsFetchMaxCnt, "
+			    "in units of 16)";
+	return NULL;
+}
+
+static const char *ibs_op_period_error(uint64_t period)
+{
+	return ibs_period_error("ibs_op", period);
+}
+
+static const char *ibs_fetch_period_error(uint64_t period)
+{
+	return ibs_period_error("ibs_fetch", period);
+}
+
+#define IBS_MISSING                                                                       \
+	"AMD IBS needs an AMD CPU (family 10h or later) with the kernel's IBS driver, and " \
+	"no VM hides it"
+
+/* The kernel's perf_ibs_init refuses exclude_hv and exclude_guest, and
+ * exclude_kernel unless its software filter (swfilt) is on. */
+static const struct arch_pmu_rules ibs_op_rules = { "ibs_op", IBS_MISSING, ibs_op_period_error,
+						    "swfilt" };
+static const struct arch_pmu_rules ibs_fetch_rules = { "ibs_fetch", IBS_MISSING,
+						       ibs_fetch_period_error, "swfilt" };
+
 const struct arch_payload_ops ibs_op_arch = {
 	.payload = &ibs_op_payload,
 	.e_machine = EM_X86_64,
@@ -990,6 +1029,7 @@ const struct arch_payload_ops ibs_op_arch = {
 	.adjust_attr = ibs_a_adjust_attr,
 	.selects = ibs_op_a_selects,
 	.decode_in = ibs_op_a_decode_in,
+	.pmu_rules = &ibs_op_rules,
 };
 
 const struct arch_payload_ops ibs_fetch_arch = {
@@ -1002,4 +1042,5 @@ const struct arch_payload_ops ibs_fetch_arch = {
 	.adjust_attr = ibs_a_adjust_attr,
 	.selects = ibs_fetch_a_selects,
 	.decode_in = ibs_fetch_a_decode_in,
+	.pmu_rules = &ibs_fetch_rules,
 };

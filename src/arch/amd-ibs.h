@@ -152,6 +152,12 @@ void ibs_fetch_stats_add(struct ibs_fetch_stats *st, const struct ibs_fetch *f);
  * no load of the row missed L1 with a known source. */
 enum ibs_src ibs_op_stats_dominant_src(const struct ibs_op_stats *st);
 
+/* The constraint a fixed period breaks for the PMU ("ibs_op" or
+ * "ibs_fetch"), as a one-line usage error; NULL when it is fine.  The
+ * hardware counts in units of 16 (the low 4 bits of MaxCnt are not kept),
+ * up to 16 bits of MaxCnt for Fetch, 23 for Op (with OpCntExt). */
+const char *ibs_period_error(const char *pmu, uint64_t period);
+
 /* IBS behind the arch interface (arch.h). */
 struct payload_ops;
 struct arch_payload_ops;

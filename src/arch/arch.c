@@ -32,6 +32,19 @@ static const struct arch_payload_ops *const arch_payloads[] = {
 	&ibs_fetch_arch,
 };
 
+const struct arch_pmu_rules *arch_pmu_rules(const char *pmu)
+{
+	size_t i;
+
+	for (i = 0; pmu && i < sizeof(arch_payloads) / sizeof(arch_payloads[0]); i++) {
+		const struct arch_pmu_rules *r = arch_payloads[i]->pmu_rules;
+
+		if (r && strcmp(r->pmu, pmu) == 0)
+			return r;
+	}
+	return NULL;
+}
+
 const char *arch_env_pmu_name(const struct arch_env *env, uint32_t type)
 {
 	size_t i;

@@ -75,6 +75,8 @@ struct arch_payload_ops {
 	/* Optional: decode with env at hand (env may be NULL); NULL: decode. */
 	int (*decode_in)(const struct arch_env *env, const void *raw, uint32_t raw_size,
 			 void *decoded);
+	/* Optional: its PMU's rules for live events. */
+	const struct arch_pmu_rules *pmu_rules;
 };
 
 /* Decode a sample's payload into *buf when it is ops's (applies, then
@@ -93,6 +95,21 @@ bool arch_payload_order_known(const char *key);
 /* Every decoder's --order words, ", "-separated ("retired, killed, ..."):
  * static. */
 const char *arch_payload_order_keys(void);
+
+/* What a payload decoder's PMU demands of a live event ("ibs_op"). */
+struct arch_pmu_rules {
+	const char *pmu;
+	/* Why the PMU may be missing here: the rest of a one-line error. */
+	const char *missing;
+	/* The constraint a fixed period (-c) breaks, as a one-line usage
+	 * error, or NULL when period is fine. */
+	const char *(*period_error)(uint64_t period);
+	/* The PMU takes no exclude_hv/exclude_guest, and exclude_kernel
+	 * only with this format term set (NULL: not at all). */
+	const char *sw_filter_term;
+};
+/* The rules of the PMU named pmu, or NULL when no decoder has any. */
+const struct arch_pmu_rules *arch_pmu_rules(const char *pmu);
 
 /* The payload decoder for a machine, or NULL when it has none (decoders
  * that select by event are not found this way). */

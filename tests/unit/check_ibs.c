@@ -505,6 +505,30 @@ START_TEST(test_select)
 }
 END_TEST
 
+/* The rules the live path asks for: the PMU's, the period's. */
+START_TEST(test_pmu_rules)
+{
+	const struct arch_pmu_rules *r = arch_pmu_rules("ibs_op");
+
+	ck_assert_ptr_nonnull(r);
+	ck_assert_str_eq(r->pmu, "ibs_op");
+	ck_assert_str_eq(r->sw_filter_term, "swfilt");
+	ck_assert_ptr_nonnull(strstr(r->missing, "AMD"));
+	ck_assert_ptr_nonnull(arch_pmu_rules("ibs_fetch"));
+	ck_assert_ptr_null(arch_pmu_rules("cpu"));
+	ck_assert_ptr_null(arch_pmu_rules(NULL));
+	ck_assert_ptr_null(r->period_error(100000 - 100000 % 16));
+	ck_assert_ptr_null(r->period_error(0x7fffffULL << 4));
+	ck_assert_ptr_nonnull(r->period_error(0x800000ULL << 4));
+	ck_assert_ptr_nonnull(strstr(r->period_error(100001), "multiple of 16"));
+	ck_assert_ptr_nonnull(r->period_error(0));
+	r = arch_pmu_rules("ibs_fetch");
+	ck_assert_ptr_null(r->period_error(0xffffULL << 4));
+	ck_assert_ptr_nonnull(strstr(r->period_error(0x10000ULL << 4), "1048560"));
+	ck_assert_ptr_nonnull(strstr(ibs_period_error("ibs_fetch", 17), "ibs_fetch"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ibs");
@@ -522,6 +546,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_stats);
 	tcase_add_test(tc, test_fetch_stats);
 	tcase_add_test(tc, test_select);
+	tcase_add_test(tc, test_pmu_rules);
 	suite_add_tcase(s, tc);
 	return s;
 }
