@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch-disasm.h"
 #include "disasm.h"
 #include "dso.h"
 #include "elfsyms.h"
@@ -266,8 +267,8 @@ static void annotate_decode(struct annotate *a, struct annotate_func *f)
 		f->note = xasprintf("no code bytes: %s", errmsg_text(&em, err));
 		return;
 	}
-	err = disasm_decode(e_machine, a->syntax, code, len, f->sym->start, &f->insns,
-			    &f->nr_insns, &em);
+	err = arch_disasm_decode(e_machine, a->syntax, code, len, f->sym->start, &f->insns,
+				 &f->nr_insns, &em);
 	if (err) {
 		f->note = xasprintf("no disassembly: %s", errmsg_text(&em, err));
 		disasm_raw(code, len, f->sym->start, &f->insns, &f->nr_insns);
