@@ -10,11 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate-payload.h"
 #include "arch-disasm.h"
 #include "disasm.h"
 #include "dso.h"
 #include "elfsyms.h"
 #include "errmsg.h"
+#include "payload.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -37,6 +39,7 @@ struct annotate_func {
 	struct annotate_count *c;
 	size_t nr, cap;
 	uint64_t total[ANNOTATE_NV];
+	struct annotate_payload *pl; /* payload stats per address, or NULL */
 	/* the code, read at the first report */
 	bool decoded;
 	char *note;
@@ -54,6 +57,8 @@ struct annotate {
 	size_t nr_funcs, cap_funcs;
 	enum disasm_syntax syntax;
 	const struct symbol *miss[ANNOTATE_MISS];
+	const struct payload_ops *payload;
+	bool payload_seen; /* a decoded payload: from then on others count too */
 };
 
 struct annotate *annotate_new(const char *const *specs, size_t n, bool intel)
@@ -86,6 +91,7 @@ static void annotate_func_release(struct annotate_func *f)
 	free(f->c);
 	free(f->note);
 	free(f->insns);
+	annotate_payload_free(f->pl);
 }
 
 void annotate_free(struct annotate *a)
@@ -174,6 +180,34 @@ void annotate_sample(struct annotate *a, const struct dso *dso, const struct sym
 	f->total[ANNOTATE_SAMPLES]++;
 }
 
+void annotate_enable_payload(struct annotate *a, const struct payload_ops *ops)
+{
+	if (a)
+		a->payload = ops;
+}
+
+void annotate_sample_payload(struct annotate *a, const struct dso *dso, const struct symbol *sym,
+			     uint64_t addr, uint64_t period, const void *decoded)
+{
+	struct annotate_func *f;
+
+	annotate_sample(a, dso, sym, addr, period);
+	if (!a || !a->payload || !sym)
+		return;
+	/* As hist_add_payload: a sample that is not the decoder's counts once
+	 * some sample was. */
+	if (decoded)
+		a->payload_seen = true;
+	else if (!a->payload_seen)
+		return;
+	f = annotate_find(a, dso, sym);
+	if (!f)
+		return;
+	if (!f->pl)
+		f->pl = annotate_payload_new(a->payload);
+	annotate_payload_add(f->pl, addr, decoded);
+}
+
 /* hist_decay: x * 7 / 8, rounded down. */
 static uint64_t annotate_decay_one(uint64_t x)
 {
@@ -219,6 +253,7 @@ void annotate_age(struct annotate *a, enum hist_mode mode)
 	for (i = 0; i < a->nr_funcs; i++) {
 		struct annotate_func *f = &a->funcs[i];
 
+		annotate_payload_age(f->pl, mode);
 		if (mode == HIST_ZERO) {
 			f->nr = 0;
 			memset(f->total, 0, sizeof(f->total));
@@ -290,6 +325,28 @@ static void annotate_stray(struct annotate_line *l, const struct annotate_count 
 	l->samples = c->v[ANNOTATE_SAMPLES];
 }
 
+/* Each sampled line's payload stats, and the function's. */
+static void annotate_fill_payload(const struct payload_ops *ops,
+				  const struct annotate_payload *pl, struct annotate_fn *out)
+{
+	size_t size = ops->stats_size, i;
+
+	out->payload = xmalloc(size);
+	memcpy(out->payload, annotate_payload_total(pl), size);
+	for (i = 0; i < out->nr_lines; i++) {
+		struct annotate_line *l = &out->lines[i];
+
+		if (!l->samples)
+			continue;
+		l->payload = xmalloc(size);
+		if (!annotate_payload_sum(pl, l->addr, l->addr + (l->size ? l->size : 1),
+					  l->payload)) {
+			free(l->payload);
+			l->payload = NULL;
+		}
+	}
+}
+
 /* The lines of f: its instructions with the samples inside each. */
 static void annotate_fill(const struct annotate_func *f, struct annotate_fn *out)
 {
@@ -341,7 +398,10 @@ struct annotate_report *annotate_report(struct annotate *a)
 		o->samples = f->total[ANNOTATE_SAMPLES];
 		o->note = f->note ? xstrdup(f->note) : NULL;
 		annotate_fill(f, o);
+		if (f->pl)
+			annotate_fill_payload(a->payload, f->pl, o);
 	}
+	r->payload = a->payload;
 	r->unmatched = xcalloc(a->nr_targets ? a->nr_targets : 1, sizeof(*r->unmatched));
 	for (i = 0; i < a->nr_targets; i++)
 		if (!a->targets[i].matched)
@@ -351,7 +411,7 @@ struct annotate_report *annotate_report(struct annotate *a)
 
 void annotate_report_free(struct annotate_report *r)
 {
-	size_t i;
+	size_t i, k;
 
 	if (!r)
 		return;
@@ -363,6 +423,9 @@ void annotate_report_free(struct annotate_report *r)
 		free(o->dso);
 		free(o->dso_path);
 		free(o->note);
+		for (k = 0; k < o->nr_lines; k++)
+			free(o->lines[k].payload);
+		free(o->payload);
 		free(o->lines);
 	}
 	for (i = 0; i < r->nr_unmatched; i++)

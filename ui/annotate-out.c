@@ -4,6 +4,9 @@
 
 #include "annotate-out.h"
 
+#include <string.h>
+
+#include "payload.h"
 #include "textfmt.h"
 #include "util.h"
 #include "view.h"
@@ -19,6 +22,39 @@ static void annotate_out_bytes(struct strbuf *sb, const struct annotate_line *l)
 
 	for (k = 0; k < l->size; k++)
 		strbuf_addf(sb, "%s%02x", k ? " " : "", l->bytes[k]);
+}
+
+/* A payload column's width: its title's, its declared one, or 7. */
+static int annotate_out_pwidth(const struct payload_ops *ops, const void *total, size_t col)
+{
+	size_t w = strlen(payload_title(ops, total, col));
+
+	if (ops->columns[col].width > w)
+		w = ops->columns[col].width;
+	return (int)(w > 7 ? w : 7);
+}
+
+/* The payload columns of a line (stats NULL: none), a space before each;
+ * titles when title is set. */
+static void annotate_out_pcells(struct strbuf *sb, const struct payload_ops *ops,
+				const void *stats, const void *total, bool title)
+{
+	struct strbuf cell;
+	size_t c;
+
+	strbuf_init(&cell);
+	for (c = 0; c < ops->nr_columns; c++) {
+		int w = annotate_out_pwidth(ops, total, c);
+		bool name = ops->columns[c].kind == PAYLOAD_NAME;
+
+		strbuf_reset(&cell);
+		if (title)
+			strbuf_addstr(&cell, payload_title(ops, total, c));
+		else
+			payload_cell(&cell, ops, stats, total, c);
+		strbuf_addf(sb, name ? " %-*.*s" : " %*.*s", w, w, cell.buf);
+	}
+	strbuf_release(&cell);
 }
 
 void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
@@ -37,16 +73,21 @@ void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
 			    (unsigned long long)f->period);
 		if (f->note)
 			strbuf_addf(sb, "  (%s)\n", f->note);
-		strbuf_addstr(sb, " Percent   Samples  Address           Instruction\n");
+		strbuf_addstr(sb, " Percent   Samples  Address         ");
+		if (r->payload)
+			annotate_out_pcells(sb, r->payload, NULL, f->payload, true);
+		strbuf_addstr(sb, "  Instruction\n");
 		for (k = 0; k < f->nr_lines; k++) {
 			const struct annotate_line *l = &f->lines[k];
 			struct strbuf pct;
 
 			strbuf_init(&pct);
 			textfmt_fixed(&pct, annotate_out_percent(l->period, f->period), 2);
-			strbuf_addf(sb, "%7s%%  %8llu  %16llx  %s\n", pct.buf,
-				    (unsigned long long)l->samples, (unsigned long long)l->addr,
-				    l->text);
+			strbuf_addf(sb, "%7s%%  %8llu  %16llx", pct.buf,
+				    (unsigned long long)l->samples, (unsigned long long)l->addr);
+			if (r->payload)
+				annotate_out_pcells(sb, r->payload, l->payload, f->payload, false);
+			strbuf_addf(sb, "  %s\n", l->text);
 			strbuf_release(&pct);
 		}
 		strbuf_addch(sb, '\n');
@@ -76,6 +117,10 @@ void annotate_out_json(struct strbuf *sb, const struct annotate_report *r)
 			strbuf_addstr(sb, ",\"note\":");
 			strbuf_add_json_string(sb, f->note);
 		}
+		if (r->payload && f->payload) {
+			strbuf_addf(sb, ",\"%s\":", r->payload->name);
+			payload_json(sb, r->payload, f->payload, f->payload);
+		}
 		strbuf_addstr(sb, ",\"instructions\":[");
 		for (k = 0; k < f->nr_lines; k++) {
 			const struct annotate_line *l = &f->lines[k];
@@ -91,6 +136,10 @@ void annotate_out_json(struct strbuf *sb, const struct annotate_report *r)
 			strbuf_addf(sb, ",\"samples\":%llu,\"period\":%llu,\"percent\":",
 				    (unsigned long long)l->samples, (unsigned long long)l->period);
 			textfmt_fixed(sb, annotate_out_percent(l->period, f->period), 2);
+			if (r->payload && l->payload) {
+				strbuf_addf(sb, ",\"%s\":", r->payload->name);
+				payload_json(sb, r->payload, l->payload, f->payload);
+			}
 			strbuf_addch(sb, '}');
 		}
 		strbuf_addstr(sb, "]}");
