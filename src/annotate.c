@@ -12,11 +12,13 @@
 
 #include "annotate-payload.h"
 #include "arch-disasm.h"
+#include "arch.h"
 #include "disasm.h"
 #include "dso.h"
 #include "elfsyms.h"
 #include "errmsg.h"
 #include "payload.h"
+#include "procmem.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -59,6 +61,7 @@ struct annotate {
 	const struct symbol *miss[ANNOTATE_MISS];
 	const struct payload_ops *payload;
 	bool payload_seen; /* a decoded payload: from then on others count too */
+	bool live;	   /* samples of this system now: JIT code is read from memory */
 };
 
 struct annotate *annotate_new(const char *const *specs, size_t n, bool intel)
@@ -180,6 +183,12 @@ void annotate_sample(struct annotate *a, const struct dso *dso, const struct sym
 	f->total[ANNOTATE_SAMPLES]++;
 }
 
+void annotate_set_live(struct annotate *a, bool live)
+{
+	if (a)
+		a->live = live;
+}
+
 void annotate_enable_payload(struct annotate *a, const struct payload_ops *ops)
 {
 	if (a)
@@ -270,6 +279,54 @@ void annotate_age(struct annotate *a, enum hist_mode mode)
 	free(rems);
 }
 
+/* Decode len bytes of f's code into f's instructions; a note when there is
+ * no disassembler (raw bytes then) or the code is shorter than f. */
+static void annotate_disasm(struct annotate *a, struct annotate_func *f, int e_machine,
+			    const uint8_t *code, size_t len, const char *where)
+{
+	struct errmsg em = ERRMSG_INIT;
+	uint64_t size = f->sym->end - f->sym->start;
+	int err = arch_disasm_decode(e_machine, a->syntax, code, len, f->sym->start, &f->insns,
+				     &f->nr_insns, &em);
+
+	if (err) {
+		f->note = xasprintf("no disassembly: %s", errmsg_text(&em, err));
+		disasm_raw(code, len, f->sym->start, &f->insns, &f->nr_insns);
+	} else if (len < size) {
+		f->note = xasprintf("cut: %zu of %llu bytes %s%s", len, (unsigned long long)size,
+				    where, len == ELFSYMS_CODE_MAX ? " (1 MiB bound)" : "");
+	}
+}
+
+/* JIT code (a perf-PID.map names it, in the process's anonymous memory):
+ * read from the process while it runs, never from a recording's pid (it
+ * may be another process now). */
+static void annotate_decode_jit(struct annotate *a, struct annotate_func *f)
+{
+	struct errmsg em = ERRMSG_INIT;
+	uint8_t *code = NULL;
+	size_t len = 0;
+	int pid, err;
+
+	if (sscanf(dso_path(f->dso), "/tmp/perf-%d.map", &pid) != 1) {
+		f->note = xstrdup("no code bytes: anonymous code no perf map names");
+		return;
+	}
+	if (!a->live) {
+		f->note = xasprintf("no code bytes: JIT code of process %d is read from the "
+				    "live process only, not for a recording", pid);
+		return;
+	}
+	err = procmem_read(pid, f->sym->start, f->sym->end - f->sym->start, ELFSYMS_CODE_MAX,
+			   &code, &len, &em);
+	if (err) {
+		f->note = xasprintf("no code bytes: %s", errmsg_text(&em, err));
+		return;
+	}
+	annotate_disasm(a, f, arch_host_machine(), code, len, "in the process's memory");
+	free(code);
+}
+
 /* Read and decode f's code once: from the file its symbols came from,
  * with the build ID they were checked against. */
 static void annotate_decode(struct annotate *a, struct annotate_func *f)
@@ -283,9 +340,13 @@ static void annotate_decode(struct annotate *a, struct annotate_func *f)
 	int e_machine, err;
 
 	f->decoded = true;
+	if (f->dso && dso_kind(f->dso) == DSO_ANON) {
+		annotate_decode_jit(a, f);
+		return;
+	}
 	if (!path || dso_kind(f->dso) != DSO_USER) {
 		f->note = xstrdup("no code bytes: not a function of an ELF file read by proftop "
-				  "(kernel, JIT and anonymous code are not annotated yet)");
+				  "(kernel code is not annotated yet)");
 		return;
 	}
 	id_size = dso_file_build_id(f->dso, &id);
@@ -302,16 +363,7 @@ static void annotate_decode(struct annotate *a, struct annotate_func *f)
 		f->note = xasprintf("no code bytes: %s", errmsg_text(&em, err));
 		return;
 	}
-	err = arch_disasm_decode(e_machine, a->syntax, code, len, f->sym->start, &f->insns,
-				 &f->nr_insns, &em);
-	if (err) {
-		f->note = xasprintf("no disassembly: %s", errmsg_text(&em, err));
-		disasm_raw(code, len, f->sym->start, &f->insns, &f->nr_insns);
-	} else if (len < size) {
-		f->note = xasprintf("cut: %zu of %llu bytes in the file%s", len,
-				    (unsigned long long)size,
-				    len == ELFSYMS_CODE_MAX ? " (1 MiB bound)" : "");
-	}
+	annotate_disasm(a, f, e_machine, code, len, "in the file");
 	free(code);
 }
 

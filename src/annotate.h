@@ -28,6 +28,10 @@ void annotate_free(struct annotate *a);
 void annotate_sample(struct annotate *a, const struct dso *dso, const struct symbol *sym,
 		     uint64_t addr, uint64_t period);
 
+/* Samples of this system now (not a recording): the code of JIT functions
+ * (named by a perf-PID.map) is then read from the process's memory. */
+void annotate_set_live(struct annotate *a, bool live);
+
 /* The data's payload decoder (hist_enable_payload's): from now on the
  * functions keep payload stats per instruction too. */
 void annotate_enable_payload(struct annotate *a, const struct payload_ops *ops);

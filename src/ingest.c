@@ -142,6 +142,7 @@ struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine)
 					    cfg->annotate_intel);
 	if (in->payload)
 		annotate_enable_payload(in->annotate, in->payload->payload);
+	annotate_set_live(in->annotate, cfg->live);
 	if (cfg->off_cpu)
 		in->offcpu = offcpu_new();
 	return in;
