@@ -74,7 +74,8 @@ void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
 		if (f->note)
 			strbuf_addf(sb, "  (%s)\n", f->note);
 		strbuf_addstr(sb, " Percent   Samples  Address         ");
-		if (r->payload)
+		/* Payload columns for a function with payload samples. */
+		if (r->payload && f->payload)
 			annotate_out_pcells(sb, r->payload, NULL, f->payload, true);
 		strbuf_addstr(sb, "  Instruction\n");
 		for (k = 0; k < f->nr_lines; k++) {
@@ -85,7 +86,7 @@ void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
 			textfmt_fixed(&pct, annotate_out_percent(l->period, f->period), 2);
 			strbuf_addf(sb, "%7s%%  %8llu  %16llx", pct.buf,
 				    (unsigned long long)l->samples, (unsigned long long)l->addr);
-			if (r->payload)
+			if (r->payload && f->payload)
 				annotate_out_pcells(sb, r->payload, l->payload, f->payload, false);
 			strbuf_addf(sb, "  %s\n", l->text);
 			strbuf_release(&pct);
