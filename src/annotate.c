@@ -314,11 +314,12 @@ static void annotate_decode_jit(struct annotate *a, struct annotate_func *f)
 	}
 	if (!a->live) {
 		f->note = xasprintf("no code bytes: JIT code of process %d is read from the "
-				    "live process only, not for a recording", pid);
+				    "live process only, not for a recording",
+				    pid);
 		return;
 	}
-	err = procmem_read(pid, f->sym->start, f->sym->end - f->sym->start, ELFSYMS_CODE_MAX,
-			   &code, &len, &em);
+	err = procmem_read(pid, f->sym->start, f->sym->end - f->sym->start, ELFSYMS_CODE_MAX, &code,
+			   &len, &em);
 	if (err) {
 		f->note = xasprintf("no code bytes: %s", errmsg_text(&em, err));
 		return;
@@ -378,8 +379,8 @@ static void annotate_stray(struct annotate_line *l, const struct annotate_count 
 }
 
 /* Each sampled line's payload stats, and the function's. */
-static void annotate_fill_payload(const struct payload_ops *ops,
-				  const struct annotate_payload *pl, struct annotate_fn *out)
+static void annotate_fill_payload(const struct payload_ops *ops, const struct annotate_payload *pl,
+				  struct annotate_fn *out)
 {
 	size_t size = ops->stats_size, i;
 

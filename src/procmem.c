@@ -47,8 +47,8 @@ static ssize_t procmem_read_file(pid_t pid, uint64_t addr, uint8_t *buf, size_t 
 	return (ssize_t)done;
 }
 
-int procmem_read(pid_t pid, uint64_t addr, uint64_t size, size_t max, uint8_t **out,
-		 size_t *len, struct errmsg *em)
+int procmem_read(pid_t pid, uint64_t addr, uint64_t size, size_t max, uint8_t **out, size_t *len,
+		 struct errmsg *em)
 {
 	size_t want = size < max ? (size_t)size : max;
 	uint8_t *buf = xmalloc(want ? want : 1);

@@ -14,7 +14,7 @@ struct errmsg;
  * page that is not there ends the read).  Returns 0, or -errno with the
  * reason in em (-ESRCH: the process is gone; -EPERM: not ours to read;
  * -EFAULT: nothing mapped at addr). */
-int procmem_read(pid_t pid, uint64_t addr, uint64_t size, size_t max, uint8_t **out,
-		 size_t *len, struct errmsg *em);
+int procmem_read(pid_t pid, uint64_t addr, uint64_t size, size_t max, uint8_t **out, size_t *len,
+		 struct errmsg *em);
 
 #endif

@@ -36,8 +36,8 @@ static int annotate_out_pwidth(const struct payload_ops *ops, const void *total,
 
 /* The payload columns of a line (stats NULL: none), a space before each;
  * titles when title is set. */
-static void annotate_out_pcells(struct strbuf *sb, const struct payload_ops *ops,
-				const void *stats, const void *total, bool title)
+static void annotate_out_pcells(struct strbuf *sb, const struct payload_ops *ops, const void *stats,
+				const void *total, bool title)
 {
 	struct strbuf cell;
 	size_t c;

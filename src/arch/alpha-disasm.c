@@ -97,6 +97,7 @@ struct alpha_op {
 	uint8_t args[3];
 };
 
+/* clang-format off */
 #define OP(x) ((uint32_t)(x) << 26)
 #define OP_MASK 0xfc000000u
 /* Each format: the bits it fixes beyond the major opcode. */
@@ -396,11 +397,13 @@ static const struct alpha_op alpha_ops[] = {
 	{ "bgt", BRA(0x3f), A_BRA },
 };
 
+/* clang-format on */
+
 #define ALPHA_NOPS (sizeof(alpha_ops) / sizeof(alpha_ops[0]))
 
 static const char *const alpha_regs[32] = {
-	"v0", "t0", "t1", "t2",	 "t3",	"t4",  "t5", "t6", "t7", "s0", "s1",
-	"s2", "s3", "s4", "s5",	 "fp",	"a0",  "a1", "a2", "a3", "a4", "a5",
+	"v0", "t0", "t1",  "t2",  "t3", "t4",  "t5", "t6", "t7", "s0",	 "s1",
+	"s2", "s3", "s4",  "s5",  "fp", "a0",  "a1", "a2", "a3", "a4",	 "a5",
 	"t8", "t9", "t10", "t11", "ra", "t12", "at", "gp", "sp", "zero",
 };
 
@@ -463,8 +466,7 @@ static const char *alpha_qual(unsigned q, uint32_t insn, char *buf, size_t size)
 	return buf;
 }
 
-static const struct alpha_op *alpha_find(uint32_t insn, const char **qual, char *qbuf,
-					 size_t qsize)
+static const struct alpha_op *alpha_find(uint32_t insn, const char **qual, char *qbuf, size_t qsize)
 {
 	size_t lo = 0, hi = ALPHA_NOPS, i;
 	uint32_t major = insn & OP_MASK;

@@ -35,9 +35,8 @@ static void arch_disasm_alpha(const uint8_t *code, size_t len, uint64_t addr,
 	*n = nr;
 }
 
-int arch_disasm_decode(int e_machine, enum disasm_syntax syntax, const uint8_t *code,
-		       size_t len, uint64_t addr, struct disasm_insn **out, size_t *n,
-		       struct errmsg *em)
+int arch_disasm_decode(int e_machine, enum disasm_syntax syntax, const uint8_t *code, size_t len,
+		       uint64_t addr, struct disasm_insn **out, size_t *n, struct errmsg *em)
 {
 	if (e_machine == EM_ALPHA) {
 		arch_disasm_alpha(code, len, addr, out, n);

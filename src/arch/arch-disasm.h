@@ -17,9 +17,8 @@ struct errmsg;
  * Capstone.  An Alpha word that does not decode is one instruction of 4
  * bytes (".long 0x..." as objdump prints it); bytes after the last whole
  * word are one ".byte" each. */
-int arch_disasm_decode(int e_machine, enum disasm_syntax syntax, const uint8_t *code,
-		       size_t len, uint64_t addr, struct disasm_insn **out, size_t *n,
-		       struct errmsg *em);
+int arch_disasm_decode(int e_machine, enum disasm_syntax syntax, const uint8_t *code, size_t len,
+		       uint64_t addr, struct disasm_insn **out, size_t *n, struct errmsg *em);
 
 /* Where the instruction at addr goes, for a machine that src/arch decodes
  * (Alpha: branches, and the hint of jmp/jsr); false otherwise. */

@@ -25,6 +25,7 @@ done
 total=0
 compare() {
 	name=$1 f=$2
+	# shellcheck disable=SC2046 # two words: address and size
 	set -- $("$READELF" -SW "$f" | awk '{ for (i = 1; i < NF; i++) if ($i == ".text") { print "0x" $(i + 2), "0x" $(i + 4); exit } }')
 	[ $# -eq 2 ] || fail "$name: no .text in $f"
 	"$DIS" "$f" "$1" "$2" >"$TMP/$name.mine" || fail "$name: alphadis failed"
@@ -61,6 +62,7 @@ done
 	2>"$TMP/cc.err" || { cat "$TMP/cc.err"; fail "$CC alpha-formats.S"; }
 compare "alpha-formats.S" "$TMP/formats"
 # ... and that it has them: hints, literals, qualifiers, PALcode, pseudo-ops.
+# shellcheck disable=SC2016 # $f6 is Alpha's register, not the shell's
 for want in 'jsr ra,(t12),1' 'jmp (t0)' 'ret t0,(t1),0x3fff' 'call_pal 0x1234' 'callsys' \
 	'pal1e 0x3fd8000' '.long 0x4000000' 'mult/suid' 'cvttq/svc' 'negs/sui' 'fbge $f6,' \
 	'mov 0x2a,s0' 'addl t0,0xff,t2' 'ldah t3,32767(t4)' 'unop' 'implver' 'ftois $f7,t7'; do

@@ -24,6 +24,7 @@ ID=$(readelf -n "$BIN" | awk '/Build ID/ { print $3 }')
 sym() { nm "$BIN" | awk -v s="$1" '$3 == s { print "0x" $1 }'; }
 U=$(sym undecodable) H=$(sym huge) P=$(sym past_section)
 # The executable segment: where it is mapped and from which offset.
+# shellcheck disable=SC2046 # three words
 set -- $(readelf -lW "$BIN" | awk '$1 == "LOAD" && / R E / { print $2, $3, $5; exit }')
 OFF=$1 VADDR=$2 FILESZ=$3
 cat >"$TMP/rec.txt" <<REC
@@ -118,7 +119,9 @@ if command -v "$ACC" >/dev/null 2>&1; then
 	"$AOBJDUMP" -d "$ABIN" >"$TMP/a.objdump" || fail "$AOBJDUMP"
 	PAL=$(awk '/<formats_pal>:$/ { print "0x" $1; exit }' "$TMP/a.objdump")
 	LONG=$(awk '/\.long 0x4000000/ { sub(/:$/, "", $1); print "0x" $1; exit }' "$TMP/a.objdump")
-	[ -n "$PAL" ] && [ -n "$LONG" ] || fail "no formats_pal or .long in $ABIN"
+	if [ -z "$PAL" ] || [ -z "$LONG" ]; then
+		fail "no formats_pal or .long in $ABIN"
+	fi
 	cat >"$TMP/a.txt" <<REC
 attr sample_type=IP|TID|TIME|CPU|PERIOD period=1000 name=cycles ids=5
 arch alpha

@@ -38,8 +38,8 @@ START_TEST(test_small_buffer)
 		for (size = 1; size <= strlen(c->text) + 1; size++) {
 			memset(buf, 'x', sizeof(buf));
 			alpha_disasm_insn(w, c->pc, buf, size);
-			ck_assert_uint_eq(strlen(buf), size - 1 < strlen(c->text) ? size - 1 :
-										    strlen(c->text));
+			ck_assert_uint_eq(strlen(buf),
+					  size - 1 < strlen(c->text) ? size - 1 : strlen(c->text));
 			ck_assert(strncmp(buf, c->text, size - 1) == 0);
 			ck_assert_int_eq(buf[size], 'x');
 		}
@@ -60,8 +60,8 @@ END_TEST
  * one; targets for branches only. */
 START_TEST(test_dispatch)
 {
-	static const uint8_t code[] = { 0x0b, 0x00, 0x20, 0xee, 0x00, 0x00, 0x00, 0x04,
-					0x01, 0x80, 0xfa, 0x6b, 0xaa, 0xbb };
+	static const uint8_t code[] = { 0x0b, 0x00, 0x20, 0xee, 0x00, 0x00, 0x00,
+					0x04, 0x01, 0x80, 0xfa, 0x6b, 0xaa, 0xbb };
 	struct errmsg em = ERRMSG_INIT;
 	struct disasm_insn *v = NULL;
 	uint64_t to = 0;

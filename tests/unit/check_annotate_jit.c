@@ -24,8 +24,7 @@ static const uint8_t jit_code[] = { 0x48, 0x83, 0xef, 0x01, 0x75, 0xfa, 0x06, 0x
 
 /* The report of one function sym of the perf map of pid, sampled once at
  * its start. */
-static struct annotate_report *report_of(struct machine *m, int pid, struct symbol *sym,
-					 bool live)
+static struct annotate_report *report_of(struct machine *m, int pid, struct symbol *sym, bool live)
 {
 	const char *specs[] = { sym->name };
 	char *path = xasprintf("/tmp/perf-%d.map", pid);
