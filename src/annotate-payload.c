@@ -44,7 +44,8 @@ void annotate_payload_free(struct annotate_payload *p)
 	free(p);
 }
 
-void annotate_payload_add(struct annotate_payload *p, uint64_t addr, const void *decoded)
+/* The first part at addr or after it (p->nr when none). */
+static size_t annotate_payload_lower(const struct annotate_payload *p, uint64_t addr)
 {
 	size_t lo = 0, hi = p->nr;
 
@@ -56,6 +57,13 @@ void annotate_payload_add(struct annotate_payload *p, uint64_t addr, const void 
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+void annotate_payload_add(struct annotate_payload *p, uint64_t addr, const void *decoded)
+{
+	size_t lo = annotate_payload_lower(p, addr);
+
 	if (lo == p->nr || p->parts[lo].addr != addr) {
 		p->parts = xgrow(p->parts, &p->cap, p->nr + 1, sizeof(*p->parts));
 		memmove(&p->parts[lo + 1], &p->parts[lo], (p->nr - lo) * sizeof(*p->parts));
@@ -141,18 +149,9 @@ void annotate_payload_age(struct annotate_payload *p, enum hist_mode mode)
 
 bool annotate_payload_sum(const struct annotate_payload *p, uint64_t lo, uint64_t hi, void *out)
 {
-	size_t a = 0, b, i;
+	size_t a = annotate_payload_lower(p, lo), i;
 
 	memset(out, 0, p->ops->stats_size);
-	b = p->nr;
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-
-		if (p->parts[mid].addr < lo)
-			a = mid + 1;
-		else
-			b = mid;
-	}
 	for (i = a; i < p->nr && p->parts[i].addr < hi; i++)
 		p->ops->stats_merge(out, p->parts[i].stats);
 	return i > a;
