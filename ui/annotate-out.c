@@ -4,6 +4,7 @@
 
 #include "annotate-out.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "payload.h"
@@ -24,35 +25,50 @@ static void annotate_out_bytes(struct strbuf *sb, const struct annotate_line *l)
 		strbuf_addf(sb, "%s%02x", k ? " " : "", l->bytes[k]);
 }
 
-/* A payload column's width: its title's, its declared one, or 7. */
-static int annotate_out_pwidth(const struct payload_ops *ops, const void *total, size_t col)
+/* A number column's width: its title's, its declared one, 7, or its widest
+ * value among f's lines; a name column's: its declared width (names are
+ * cut to it), at least its title's. */
+static int annotate_out_pwidth(const struct payload_ops *ops, const struct annotate_fn *f,
+			       size_t col, struct strbuf *cell)
 {
-	size_t w = strlen(payload_title(ops, total, col));
+	size_t w = strlen(payload_title(ops, f->payload, col)), k;
 
 	if (ops->columns[col].width > w)
 		w = ops->columns[col].width;
-	return (int)(w > 7 ? w : 7);
+	if (w < 7)
+		w = 7;
+	if (ops->columns[col].kind == PAYLOAD_NAME)
+		return (int)w;
+	for (k = 0; k < f->nr_lines; k++) {
+		strbuf_reset(cell);
+		payload_cell(cell, ops, f->lines[k].payload, f->payload, col);
+		if (cell->len > w)
+			w = cell->len;
+	}
+	return (int)w;
 }
 
 /* The payload columns of a line (stats NULL: none), a space before each;
- * titles when title is set. */
+ * titles when title is set.  widths: annotate_out_pwidth's. */
 static void annotate_out_pcells(struct strbuf *sb, const struct payload_ops *ops, const void *stats,
-				const void *total, bool title)
+				const void *total, bool title, const int *widths)
 {
 	struct strbuf cell;
 	size_t c;
 
 	strbuf_init(&cell);
 	for (c = 0; c < ops->nr_columns; c++) {
-		int w = annotate_out_pwidth(ops, total, c);
-		bool name = ops->columns[c].kind == PAYLOAD_NAME;
+		int w = widths[c];
 
 		strbuf_reset(&cell);
 		if (title)
 			strbuf_addstr(&cell, payload_title(ops, total, c));
 		else
 			payload_cell(&cell, ops, stats, total, c);
-		strbuf_addf(sb, name ? " %-*.*s" : " %*.*s", w, w, cell.buf);
+		if (ops->columns[c].kind == PAYLOAD_NAME)
+			strbuf_addf(sb, " %-*.*s", w, w, cell.buf);
+		else
+			strbuf_addf(sb, " %*s", w, cell.buf);
 	}
 	strbuf_release(&cell);
 }
@@ -66,6 +82,7 @@ void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
 			    r->unmatched[i]);
 	for (i = 0; i < r->nr_fns; i++) {
 		const struct annotate_fn *f = &r->fns[i];
+		int *pw = NULL;
 
 		strbuf_addf(sb, "Annotate %s [%s] 0x%llx, %llu bytes: %llu samples, period %llu\n",
 			    f->symbol, f->dso, (unsigned long long)f->start,
@@ -75,8 +92,16 @@ void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
 			strbuf_addf(sb, "  (%s)\n", f->note);
 		strbuf_addstr(sb, " Percent   Samples  Address         ");
 		/* Payload columns for a function with payload samples. */
-		if (r->payload && f->payload)
-			annotate_out_pcells(sb, r->payload, NULL, f->payload, true);
+		if (r->payload && f->payload) {
+			struct strbuf cell;
+
+			strbuf_init(&cell);
+			pw = xcalloc(r->payload->nr_columns, sizeof(*pw));
+			for (k = 0; k < r->payload->nr_columns; k++)
+				pw[k] = annotate_out_pwidth(r->payload, f, k, &cell);
+			strbuf_release(&cell);
+			annotate_out_pcells(sb, r->payload, NULL, f->payload, true, pw);
+		}
 		strbuf_addstr(sb, "  Instruction\n");
 		for (k = 0; k < f->nr_lines; k++) {
 			const struct annotate_line *l = &f->lines[k];
@@ -86,12 +111,14 @@ void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
 			textfmt_fixed(&pct, annotate_out_percent(l->period, f->period), 2);
 			strbuf_addf(sb, "%7s%%  %8llu  %16llx", pct.buf,
 				    (unsigned long long)l->samples, (unsigned long long)l->addr);
-			if (r->payload && f->payload)
-				annotate_out_pcells(sb, r->payload, l->payload, f->payload, false);
+			if (pw)
+				annotate_out_pcells(sb, r->payload, l->payload, f->payload, false,
+						    pw);
 			strbuf_addf(sb, "  %s\n", l->text);
 			strbuf_release(&pct);
 		}
 		strbuf_addch(sb, '\n');
+		free(pw);
 	}
 }
 
