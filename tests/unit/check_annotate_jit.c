@@ -144,15 +144,16 @@ END_TEST
 
 START_TEST(test_exited)
 {
-	struct machine *m = machine_new();
 	struct symbol sym = { 0x400000, 0x400010, "jit_dead" };
 	struct annotate_report *r;
+	struct machine *m;
 	pid_t pid = fork();
 
 	if (pid == 0)
 		_exit(0);
 	ck_assert_int_gt(pid, 0);
 	ck_assert_int_eq(waitpid(pid, NULL, 0), pid);
+	m = machine_new();
 	r = report_of(m, (int)pid, &sym, true);
 	ck_assert_ptr_nonnull(strstr(r->fns[0].note, "has exited"));
 	annotate_report_free(r);
