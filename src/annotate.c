@@ -289,12 +289,18 @@ static void annotate_disasm(struct annotate *a, struct annotate_func *f, int e_m
 	int err = arch_disasm_decode(e_machine, a->syntax, code, len, f->sym->start, &f->insns,
 				     &f->nr_insns, &em);
 
+	char *cut = NULL;
+
+	if (len < size)
+		cut = xasprintf("cut: %zu of %llu bytes %s%s", len, (unsigned long long)size, where,
+				len == ELFSYMS_CODE_MAX ? " (1 MiB bound)" : "");
 	if (err) {
-		f->note = xasprintf("no disassembly: %s", errmsg_text(&em, err));
+		f->note = xasprintf("no disassembly: %s%s%s", errmsg_text(&em, err),
+				    cut ? "; " : "", cut ? cut : "");
+		free(cut);
 		disasm_raw(code, len, f->sym->start, &f->insns, &f->nr_insns);
-	} else if (len < size) {
-		f->note = xasprintf("cut: %zu of %llu bytes %s%s", len, (unsigned long long)size,
-				    where, len == ELFSYMS_CODE_MAX ? " (1 MiB bound)" : "");
+	} else {
+		f->note = cut;
 	}
 }
 

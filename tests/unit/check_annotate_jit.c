@@ -59,7 +59,11 @@ START_TEST(test_live_bytes)
 			       "jit_fn" };
 	r = report_of(m, (int)getpid(), &sym, true);
 	f = &r->fns[0];
+#ifdef HAVE_CAPSTONE
 	ck_assert_ptr_null(f->note);
+#else
+	ck_assert_ptr_nonnull(strstr(f->note, "no disassembly: built without Capstone"));
+#endif
 	for (i = 0; i < f->nr_lines; i++) {
 		ck_assert_uint_eq(f->lines[i].addr, sym.start + off);
 		ck_assert(memcmp(f->lines[i].bytes, jit_code + off, f->lines[i].size) == 0);
@@ -100,7 +104,7 @@ START_TEST(test_past_mapping)
 	sym = (struct symbol){ (uintptr_t)p + page - 64, (uintptr_t)p + page + 4096, "jit_long" };
 	r = report_of(m, (int)getpid(), &sym, true);
 	ck_assert_ptr_nonnull(r->fns[0].note);
-	ck_assert_str_eq(r->fns[0].note, "cut: 64 of 4160 bytes in the process's memory");
+	ck_assert_ptr_nonnull(strstr(r->fns[0].note, "cut: 64 of 4160 bytes in the process's memory"));
 	ck_assert_uint_eq(r->fns[0].lines[r->fns[0].nr_lines - 1].addr +
 				  r->fns[0].lines[r->fns[0].nr_lines - 1].size,
 			  sym.start + 64);
@@ -132,8 +136,8 @@ START_TEST(test_bound)
 	r = report_of(m, (int)getpid(), &sym, true);
 	f = &r->fns[0];
 	ck_assert_ptr_nonnull(f->note);
-	ck_assert_str_eq(f->note,
-			 "cut: 1048576 of 2097152 bytes in the process's memory (1 MiB bound)");
+	ck_assert_ptr_nonnull(
+		strstr(f->note, "cut: 1048576 of 2097152 bytes in the process's memory (1 MiB bound)"));
 	ck_assert_uint_eq(f->lines[f->nr_lines - 1].addr + f->lines[f->nr_lines - 1].size,
 			  sym.start + ELFSYMS_CODE_MAX);
 	annotate_report_free(r);
