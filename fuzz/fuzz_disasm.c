@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	code = malloc(len ? len : 1);
 	memcpy(code, data + 1, len);
 	if (arch_disasm_decode(machines[data[0] % 5], data[0] & 0x80 ? DISASM_INTEL : DISASM_ATT,
-			  code, len, addr, &v, &n, NULL) == 0) {
+			       code, len, addr, &v, &n, NULL) == 0) {
 		for (i = 0; i < n; i++) {
 			if (v[i].addr != addr || !v[i].size || v[i].size > DISASM_INSN_MAX ||
 			    memcmp(v[i].bytes, code + (addr - 0x401000), v[i].size) != 0 ||
