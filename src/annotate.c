@@ -275,6 +275,9 @@ void annotate_age(struct annotate *a, enum hist_mode mode)
 			if (f->c[j].v[ANNOTATE_PERIOD] || f->c[j].v[ANNOTATE_SAMPLES])
 				f->c[n++] = f->c[j];
 		f->nr = n;
+		/* hist_age drops a row with no period left, stats and all. */
+		if (!f->total[ANNOTATE_PERIOD])
+			annotate_payload_age(f->pl, HIST_ZERO);
 	}
 	free(rems);
 }

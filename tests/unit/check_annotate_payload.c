@@ -9,7 +9,10 @@
 
 #include "alpha-profileme.h"
 #include "annotate-payload.h"
+#include "annotate.h"
+#include "hist.h"
 #include "payload.h"
+#include "symtab.h"
 #include "testutil.h"
 
 #define NWORDS (sizeof(struct profileme_stats) / sizeof(uint64_t))
@@ -120,6 +123,60 @@ START_TEST(test_ranges_zero_accumulate)
 }
 END_TEST
 
+/* Through annotate and hist as ingest drives them: a row whose period
+ * decays to nothing is dropped with its stats, and so are the function's
+ * per-instruction stats; samples after that start both from zero. */
+START_TEST(test_row_dropped)
+{
+	static struct symbol hot = { 0x1000, 0x1100, "hot" };
+	const char *specs[] = { "hot" };
+	const struct payload_ops *ops = &profileme_payload;
+	struct sort_spec spec;
+	struct hist *h;
+	struct annotate *a;
+	struct annotate_report *r;
+	int round, i;
+
+	ck_assert_int_eq(sort_spec_parse("dso,sym", &spec, NULL), 0);
+	h = hist_new(&spec);
+	hist_enable_payload(h, ops);
+	a = annotate_new(specs, 1, false);
+	annotate_enable_payload(a, ops);
+	for (round = 0; round < 3; round++) {
+		/* Period 1: gone after one decay; PCTR0 sums stay big. */
+		for (i = 0; i < 3; i++) {
+			struct hist_sample hs = { .sym = &hot, .period = 1 };
+			struct profileme pm;
+
+			profileme_from_regs(1, 0x1000, 0, 0xfffff0000000ull | (1ull << 1), &pm);
+			annotate_sample_payload(a, NULL, &hot, 0x1000 + 4 * (uint64_t)i, 1, &pm);
+			hist_add_payload(h, &hs, &pm);
+		}
+		for (i = 0; i < 20; i++) {
+			hist_age(h, HIST_DECAY);
+			annotate_age(a, HIST_DECAY);
+		}
+	}
+	{
+		struct hist_sample hs = { .sym = &hot, .period = 1 };
+		struct profileme pm;
+
+		profileme_from_regs(1, 0x1000, 0, 1ull << 28, &pm);
+		annotate_sample_payload(a, NULL, &hot, 0x1000, 1, &pm);
+		hist_add_payload(h, &hs, &pm);
+	}
+	ck_assert_uint_eq(hist_count(h), 1);
+	r = annotate_report(a);
+	ck_assert_uint_eq(r->nr_fns, 1);
+	ck_assert_ptr_nonnull(r->fns[0].payload);
+	ck_assert(memcmp(r->fns[0].payload, hist_entry_payload(h, 0), ops->stats_size) == 0);
+	ck_assert_uint_eq(((const struct profileme_stats *)r->fns[0].payload)->pctr0_sum, 1);
+	annotate_report_free(r);
+	annotate_free(a);
+	hist_free(h);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("annotate_payload");
@@ -127,6 +184,7 @@ int main(void)
 
 	tcase_add_test(tc, test_decay_adds_up);
 	tcase_add_test(tc, test_ranges_zero_accumulate);
+	tcase_add_test(tc, test_row_dropped);
 	suite_add_tcase(s, tc);
 	return testutil_run(s) ? 1 : 0;
 }
