@@ -289,10 +289,9 @@ static void annotate_disasm(struct annotate *a, struct annotate_func *f, int e_m
 {
 	struct errmsg em = ERRMSG_INIT;
 	uint64_t size = f->sym->end - f->sym->start;
+	char *cut = NULL;
 	int err = arch_disasm_decode(e_machine, a->syntax, code, len, f->sym->start, &f->insns,
 				     &f->nr_insns, &em);
-
-	char *cut = NULL;
 
 	if (len < size)
 		cut = xasprintf("cut: %zu of %llu bytes %s%s", len, (unsigned long long)size, where,
