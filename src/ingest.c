@@ -202,6 +202,7 @@ void ingest_payload_env(struct ingest *in, const struct arch_env *env,
 	arch_env_parse_cpuid(&in->payload_env);
 	if (in->hist)
 		hist_enable_payload(in->hist, ops->payload);
+	annotate_enable_payload(in->annotate, ops->payload);
 }
 
 void ingest_set_targets(struct ingest *in, const pid_t *pids, size_t n)

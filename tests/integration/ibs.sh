@@ -334,6 +334,20 @@ sorted([r["ibs_op"]["load_latency_sum"] / r["ibs_op"]["load_latency_n"] for r in
 	fail "--order ldlat: $(cat "$TMP/ord.json")"
 ok "--order ldlat sorts by the mean load latency"
 
+# --annotate: the IBS counters per instruction add up to the function's,
+# which are the row's; the batch annotation has the IBS columns.
+"$PROFTOP" -i "$TMP/op4.data" --annotate leaf_a --json >"$TMP/ann.json" 2>/dev/null || fail "--annotate --json"
+json_check "$TMP/ann.json" '(lambda s: (lambda f, row: f["ibs_op"] == row["ibs_op"] and
+all(sum(i.get("ibs_op", {}).get(k, 0) for i in f["instructions"]) == v
+    for k, v in f["ibs_op"].items() if isinstance(v, int)) and
+sum(1 for i in f["instructions"] if "ibs_op" in i) >= 1)(
+s["annotate"][0], [r for r in s["rows"] if r["symbol"] == "leaf_a"][0]))(snaps[-1])' ||
+	fail "--annotate: per-instruction IBS counts: $(head -c 600 "$TMP/ann.json")"
+"$PROFTOP" -i "$TMP/op4.data" --annotate leaf_a --batch >"$TMP/ann.out" 2>/dev/null || fail "--annotate --batch"
+grep -q -E '^ Percent +Samples +Address +Branch +BrMisp +Taken +RetMisp +Load +Store +DCmiss +L2miss +Source +DTLB1 +DTLB2 +LdLat +Tag2Ret +Cmp2Ret +Instruction$' "$TMP/ann.out" ||
+	fail "--annotate titles: $(grep Percent "$TMP/ann.out")"
+ok "--annotate: IBS Op columns per instruction, adding up to the function's and the row's"
+
 # A hand-made recording whose columns are known: leaf_a has 4 branches (2
 # taken, 2 mispredicted, 1 a return) and 6 loads (3 miss L1: from L2 in 20
 # cycles, from DRAM in 300 and 280; 1 DTLB L1 miss), tag to retire 10,

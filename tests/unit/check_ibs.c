@@ -427,6 +427,8 @@ START_TEST(test_stats)
 	p->stats_merge(&st2, &st);
 	ck_assert_uint_eq(st2.samples, 6);
 	ck_assert_uint_eq(st2.src[IBS_SRC_DRAM], 2);
+	/* word by word: annotate may split a row's stats per instruction */
+	ck_assert(ibs_op_payload.stats_counters && ibs_fetch_payload.stats_counters);
 	p->stats_decay(&st2, 1, 2);
 	ck_assert_uint_eq(st2.samples, 3);
 	ck_assert_uint_eq(st2.lat_sum, 300);
