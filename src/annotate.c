@@ -60,7 +60,7 @@ struct annotate {
 	enum disasm_syntax syntax;
 	const struct symbol *miss[ANNOTATE_MISS];
 	const struct payload_ops *payload;
-	bool payload_seen; /* a decoded payload: from then on others count too */
+	bool payload_seen; /* a decoded payload: the stats are shown */
 	bool live;	   /* samples of this system now: JIT code is read from memory */
 };
 
@@ -203,12 +203,10 @@ void annotate_sample_payload(struct annotate *a, const struct dso *dso, const st
 	annotate_sample(a, dso, sym, addr, period);
 	if (!a || !a->payload || !sym)
 		return;
-	/* As hist_add_payload: a sample that is not the decoder's counts once
-	 * some sample was. */
+	/* As hist_add_payload: a sample that is not the decoder's counts from
+	 * the start (the stats show once some sample was the decoder's). */
 	if (decoded)
 		a->payload_seen = true;
-	else if (!a->payload_seen)
-		return;
 	f = annotate_find(a, dso, sym);
 	if (!f)
 		return;
@@ -459,7 +457,7 @@ struct annotate_report *annotate_report(struct annotate *a)
 		o->samples = f->total[ANNOTATE_SAMPLES];
 		o->note = f->note ? xstrdup(f->note) : NULL;
 		annotate_fill(f, o);
-		if (f->pl)
+		if (f->pl && a->payload_seen)
 			annotate_fill_payload(a->payload, f->pl, o);
 	}
 	r->payload = a->payload;
