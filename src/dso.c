@@ -214,6 +214,13 @@ bool dso_symbol_synthetic(const struct dso *d, const struct symbol *sym)
 	       symtab_owns(d->img.cfi_symtab, sym);
 }
 
+const struct symbol *dso_symbol_at(const struct dso *d, uint64_t vaddr)
+{
+	if (d->kind != DSO_USER || __atomic_load_n(&d->state, __ATOMIC_ACQUIRE) != DSO_SYMS_LOADED)
+		return NULL;
+	return symtab_lookup(d->img.symtab, vaddr);
+}
+
 bool dso_is_kernel(const struct dso *d)
 {
 	return d->kind == DSO_KERNEL || d->kind == DSO_MODULE;

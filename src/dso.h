@@ -59,6 +59,9 @@ bool dso_symbol_synthetic(const struct dso *d, const struct symbol *sym);
  * table, or NULL.  NULL before loading or when it failed. */
 const char *dso_sym_path(const struct dso *d);
 const char *dso_debug_path(const struct dso *d);
+/* Once loaded, the ELF symbol of a user DSO at vaddr (its symbol space),
+ * or NULL (not loaded, no symbol there).  From any thread. */
+const struct symbol *dso_symbol_at(const struct dso *d, uint64_t vaddr);
 /* Once loaded: the build ID of the file the symbols came from (*id, its
  * size returned), or 0 when it has none or is not loaded.  Lets a later
  * reader (DWARF, after a /proc/PID path is gone) check another path holds

@@ -732,6 +732,7 @@ void options_engine_config(const struct options *o, bool browser, struct engine_
 	out->annotate = o->annotate;
 	out->nannotate = o->nannotate;
 	out->annotate_intel = o->annotate_intel;
+	out->annotate_browse = browser;
 	out->buildid_dir = o->buildid_dir;
 	out->vmlinux = o->vmlinux;
 	out->demangle = !o->no_demangle;

@@ -171,6 +171,11 @@ struct annotate_line {
 	uint8_t bytes[16];
 	char text[200];              /* "mov %rsp, %rbp" (the raw bytes without Capstone) */
 	uint64_t period, samples;    /* of the samples at addr */
+	/* A direct jump or call: */
+	uint64_t target;             /* its destination, or 0 */
+	bool call;                   /* a call (else a jump) */
+	char target_sym[96];         /* the function at target, "" when none is known */
+	uint64_t target_off;         /* target's offset in it */
 };
 
 /* One function matched by a --annotate name, as of a refresh. */
@@ -190,6 +195,8 @@ struct annotate_report {
 	char **unmatched;            /* specs no sampled function matched yet */
 	size_t nr_unmatched;
 };
+/* Frees a report (a snapshot's, or one the browser asked for). */
+void annotate_report_free(struct annotate_report *r);
 
 /* The header fields are filled by the engine; view_build fills the rest. */
 

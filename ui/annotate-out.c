@@ -21,6 +21,18 @@ static void annotate_out_bytes(struct strbuf *sb, const struct annotate_line *l)
 		strbuf_addf(sb, "%s%02x", k ? " " : "", l->bytes[k]);
 }
 
+void annotate_out_target(struct strbuf *sb, const struct annotate_line *l)
+{
+	if (!l->target)
+		return;
+	if (!l->target_sym[0])
+		strbuf_addf(sb, "0x%llx", (unsigned long long)l->target);
+	else if (l->target_off)
+		strbuf_addf(sb, "%s+0x%llx", l->target_sym, (unsigned long long)l->target_off);
+	else
+		strbuf_addstr(sb, l->target_sym);
+}
+
 void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
 {
 	size_t i, k;
@@ -44,9 +56,15 @@ void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
 
 			strbuf_init(&pct);
 			textfmt_fixed(&pct, annotate_out_percent(l->period, f->period), 2);
-			strbuf_addf(sb, "%7s%%  %8llu  %16llx  %s\n", pct.buf,
+			strbuf_addf(sb, "%7s%%  %8llu  %16llx  %s", pct.buf,
 				    (unsigned long long)l->samples, (unsigned long long)l->addr,
 				    l->text);
+			if (l->target) {
+				strbuf_addstr(sb, "  <");
+				annotate_out_target(sb, l);
+				strbuf_addch(sb, '>');
+			}
+			strbuf_addch(sb, '\n');
 			strbuf_release(&pct);
 		}
 		strbuf_addch(sb, '\n');
@@ -91,6 +109,17 @@ void annotate_out_json(struct strbuf *sb, const struct annotate_report *r)
 			strbuf_addf(sb, ",\"samples\":%llu,\"period\":%llu,\"percent\":",
 				    (unsigned long long)l->samples, (unsigned long long)l->period);
 			textfmt_fixed(sb, annotate_out_percent(l->period, f->period), 2);
+			if (l->target) {
+				struct strbuf t;
+
+				strbuf_init(&t);
+				annotate_out_target(&t, l);
+				strbuf_addstr(sb, ",\"target\":");
+				strbuf_add_json_string(sb, t.buf);
+				strbuf_addf(sb, ",\"target_addr\":%llu,\"call\":%s",
+					    (unsigned long long)l->target, l->call ? "true" : "false");
+				strbuf_release(&t);
+			}
 			strbuf_addch(sb, '}');
 		}
 		strbuf_addstr(sb, "]}");

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "annotate-view.h"
 #include "column.h"
 #include "util.h"
 #include "view.h"
@@ -30,6 +31,7 @@ enum browser_keycode {
 	BKEY_ENTER,
 	BKEY_BACKSPACE,
 	BKEY_F1,
+	BKEY_BTAB,           /* Shift-Tab */
 };
 
 enum browser_action {
@@ -46,12 +48,15 @@ enum {
 	BROWSER_QUIT = 1 << 1,
 	BROWSER_SET_MODE = 1 << 2,   /* call engine_set_mode(b->mode) */
 	BROWSER_RESUMED = 1 << 3,    /* unpaused: show the latest snapshot */
+	BROWSER_ANNOTATE = 1 << 4,   /* ask the engine for b->ann.symbol in b->ann.dso
+					(tui_source.annotate), then browser_annotate_report */
 };
 
 enum browser_screen {
 	BROWSER_TABLE,
 	BROWSER_HELP,
 	BROWSER_PROMPT,   /* a line of input in the status line */
+	BROWSER_INSNS,    /* the per-instruction view of a function (a) */
 };
 
 enum browser_prompt {
@@ -125,6 +130,8 @@ struct browser {
 	struct strbuf paths;              /* node paths of the lines */
 
 	enum browser_screen screen;
+	enum browser_screen help_from;    /* the screen the help returns to */
+	struct annotate_view ann;         /* BROWSER_INSNS's */
 	size_t help_top;
 	enum browser_prompt prompt;
 	char input[128];
@@ -140,6 +147,10 @@ void browser_release(struct browser *b);
 /* Show snap (malloc'd; the browser releases and frees it with the next one
  * or browser_release), keeping the selection on the same entry. */
 void browser_set_snapshot(struct browser *b, struct snapshot *snap);
+
+/* A report asked for after BROWSER_ANNOTATE (freed here): the view shows
+ * its function if it has it. */
+void browser_annotate_report(struct browser *b, struct annotate_report *r);
 
 /* Recompute the lines after a change of filters, sort or percent base. */
 void browser_rebuild(struct browser *b);

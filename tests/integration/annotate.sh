@@ -6,7 +6,8 @@
 # Capstone and objdump spell some things differently, so the test compares:
 # - mnemonics, Capstone's AT&T size suffix dropped where objdump has none
 #   (pushq/push, movq/mov, retq/ret, movabsq/movabs, imulq/imul ...);
-# - register operands (the %reg tokens in order): immediates and
+# - register operands (the %reg tokens in order), and jump targets
+#   (objdump's "<sym+off>" beside a jump is JSON's "target"): immediates and
 #   displacements are printed in decimal by Capstone when small ($0 against
 #   $0x0, -8(%rbp) against -0x8(%rbp)), and objdump adds <sym+off> to
 #   jump targets.
@@ -87,6 +88,13 @@ for name in ("leaf_a", "lib_leaf"):
         bad("%s: %d of %d instructions agree with objdump" % (name, agree, len(ref)))
     print("ok - %s: %d instructions, addresses all objdump's, %d agree in mnemonic and registers"
           % (name, len(ref), agree))
+    # Jump and call targets: objdump's "11cf <leaf_a+0x46>", each one.
+    theirs = {a: (int(ops.split()[0], 16), re.search(r"<(.*)>", ops).group(1))
+              for a, _, ops in ref if re.match(r"[0-9a-f]+ <[^>]*>$", ops)}
+    ours = {i["addr"]: (i["target_addr"], i["target"]) for i in f["instructions"] if "target" in i}
+    if not theirs or ours != theirs:
+        bad("%s: targets %s, objdump %s" % (name, ours, theirs))
+    print("ok - %s: %d jump targets, objdump's addresses and names" % (name, len(ours)))
 
 # The hottest instruction of leaf_a is inside its loop: from the backward
 # jump's target to the jump.

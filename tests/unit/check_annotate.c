@@ -143,6 +143,74 @@ START_TEST(test_match)
 }
 END_TEST
 
+/* The browser's a: a function is counted from annotate_watch on (not
+ * before), and the reports carry it from then. */
+START_TEST(test_watch)
+{
+	struct annotate *a = annotate_new(NULL, 0, false);
+	struct annotate_report *r;
+
+	annotate_sample(a, NULL, &hot, 0x1010, 5);   /* nothing watched: not kept */
+	r = annotate_report_of(a, "hot", NULL, 0);
+	ck_assert_uint_eq(r->nr_fns, 0);
+	annotate_report_free(r);
+	annotate_watch(a, "hot", NULL);
+	annotate_watch(a, "hot", NULL);              /* once is enough */
+	annotate_sample(a, NULL, &hot, 0x1010, 5);
+	annotate_sample(a, NULL, &hot, 0x1020, 2);
+	annotate_sample(a, NULL, &cold, 0x2000, 9);
+	r = annotate_report(a);
+	ck_assert_uint_eq(r->nr_fns, 1);
+	ck_assert_uint_eq(r->nr_unmatched, 0);
+	ck_assert_str_eq(r->fns[0].symbol, "hot");
+	ck_assert_uint_eq(r->fns[0].period, 7);
+	ck_assert_uint_eq(r->fns[0].samples, 2);
+	annotate_report_free(r);
+	r = annotate_report_of(a, "hot", NULL, 0);
+	ck_assert_uint_eq(r->nr_fns, 1);
+	ck_assert_uint_eq(r->fns[0].period, 7);
+	annotate_report_free(r);
+	r = annotate_report_of(a, "cold", NULL, 0);
+	ck_assert_uint_eq(r->nr_fns, 0);
+	annotate_report_free(r);
+	annotate_free(a);
+}
+END_TEST
+
+/* A recording in the browser: every function is kept, a function opened
+ * after the end has all its samples, and only the watched ones (or
+ * --annotate's) go into the refresh's report. */
+START_TEST(test_keep_all)
+{
+	const char *specs[] = { "cold" };
+	struct annotate *a = annotate_new(specs, 1, false);
+	struct annotate_report *r;
+	int i;
+
+	annotate_keep_all(a);
+	for (i = 0; i < 100; i++) {
+		annotate_sample(a, NULL, &hot, 0x1000 + (uint64_t)(i % 7) * 4, 1);
+		annotate_sample(a, NULL, &cold, 0x2000, 3);
+	}
+	r = annotate_report(a);
+	ck_assert_uint_eq(r->nr_fns, 1);
+	ck_assert_str_eq(r->fns[0].symbol, "cold");
+	annotate_report_free(r);
+	r = annotate_report_of(a, "hot", NULL, 0);
+	ck_assert_uint_eq(r->nr_fns, 1);
+	ck_assert_uint_eq(r->fns[0].samples, 100);
+	ck_assert_uint_eq(r->fns[0].nr_lines, 7);
+	annotate_report_free(r);
+	annotate_watch(a, "hot", NULL);
+	r = annotate_report(a);
+	ck_assert_uint_eq(r->nr_fns, 2);
+	ck_assert_str_eq(r->fns[0].symbol, "hot");
+	ck_assert_uint_eq(r->fns[0].period, 100);
+	annotate_report_free(r);
+	annotate_free(a);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("annotate");
@@ -154,6 +222,8 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("match");
 	tcase_add_test(tc, test_match);
+	tcase_add_test(tc, test_watch);
+	tcase_add_test(tc, test_keep_all);
 	suite_add_tcase(s, tc);
 	return s;
 }
