@@ -455,6 +455,8 @@ unsigned annotate_view_key(struct annotate_view *v, int key)
 		return annotate_view_follow(v);
 	case ANNOTATE_VIEW_ACT_BACK:
 		return annotate_view_back(v);
+	case ANNOTATE_VIEW_ACT_PAUSE:
+		return ANNOTATE_VIEW_PAUSE;
 	case ANNOTATE_VIEW_ACT_CLOSE:
 		return ANNOTATE_VIEW_CLOSE;
 	case ANNOTATE_VIEW_ACT_HELP:

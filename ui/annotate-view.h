@@ -27,6 +27,7 @@ enum {
 	ANNOTATE_VIEW_OPEN = 1 << 1,   /* ask the engine for want_symbol (in want_dso) */
 	ANNOTATE_VIEW_HELP = 1 << 2,
 	ANNOTATE_VIEW_QUIT = 1 << 3,
+	ANNOTATE_VIEW_PAUSE = 1 << 4,  /* the browser's p */
 };
 
 /* A place to come back to with Backspace. */

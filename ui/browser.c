@@ -840,6 +840,14 @@ static bool browser_callchain_key(struct browser *b, enum browser_action a)
 	}
 }
 
+static unsigned browser_pause(struct browser *b)
+{
+	b->paused = !b->paused;
+	browser_message(b, b->paused ? "display paused, sampling goes on (p: resume)" :
+				       "display resumed");
+	return BROWSER_REDRAW | (b->paused ? 0 : BROWSER_RESUMED);
+}
+
 /* a: the selected row's function, per instruction. */
 static unsigned browser_annotate_open(struct browser *b)
 {
@@ -879,6 +887,8 @@ static unsigned browser_insns_key(struct browser *b, int key)
 	}
 	if (r & ANNOTATE_VIEW_CLOSE)
 		b->screen = BROWSER_TABLE;
+	if (r & ANNOTATE_VIEW_PAUSE)
+		return browser_pause(b);
 	if (r & ANNOTATE_VIEW_HELP) {
 		b->screen = BROWSER_HELP;
 		b->help_from = BROWSER_INSNS;
@@ -984,10 +994,7 @@ unsigned browser_key(struct browser *b, int key)
 							   "decaying the table at each refresh");
 		return ret | BROWSER_SET_MODE;
 	case BROWSER_ACT_PAUSE:
-		b->paused = !b->paused;
-		browser_message(b, b->paused ? "display paused, sampling goes on (p: resume)" :
-					       "display resumed");
-		return ret | (b->paused ? 0 : BROWSER_RESUMED);
+		return browser_pause(b);
 	case BROWSER_ACT_EXPAND:
 	case BROWSER_ACT_EXPAND_ALL:
 	case BROWSER_ACT_COLLAPSE_ALL:

@@ -301,6 +301,11 @@ START_TEST(test_browser_a)
 	browser_key(&b, 'j');
 	ck_assert_uint_eq(sel_addr(&b.ann), 0x1010);
 	ck_assert_str_eq(browser_selected(&b)->symbol, "leaf_a");
+	/* p pauses there as in the table. */
+	ck_assert_uint_eq(browser_key(&b, 'p') & BROWSER_RESUMED, 0);
+	ck_assert(b.paused);
+	ck_assert_uint_ne(browser_key(&b, 'p') & BROWSER_RESUMED, 0);
+	ck_assert(!b.paused);
 	/* The help from the view starts at the view's keys, and returns. */
 	browser_key(&b, 'h');
 	ck_assert_int_eq(b.screen, BROWSER_HELP);
