@@ -13,17 +13,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "disasm.h"
 #include "dso.h"
+#include "dwarfinfo.h"
 #include "elfsyms.h"
 #include "errmsg.h"
+#include "fileread.h"
 #include "hash.h"
 #include "hashtab.h"
+#include "intern.h"
+#include "nsopen.h"
 #include "symtab.h"
 #include "util.h"
 
 enum { ANNOTATE_PERIOD, ANNOTATE_SAMPLES, ANNOTATE_NV };
+
+/* An instruction's source line (annotate_line's fields), interned. */
+struct annotate_src {
+	const char *where, *text, *inlined;
+};
+
+/* Source files are read whole, up to this. */
+#define ANNOTATE_SOURCE_MAX (16 << 20)
 
 struct annotate_count {
 	uint64_t addr;
@@ -51,6 +64,7 @@ struct annotate_func {
 	char *note;
 	struct disasm_insn *insns;
 	size_t nr_insns;
+	struct annotate_src *src;    /* per instruction, or NULL without DWARF */
 };
 
 /* Symbols seen not to match, by pointer: a strcmp per sample otherwise. */
@@ -70,6 +84,7 @@ struct annotate {
 	struct hashtab index;        /* funcs by (dso, sym) */
 	enum disasm_syntax syntax;
 	const struct symbol *miss[ANNOTATE_MISS];
+	struct dwarfinfo_cache *dwarf;  /* source lines; our own: any thread */
 };
 
 static void annotate_target_init(struct annotate_target *t, const char *spec)
@@ -109,6 +124,7 @@ static void annotate_func_release(struct annotate_func *f)
 	free(f->c);
 	free(f->note);
 	free(f->insns);
+	free(f->src);
 }
 
 void annotate_free(struct annotate *a)
@@ -127,6 +143,8 @@ void annotate_free(struct annotate *a)
 	free(a->targets);
 	free(a->funcs);
 	hashtab_release(&a->index);
+	if (a->dwarf)
+		dwarfinfo_cache_free(a->dwarf);
 	pthread_mutex_destroy(&a->lock);
 	free(a);
 }
@@ -393,6 +411,121 @@ out:
 	pthread_mutex_unlock(&a->lock);
 }
 
+/* A source file read for annotate_sources: its lines. */
+struct annotate_srcfile {
+	const char *path;            /* interned, as the DWARF's */
+	char *buf;                   /* NULL: unreadable */
+	const char **lines;
+	size_t nr_lines;
+};
+
+static const struct annotate_srcfile *annotate_srcfile(struct annotate_srcfile **files, size_t *n,
+							 size_t *cap, const char *path)
+{
+	struct annotate_srcfile *sf;
+	size_t i, len = 0, lcap = 0;
+	char *p;
+	int fd;
+
+	for (i = 0; i < *n; i++)
+		if ((*files)[i].path == path)
+			return &(*files)[i];
+	*files = xgrow(*files, cap, *n + 1, sizeof(**files));
+	sf = &(*files)[(*n)++];
+	memset(sf, 0, sizeof(*sf));
+	sf->path = path;
+	/* A regular file only (nsopen_file): the path comes from the binary. */
+	if ((fd = nsopen_file(path)) < 0)
+		return sf;
+	if (fileread_fd(fd, ANNOTATE_SOURCE_MAX, &sf->buf, &len) < 0)
+		sf->buf = NULL;
+	close(fd);
+	for (p = sf->buf; p && *p;) {
+		char *nl = strchr(p, '\n');
+
+		sf->lines = xgrow(sf->lines, &lcap, sf->nr_lines + 1, sizeof(*sf->lines));
+		sf->lines[sf->nr_lines++] = p;
+		if (!nl)
+			break;
+		*nl = '\0';
+		p = nl + 1;
+	}
+	return sf;
+}
+
+/* Line line of the file (tabs as spaces, trailing blanks cut), interned,
+ * or NULL. */
+static const char *annotate_source_text(const struct annotate_srcfile *sf, unsigned line)
+{
+	char buf[512];
+	size_t o = 0;
+	const char *s;
+
+	if (!line || line > sf->nr_lines)
+		return NULL;
+	for (s = sf->lines[line - 1]; *s && o + 8 < sizeof(buf); s++) {
+		if (*s == '\t')
+			do
+				buf[o++] = ' ';
+			while (o % 8);
+		else if (*s != '\r')
+			buf[o++] = *s;
+	}
+	while (o && buf[o - 1] == ' ')
+		o--;
+	buf[o] = '\0';
+	return intern(buf);
+}
+
+/* f's source lines from the DWARF (line table and inlined scopes), once. */
+static void annotate_sources(struct annotate *a, struct annotate_func *f)
+{
+	struct annotate_srcfile *files = NULL;
+	const char *last_file = NULL, *last_inl = NULL;
+	unsigned last_line = 0;
+	size_t i, nfiles = 0, cap = 0;
+	bool any = false;
+
+	if (!a->dwarf)
+		a->dwarf = dwarfinfo_cache_new(0);
+	f->src = xcalloc(f->nr_insns ? f->nr_insns : 1, sizeof(*f->src));
+	for (i = 0; i < f->nr_insns; i++) {
+		const struct dwarfinfo *in = dso_dwarf_in(a->dwarf, f->dso, f->insns[i].addr);
+		struct annotate_src *s = &f->src[i];
+		const char *inl;
+
+		if (!in || !in->file || !in->line)
+			continue;
+		inl = in->nr_inlines ? in->inlines[0].name : NULL;
+		any = true;
+		if (i && in->file == last_file && in->line == last_line && inl == last_inl) {
+			*s = f->src[i - 1];
+			continue;
+		}
+		{
+			char *where = xasprintf("%s:%u", in->file, in->line);
+
+			s->where = intern(where);
+			free(where);
+		}
+		s->inlined = inl;
+		s->text = annotate_source_text(annotate_srcfile(&files, &nfiles, &cap, in->file),
+					       in->line);
+		last_file = in->file;
+		last_line = in->line;
+		last_inl = inl;
+	}
+	for (i = 0; i < nfiles; i++) {
+		free(files[i].buf);
+		free(files[i].lines);
+	}
+	free(files);
+	if (!any) {
+		free(f->src);
+		f->src = NULL;
+	}
+}
+
 /* Read and decode f's code once: from the file its symbols came from,
  * with the build ID they were checked against. */
 static void annotate_decode(struct annotate *a, struct annotate_func *f)
@@ -436,6 +569,8 @@ static void annotate_decode(struct annotate *a, struct annotate_func *f)
 				    len == ELFSYMS_CODE_MAX ? " (1 MiB bound)" : "");
 	}
 	free(code);
+	if (!err)
+		annotate_sources(a, f);
 }
 
 /* A line for a sampled address that starts no instruction (before the
@@ -482,6 +617,11 @@ static void annotate_fill(const struct annotate_func *f, struct annotate_fn *out
 		l->size = di->size;
 		memcpy(l->bytes, di->bytes, sizeof(l->bytes));
 		memcpy(l->text, di->text, sizeof(l->text));
+		if (f->src) {
+			l->source = f->src[i].where;
+			l->source_text = f->src[i].text;
+			l->inlined = f->src[i].inlined;
+		}
 		if (di->flow != DISASM_FLOW_NONE)
 			annotate_target(f, di, l);
 		for (; j < f->nr && f->c[j].addr < di->addr + di->size; j++) {

@@ -736,6 +736,13 @@ static void dso_dwarf_init(void)
 
 const struct dwarfinfo *dso_dwarf_at(struct dso *dso, uint64_t addr)
 {
+	pthread_once(&dso_dwarf_once, dso_dwarf_init);
+	return dso_dwarf_in(dso_dwarf, dso, addr);
+}
+
+const struct dwarfinfo *dso_dwarf_in(struct dwarfinfo_cache *c, const struct dso *dso,
+				     uint64_t addr)
+{
 	const struct dwarfinfo *in;
 	const uint8_t *id = NULL;
 	const char *paths[3];
@@ -751,9 +758,8 @@ const struct dwarfinfo *dso_dwarf_at(struct dso *dso, uint64_t addr)
 	/* Unchecked, a path may hold another binary now: not without an ID. */
 	if (size && n && strcmp(paths[n - 1], dso_path(dso)) != 0)
 		paths[n++] = dso_path(dso);
-	pthread_once(&dso_dwarf_once, dso_dwarf_init);
 	for (i = 0; i < n; i++)
-		if (dwarfinfo_lookup_id(dso_dwarf, paths[i], id, size, addr, &in) == 0)
+		if (dwarfinfo_lookup_id(c, paths[i], id, size, addr, &in) == 0)
 			return in;
 	return NULL;
 }

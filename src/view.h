@@ -176,6 +176,10 @@ struct annotate_line {
 	bool call;                   /* a call (else a jump) */
 	char target_sym[96];         /* the function at target, "" when none is known */
 	uint64_t target_off;         /* target's offset in it */
+	/* From the DWARF (interned, valid until exit), else NULL: */
+	const char *source;          /* "/path/file.c:12": the line that produced it */
+	const char *source_text;     /* that line of the file, when it could be read */
+	const char *inlined;         /* the inlined function it is in (innermost) */
 };
 
 /* One function matched by a --annotate name, as of a refresh. */

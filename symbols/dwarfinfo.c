@@ -297,10 +297,21 @@ static void dwarfinfo_query(struct dwarfinfo_cache *c, struct dwarfinfo_file *f,
 	if (l) {
 		const char *file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
 
-		if (file) {
+		const char *dir = file && file[0] != '/' ? dwfl_line_comp_dir(l) : NULL;
+
+		/* DWARF 5 names files from the compilation's directory: the
+		 * full path, as eu-addr2line prints it (srcline keeps only
+		 * the base name). */
+		if (file && dir && dir[0]) {
+			char *full = xasprintf("%s/%s", dir, file);
+
+			info->file = intern(full);
+			free(full);
+		} else if (file) {
 			info->file = intern(file);
-			info->line = line > 0 ? (unsigned)line : 0;
 		}
+		if (file)
+			info->line = line > 0 ? (unsigned)line : 0;
 	}
 	cu = dwfl_module_addrdie(f->mod, addr, &bias);
 	if (!cu)

@@ -120,6 +120,14 @@ void annotate_out_json(struct strbuf *sb, const struct annotate_report *r)
 					    (unsigned long long)l->target, l->call ? "true" : "false");
 				strbuf_release(&t);
 			}
+			if (l->source) {
+				strbuf_addstr(sb, ",\"source\":");
+				strbuf_add_json_string(sb, l->source);
+			}
+			if (l->inlined) {
+				strbuf_addstr(sb, ",\"inlined\":");
+				strbuf_add_json_string(sb, l->inlined);
+			}
 			strbuf_addch(sb, '}');
 		}
 		strbuf_addstr(sb, "]}");

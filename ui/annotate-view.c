@@ -76,6 +76,7 @@ static void annotate_view_drop(struct annotate_view *v)
 	free(v->hot);
 	v->hot = NULL;
 	v->nr_hot = 0;
+	v->nr_rows = 0;
 }
 
 static void annotate_view_clear_want(struct annotate_view *v)
@@ -97,6 +98,7 @@ void annotate_view_release(struct annotate_view *v)
 		free(v->back[i].dso);
 	}
 	free(v->back);
+	free(v->rows);
 	free(v->symbol);
 	free(v->dso);
 	memset(v, 0, sizeof(*v));
@@ -175,8 +177,8 @@ static void annotate_view_scroll(struct annotate_view *v)
 		v->top = n - page;
 	if (n <= page)
 		v->top = 0;
-	if (v->fn && v->selected < v->fn->nr_lines)
-		v->sel_addr = v->fn->lines[v->selected].addr;
+	if (v->selected < v->nr_rows)
+		v->sel_addr = v->fn->lines[v->rows[v->selected].insn].addr;
 }
 
 /* Select line i with some lines above it: a jump's target or a hot line
@@ -190,17 +192,54 @@ static void annotate_view_select(struct annotate_view *v, size_t i)
 	annotate_view_scroll(v);
 }
 
-/* The line of addr: the one whose bytes hold it, else the last before. */
+/* The row of addr's instruction: the one whose bytes hold it, else the
+ * last before. */
 static size_t annotate_view_line_of(const struct annotate_view *v, uint64_t addr)
 {
 	size_t i, best = 0;
 
-	for (i = 0; v->fn && i < v->fn->nr_lines; i++) {
-		if (v->fn->lines[i].addr > addr)
+	for (i = 0; i < v->nr_rows; i++) {
+		if (v->rows[i].source)
+			continue;
+		if (v->fn->lines[v->rows[i].insn].addr > addr)
 			break;
 		best = i;
 	}
 	return best;
+}
+
+/* The row of instruction insn. */
+static size_t annotate_view_row_of(const struct annotate_view *v, size_t insn)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr_rows; i++)
+		if (!v->rows[i].source && v->rows[i].insn == insn)
+			return i;
+	return 0;
+}
+
+static bool annotate_view_same_source(const struct annotate_line *a,
+				      const struct annotate_line *b)
+{
+	return a->source == b->source && a->inlined == b->inlined;
+}
+
+/* The rows: each instruction, and with s, its source line above it where
+ * the line (or the inlined function) changes. */
+static void annotate_view_rows(struct annotate_view *v)
+{
+	size_t i;
+
+	v->nr_rows = 0;
+	for (i = 0; v->fn && i < v->fn->nr_lines; i++) {
+		const struct annotate_line *l = &v->fn->lines[i];
+
+		v->rows = xgrow(v->rows, &v->cap_rows, v->nr_rows + 2, sizeof(*v->rows));
+		if (v->source && l->source && (!i || !annotate_view_same_source(l, l - 1)))
+			v->rows[v->nr_rows++] = (struct annotate_view_row){ i, true };
+		v->rows[v->nr_rows++] = (struct annotate_view_row){ i, false };
+	}
 }
 
 bool annotate_view_update(struct annotate_view *v, const struct annotate_report *r)
@@ -223,10 +262,11 @@ bool annotate_view_update(struct annotate_view *v, const struct annotate_report 
 		if (v->fn->lines[i].period || v->fn->lines[i].samples)
 			v->hot[v->nr_hot++] = i;
 	qsort_r(v->hot, v->nr_hot, sizeof(*v->hot), annotate_view_hot_cmp, (void *)v->fn);
+	annotate_view_rows(v);
 	if (v->moved)
 		v->selected = annotate_view_line_of(v, v->sel_addr);
 	else if (v->nr_hot)
-		annotate_view_select(v, v->hot[0]);
+		annotate_view_select(v, annotate_view_row_of(v, v->hot[0]));
 	annotate_view_scroll(v);
 	return true;
 }
@@ -239,7 +279,7 @@ void annotate_view_set_page(struct annotate_view *v, size_t lines)
 
 size_t annotate_view_lines(const struct annotate_view *v)
 {
-	return v->fn ? v->fn->nr_lines : 0;
+	return v->nr_rows;
 }
 
 static double annotate_view_percent(const struct annotate_fn *f, uint64_t period)
@@ -254,9 +294,20 @@ void annotate_view_line(const struct annotate_view *v, size_t i, struct strbuf *
 
 	*pct = 0;
 	*source = false;
-	if (!v->fn || i >= v->fn->nr_lines)
+	if (i >= v->nr_rows)
 		return;
-	l = &v->fn->lines[i];
+	l = &v->fn->lines[v->rows[i].insn];
+	if (v->rows[i].source) {
+		const char *base = strrchr(l->source, '/');
+
+		*source = true;
+		strbuf_addf(sb, "%18s%s", "", base ? base + 1 : l->source);
+		if (l->inlined)
+			strbuf_addf(sb, " [inlined: %s]", l->inlined);
+		if (l->source_text)
+			strbuf_addf(sb, "  %s", l->source_text);
+		return;
+	}
 	*pct = annotate_view_percent(v->fn, l->period);
 	if (!l->period && !l->samples)
 		strbuf_addstr(sb, "        ");
@@ -331,11 +382,12 @@ static void annotate_view_next_hot(struct annotate_view *v, int dir)
 	}
 	/* From the selected line's place in the heat order when it is hot,
 	 * else from the hottest. */
-	for (i = 0; i < v->nr_hot && v->hot[i] != v->selected; i++)
-		;
+	for (i = 0; i < v->nr_hot; i++)
+		if (!v->rows[v->selected].source && v->hot[i] == v->rows[v->selected].insn)
+			break;
 	at = i < v->nr_hot ? (i + (dir > 0 ? 1 : v->nr_hot - 1)) % v->nr_hot : 0;
 	v->moved = true;
-	annotate_view_select(v, v->hot[at]);
+	annotate_view_select(v, annotate_view_row_of(v, v->hot[at]));
 }
 
 static void annotate_view_push(struct annotate_view *v)
@@ -355,10 +407,10 @@ static unsigned annotate_view_follow(struct annotate_view *v)
 {
 	const struct annotate_line *l;
 
-	if (!v->fn || v->selected >= v->fn->nr_lines)
+	if (v->selected >= v->nr_rows)
 		return 0;
-	l = &v->fn->lines[v->selected];
-	if (!l->target) {
+	l = &v->fn->lines[v->rows[v->selected].insn];
+	if (!l->target || v->rows[v->selected].source) {
 		snprintf(v->message, sizeof(v->message),
 			 "not a direct jump or call: Enter follows those");
 		return 0;
@@ -446,11 +498,22 @@ unsigned annotate_view_key(struct annotate_view *v, int key)
 	case ANNOTATE_VIEW_ACT_OFFSETS:
 		v->offsets = !v->offsets;
 		break;
-	case ANNOTATE_VIEW_ACT_SOURCE:
+	case ANNOTATE_VIEW_ACT_SOURCE: {
+		bool has = false;
+		size_t i;
+
 		v->source = !v->source;
-		snprintf(v->message, sizeof(v->message), "source lines %s",
-			 v->source ? "shown" : "hidden");
+		for (i = 0; v->fn && i < v->fn->nr_lines && !has; i++)
+			has = v->fn->lines[i].source != NULL;
+		snprintf(v->message, sizeof(v->message), "source lines %s%s",
+			 v->source ? "shown" : "hidden",
+			 v->source && v->fn && !has ? " (none: no DWARF line table for it)" : "");
+		/* The same instruction stays selected. */
+		annotate_view_rows(v);
+		v->selected = annotate_view_line_of(v, v->sel_addr);
+		annotate_view_scroll(v);
 		break;
+	}
 	case ANNOTATE_VIEW_ACT_FOLLOW:
 		return annotate_view_follow(v);
 	case ANNOTATE_VIEW_ACT_BACK:

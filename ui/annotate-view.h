@@ -30,6 +30,13 @@ enum {
 	ANNOTATE_VIEW_PAUSE = 1 << 4,  /* the browser's p */
 };
 
+/* A line of the view: an instruction, or (s) the source line above it. */
+struct annotate_view_row {
+	size_t insn;                  /* its instruction (for a source line, the first
+					 it produced) */
+	bool source;
+};
+
 /* A place to come back to with Backspace. */
 struct annotate_view_place {
 	char *symbol, *dso;
@@ -43,14 +50,16 @@ struct annotate_view {
 	struct annotate_report *own;  /* the function's view, a copy (one fn), or NULL
 					 while it has no samples yet */
 	const struct annotate_fn *fn; /* own's function, or NULL */
-	size_t selected, top, page;   /* line indexes; lines on the screen */
+	struct annotate_view_row *rows;  /* what the screen lists */
+	size_t nr_rows, cap_rows;
+	size_t selected, top, page;   /* row indexes; lines on the screen */
 	bool moved;                   /* the user chose a line: refreshes keep it (by
 					 address); else the hottest is selected */
 	uint64_t sel_addr;
 	bool counts;                  /* t: sample counts instead of percent */
 	bool offsets;                 /* o: offsets from the start instead of addresses */
 	bool source;                  /* s: source lines above their instructions */
-	size_t *hot;                  /* lines with samples, hottest first */
+	size_t *hot;                  /* instructions with samples, hottest first */
 	size_t nr_hot;
 	struct annotate_view_place *back;  /* Backspace's stack */
 	size_t nr_back, cap_back;

@@ -135,6 +135,42 @@ else
 	echo "# no perf record here: the recording part is skipped"
 fi
 
+# Source lines: every instruction's "source" and "inlined" are
+# eu-addr2line -f -i's innermost frame (file:line, and the function when
+# it says "inlined at"), in leaf_a (no inlining) and in an -O2 function
+# with an always_inline loop (tests/helpers/inline-fixture.c).
+if command -v eu-addr2line >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1; then
+	gcc -O2 -g -o "$TMP/inlfix" tests/helpers/inline-fixture.c || fail "cannot build the fixture"
+	timeout 60 "$PROFTOP" --json -d 5 --annotate=outer_noinline -- "$TMP/inlfix" 1 \
+		>"$TMP/inl.json" 2>"$TMP/inl.err" || fail "--annotate outer_noinline: status $?"
+	python3 - "$TMP/live.json" "$WORKLOAD" leaf_a "$TMP/inl.json" "$TMP/inlfix" outer_noinline <<'PY' || exit 1
+import json, subprocess, sys
+args = sys.argv[1:]
+for k in range(0, len(args), 3):
+    path, binary, name = args[k:k + 3]
+    f = [f for l in open(path) if l.startswith("{") for f in json.loads(l)["annotate"]
+         if f["symbol"] == name][-1]
+    marked = inl = 0
+    for i in f["instructions"]:
+        out = subprocess.run(["eu-addr2line", "-f", "-i", "-e", binary, hex(i["addr"])],
+                             capture_output=True, text=True).stdout.split("\n")
+        loc = out[1].rsplit(":", 1)[0] if out[1].count(":") >= 2 else None
+        want_inl = out[0].split(" inlined at ")[0] if " inlined at " in out[0] else None
+        if i.get("source") != loc or i.get("inlined") != want_inl:
+            print("not ok - %s 0x%x: source %s inlined %s, eu-addr2line %s" %
+                  (name, i["addr"], i.get("source"), i.get("inlined"), out[:2]))
+            sys.exit(1)
+        marked += loc is not None
+        inl += want_inl is not None
+    if not marked or (name == "outer_noinline" and not inl):
+        print("not ok - %s: %d with a source, %d inlined" % (name, marked, inl)); sys.exit(1)
+    print("ok - %s: %d instructions' source lines (%d inlined) as eu-addr2line's"
+          % (name, marked, inl))
+PY
+else
+	echo "# no eu-addr2line or gcc: the source lines are not compared"
+fi
+
 # Batch text and Intel syntax.
 timeout 60 "$PROFTOP" -b -d 5 -M intel --annotate=leaf_a -- "$WORKLOAD" 1 \
 	>"$TMP/intel.txt" 2>"$TMP/intel.err" || fail "-M intel: status $?"

@@ -76,8 +76,8 @@ static struct annotate_report *report_of(const char *sym, const struct spec_line
 static uint64_t sel_addr(const struct annotate_view *v)
 {
 	ck_assert_ptr_nonnull(v->fn);
-	ck_assert_uint_lt(v->selected, v->fn->nr_lines);
-	return v->fn->lines[v->selected].addr;
+	ck_assert_uint_lt(v->selected, v->nr_rows);
+	return v->fn->lines[v->rows[v->selected].insn].addr;
 }
 
 static const char *line_text(const struct annotate_view *v, size_t i, struct strbuf *sb)
@@ -239,6 +239,66 @@ START_TEST(test_follow_and_back)
 }
 END_TEST
 
+/* s: a source line above the instructions it produced, where the line or
+ * the inlined function changes; the selection stays on its instruction. */
+START_TEST(test_source_lines)
+{
+	struct annotate_report *r = report_of("leaf_a", leaf_a, ARRAY_SIZE(leaf_a), 0x1000, 1);
+	static const char *where[] = { "/src/wl.c:21", "/src/wl.c:21", "/src/wl.c:22",
+				       "/src/wl.c:25", "/src/wl.c:25", "/src/wl.c:25",
+				       "/src/wl.c:24", NULL };
+	struct annotate_fn *f = &r->fns[0];
+	struct annotate_view v;
+	struct strbuf sb;
+	double pct;
+	bool src;
+	size_t i;
+
+	for (i = 0; i < f->nr_lines; i++) {
+		f->lines[i].source = where[i];
+		f->lines[i].source_text = where[i] ? "v = v * 3;" : NULL;
+	}
+	f->lines[5].inlined = "mix";   /* same line, but inlined: its own heading */
+	strbuf_init(&sb);
+	annotate_view_init(&v);
+	annotate_view_open(&v, "leaf_a", NULL);
+	ck_assert(annotate_view_update(&v, r));
+	ck_assert_uint_eq(annotate_view_lines(&v), 8);
+	ck_assert_uint_eq(sel_addr(&v), 0x100c);
+	annotate_view_key(&v, 's');
+	ck_assert_str_eq(v.message, "source lines shown");
+	/* 21, 22, 25, 25 inlined, 24 (the last instruction has none). */
+	ck_assert_uint_eq(annotate_view_lines(&v), 8 + 5);
+	ck_assert_uint_eq(sel_addr(&v), 0x100c);
+	annotate_view_line(&v, 0, &sb, &pct, &src);
+	ck_assert(src);
+	ck_assert_str_eq(sb.buf, "                  wl.c:21  v = v * 3;");
+	strbuf_reset(&sb);
+	annotate_view_line(&v, 8, &sb, &pct, &src);
+	ck_assert(src);
+	ck_assert_str_eq(sb.buf, "                  wl.c:25 [inlined: mix]  v = v * 3;");
+	strbuf_reset(&sb);
+	annotate_view_line(&v, 9, &sb, &pct, &src);
+	ck_assert(!src);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "add %rdx, %rax"));
+	/* TAB still goes by heat, over the source lines. */
+	annotate_view_key(&v, '\t');
+	ck_assert_uint_eq(sel_addr(&v), 0x1010);
+	ck_assert_uint_eq(v.selected, 9);
+	/* Enter on a source line: not a jump. */
+	annotate_view_key(&v, BKEY_UP);
+	ck_assert_uint_eq(annotate_view_key(&v, BKEY_ENTER), 0);
+	ck_assert_ptr_nonnull(strstr(v.message, "not a direct jump"));
+	annotate_view_key(&v, BKEY_DOWN);
+	annotate_view_key(&v, 's');
+	ck_assert_uint_eq(annotate_view_lines(&v), 8);
+	ck_assert_uint_eq(sel_addr(&v), 0x1010);
+	strbuf_release(&sb);
+	annotate_view_release(&v);
+	annotate_report_free(r);
+}
+END_TEST
+
 static const struct snapshot_row rows[] = {
 	{ .symbol = "leaf_a", .has_sym = true, .dso = "wl", .dso_path = "/bin/wl", .has_dso = true,
 	  .period = 100, .samples = 100, .self = 50 },
@@ -372,6 +432,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_toggles);
 	tcase_add_test(tc, test_refresh_keeps_selection);
 	tcase_add_test(tc, test_follow_and_back);
+	tcase_add_test(tc, test_source_lines);
 	tcase_add_test(tc, test_browser_a);
 	tcase_add_test(tc, test_help);
 	suite_add_tcase(s, tc);
