@@ -481,45 +481,48 @@ static const char *annotate_source_text(const struct annotate_srcfile *sf, unsig
 static void annotate_sources(struct annotate *a, struct annotate_func *f)
 {
 	struct annotate_srcfile *files = NULL;
-	const char *last_file = NULL, *last_inl = NULL;
-	unsigned last_line = 0;
+	struct dwarfinfo_line *dl;
+	uint64_t *addrs;
 	size_t i, nfiles = 0, cap = 0;
 	bool any = false;
 
+	if (!f->nr_insns)
+		return;
 	if (!a->dwarf)
 		a->dwarf = dwarfinfo_cache_new(0);
-	f->src = xcalloc(f->nr_insns ? f->nr_insns : 1, sizeof(*f->src));
-	for (i = 0; i < f->nr_insns; i++) {
-		const struct dwarfinfo *in = dso_dwarf_in(a->dwarf, f->dso, f->insns[i].addr);
-		struct annotate_src *s = &f->src[i];
-		const char *inl;
+	addrs = xmalloc(f->nr_insns * sizeof(*addrs));
+	dl = xmalloc(f->nr_insns * sizeof(*dl));
+	for (i = 0; i < f->nr_insns; i++)
+		addrs[i] = f->insns[i].addr;
+	if (dso_dwarf_lines(a->dwarf, f->dso, addrs, f->nr_insns, dl) == 0) {
+		f->src = xcalloc(f->nr_insns, sizeof(*f->src));
+		for (i = 0; i < f->nr_insns; i++) {
+			struct annotate_src *s = &f->src[i];
+			char *where;
 
-		if (!in || !in->file || !in->line)
-			continue;
-		inl = in->nr_inlines ? in->inlines[0].name : NULL;
-		any = true;
-		if (i && in->file == last_file && in->line == last_line && inl == last_inl) {
-			*s = f->src[i - 1];
-			continue;
-		}
-		{
-			char *where = xasprintf("%s:%u", in->file, in->line);
-
+			if (!dl[i].file || !dl[i].line)
+				continue;
+			any = true;
+			if (i && dl[i].file == dl[i - 1].file && dl[i].line == dl[i - 1].line &&
+			    dl[i].inlined == dl[i - 1].inlined) {
+				*s = f->src[i - 1];
+				continue;
+			}
+			where = xasprintf("%s:%u", dl[i].file, dl[i].line);
 			s->where = intern(where);
 			free(where);
+			s->inlined = dl[i].inlined;
+			s->text = annotate_source_text(
+				annotate_srcfile(&files, &nfiles, &cap, dl[i].file), dl[i].line);
 		}
-		s->inlined = inl;
-		s->text = annotate_source_text(annotate_srcfile(&files, &nfiles, &cap, in->file),
-					       in->line);
-		last_file = in->file;
-		last_line = in->line;
-		last_inl = inl;
 	}
 	for (i = 0; i < nfiles; i++) {
 		free(files[i].buf);
 		free(files[i].lines);
 	}
 	free(files);
+	free(addrs);
+	free(dl);
 	if (!any) {
 		free(f->src);
 		f->src = NULL;

@@ -74,11 +74,13 @@ size_t dso_file_build_id(const struct dso *d, const uint8_t **id);
  * gone) its path, each only with the build ID of the file the symbols came
  * from.  One cache for the process, used from one thread at a time. */
 const struct dwarfinfo *dso_dwarf_at(struct dso *dso, uint64_t addr);
-/* The same from a cache of the caller's (annotate's, which may ask from
- * another thread than the engine's). */
+/* dwarfinfo_lines_id on the same files, with a cache of the caller's
+ * (annotate's, which may ask from another thread than the engine's).
+ * Returns 0 or -errno. */
 struct dwarfinfo_cache;
-const struct dwarfinfo *dso_dwarf_in(struct dwarfinfo_cache *c, const struct dso *dso,
-				     uint64_t addr);
+struct dwarfinfo_line;
+int dso_dwarf_lines(struct dwarfinfo_cache *c, const struct dso *dso, const uint64_t *addrs,
+		    size_t n, struct dwarfinfo_line *out);
 /* perf's srcline for addr given dso_dwarf_at's answer in (may be NULL):
  * from the line table, else "sym+off", "dso[addr]" or "??:0"; interned. */
 const char *dso_srcline_of(const struct dwarfinfo *in, struct dso *dso, const struct symbol *sym,
