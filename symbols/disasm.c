@@ -59,6 +59,25 @@ static void disasm_bad_byte(struct disasm_insn *di, uint64_t addr, uint8_t byte)
 	snprintf(di->text, sizeof(di->text), ".byte 0x%02x", byte);
 }
 
+/* "mnemonic operands", cut to the line: without snprintf, which took a
+ * fifth of a big function's decoding. */
+static void disasm_text(struct disasm_insn *di, const char *mnemonic, const char *ops)
+{
+	size_t max = sizeof(di->text) - 1, m = strlen(mnemonic), o = 0;
+
+	if (m > max)
+		m = max;
+	memcpy(di->text, mnemonic, m);
+	if (ops[0] && m + 1 < max) {
+		di->text[m++] = ' ';
+		o = strlen(ops);
+		if (o > max - m)
+			o = max - m;
+		memcpy(di->text + m, ops, o);
+	}
+	di->text[m + o] = '\0';
+}
+
 /* A direct jump's or call's destination: its immediate operand. */
 static bool disasm_imm_target(cs_arch arch, const cs_insn *insn, uint64_t *target)
 {
@@ -167,11 +186,7 @@ int disasm_decode(int e_machine, enum disasm_syntax syntax, const uint8_t *code,
 			di->addr = addr;
 			di->size = (uint8_t)insn->size;
 			memcpy(di->bytes, code, insn->size);
-			if (insn->op_str[0])
-				snprintf(di->text, sizeof(di->text), "%s %s", insn->mnemonic,
-					 insn->op_str);
-			else
-				snprintf(di->text, sizeof(di->text), "%s", insn->mnemonic);
+			disasm_text(di, insn->mnemonic, insn->op_str);
 			disasm_flow(h, arch, insn, di);
 		}
 		code += di->size;
