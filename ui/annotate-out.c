@@ -71,6 +71,15 @@ void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
 	}
 }
 
+/* ,"key":"value" when there is a value. */
+static void annotate_out_json_opt(struct strbuf *sb, const char *key, const char *value)
+{
+	if (!value)
+		return;
+	strbuf_addf(sb, ",\"%s\":", key);
+	strbuf_add_json_string(sb, value);
+}
+
 void annotate_out_json(struct strbuf *sb, const struct annotate_report *r)
 {
 	size_t i, k;
@@ -90,10 +99,7 @@ void annotate_out_json(struct strbuf *sb, const struct annotate_report *r)
 		strbuf_addf(sb, ",\"start\":%llu,\"size\":%llu,\"samples\":%llu,\"period\":%llu",
 			    (unsigned long long)f->start, (unsigned long long)f->size,
 			    (unsigned long long)f->samples, (unsigned long long)f->period);
-		if (f->note) {
-			strbuf_addstr(sb, ",\"note\":");
-			strbuf_add_json_string(sb, f->note);
-		}
+		annotate_out_json_opt(sb, "note", f->note);
 		strbuf_addstr(sb, ",\"instructions\":[");
 		for (k = 0; k < f->nr_lines; k++) {
 			const struct annotate_line *l = &f->lines[k];
@@ -120,14 +126,8 @@ void annotate_out_json(struct strbuf *sb, const struct annotate_report *r)
 					    (unsigned long long)l->target, l->call ? "true" : "false");
 				strbuf_release(&t);
 			}
-			if (l->source) {
-				strbuf_addstr(sb, ",\"source\":");
-				strbuf_add_json_string(sb, l->source);
-			}
-			if (l->inlined) {
-				strbuf_addstr(sb, ",\"inlined\":");
-				strbuf_add_json_string(sb, l->inlined);
-			}
+			annotate_out_json_opt(sb, "source", l->source);
+			annotate_out_json_opt(sb, "inlined", l->inlined);
 			strbuf_addch(sb, '}');
 		}
 		strbuf_addstr(sb, "]}");

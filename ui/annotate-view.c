@@ -13,13 +13,7 @@
 #include "textfmt.h"
 #include "util.h"
 
-struct annotate_view_binding {
-	enum annotate_view_action action;
-	const char *help;
-	int keys[4];
-};
-
-static const struct annotate_view_binding annotate_view_bindings[] = {
+static const struct browser_binding annotate_view_bindings[] = {
 #define ACTION(name, help, ...) { ANNOTATE_VIEW_ACT_##name, help, { __VA_ARGS__ } },
 #include "annotate-actions.def"
 #undef ACTION
@@ -27,14 +21,8 @@ static const struct annotate_view_binding annotate_view_bindings[] = {
 
 enum annotate_view_action annotate_view_action_of(int key)
 {
-	size_t i, k;
-
-	for (i = 0; i < ARRAY_SIZE(annotate_view_bindings); i++)
-		for (k = 0; k < ARRAY_SIZE(annotate_view_bindings[i].keys); k++)
-			if (annotate_view_bindings[i].keys[k] &&
-			    annotate_view_bindings[i].keys[k] == key)
-				return annotate_view_bindings[i].action;
-	return ANNOTATE_VIEW_ACT_NONE;
+	return (enum annotate_view_action)browser_binding_of(
+		annotate_view_bindings, ARRAY_SIZE(annotate_view_bindings), key);
 }
 
 size_t annotate_view_help_lines(void)
@@ -44,22 +32,10 @@ size_t annotate_view_help_lines(void)
 
 void annotate_view_help_line(size_t i, char *buf, size_t size)
 {
-	const struct annotate_view_binding *bd;
-	char keys[64] = "", name[16];
-	size_t k;
-
-	if (i >= ARRAY_SIZE(annotate_view_bindings)) {
+	if (i < ARRAY_SIZE(annotate_view_bindings))
+		browser_binding_help(&annotate_view_bindings[i], buf, size);
+	else
 		snprintf(buf, size, "%s", "");
-		return;
-	}
-	bd = &annotate_view_bindings[i];
-	for (k = 0; k < ARRAY_SIZE(bd->keys) && bd->keys[k]; k++) {
-		size_t len = strlen(keys);
-
-		snprintf(keys + len, sizeof(keys) - len, "%s%s", k ? " " : "",
-			 browser_key_name(bd->keys[k], name, sizeof(name)));
-	}
-	snprintf(buf, size, "%-18s %s", keys, bd->help);
 }
 
 void annotate_view_init(struct annotate_view *v)

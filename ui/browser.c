@@ -16,27 +16,41 @@
 #include "output.h"
 #include "util.h"
 
-struct browser_binding {
-	enum browser_action action;
-	const char *help;
-	int keys[4];                  /* 0 = none */
-};
-
 static const struct browser_binding browser_bindings[] = {
 #define ACTION(name, help, ...) { BROWSER_ACT_##name, help, { __VA_ARGS__ } },
 #include "actions.def"
 #undef ACTION
 };
 
-enum browser_action browser_action_of(int key)
+int browser_binding_of(const struct browser_binding *tab, size_t n, int key)
 {
 	size_t i, k;
 
-	for (i = 0; i < ARRAY_SIZE(browser_bindings); i++)
-		for (k = 0; k < ARRAY_SIZE(browser_bindings[i].keys); k++)
-			if (browser_bindings[i].keys[k] && browser_bindings[i].keys[k] == key)
-				return browser_bindings[i].action;
-	return BROWSER_ACT_NONE;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < ARRAY_SIZE(tab[i].keys); k++)
+			if (tab[i].keys[k] && tab[i].keys[k] == key)
+				return tab[i].action;
+	return 0;
+}
+
+void browser_binding_help(const struct browser_binding *bd, char *buf, size_t size)
+{
+	char keys[64] = "", name[16];
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(bd->keys) && bd->keys[k]; k++) {
+		size_t len = strlen(keys);
+
+		snprintf(keys + len, sizeof(keys) - len, "%s%s", k ? " " : "",
+			 browser_key_name(bd->keys[k], name, sizeof(name)));
+	}
+	snprintf(buf, size, "%-18s %s", keys, bd->help);
+}
+
+enum browser_action browser_action_of(int key)
+{
+	return (enum browser_action)browser_binding_of(browser_bindings,
+						       ARRAY_SIZE(browser_bindings), key);
 }
 
 const char *browser_key_name(int key, char *buf, size_t size)
@@ -78,10 +92,6 @@ size_t browser_help_lines(void)
 
 void browser_help_line(size_t i, char *buf, size_t size)
 {
-	const struct browser_binding *bd;
-	char keys[64] = "", name[16];
-	size_t k;
-
 	if (i == BROWSER_HELP_INSNS) {
 		snprintf(buf, size, "%s", "--- In the per-instruction view (a): ---");
 		return;
@@ -90,14 +100,7 @@ void browser_help_line(size_t i, char *buf, size_t size)
 		annotate_view_help_line(i - BROWSER_HELP_INSNS - 1, buf, size);
 		return;
 	}
-	bd = &browser_bindings[i];
-	for (k = 0; k < ARRAY_SIZE(bd->keys) && bd->keys[k]; k++) {
-		size_t len = strlen(keys);
-
-		snprintf(keys + len, sizeof(keys) - len, "%s%s", k ? " " : "",
-			 browser_key_name(bd->keys[k], name, sizeof(name)));
-	}
-	snprintf(buf, size, "%-18s %s", keys, bd->help);
+	browser_binding_help(&browser_bindings[i], buf, size);
 }
 
 void browser_message(struct browser *b, const char *fmt, ...)

@@ -161,6 +161,17 @@ void browser_set_page(struct browser *b, size_t lines);
 /* Handle one key (a character or a BKEY_* code): returns BROWSER_* flags. */
 unsigned browser_key(struct browser *b, int key);
 
+/* One line of a key table (actions.def, annotate-actions.def). */
+struct browser_binding {
+	int action;                   /* the table's enum; 0 is its NONE */
+	const char *help;
+	int keys[4];                  /* 0 = none */
+};
+/* The action of key in tab (n lines), or 0. */
+int browser_binding_of(const struct browser_binding *tab, size_t n, int key);
+/* A help screen line: the binding's keys, then what it does. */
+void browser_binding_help(const struct browser_binding *bd, char *buf, size_t size);
+
 /* The action bound to key on the table screen, or BROWSER_ACT_NONE. */
 enum browser_action browser_action_of(int key);
 /* "q", "Ctrl-C", "PgDn"...: into buf, returns buf. */
