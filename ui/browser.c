@@ -564,6 +564,8 @@ void browser_print(const struct browser *b, FILE *f)
 	if (!b->snap)
 		return;
 	tmp = *b->snap;
+	/* The table only: not the functions opened with a. */
+	tmp.annotate = NULL;
 	tmp.nr_rows = b->nr_lines;
 	tmp.rows = b->nr_lines ? xmalloc(b->nr_lines * sizeof(*tmp.rows)) : NULL;
 	for (i = 0; i < b->nr_lines; i++) {

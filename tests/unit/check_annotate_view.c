@@ -387,6 +387,19 @@ START_TEST(test_browser_a)
 	ck_assert_str_eq(b.ann.symbol, "leaf_a");
 	browser_annotate_report(&b, report_of("leaf_a", leaf_a, ARRAY_SIZE(leaf_a), 0x1000, 1));
 	ck_assert_uint_eq(sel_addr(&b.ann), 0x1004);
+	/* P writes the table only, not the functions opened. */
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		browser_print(&b, f);
+		fclose(f);
+		ck_assert_ptr_nonnull(b.snap->annotate);
+		ck_assert_ptr_nonnull(strstr(buf, "leaf_a"));
+		ck_assert_ptr_null(strstr(buf, "Annotate"));
+		free(buf);
+	}
 	/* Esc: the table, on the same row. */
 	browser_key(&b, BKEY_ESC);
 	ck_assert_int_eq(b.screen, BROWSER_TABLE);
