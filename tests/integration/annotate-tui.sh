@@ -3,7 +3,8 @@
 # selected; p pauses it; TAB moves to the next hottest; t, o and s toggle; Esc gives
 # the table back on the same row.  Then with -g at 80x24: a on main (a row
 # with no samples of its own), Enter on its call to leaf_a opens leaf_a,
-# Backspace comes back to the call, and every line fits the screen.  The
+# Backspace comes back to the call, and every line fits the screen.  And
+# a recording (-i): a opens leaf_a with all its samples (the row's).  The
 # 120x40 view is kept in $TMP/view-120x40.txt.
 . tests/lib.sh
 command -v tmux >/dev/null 2>&1 || skip "tmux is not installed (./configure --install-deps)"
@@ -169,3 +170,25 @@ sed -n 24p "$TMP/view-80x24.txt" | grep -q '^Esc table' || fail "80x24: no statu
 ok "80x24: 19 instructions, the title and the keys, nothing cut off"
 keys q
 wait_for '^EXIT=0$' "q quits"
+
+# A recording: every function's addresses are kept while it is read, so
+# a shows leaf_a's samples at once, as many as its row has.
+if command -v perf >/dev/null 2>&1 &&
+	timeout 60 perf record -q -F 2000 -e cpu-clock -o "$TMP/rec.data" -- "$WORKLOAD" 1 \
+		>/dev/null 2>&1; then
+	ABS_REC=$(cd "$TMP" && pwd)/rec.data
+	$T resize-window -t ann -x 120 -y 40
+	keys "clear; $ABS_PROFTOP -i $ABS_REC; echo EXIT=\$?" Enter
+	wait_for 'ENDED' "the recording read"
+	wait_for '\[\.\] leaf_a$' "leaf_a's row"
+	n=$(screen | sed -n 5p | awk '$NF == "leaf_a" { print $2 }')
+	[ -n "$n" ] && [ "$n" -gt 100 ] || fail "-i: leaf_a is not the first row: $(screen | sed -n 5p)"
+	keys a
+	wait_for "Annotate leaf_a +\\[workload\\] +$n samples" "-i: a shows leaf_a's $n samples" 30
+	hot=$(check_view "-i: a on leaf_a") || { echo "$hot"; exit 1; }
+	ok "-i: a opens leaf_a with its row's $n samples, the hottest (0x$hot) selected"
+	keys q
+	wait_for '^EXIT=0$' "q quits"
+else
+	echo "# no perf record here: the recording part is skipped"
+fi
