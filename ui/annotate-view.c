@@ -112,6 +112,7 @@ static struct annotate_report *annotate_view_copy(const struct annotate_fn *f)
 {
 	struct annotate_report *r = xcalloc(1, sizeof(*r));
 	struct annotate_fn *c;
+	size_t i;
 
 	r->fns = xcalloc(1, sizeof(*r->fns));
 	r->nr_fns = 1;
@@ -124,6 +125,11 @@ static struct annotate_report *annotate_view_copy(const struct annotate_fn *f)
 	c->note = annotate_view_dup(f->note);
 	c->lines = xmalloc((f->nr_lines ? f->nr_lines : 1) * sizeof(*c->lines));
 	memcpy(c->lines, f->lines, f->nr_lines * sizeof(*c->lines));
+	/* The payload stats stay the snapshot's: the view has no columns for
+	 * them yet, and its copy must not free them. */
+	c->payload = NULL;
+	for (i = 0; i < c->nr_lines; i++)
+		c->lines[i].payload = NULL;
 	return r;
 }
 
