@@ -1,8 +1,9 @@
 /* The browser's model: filters, zoom, sort and selection over the rows of
- * a snapshot, and the key map from actions.def (pure: no curses).  Just
- * over 900 lines: the table and its call-tree lines are one list of
- * visible lines that the selection, the keys and the saved view all walk;
- * apart, each would need the other's internals. */
+ * a snapshot, and the key map from actions.def (pure: no curses).  Over
+ * 900 lines: the table and its call-tree lines are one list of visible
+ * lines that the selection, the keys and the saved view all walk; apart,
+ * each would need the other's internals.  The per-instruction view is
+ * annotate-view.c's; here only its hook (a, its keys, its screen). */
 #include "config.h"
 
 #include "browser.h"
