@@ -60,6 +60,7 @@ struct engine {
 	/* controls from other threads */
 	int wake_fd[2];              /* engine_stop writes here to end ppoll */
 	atomic_bool stop_requested;
+	atomic_bool returned;        /* engine_run is done with the ingest */
 };
 
 /* Processes read from /proc between two ring reads (~50 us each). */
@@ -109,6 +110,7 @@ static void engine_new_ingest(struct engine *e, int e_machine)
 		.annotate = e->cfg.annotate,
 		.nannotate = e->cfg.nannotate,
 		.annotate_intel = e->cfg.annotate_intel,
+		.annotate_browse = e->cfg.annotate_browse,
 		.off_cpu = e->cfg.off_cpu ? &e->offcpu_format : NULL,
 	};
 
@@ -502,6 +504,7 @@ int engine_start(const struct engine_config *cfg, struct engine **out)
 	target_init(&e->target);
 	e->wake_fd[0] = e->wake_fd[1] = -1;
 	atomic_init(&e->stop_requested, false);
+	atomic_init(&e->returned, false);
 	e->start = now_monotonic();
 	if (pipe2(e->wake_fd, O_CLOEXEC | O_NONBLOCK)) {
 		msg_error("cannot create a pipe: %s", strerror(errno));
@@ -642,7 +645,17 @@ static void engine_signals(sigset_t *orig)
 	sigprocmask(SIG_BLOCK, &block, orig);
 }
 
+static int engine_run_sources(struct engine *e, engine_refresh_cb cb, void *ctx);
+
 int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
+{
+	int status = engine_run_sources(e, cb, ctx);
+
+	atomic_store(&e->returned, true);
+	return status;
+}
+
+static int engine_run_sources(struct engine *e, engine_refresh_cb cb, void *ctx)
 {
 	struct refresh_config sc = {
 		.delay = e->cfg.delay,
@@ -732,6 +745,12 @@ void engine_set_mode(struct engine *e, enum hist_mode mode)
 {
 	if (e->in)
 		ingest_set_mode(e->in, mode);
+}
+
+struct annotate_report *engine_annotate(struct engine *e, const char *symbol, const char *dso,
+				       uint64_t addr)
+{
+	return ingest_annotate(e->in, symbol, dso, addr, atomic_load(&e->returned));
 }
 
 void engine_free(struct engine *e)

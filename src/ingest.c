@@ -139,9 +139,11 @@ struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine)
 	if (cfg->view.inline_frames)
 		hist_key_addresses(in->hist);
 	ingest_set_machine(in, e_machine);
-	if (cfg->nannotate)
+	if (cfg->nannotate || cfg->annotate_browse)
 		in->annotate = annotate_new(cfg->annotate, cfg->nannotate,
 					    cfg->annotate_intel);
+	if (cfg->annotate_browse && !cfg->live)
+		annotate_keep_all(in->annotate);
 	if (in->payload)
 		annotate_enable_payload(in->annotate, in->payload->payload);
 	annotate_set_live(in->annotate, cfg->live);
@@ -174,6 +176,15 @@ void ingest_free(struct ingest *in)
 struct machine *ingest_machine(struct ingest *in)
 {
 	return in->machine;
+}
+
+struct annotate_report *ingest_annotate(struct ingest *in, const char *symbol, const char *dso,
+				       uint64_t addr, bool ended)
+{
+	annotate_watch(in->annotate, symbol, dso);
+	if (ended)
+		annotate_resolve(in->annotate, in->hist);
+	return annotate_report_of(in->annotate, symbol, dso, addr);
 }
 
 void ingest_set_mode(struct ingest *in, enum hist_mode mode)
@@ -943,8 +954,10 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	snap.debuginfod_active = machine_debuginfod_active(in->machine);
 	ingest_kernel_notice(in);
 	view_build(in->hist, &in->cfg.view, &snap);
-	if (in->annotate)
+	if (in->annotate) {
+		annotate_resolve(in->annotate, in->hist);
 		snap.annotate = annotate_report(in->annotate);
+	}
 	if (!cb(&snap, ctx))
 		snapshot_release(&snap);
 	if (preview)

@@ -32,6 +32,9 @@ struct ingest_config {
 	const char *const *annotate; /* --annotate specs: counted per instruction */
 	size_t nannotate;
 	bool annotate_intel;
+	/* The browser may open any function (ingest_annotate); a recording
+	   then keeps every function's per-instruction counts. */
+	bool annotate_browse;
 	/* --off-cpu: the tracepoint samples' fields (the config's), or NULL */
 	const struct offcpu_format *off_cpu;
 };
@@ -78,6 +81,13 @@ void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
 
 /* How the hist ages at each refresh; set from any thread. */
 void ingest_set_mode(struct ingest *in, enum hist_mode mode);
+/* From the browser's thread (with annotate_browse): count symbol (in dso,
+ * its path or short name; NULL: any) per instruction from now on, and its
+ * view now (annotate_report_of, addr its hint).  ended: no more records
+ * come (the engine has returned), so the hist may be read from here for a
+ * function without samples of its own (annotate_resolve). */
+struct annotate_report *ingest_annotate(struct ingest *in, const char *symbol, const char *dso,
+				       uint64_t addr, bool ended);
 
 typedef bool (*ingest_publish_cb)(struct snapshot *snap, void *ctx);
 

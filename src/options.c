@@ -147,7 +147,8 @@ void options_usage(FILE *out)
 	      "                           (live: a process's own binaries first; its\n"
 	      "                           .build-id links resolve inside DIR)\n"
 	      "      --annotate=SYM[@DSO] after each table, the samples of function SYM\n"
-	      "                           per instruction, disassembled (repeatable)\n"
+	      "                           per instruction, disassembled, with jump targets\n"
+	      "                           and source lines (repeatable; the browser: a)\n"
 	      "  -M, --disassembler-style=STYLE  --annotate's x86 syntax: att (the\n"
 	      "                           default, as objdump and perf) or intel\n"
 	      "      --buildid-dir=DIR    perf's build-id cache (default PERF_BUILDID_DIR,\n"
@@ -739,6 +740,7 @@ void options_engine_config(const struct options *o, bool browser, struct engine_
 	out->annotate = o->annotate;
 	out->nannotate = o->nannotate;
 	out->annotate_intel = o->annotate_intel;
+	out->annotate_browse = browser;
 	out->buildid_dir = o->buildid_dir;
 	out->vmlinux = o->vmlinux;
 	out->demangle = !o->no_demangle;
