@@ -5,9 +5,9 @@
 set -eu
 DIR=$1
 MK=${MKPERFDATA:-tests/helpers/mkperfdata}
-mkdir -p "$DIR/fuzz_perfdata" "$DIR/fuzz_record" "$DIR/fuzz_profileme" "$DIR/fuzz_maps" \
+mkdir -p "$DIR/fuzz_perfdata" "$DIR/fuzz_record" "$DIR/fuzz_profileme" "$DIR/fuzz_ibs" "$DIR/fuzz_maps" \
 	"$DIR/fuzz_kallsyms" "$DIR/fuzz_elfsyms" "$DIR/fuzz_perfmap" "$DIR/fuzz_cfi" "$DIR/fuzz_disasm" \
-	"$DIR/fuzz_offcpu"
+	"$DIR/fuzz_alpha_disasm" "$DIR/fuzz_offcpu"
 
 # perf.data: each description in native, swapped, pipe and swapped pipe form.
 desc_basic() {
@@ -129,6 +129,16 @@ for i, (pmpc, istat, ctl) in enumerate([
     open(os.path.join(pm, "pm%d" % i), "wb").write(struct.pack("<IQQQ", 1, pmpc, istat, ctl))
 open(os.path.join(pm, "pm-long"), "wb").write(struct.pack("<IQQQI", 2, 1, 2, 3, 4))
 open(os.path.join(pm, "pm-short"), "wb").write(struct.pack("<IQ", 1, 5))
+# IBS blocks: caps, then Op (7 registers, +BrTarget, +OpData4) or Fetch
+# (3, +FetchExtd) registers, valid and with every bit set.
+ibs = os.path.join(d, "fuzz_ibs")
+ones = 0xffffffffffffffff
+for i, (caps, regs) in enumerate([
+        (0x7, [3 << 17, 0x401000, 1 << 37, 3, 0x100081 | 200 << 32, 0x7f0000, 0x1000]),
+        (0xbff, [ones] * 9), (0x27, [ones] * 8),
+        (0x207, [3 << 48 | 1 << 50, 0x401000, 0x2000, 12]), (0x3, [3 << 48, 1, 2])]):
+    open(os.path.join(ibs, "ibs%d" % i), "wb").write(struct.pack("<I%dQ" % len(regs), caps, *regs))
+open(os.path.join(ibs, "ibs-claims"), "wb").write(struct.pack("<I7Q", 0x627, *([3 << 17] * 7)))
 PY
 
 # /proc/PID/maps and stat text.
@@ -249,3 +259,15 @@ if objcopy -O binary --only-section=.text tests/helpers/workload "$DIR/fuzz_disa
 	rm -f "$DIR/fuzz_disasm/text.tmp"
 fi
 printf '\000\017\377\006\304' >"$DIR/fuzz_disasm/bad"
+
+# Alpha code: the C helper built by the cross compiler when there is one,
+# and a few words of every format (ldq, ble, addq literal, addt, callsys,
+# jsr with a hint, ret) with a tail of 3 bytes.
+if alpha-linux-gnu-gcc -O2 -c -o "$DIR/fuzz_alpha_disasm/code.o" tests/helpers/alpha-code.c 2>/dev/null &&
+	alpha-linux-gnu-objcopy -O binary --only-section=.text "$DIR/fuzz_alpha_disasm/code.o" \
+		"$DIR/fuzz_alpha_disasm/text" 2>/dev/null; then
+	:
+fi
+rm -f "$DIR/fuzz_alpha_disasm/code.o"
+printf '\370\377\120\244\013\000\040\356\001\024\040\100\003\024\042\130\203\000\000\000\001\100\133\153\001\200\372\153\252\273\314' \
+	>"$DIR/fuzz_alpha_disasm/formats"

@@ -54,6 +54,7 @@ struct engine_config {
 	const char *const *annotate; /* --annotate: the functions counted per instruction */
 	size_t nannotate;
 	bool annotate_intel;        /* -M intel */
+	bool annotate_browse;       /* the browser may open any function (engine_annotate) */
 	const char *vmlinux;
 	bool demangle;
 	bool debuginfod;
@@ -91,6 +92,11 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx);
  * hist ages at each refresh. */
 void engine_stop(struct engine *e);
 void engine_set_mode(struct engine *e, enum hist_mode mode);
+/* The browser's a, from its thread (ingest_annotate): count symbol (in
+ * dso) per instruction from now on, and its view now (free it with
+ * annotate_report_free). */
+struct annotate_report *engine_annotate(struct engine *e, const char *symbol, const char *dso,
+				       uint64_t addr);
 
 void engine_free(struct engine *e);
 

@@ -93,6 +93,8 @@ struct ingest {
 	/* the machine the samples come from (EM_*): decides the payload decoder */
 	int e_machine;
 	const struct arch_payload_ops *payload; /* its raw payloads' decoder, or NULL */
+	char *payload_cpuid;               /* the env's cpuid, for decode_in */
+	struct arch_env payload_env;       /* with it, parsed once */
 
 	/* --annotate: per-instruction counts of some functions, or NULL */
 	struct annotate *annotate;
@@ -145,9 +147,14 @@ struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine)
 	if (cfg->view.inline_frames)
 		hist_key_addresses(in->hist);
 	ingest_set_machine(in, e_machine);
-	if (cfg->nannotate)
+	if (cfg->nannotate || cfg->annotate_browse)
 		in->annotate = annotate_new(cfg->annotate, cfg->nannotate,
 					    cfg->annotate_intel);
+	if (cfg->annotate_browse && !cfg->live)
+		annotate_keep_all(in->annotate);
+	if (in->payload)
+		annotate_enable_payload(in->annotate, in->payload->payload);
+	annotate_set_live(in->annotate, cfg->live);
 	if (cfg->off_cpu) {
 		in->offcpu = offcpu_new();
 		in->times = cfg->wall ? &walltime_wall : &walltime_offcpu;
@@ -167,6 +174,7 @@ void ingest_free(struct ingest *in)
 	annotate_free(in->annotate);
 	machine_free(in->machine);
 	free(in->targets);
+	free(in->payload_cpuid);
 	free(in->cc_ips);
 	free(in->cc_frames);
 	free(in->cc_at);
@@ -179,6 +187,15 @@ void ingest_free(struct ingest *in)
 struct machine *ingest_machine(struct ingest *in)
 {
 	return in->machine;
+}
+
+struct annotate_report *ingest_annotate(struct ingest *in, const char *symbol, const char *dso,
+				       uint64_t addr, bool ended)
+{
+	annotate_watch(in->annotate, symbol, dso);
+	if (ended)
+		annotate_resolve(in->annotate, in->hist);
+	return annotate_report_of(in->annotate, symbol, dso, addr);
 }
 
 void ingest_set_mode(struct ingest *in, enum hist_mode mode)
@@ -194,6 +211,26 @@ void ingest_only_attr(struct ingest *in, const struct perf_event_attr *attr)
 void ingest_also_attr(struct ingest *in, const struct perf_event_attr *attr)
 {
 	in->also_attr = attr;
+}
+
+void ingest_payload_env(struct ingest *in, const struct arch_env *env,
+			const struct perf_event_attr *attr)
+{
+	const struct arch_payload_ops *ops = arch_payload_select(env, attr);
+
+	/* The time columns (--off-cpu, --wall) take a decoder's place. */
+	if (!ops || ops == in->payload || in->times)
+		return;
+	in->payload = ops;
+	free(in->payload_cpuid);
+	in->payload_cpuid = env->cpuid ? xstrdup(env->cpuid) : NULL;
+	memset(&in->payload_env, 0, sizeof(in->payload_env));
+	in->payload_env.e_machine = env->e_machine;
+	in->payload_env.cpuid = in->payload_cpuid;
+	arch_env_parse_cpuid(&in->payload_env);
+	if (in->hist)
+		hist_enable_payload(in->hist, ops->payload);
+	annotate_enable_payload(in->annotate, ops->payload);
 }
 
 void ingest_set_targets(struct ingest *in, const pid_t *pids, size_t n)
@@ -625,22 +662,27 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 		}
 		return;
 	}
-	annotate_sample(in->annotate, r.dso, r.sym, r.addr, s->period);
 	if (in->times) {
 		struct walltime_sample t = { in->time_kind, s->period };
 
 		if (t.kind == WALLTIME_ON)
 			in->oncpu_ns += s->period;
+		annotate_sample(in->annotate, r.dso, r.sym, r.addr, s->period);
 		hist_add_payload(in->hist, &hs, &t);
 		return;
 	}
-	if (in->payload && (attr->sample_type & PERF_SAMPLE_RAW) && s->raw) {
+	/* a sample of the event without a payload is not the decoder's either */
+	if (in->payload && (attr->sample_type & PERF_SAMPLE_RAW)) {
 		union arch_payload_buf buf;
-		bool ok = arch_payload_decode(in->payload, attr, s->raw, s->raw_size, &buf);
+		bool ok = arch_payload_decode_in(&in->payload_env, in->payload, attr, s->raw,
+						 s->raw_size, &buf);
 
+		annotate_sample_payload(in->annotate, r.dso, r.sym, r.addr, s->period,
+					ok ? &buf : NULL);
 		hist_add_payload(in->hist, &hs, ok ? &buf : NULL);
 		return;
 	}
+	annotate_sample(in->annotate, r.dso, r.sym, r.addr, s->period);
 	hist_add(in->hist, &hs);
 }
 
@@ -947,8 +989,10 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	snap.debuginfod_active = machine_debuginfod_active(in->machine);
 	ingest_kernel_notice(in);
 	view_build(in->hist, &in->cfg.view, &snap);
-	if (in->annotate)
+	if (in->annotate) {
+		annotate_resolve(in->annotate, in->hist);
 		snap.annotate = annotate_report(in->annotate);
+	}
 	if (!cb(&snap, ctx))
 		snapshot_release(&snap);
 	if (preview)

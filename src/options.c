@@ -114,7 +114,10 @@ void options_usage(FILE *out)
 	      "                           cache-misses, branches, branch-misses, cpu-clock,\n"
 	      "                           task-clock, page-faults, context-switches,\n"
 	      "                           cpu-migrations, or rNNNN (raw, hex config);\n"
-	      "                           cycles falls back to cpu-clock where unsupported\n"
+	      "                           cycles falls back to cpu-clock where unsupported;\n"
+	      "                           a PMU from sysfs: NAME or NAME/term=value,.../\n"
+	      "                           (AMD IBS: ibs_op, ibs_op/cnt_ctl=1/, ibs_fetch;\n"
+	      "                           -c a multiple of 16)\n"
 	      "  -F, --freq=HZ            samples per second per CPU (default 4000; \"max\")\n"
 	      "  -c, --count=PERIOD       a sample every PERIOD events instead of -F\n"
 	      "  -m, --mmap-pages=N       ring buffer data pages per CPU (power of 2, default 128)\n"
@@ -152,7 +155,8 @@ void options_usage(FILE *out)
 	      "                           (live: a process's own binaries first; its\n"
 	      "                           .build-id links resolve inside DIR)\n"
 	      "      --annotate=SYM[@DSO] after each table, the samples of function SYM\n"
-	      "                           per instruction, disassembled (repeatable)\n"
+	      "                           per instruction, disassembled, with jump targets\n"
+	      "                           and source lines (repeatable; the browser: a)\n"
 	      "  -M, --disassembler-style=STYLE  --annotate's x86 syntax: att (the\n"
 	      "                           default, as objdump and perf) or intel\n"
 	      "      --buildid-dir=DIR    perf's build-id cache (default PERF_BUILDID_DIR,\n"
@@ -179,8 +183,12 @@ void options_usage(FILE *out)
 	      "                           their own, marked \"(inlined)\"\n"
 	      "      --order=KEY          row order: overhead (default), or on Alpha ProfileMe\n"
 	      "                           data retired, killed, stalled, mispredict, traps,\n"
-	      "                           icmiss, ldst, pctr1; with --wall on-cpu, off-cpu,\n"
-	      "                           runq, wall; with --off-cpu runq\n"
+	      "                           icmiss, ldst, pctr1; on AMD IBS Op data branch,\n"
+	      "                           brmisp, taken, retmisp, loads, stores, dcmiss,\n"
+	      "                           l2miss, dtlb, dtlb2, ldlat, tag2ret, comp2ret; on\n"
+	      "                           IBS Fetch data icmiss, itlb, itlb2, fetchlat,\n"
+	      "                           completed, aborted, l2miss; with --wall on-cpu,\n"
+	      "                           off-cpu, runq, wall; with --off-cpu runq\n"
 	      "  -z, --zero               zero the table at each refresh instead of decaying it\n"
 	      "      --accumulate         never decay: the table covers the whole run\n"
 	      "  -E, --entries=N          show at most N rows\n"
@@ -755,6 +763,7 @@ void options_engine_config(const struct options *o, bool browser, struct engine_
 	out->annotate = o->annotate;
 	out->nannotate = o->nannotate;
 	out->annotate_intel = o->annotate_intel;
+	out->annotate_browse = browser;
 	out->buildid_dir = o->buildid_dir;
 	out->vmlinux = o->vmlinux;
 	out->demangle = !o->no_demangle;

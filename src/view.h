@@ -171,6 +171,17 @@ struct annotate_line {
 	uint8_t bytes[16];
 	char text[200];              /* "mov %rsp, %rbp" (the raw bytes without Capstone) */
 	uint64_t period, samples;    /* of the samples at addr */
+	/* A direct jump or call: */
+	uint64_t target;             /* its destination, or 0 */
+	bool call;                   /* a call (else a jump) */
+	char target_sym[96];         /* the function at target, "" when none is known */
+	uint64_t target_off;         /* target's offset in it */
+	/* From the DWARF (interned, valid until exit), else NULL: */
+	const char *source;          /* "/path/file.c:12": the line that produced it */
+	const char *source_text;     /* that line of the file, when it could be read */
+	const char *inlined;         /* the inlined function it is in (innermost) */
+	void *payload;               /* their payload stats (annotate_report.payload's),
+					or NULL */
 };
 
 /* One function matched by a --annotate name, as of a refresh. */
@@ -180,6 +191,7 @@ struct annotate_fn {
 	uint64_t start, size;
 	uint64_t period, samples;    /* the sum of its lines': the row's self */
 	char *note;                  /* why there is no disassembly or it is cut, or NULL */
+	void *payload;               /* the lines' payload stats together: the row's */
 	struct annotate_line *lines;
 	size_t nr_lines;
 };
@@ -189,7 +201,10 @@ struct annotate_report {
 	size_t nr_fns;
 	char **unmatched;            /* specs no sampled function matched yet */
 	size_t nr_unmatched;
+	const struct payload_ops *payload; /* the data's decoder (Alpha ProfileMe), or NULL */
 };
+/* Frees a report (a snapshot's, or one the browser asked for). */
+void annotate_report_free(struct annotate_report *r);
 
 /* The header fields are filled by the engine; view_build fills the rest. */
 

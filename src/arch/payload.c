@@ -10,6 +10,39 @@
 #include "textfmt.h"
 #include "util.h"
 
+void payload_u64_merge(void *dst, const void *src, size_t size)
+{
+	uint64_t d, s;
+	size_t i;
+
+	/* Copies rather than casts keep strict aliasing out of it. */
+	for (i = 0; i + 8 <= size; i += 8) {
+		memcpy(&d, (char *)dst + i, 8);
+		memcpy(&s, (const char *)src + i, 8);
+		d += s;
+		memcpy((char *)dst + i, &d, 8);
+	}
+}
+
+void payload_u64_decay(void *stats, size_t size, unsigned num, unsigned den)
+{
+	uint64_t w;
+	size_t i;
+
+	if (!den)
+		return;
+	for (i = 0; i + 8 <= size; i += 8) {
+		memcpy(&w, (char *)stats + i, 8);
+		w = (w / den) * num + (w % den) * num / den;
+		memcpy((char *)stats + i, &w, 8);
+	}
+}
+
+double payload_pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : -1.0;
+}
+
 double payload_value(const struct payload_ops *ops, const void *stats, const void *total,
 		     size_t col)
 {
@@ -25,6 +58,28 @@ const char *payload_name(const struct payload_ops *ops, const void *stats, size_
 	    !ops->column_name)
 		return NULL;
 	return ops->column_name(stats, col);
+}
+
+void payload_cell(struct strbuf *sb, const struct payload_ops *ops, const void *stats,
+		  const void *total, size_t col)
+{
+	const struct payload_column *p = &ops->columns[col];
+	const char *name;
+	double v;
+
+	if (p->kind == PAYLOAD_NAME) {
+		name = payload_name(ops, stats, col);
+		strbuf_addstr(sb, name ? name : "-");
+		return;
+	}
+	v = payload_value(ops, stats, total, col);
+	if (v < 0) {
+		strbuf_addch(sb, '-');
+		return;
+	}
+	textfmt_fixed(sb, v, p->kind == PAYLOAD_COUNT ? 0 : 1);
+	if (p->kind == PAYLOAD_PERCENT)
+		strbuf_addch(sb, '%');
 }
 
 const char *payload_title(const struct payload_ops *ops, const void *total, size_t col)
