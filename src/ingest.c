@@ -516,8 +516,10 @@ static void ingest_sample(struct ingest *in, const struct sample *s,
 		ingest_sample_add(in, s, attr, false);
 		return;
 	}
-	/* A kernel thread's sample has no user part. */
-	if (s->regs_abi == PERF_SAMPLE_REGS_ABI_NONE) {
+	/* A kernel thread's sample has no user part; on the queue, a
+	 * tracepoint's samples are --off-cpu's switches alone. */
+	if (s->regs_abi == PERF_SAMPLE_REGS_ABI_NONE ||
+	    (in->offcpu && attr->type == PERF_TYPE_TRACEPOINT)) {
 		ingest_sample_kernel_part(in, s, attr);
 		return;
 	}
@@ -833,8 +835,10 @@ static void ingest_offcpu_deferred(struct ingest *in, const struct sample *queue
 {
 	const struct offcpu_defer_event *ev = offcpu_defer_head(in->offcpu_defer);
 
+	/* The queue returns in submit order, and queues no other
+	 * tracepoint sample (ingest_sample): always there. */
 	if (!ev || ev->kind != OFFCPU_DEFER_QUEUED)
-		abort();    /* the queue returns in submit order: cannot happen */
+		return;
 	ingest_offcpu_switch(in, queued, &ev->sw, ev->attr);
 	offcpu_defer_pop(in->offcpu_defer);
 	ingest_offcpu_flush(in);
