@@ -154,6 +154,10 @@ struct snapshot_row {
 	/* The row's payload stats (snapshot.payload_rows), else NULL: owned
 	   by the snapshot, read through snapshot.payload. */
 	const void *payload;
+	/* --baseline (snapshot.baseline; ui/baseline.c fills them): */
+	bool has_baseline;      /* the baseline has the row's keys; else "new" */
+	bool gone;              /* only in the baseline: no samples now */
+	double baseline;        /* percent of the baseline's total, by the same keys */
 };
 
 /* Outcomes of DWARF unwinding (enum unwind_outcome) a snapshot counts;
@@ -264,6 +268,10 @@ struct snapshot {
 	bool inline_frames;          /* the rows and trees have inlined functions */
 	size_t dwarf_lookups;        /* distinct addresses asked of libdw (or its
 					cache) for this snapshot */
+	/* --baseline: rows have baseline shares; the last nr_gone rows are
+	   the baseline's rows that have no samples now. */
+	bool baseline;
+	size_t nr_gone;
 };
 
 /* strcmp where NULL (a row without the value) sorts after every string:

@@ -4,6 +4,7 @@
 
 #include "output.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -442,6 +443,19 @@ static void output_json_row(struct strbuf *sb, const struct snapshot *snap,
 	}
 	strbuf_addf(sb, ",\"samples\":%llu,\"period\":%llu", (unsigned long long)r->samples,
 		    (unsigned long long)r->period);
+	/* --baseline: null for a new row; a gone row has no samples now. */
+	if (snap->baseline) {
+		strbuf_addstr(sb, ",\"baseline\":");
+		if (r->has_baseline)
+			textfmt_fixed(sb, r->baseline, 2);
+		else
+			strbuf_addstr(sb, "null");
+		strbuf_addstr(sb, ",\"delta\":");
+		/* No "-0.00". */
+		textfmt_fixed(sb, fabs(column_delta(r)) < 0.005 ? 0.0 : column_delta(r), 2);
+		if (r->gone || !r->has_baseline)
+			strbuf_addstr(sb, r->gone ? ",\"gone\":true" : ",\"new\":true");
+	}
 	if (r->comm) {
 		strbuf_addstr(sb, ",\"comm\":");
 		strbuf_add_json_string(sb, r->comm);

@@ -286,6 +286,13 @@ static bool pprof_time_event(const char *event)
 	       (n == 10 && strncmp(event, "task-clock", n) == 0);
 }
 
+const char *pprof_event_type(const char *event)
+{
+	if (!event)
+		return "events";
+	return pprof_time_event(event) ? "cpu" : event;
+}
+
 static void pprof_value_type(struct pprof_enc *e, struct strbuf *out, unsigned field,
 			     const char *type, const char *unit)
 {
@@ -305,8 +312,8 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	struct pprof_enc e;
 	bool pids = sort_spec_has(&snap->sort, SORT_PID);
 	bool tids = sort_spec_has(&snap->sort, SORT_TID);
-	const char *event = snap->event ? snap->event : "events";
-	bool timed = pprof_time_event(event);
+	const char *event = pprof_event_type(snap->event);
+	bool timed = strcmp(event, "cpu") == 0;
 	uint64_t period = 0, *fn = NULL, fn1;
 	size_t i, j, g, n, fn_cap = 0;
 
@@ -372,8 +379,7 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	}
 
 	pprof_value_type(&e, out, PROFILE_SAMPLE_TYPE, "samples", "count");
-	pprof_value_type(&e, out, PROFILE_SAMPLE_TYPE, timed ? "cpu" : event,
-			 timed ? "nanoseconds" : "count");
+	pprof_value_type(&e, out, PROFILE_SAMPLE_TYPE, event, timed ? "nanoseconds" : "count");
 	strbuf_add(out, e.samples.buf, e.samples.len);
 	for (i = 0; i < e.maps.n; i++) {
 		pprof_put_uint(&e.sub, MAPPING_ID, i + 1);
@@ -409,8 +415,7 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 		period = snap->sample_period;
 	else if (timed && snap->sample_freq)
 		period = 1000000000ULL / snap->sample_freq;
-	pprof_value_type(&e, out, PROFILE_PERIOD_TYPE, timed ? "cpu" : event,
-			 timed ? "nanoseconds" : "count");
+	pprof_value_type(&e, out, PROFILE_PERIOD_TYPE, event, timed ? "nanoseconds" : "count");
 	for (i = 0; i < e.strs.n; i++)
 		pprof_put_bytes(out, PROFILE_STRING_TABLE, e.strs.v[i], strlen(e.strs.v[i]));
 	pprof_put_uint(out, PROFILE_TIME_NANOS, (uint64_t)time_nanos);

@@ -1,0 +1,35 @@
+/* --baseline and the browser's B: another profile's share of each row
+ * (matched by the sort keys' names, not addresses, so a rebuilt binary
+ * still matches), for the Baseline and Delta columns; the baseline's rows
+ * without samples now are added as "gone". */
+#ifndef PROFTOP_BASELINE_H
+#define PROFTOP_BASELINE_H
+
+struct baseline;
+struct errmsg;
+struct snapshot;
+
+/* Read FILE: a gzip-compressed pprof profile (proftop's, go tool pprof
+ * -proto's, ...) or folded stacks (--folded's, flamegraph tools'; of
+ * several blank-line separated refreshes, the last).  A row's share is
+ * that of the samples whose leaf it is: the Self column's.  Returns 0, or
+ * -errno with em naming the file and what is wrong in it. */
+int baseline_load(const char *path, struct baseline **out, struct errmsg *em);
+
+/* The rows of snap (not its gone ones) as a baseline: B in the browser. */
+struct baseline *baseline_from_snapshot(const struct snapshot *snap);
+
+/* Set snap's rows' baseline shares and append the gone rows (again, if
+ * snap had a baseline applied: its gone rows are dropped first, so that a
+ * new baseline can replace the old on the same snapshot).  Rows are keyed
+ * by the sort keys the baseline has (comm, pid, tid, dso short name,
+ * symbol; others are left out of the match).  Returns 0, or -EINVAL with
+ * em when the baseline counts another event than snap. */
+int baseline_apply(struct baseline *bl, struct snapshot *snap, struct errmsg *em);
+
+/* Where it came from: the file, or "the table at 12.3s". */
+const char *baseline_name(const struct baseline *bl);
+
+void baseline_free(struct baseline *bl);
+
+#endif
