@@ -61,6 +61,8 @@ struct baseline {
 	uint64_t *values;               /* nr_types per entry */
 	size_t nr_entries, entries_cap, values_cap;
 	struct hashtab entry_ht;
+	uint64_t unlisted[PPROF_READ_MAX_VALUES]; /* in the total, in no entry: a
+					   table's rows that were filtered out */
 
 	const char *event;              /* the event value_idx was chosen for */
 	int value_idx;                  /* -1: not chosen yet */
@@ -440,6 +442,7 @@ int baseline_load(const char *path, struct baseline **out, struct errmsg *em)
 
 struct baseline *baseline_from_snapshot(const struct snapshot *snap)
 {
+	uint64_t sum[2] = { 0, 0 };
 	char name[64];
 	struct baseline *bl;
 	size_t i;
@@ -464,7 +467,12 @@ struct baseline *baseline_from_snapshot(const struct snapshot *snap)
 
 		k = bl_key_masked(&k, bl->has);
 		bl_add(bl, &k, r->kernel, (uint64_t[]){ r->samples, r->period });
+		sum[0] += r->samples;
+		sum[1] += r->period;
 	}
+	/* Shares of the whole table, as the rows' Self are. */
+	bl->unlisted[0] = snap->samples > sum[0] ? snap->samples - sum[0] : 0;
+	bl->unlisted[1] = snap->period > sum[1] ? snap->period - sum[1] : 0;
 	return bl;
 }
 
@@ -493,7 +501,7 @@ static void bl_group(struct baseline *bl, unsigned mask)
 	size_t i;
 
 	bl->nr_groups = 0;
-	bl->total = 0;
+	bl->total = bl->unlisted[bl->value_idx];
 	hashtab_release(&bl->group_ht);
 	hashtab_init(&bl->group_ht, bl->nr_entries);
 	for (i = 0; i < bl->nr_entries; i++) {

@@ -481,7 +481,10 @@ int pprof_decode(const unsigned char *p, size_t n, struct pprof_profile *out,
 	memset(out, 0, sizeof(*out));
 	/* The whole message is walked once first, so that a damaged field
 	   is told as such before any table is looked at. */
+	size_t at = 0;
+
 	while ((k = pb_next(&b, &f)) > 0) {
+		at = b.pos;
 		if (f.wire != 0)
 			continue;
 		if (f.num == PR_DEFAULT_SAMPLE_TYPE)
@@ -495,7 +498,7 @@ int pprof_decode(const unsigned char *p, size_t n, struct pprof_profile *out,
 	}
 	if (k) {
 		err = errmsg_set(em, -EINVAL, "not a valid pprof profile: damaged or truncated "
-					      "at byte %zu of %zu", b.pos, n);
+					      "at byte %zu of %zu", at, n);
 		goto out;
 	}
 	/* Strings first: every other table names them; then the tables in
