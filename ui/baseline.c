@@ -387,11 +387,48 @@ static int bl_folded(struct baseline *bl, char *data, size_t n, struct errmsg *e
 	return 0;
 }
 
-int baseline_load(const char *path, struct baseline **out, struct errmsg *em)
+int baseline_parse(const char *name, char *data, size_t n, struct baseline **out,
+		   struct errmsg *em)
 {
 	struct errmsg inner = ERRMSG_INIT;
 	struct pprof_profile p;
 	struct baseline *bl;
+	int err;
+
+	*out = NULL;
+	if (n >= 8 && memcmp(data, "PERFILE2", 8) == 0)
+		return errmsg_set(em, -EINVAL,
+				  "%s: a perf.data recording; make a baseline of it with "
+				  "proftop -i %s --pprof=FILE", name, name);
+	if (n >= 2 && (unsigned char)data[0] == 0x1f && (unsigned char)data[1] == 0x8b) {
+		unsigned char *raw;
+		size_t rn;
+
+		err = pprof_gunzip(data, n, PPROF_READ_MAX_BYTES, &raw, &rn, &inner);
+		if (!err) {
+			err = pprof_decode(raw, rn, &p, &inner);
+			free(raw);
+			if (!err)
+				*out = bl_from_pprof(name, &p);
+			pprof_profile_release(&p);
+		}
+		if (err)
+			return errmsg_set(em, err, "%s: %s", name, errmsg_text(&inner, err));
+		return 0;
+	}
+	bl = bl_new(name);
+	err = bl_folded(bl, data, n, &inner);
+	if (err) {
+		baseline_free(bl);
+		return errmsg_set(em, err, "%s: neither a pprof profile (gzip) nor folded stacks: %s",
+				  name, errmsg_text(&inner, err));
+	}
+	*out = bl;
+	return 0;
+}
+
+int baseline_load(const char *path, struct baseline **out, struct errmsg *em)
+{
 	char *data;
 	size_t n;
 	int fd, err;
@@ -405,39 +442,9 @@ int baseline_load(const char *path, struct baseline **out, struct errmsg *em)
 	close(fd);
 	if (err)
 		return errmsg_set(em, err, "%s: %s", path, strerror(-err));
-	if (n >= 8 && memcmp(data, "PERFILE2", 8) == 0) {
-		free(data);
-		return errmsg_set(em, -EINVAL,
-				  "%s: a perf.data recording; make a baseline of it with "
-				  "proftop -i %s --pprof=FILE", path, path);
-	}
-	if (n >= 2 && (unsigned char)data[0] == 0x1f && (unsigned char)data[1] == 0x8b) {
-		unsigned char *raw;
-		size_t rn;
-
-		err = pprof_gunzip(data, n, PPROF_READ_MAX_BYTES, &raw, &rn, &inner);
-		free(data);
-		if (!err) {
-			err = pprof_decode(raw, rn, &p, &inner);
-			free(raw);
-			if (!err)
-				*out = bl_from_pprof(path, &p);
-			pprof_profile_release(&p);
-		}
-		if (err)
-			return errmsg_set(em, err, "%s: %s", path, errmsg_text(&inner, err));
-		return 0;
-	}
-	bl = bl_new(path);
-	err = bl_folded(bl, data, n, &inner);
+	err = baseline_parse(path, data, n, out, em);
 	free(data);
-	if (err) {
-		baseline_free(bl);
-		return errmsg_set(em, err, "%s: neither a pprof profile (gzip) nor folded stacks: %s",
-				  path, errmsg_text(&inner, err));
-	}
-	*out = bl;
-	return 0;
+	return err;
 }
 
 struct baseline *baseline_from_snapshot(const struct snapshot *snap)

@@ -5,6 +5,8 @@
 #ifndef PROFTOP_BASELINE_H
 #define PROFTOP_BASELINE_H
 
+#include <stddef.h>
+
 struct baseline;
 struct errmsg;
 struct snapshot;
@@ -15,6 +17,10 @@ struct snapshot;
  * that of the samples whose leaf it is: the Self column's.  Returns 0, or
  * -errno with em naming the file and what is wrong in it. */
 int baseline_load(const char *path, struct baseline **out, struct errmsg *em);
+/* The same from data[0..n], named name in messages: data is modified
+ * (folded lines are cut in place, data[n] included). */
+int baseline_parse(const char *name, char *data, size_t n, struct baseline **out,
+		   struct errmsg *em);
 
 /* The rows of snap (not its gone ones) as a baseline: B in the browser. */
 struct baseline *baseline_from_snapshot(const struct snapshot *snap);

@@ -6,16 +6,13 @@
 #include "pprof-read.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/types.h>
 #include <zlib.h>
 
 #include "errmsg.h"
-#include "fileread.h"
-#include "nsopen.h"
 #include "pprof.h"
 #include "util.h"
 
@@ -145,6 +142,8 @@ static int pr_ids_sort(struct pr_ids *t)
 {
 	size_t i;
 
+	if (!t->n)
+		return 0;
 	qsort(t->v, t->n, sizeof(*t->v), pr_id_cmp);
 	for (i = 0; i < t->n; i++)
 		if (!t->v[i].id || (i && t->v[i].id == t->v[i - 1].id))
@@ -598,34 +597,6 @@ int pprof_gunzip(const void *data, size_t n, size_t max, unsigned char **out, si
 	}
 	*out = buf;
 	*out_n = len;
-	return 0;
-}
-
-int pprof_read_file(const char *path, struct pprof_profile *out, struct errmsg *em)
-{
-	struct errmsg inner = ERRMSG_INIT;
-	unsigned char *raw;
-	char *data;
-	size_t n, rn;
-	int fd, err;
-
-	memset(out, 0, sizeof(*out));
-	fd = nsopen_file(path);
-	if (fd < 0)
-		return errmsg_set(em, fd, "%s: %s", path,
-				  fd == -EINVAL ? "not a regular file" : strerror(-fd));
-	err = fileread_fd(fd, PPROF_READ_MAX_BYTES, &data, &n);
-	close(fd);
-	if (err)
-		return errmsg_set(em, err, "%s: %s", path, strerror(-err));
-	err = pprof_gunzip(data, n, PPROF_READ_MAX_BYTES, &raw, &rn, &inner);
-	free(data);
-	if (!err) {
-		err = pprof_decode(raw, rn, out, &inner);
-		free(raw);
-	}
-	if (err)
-		return errmsg_set(em, err, "%s: %s", path, errmsg_text(&inner, err));
 	return 0;
 }
 

@@ -90,10 +90,6 @@ int pprof_decode(const unsigned char *p, size_t n, struct pprof_profile *out,
 int pprof_gunzip(const void *data, size_t n, size_t max, unsigned char **out, size_t *out_n,
 		 struct errmsg *em);
 
-/* A gzip-compressed profile file: read, inflated and decoded.  Returns 0
- * or -errno with em naming the file and the reason. */
-int pprof_read_file(const char *path, struct pprof_profile *out, struct errmsg *em);
-
 void pprof_profile_release(struct pprof_profile *p);
 
 /* The string s of the profile ("" when out of range: only for indexes the
