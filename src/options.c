@@ -703,6 +703,8 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 	/* The saved profile has the stacks the recording or -g gives. */
 	if (o->baseline_save)
 		o->view.stacks = true;
+	/* pprof keeps addresses, pids and tids in its stacks. */
+	o->view.stack_detail = o->pprof || o->baseline_save;
 	if (folded || o->pprof) {
 		o->view.stacks = true;
 		/* Live, stacks need chains; a recording has them or not. */

@@ -34,9 +34,10 @@ enum {
 	VALUETYPE_TYPE = 1, VALUETYPE_UNIT,
 	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE, SAMPLE_LABEL,
 	LABEL_KEY = 1, LABEL_STR, LABEL_NUM,
-	MAPPING_ID = 1, MAPPING_FILENAME = 5, MAPPING_BUILD_ID, MAPPING_HAS_FUNCTIONS,
+	MAPPING_ID = 1, MAPPING_MEMORY_START, MAPPING_MEMORY_LIMIT, MAPPING_FILE_OFFSET,
+	MAPPING_FILENAME, MAPPING_BUILD_ID, MAPPING_HAS_FUNCTIONS,
 	MAPPING_HAS_INLINE_FRAMES = 10,
-	LOCATION_ID = 1, LOCATION_MAPPING_ID, LOCATION_LINE = 4,
+	LOCATION_ID = 1, LOCATION_MAPPING_ID, LOCATION_ADDRESS, LOCATION_LINE,
 	LINE_FUNCTION_ID = 1,
 	FUNCTION_ID = 1, FUNCTION_NAME, FUNCTION_SYSTEM_NAME,
 };
@@ -98,14 +99,14 @@ static void pprof_put_msg(struct strbuf *sb, unsigned field, struct strbuf *msg)
 /* Distinct keys of a few uint32 each, numbered in first-seen order from 0:
  * the profile's ids are the numbers plus one (0 means "none" in pprof). */
 struct pprof_keys {
-	uint32_t (*v)[3];
+	uint32_t (*v)[4];
 	size_t n, cap;
 	struct hashtab ht;
 };
 
 static uint64_t pprof_keys_hash_of(const uint32_t *k)
 {
-	return hash_finish(hash_combine(hash_combine(k[0], k[1]), k[2]));
+	return hash_finish(hash_combine(hash_combine(hash_combine(k[0], k[1]), k[2]), k[3]));
 }
 
 static uint64_t pprof_keys_hash(const void *ctx, uint32_t idx)
@@ -115,12 +116,13 @@ static uint64_t pprof_keys_hash(const void *ctx, uint32_t idx)
 
 static bool pprof_keys_eq(const void *ctx, uint32_t idx, const void *key)
 {
-	return memcmp(((const struct pprof_keys *)ctx)->v[idx], key, sizeof(uint32_t[3])) == 0;
+	return memcmp(((const struct pprof_keys *)ctx)->v[idx], key, sizeof(uint32_t[4])) == 0;
 }
 
-static uint32_t pprof_keys_add(struct pprof_keys *t, uint32_t a, uint32_t b, uint32_t c)
+static uint32_t pprof_keys_add(struct pprof_keys *t, uint32_t a, uint32_t b, uint32_t c,
+			       uint32_t d)
 {
-	uint32_t k[3] = { a, b, c };
+	uint32_t k[4] = { a, b, c, d };
 	uint64_t h = pprof_keys_hash_of(k);
 	size_t slot = hashtab_probe(&t->ht, h, pprof_keys_eq, t, k);
 
@@ -207,13 +209,13 @@ static uint64_t pprof_frame(struct pprof_enc *e, const char *symbol, const char 
 		if (obj)
 			path = view_object_path(obj);
 		map = pprof_keys_add(&e->maps, pprof_str(&e->strs, dso),
-				     pprof_str(&e->strs, path ? path : dso), 0) + 1;
+				     pprof_str(&e->strs, path ? path : dso), 0, 0) + 1;
 		if (e->maps.n > n) {
 			e->objs = xgrow(e->objs, &e->objs_cap, e->maps.n, sizeof(*e->objs));
 			e->objs[n] = obj;
 		}
 	}
-	return pprof_keys_add(&e->funcs, name, map, kernel) + 1;
+	return pprof_keys_add(&e->funcs, name, map, kernel, 0) + 1;
 }
 
 /* The string index of obj's build ID in hex, or 0 ("") when unknown (no
@@ -248,13 +250,15 @@ static void pprof_label_num(struct pprof_enc *e, uint32_t key, uint64_t v)
 }
 
 /* The Location of function ids fn[0..n), innermost inlined first, the
- * real function last. */
-static uint64_t pprof_location(struct pprof_enc *e, const uint64_t *fn, size_t n)
+ * real function last, at addr (0: unknown, as with --inline): the address
+ * is part of each entry's key, so a Location is one address's. */
+static uint64_t pprof_location(struct pprof_enc *e, const uint64_t *fn, size_t n, uint64_t addr)
 {
 	uint64_t loc = 0;
 
 	while (n--)
-		loc = pprof_keys_add(&e->loctab, (uint32_t)fn[n], (uint32_t)loc, 0) + 1;
+		loc = pprof_keys_add(&e->loctab, (uint32_t)fn[n], (uint32_t)loc, (uint32_t)addr,
+				     (uint32_t)(addr >> 32)) + 1;
 	e->used = xgrow(e->used, &e->used_cap, e->loctab.n, sizeof(*e->used));
 	while (e->used_n < e->loctab.n)
 		e->used[e->used_n++] = false;
@@ -301,11 +305,13 @@ static void pprof_value_type(struct pprof_enc *e, struct strbuf *out, unsigned f
 	pprof_put_msg(out, field, &e->sub);
 }
 
-/* The snapshot keeps frames by function and DSO, not by address: each
- * function (with --inline, each run of inlined functions and the one they
- * were inlined into) is one Location (address 0), in the Mapping of its
- * DSO, which says has_functions (the names are resolved) and nothing else
- * it cannot back (no addresses, file names or lines). */
+/* Each distinct address of a stack's frame (view_opts.stack_detail; with
+ * --inline each run of inlined functions and the one they were inlined
+ * into, at address 0: display frames have none) is one Location, in the
+ * Mapping of its DSO, which gives the DSO's executable segment once its
+ * symbols are loaded (the addresses are the ELF's, as in its symbol
+ * table) and says has_functions (the names are resolved) and nothing else
+ * it cannot back (no file names or lines). */
 void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *comment,
 		  int64_t time_nanos)
 {
@@ -350,11 +356,16 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 				for (g = j; g + 1 < st->nr_frames &&
 					    st->frames[st->nr_frames - 1 - g].inlined; g++)
 					;
-				e.locs[n++] = pprof_location(&e, fn + j, g - j + 1);
+				e.locs[n++] = pprof_location(&e, fn + j, g - j + 1,
+							     st->frames[st->nr_frames - 1 - g].addr);
 			}
 			pprof_sample(&e, n, st->samples, st->period);
 			if (st->comm)
 				pprof_label_str(&e, e.comm_key, st->comm);
+			if (st->has_pid)
+				pprof_label_num(&e, e.pid_key, st->pid);
+			if (st->has_tid)
+				pprof_label_num(&e, e.tid_key, st->tid);
 			pprof_put_msg(&e.samples, PROFILE_SAMPLE, &e.msg);
 		}
 	} else {
@@ -366,7 +377,7 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 				continue;
 			e.locs = xgrow(e.locs, &e.locs_cap, 1, sizeof(*e.locs));
 			fn1 = pprof_frame(&e, r->symbol, r->dso, NULL, r->dso_path, r->kernel);
-			e.locs[0] = pprof_location(&e, &fn1, 1);
+			e.locs[0] = pprof_location(&e, &fn1, 1, 0);
 			pprof_sample(&e, 1, r->samples, r->period);
 			if (r->comm)
 				pprof_label_str(&e, e.comm_key, r->comm);
@@ -382,7 +393,14 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	pprof_value_type(&e, out, PROFILE_SAMPLE_TYPE, event, timed ? "nanoseconds" : "count");
 	strbuf_add(out, e.samples.buf, e.samples.len);
 	for (i = 0; i < e.maps.n; i++) {
+		uint64_t start, limit, offset;
+
 		pprof_put_uint(&e.sub, MAPPING_ID, i + 1);
+		if (e.objs[i] && view_object_text(e.objs[i], &start, &limit, &offset) == 0) {
+			pprof_put_uint(&e.sub, MAPPING_MEMORY_START, start);
+			pprof_put_uint(&e.sub, MAPPING_MEMORY_LIMIT, limit);
+			pprof_put_uint(&e.sub, MAPPING_FILE_OFFSET, offset);
+		}
 		pprof_put_uint(&e.sub, MAPPING_FILENAME, e.maps.v[i][1]);
 		pprof_put_uint(&e.sub, MAPPING_BUILD_ID, pprof_build_id(&e, e.objs[i]));
 		pprof_put_uint(&e.sub, MAPPING_HAS_FUNCTIONS, 1);
@@ -396,6 +414,8 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 			continue;
 		pprof_put_uint(&e.sub, LOCATION_ID, i + 1);
 		pprof_put_uint(&e.sub, LOCATION_MAPPING_ID, e.funcs.v[e.loctab.v[i][0] - 1][1]);
+		pprof_put_uint(&e.sub, LOCATION_ADDRESS,
+			       (uint64_t)e.loctab.v[i][3] << 32 | e.loctab.v[i][2]);
 		for (; l; l = e.loctab.v[l - 1][1]) {
 			pprof_put_uint(&e.msg, LINE_FUNCTION_ID, e.loctab.v[l - 1][0]);
 			pprof_put_msg(&e.sub, LOCATION_LINE, &e.msg);
@@ -538,7 +558,9 @@ int pprof_writer_snapshot(struct pprof_writer *w, const struct snapshot *snap,
 	int err;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	start = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - (int64_t)(snap->time * 1e9);
+	start = snap->wall_start_ns ? snap->wall_start_ns :
+				      (int64_t)now.tv_sec * 1000000000 + now.tv_nsec -
+					      (int64_t)(snap->time * 1e9);
 	strbuf_init(&raw);
 	pprof_encode(&raw, snap, w->comment, start);
 	strbuf_reset(&w->gz);

@@ -476,8 +476,8 @@ START_TEST(test_roundtrip)
 		{ .symbol = "[unknown]", .dso = "libc.so.6" },
 	};
 	struct snapshot_stack st[2] = {
-		{ "wl", &fr[0], 2, 3, 3000 },
-		{ "sh", &fr[1], 2, 1, 1000 },
+		{ .comm = "wl", .frames = &fr[0], .nr_frames = 2, .samples = 3, .period = 3000 },
+		{ .comm = "sh", .frames = &fr[1], .nr_frames = 2, .samples = 1, .period = 1000 },
 	};
 	struct snapshot_row rows[2] = {
 		{ .self = 75, .period = 3000, .samples = 3, .comm = "wl", .dso = "libx.so",
