@@ -202,6 +202,7 @@ struct view_stack_tmp {
 	const char *comm;
 	const uint32_t *ids;    /* innermost first */
 	const uint32_t *fns;    /* the same as functions (detail), else ids */
+	const uint64_t *addrs;  /* detail: the frames' addresses */
 	size_t nr;
 	uint32_t pid, tid;      /* detail: the keys', else 0 */
 	uint64_t samples, period;
@@ -224,7 +225,9 @@ static int view_stack_cmp(const void *pa, const void *pb)
 	return CMP(a->nr, b->nr);
 }
 
-/* view_stack_cmp, then the pid, the tid and the frames' addresses. */
+/* view_stack_cmp, then the pid, the tid and the frames' addresses (root
+ * first): not their ids, which come in the order of storing, so that the
+ * members of a group keep one order from run to run. */
 static int view_stack_fine_cmp(const void *pa, const void *pb)
 {
 	const struct view_stack_tmp *a = pa, *b = pb;
@@ -234,7 +237,7 @@ static int view_stack_fine_cmp(const void *pa, const void *pb)
 	if ((c = view_stack_cmp(pa, pb)) || (c = CMP(a->pid, b->pid)) || (c = CMP(a->tid, b->tid)))
 		return c;
 	for (i = 0; i < a->nr; i++)
-		if ((c = CMP(a->ids[a->nr - 1 - i], b->ids[b->nr - 1 - i])))
+		if ((c = CMP(a->addrs[a->nr - 1 - i], b->addrs[b->nr - 1 - i])))
 			return c;
 	return 0;
 }
@@ -260,9 +263,13 @@ static int view_printed_stack_cmp(const void *pa, const void *pb)
 	}
 	if ((c = CMP(a->nr_frames, b->nr_frames)))
 		return c;
-	if ((c = CMP(b->samples, a->samples)))
+	if ((c = CMP(b->samples, a->samples)) || (c = CMP(b->period, a->period)))
 		return c;
-	return CMP(b->period, a->period);
+	/* With addresses (stack_detail), those of the group's first member. */
+	for (i = 0; i < a->nr_frames; i++)
+		if ((c = CMP(a->frames[i].addr, b->frames[i].addr)))
+			return c;
+	return 0;
 }
 
 /* s's frames (root first) from t's ids, into f. */
@@ -311,6 +318,7 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 	struct snapshot_stack *coarse;
 	struct snapshot_frame *f, *gframes;
 	uint32_t *pool = NULL, *buf = NULL, *fns = NULL;
+	uint64_t *addrs = NULL;
 	size_t npool = 0, *offs = NULL, nfns = 0;
 	bool pids = sort_spec_has(&snap->sort, SORT_PID), tids = sort_spec_has(&snap->sort, SORT_TID);
 
@@ -336,16 +344,21 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 		}
 		free(buf);
 	} else if (detail) {
-		/* Each chain's functions, for the groups. */
+		/* Each chain's functions, for the groups, and addresses. */
 		offs = xmalloc(n * sizeof(*offs));
 		for (i = 0; i < n; i++) {
 			struct callchain_chain c;
 			size_t k;
 
 			callchain_store_get(st, i, &c);
-			fns = xgrow(fns, &cap, nfns + c.nr, sizeof(*fns));
-			for (k = 0; k < c.nr; k++)
+			if (nfns + c.nr > cap) {
+				fns = xgrow(fns, &cap, nfns + c.nr, sizeof(*fns));
+				addrs = xrealloc(addrs, cap * sizeof(*addrs));
+			}
+			for (k = 0; k < c.nr; k++) {
 				fns[nfns + k] = callchain_store_function(st, c.ids[k]);
+				addrs[nfns + k] = callchain_store_frame(st, c.ids[k])->addr;
+			}
 			offs[i] = nfns;
 			nfns += c.nr;
 		}
@@ -362,6 +375,7 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 			tmp[i].nr = c.nr;
 		}
 		tmp[i].fns = detail ? fns + offs[i] : tmp[i].ids;
+		tmp[i].addrs = detail ? addrs + offs[i] : NULL;
 		tmp[i].pid = detail && pids ? c.key.pid : 0;
 		tmp[i].tid = detail && tids ? c.key.tid : 0;
 		tmp[i].samples = c.samples;
@@ -457,5 +471,6 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 	free(fine);
 	free(pool);
 	free(fns);
+	free(addrs);
 	free(offs);
 }

@@ -44,11 +44,15 @@ enum {
 
 void pprof_put_varint(struct strbuf *sb, uint64_t v)
 {
+	char buf[10];
+	size_t n = 0;
+
 	while (v >= 0x80) {
-		strbuf_addch(sb, (char)(v | 0x80));
+		buf[n++] = (char)(v | 0x80);
 		v >>= 7;
 	}
-	strbuf_addch(sb, (char)v);
+	buf[n++] = (char)v;
+	strbuf_add(sb, buf, n);
 }
 
 void pprof_put_key(struct strbuf *sb, unsigned field, unsigned wire)
@@ -181,7 +185,39 @@ struct pprof_enc {
 	uint64_t *locs;
 	size_t locs_cap;
 	uint32_t comm_key, pid_key, tid_key;
+	/* A stack frame's Function id by its pointers: frames repeat from
+	   stack to stack, and their names need hashing only once. */
+	struct pprof_memo *memo;
+	size_t nmemo, memo_cap;
+	struct hashtab memo_ht;
 };
+
+struct pprof_memo {
+	const void *symbol, *dso, *object;
+	bool kernel;
+	uint64_t fid;
+};
+
+static uint64_t pprof_memo_hash_of(const struct pprof_memo *m)
+{
+	return hash_finish(hash_combine(hash_combine(hash_combine((uintptr_t)m->symbol,
+								  (uintptr_t)m->dso),
+						     (uintptr_t)m->object),
+					m->kernel));
+}
+
+static uint64_t pprof_memo_hash(const void *ctx, uint32_t idx)
+{
+	return pprof_memo_hash_of(&((const struct pprof_enc *)ctx)->memo[idx]);
+}
+
+static bool pprof_memo_eq(const void *ctx, uint32_t idx, const void *key)
+{
+	const struct pprof_memo *a = &((const struct pprof_enc *)ctx)->memo[idx], *b = key;
+
+	return a->symbol == b->symbol && a->dso == b->dso && a->object == b->object &&
+	       a->kernel == b->kernel;
+}
 
 /* The function of a frame, as --folded names it: an unknown symbol by its
  * object, "[libc.so.6]", so that pprof's stacks read like the folded ones.
@@ -216,6 +252,22 @@ static uint64_t pprof_frame(struct pprof_enc *e, const char *symbol, const char 
 		}
 	}
 	return pprof_keys_add(&e->funcs, name, map, kernel, 0) + 1;
+}
+
+/* pprof_frame of a stack's frame, remembered by its pointers. */
+static uint64_t pprof_stack_frame(struct pprof_enc *e, const struct snapshot_frame *f)
+{
+	struct pprof_memo k = { f->symbol, f->dso, f->object, f->kernel, 0 };
+	uint64_t h = pprof_memo_hash_of(&k);
+	size_t slot = hashtab_probe(&e->memo_ht, h, pprof_memo_eq, e, &k);
+
+	if (e->memo_ht.slots[slot] != HASHTAB_EMPTY)
+		return e->memo[e->memo_ht.slots[slot]].fid;
+	k.fid = pprof_frame(e, f->symbol, f->dso, f->object, NULL, f->kernel);
+	e->memo = xgrow(e->memo, &e->memo_cap, e->nmemo + 1, sizeof(*e->memo));
+	e->memo[e->nmemo] = k;
+	hashtab_insert_at(&e->memo_ht, slot, (uint32_t)e->nmemo++, pprof_memo_hash, e);
+	return k.fid;
 }
 
 /* The string index of obj's build ID in hex, or 0 ("") when unknown (no
@@ -259,7 +311,8 @@ static uint64_t pprof_location(struct pprof_enc *e, const uint64_t *fn, size_t n
 	while (n--)
 		loc = pprof_keys_add(&e->loctab, (uint32_t)fn[n], (uint32_t)loc, (uint32_t)addr,
 				     (uint32_t)(addr >> 32)) + 1;
-	e->used = xgrow(e->used, &e->used_cap, e->loctab.n, sizeof(*e->used));
+	if (e->loctab.n > e->used_cap)
+		e->used = xgrow(e->used, &e->used_cap, e->loctab.n, sizeof(*e->used));
 	while (e->used_n < e->loctab.n)
 		e->used[e->used_n++] = false;
 	e->used[loc - 1] = true;
@@ -328,6 +381,7 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	hashtab_init(&e.funcs.ht, 0);
 	hashtab_init(&e.maps.ht, 0);
 	hashtab_init(&e.loctab.ht, 0);
+	hashtab_init(&e.memo_ht, 0);
 	strbuf_init(&e.samples);
 	strbuf_init(&e.msg);
 	strbuf_init(&e.sub);
@@ -343,14 +397,14 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 			if (!st->samples)
 				continue;
 			e.locs = xgrow(e.locs, &e.locs_cap, st->nr_frames + 1, sizeof(*e.locs));
+			fn = xgrow(fn, &fn_cap, st->nr_frames + 1, sizeof(*fn));
 			/* Frames are root first; pprof wants the leaf first,
 			 * and a function inlined into the next one (--inline)
 			 * as a Line of the same Location. */
 			for (j = 0; j < st->nr_frames; j++) {
 				const struct snapshot_frame *f = &st->frames[st->nr_frames - 1 - j];
 
-				fn = xgrow(fn, &fn_cap, j + 1, sizeof(*fn));
-				fn[j] = pprof_frame(&e, f->symbol, f->dso, f->object, NULL, f->kernel);
+				fn[j] = pprof_stack_frame(&e, f);
 			}
 			for (j = 0, n = 0; j < st->nr_frames; j = g + 1) {
 				for (g = j; g + 1 < st->nr_frames &&
@@ -453,6 +507,8 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	free(e.used);
 	free(fn);
 	hashtab_release(&e.loctab.ht);
+	hashtab_release(&e.memo_ht);
+	free(e.memo);
 	hashtab_release(&e.strs.ht);
 	hashtab_release(&e.funcs.ht);
 	hashtab_release(&e.maps.ht);
@@ -468,7 +524,7 @@ int pprof_gzip(const void *in, size_t n, struct strbuf *out, struct errmsg *em)
 
 	memset(&z, 0, sizeof(z));
 	/* 15 + 16: a gzip header and trailer around the deflate stream. */
-	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+	if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		return errmsg_set(em, -ENOMEM, "zlib: cannot start compressing");
 	z.next_in = (Bytef *)(uintptr_t)in;
 	z.avail_in = (uInt)n;
