@@ -183,6 +183,65 @@ static bool render(struct snapshot *snap, void *ctx)
 	return true;
 }
 
+static bool main_keep_last(struct snapshot *snap, void *ctx)
+{
+	struct snapshot **last = ctx;
+
+	if (*last) {
+		snapshot_release(*last);
+		free(*last);
+	}
+	*last = xmalloc(sizeof(**last));
+	**last = *snap;
+	return true;
+}
+
+/* --baseline=perf.data: the recording replayed with this run's table
+ * (sort keys, event check at the first refresh), its table taken as the
+ * baseline.  Returns 0, or the exit status after a message. */
+static int main_baseline_recording(const struct options *o, bool browser, struct baseline **out)
+{
+	struct engine_config cfg;
+	struct snapshot *last = NULL;
+	struct engine *e;
+	int status;
+
+	options_engine_config(o, browser, &cfg);
+	cfg.input = o->baseline;
+	cfg.command = NULL;
+	cfg.pids = cfg.tids = NULL;
+	cfg.npids = cfg.ntids = 0;
+	cfg.cpus = NULL;
+	cfg.ncpus = 0;
+	cfg.system_wide = false;
+	cfg.iterations = 0;
+	cfg.first_frame = false;
+	cfg.mode = HIST_ACCUMULATE;
+	cfg.view.stacks = cfg.view.stack_detail = false;
+	cfg.view.tree_rows = 0;
+	cfg.view.percent_limit = 0;
+	cfg.view.max_rows = 0;
+	cfg.view.hide_kernel = cfg.view.hide_user = false;
+	cfg.nannotate = 0;
+	if ((status = engine_start(&cfg, &e))) {
+		msg_error("--baseline: %s cannot be replayed", o->baseline);
+		return 2;
+	}
+	status = engine_run(e, main_keep_last, &last);
+	if (!status && last && last->period)
+		*out = baseline_from_snapshot(last, o->baseline);
+	if (last) {
+		snapshot_release(last);
+		free(last);
+	}
+	engine_free(e);
+	if (!*out) {
+		msg_error("--baseline: %s: no samples in the recording", o->baseline);
+		return 2;
+	}
+	return 0;
+}
+
 /* "proftop VERSION: the command line", the pprof files' comment. */
 static char *main_comment(int argc, char **argv)
 {
@@ -252,7 +311,15 @@ int main(int argc, char **argv)
 		options_release(&opts);
 		return 0;
 	}
-	if (opts.baseline && (status = baseline_load(opts.baseline, &bl, &em))) {
+	if (opts.baseline && baseline_is_recording(opts.baseline)) {
+		bool browser = opts.output == OUTPUT_SCREEN && !opts.dump &&
+			       (opts.tui || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)));
+
+		if ((status = main_baseline_recording(&opts, browser, &bl))) {
+			options_release(&opts);
+			return status;
+		}
+	} else if (opts.baseline && (status = baseline_load(opts.baseline, &bl, &em))) {
 		msg_error("--baseline: %s", errmsg_text(&em, status));
 		options_release(&opts);
 		return 2;

@@ -192,7 +192,7 @@ void options_usage(FILE *out)
 	      "                           last one to stdout at the end); no table unless\n"
 	      "                           --batch or --json (implies -g)\n"
 	      "      --baseline=FILE      Baseline and Delta columns: each row's share in\n"
-	      "                           FILE (a pprof profile or folded stacks), matched\n"
+	      "                           FILE (pprof, folded stacks or perf.data), matched\n"
 	      "                           by name; B in the browser takes the table instead\n"
 	      "      --baseline-save=FILE write the last table to FILE as pprof at the end\n"
 	      "      --tui                the interactive browser even if not on a terminal\n"

@@ -397,9 +397,8 @@ int baseline_parse(const char *name, char *data, size_t n, struct baseline **out
 
 	*out = NULL;
 	if (n >= 8 && memcmp(data, "PERFILE2", 8) == 0)
-		return errmsg_set(em, -EINVAL,
-				  "%s: a perf.data recording; make a baseline of it with "
-				  "proftop -i %s --pprof=FILE", name, name);
+		return errmsg_set(em, -EINVAL, "%s: a perf.data recording: replay it for its table "
+					       "(baseline_is_recording)", name);
 	if (n >= 2 && (unsigned char)data[0] == 0x1f && (unsigned char)data[1] == 0x8b) {
 		unsigned char *raw;
 		size_t rn;
@@ -427,6 +426,20 @@ int baseline_parse(const char *name, char *data, size_t n, struct baseline **out
 	return 0;
 }
 
+bool baseline_is_recording(const char *path)
+{
+	char magic[8];
+	int fd = nsopen_file(path);
+	bool yes;
+
+	if (fd < 0)
+		return false;
+	yes = read(fd, magic, sizeof(magic)) == (ssize_t)sizeof(magic) &&
+	      memcmp(magic, "PERFILE2", sizeof(magic)) == 0;
+	close(fd);
+	return yes;
+}
+
 int baseline_load(const char *path, struct baseline **out, struct errmsg *em)
 {
 	char *data;
@@ -447,15 +460,15 @@ int baseline_load(const char *path, struct baseline **out, struct errmsg *em)
 	return err;
 }
 
-struct baseline *baseline_from_snapshot(const struct snapshot *snap)
+struct baseline *baseline_from_snapshot(const struct snapshot *snap, const char *name)
 {
 	uint64_t sum[2] = { 0, 0 };
-	char name[64];
+	char at[64];
 	struct baseline *bl;
 	size_t i;
 
-	snprintf(name, sizeof(name), "the table at %.1fs", snap->time);
-	bl = bl_new(name);
+	snprintf(at, sizeof(at), "the table at %.1fs", snap->time);
+	bl = bl_new(name ? name : at);
 	bl->nr_types = 2;
 	bl->types[0] = intern("samples");
 	bl->types[1] = intern(pprof_event_type(snap->event));

@@ -956,7 +956,7 @@ unsigned browser_key(struct browser *b, int key)
 			return ret;
 		}
 		baseline_free(b->baseline);
-		b->baseline = baseline_from_snapshot(b->snap);
+		b->baseline = baseline_from_snapshot(b->snap, NULL);
 		/* The lines point into the rows, which gain and lose gone rows. */
 		b->nr_lines = 0;
 		browser_apply_baseline(b, b->snap);
