@@ -170,7 +170,7 @@ static void fz_baseline(const uint8_t *data, size_t size)
 			abort();
 		/* Twice: the second replaces the first's gone rows. */
 		for (i = 0; i < 2; i++)
-			if (baseline_apply(bl, &snap, NULL) == 0 && snap.nr_rows != 2 + snap.nr_gone)
+			if (baseline_apply(bl, &snap, NULL, NULL) == 0 && snap.nr_rows != 2 + snap.nr_gone)
 				abort();
 		for (i = 0; snap.baseline && i < snap.nr_rows; i++) {
 			if (snap.rows[i].baseline < 0 || snap.rows[i].baseline > 100.0001)

@@ -147,7 +147,7 @@ static bool render(struct snapshot *snap, void *ctx)
 
 	if (mr->baseline_bad)
 		return false;
-	if (mr->baseline && (err = baseline_apply(mr->baseline, snap, &em))) {
+	if (mr->baseline && (err = baseline_apply(mr->baseline, snap, &o->view, &em))) {
 		msg_error("--baseline: %s", errmsg_text(&em, err));
 		mr->baseline_bad = true;
 		engine_stop(mr->e);

@@ -569,7 +569,8 @@ static int bl_gone_cmp(const void *a, const void *b)
 	return c ? c : CMP(x->k.tid, y->k.tid);
 }
 
-int baseline_apply(struct baseline *bl, struct snapshot *snap, struct errmsg *em)
+int baseline_apply(struct baseline *bl, struct snapshot *snap, const struct view_opts *view,
+		   struct errmsg *em)
 {
 	struct bl_group **gone = NULL;
 	unsigned mask = 0;
@@ -620,13 +621,24 @@ int baseline_apply(struct baseline *bl, struct snapshot *snap, struct errmsg *em
 	}
 
 	for (i = 0; i < bl->nr_groups; i++) {
-		if (bl->groups[i].matched || !bl->groups[i].value)
+		const struct bl_group *g = &bl->groups[i];
+
+		if (g->matched || !g->value)
+			continue;
+		if (view && ((view->hide_kernel && g->kernel) || (view->hide_user && !g->kernel) ||
+			     bl_share(bl, g->value) < view->percent_limit))
 			continue;
 		gone = xgrow(gone, &gone_cap, nr_gone + 1, sizeof(*gone));
 		gone[nr_gone++] = &bl->groups[i];
 	}
 	if (nr_gone) {
 		qsort(gone, nr_gone, sizeof(*gone), bl_gone_cmp);
+		if (view && view->max_rows)
+			nr_gone = snap->nr_rows >= view->max_rows ? 0 :
+				  nr_gone < view->max_rows - snap->nr_rows ? nr_gone :
+				  view->max_rows - snap->nr_rows;
+	}
+	if (nr_gone) {
 		snap->rows = xrealloc(snap->rows, (snap->nr_rows + nr_gone) * sizeof(*snap->rows));
 	}
 	for (i = 0; i < nr_gone; i++) {

@@ -11,6 +11,7 @@
 struct baseline;
 struct errmsg;
 struct snapshot;
+struct view_opts;
 
 /* Read FILE: a gzip-compressed pprof profile (proftop's, go tool pprof
  * -proto's, ...) or folded stacks (--folded's, flamegraph tools'; of
@@ -35,9 +36,12 @@ struct baseline *baseline_from_snapshot(const struct snapshot *snap, const char 
  * snap had a baseline applied: its gone rows are dropped first, so that a
  * new baseline can replace the old on the same snapshot).  Rows are keyed
  * by the sort keys the baseline has (comm, pid, tid, dso short name,
- * symbol; others are left out of the match).  Returns 0, or -EINVAL with
+ * symbol; others are left out of the match).  Gone rows pass the table's
+ * filters of view (-K, -U, --percent-limit on their Baseline, -E), when
+ * given (the browser filters its rows itself).  Returns 0, or -EINVAL with
  * em when the baseline counts another event than snap. */
-int baseline_apply(struct baseline *bl, struct snapshot *snap, struct errmsg *em);
+int baseline_apply(struct baseline *bl, struct snapshot *snap, const struct view_opts *view,
+		   struct errmsg *em);
 
 /* Where it came from: the file, or "the table at 12.3s". */
 const char *baseline_name(const struct baseline *bl);

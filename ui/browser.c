@@ -513,7 +513,7 @@ static void browser_apply_baseline(struct browser *b, struct snapshot *snap)
 
 	if (!b->baseline)
 		return;
-	if ((err = baseline_apply(b->baseline, snap, &em))) {
+	if ((err = baseline_apply(b->baseline, snap, NULL, &em))) {
 		browser_message(b, "baseline dropped: %s", errmsg_text(&em, err));
 		baseline_free(b->baseline);
 		b->baseline = NULL;

@@ -305,7 +305,7 @@ START_TEST(test_folded_apply)
 	strbuf_init(&sb);
 	/* Applied twice: the gone rows are not added twice. */
 	for (i = 0; i < 2; i++) {
-		ck_assert_int_eq(baseline_apply(bl, &snap, NULL), 0);
+		ck_assert_int_eq(baseline_apply(bl, &snap, NULL, NULL), 0);
 		ck_assert(snap.baseline);
 		ck_assert_uint_eq(snap.nr_rows, 4);
 		ck_assert_uint_eq(snap.nr_gone, 1);
@@ -345,6 +345,22 @@ START_TEST(test_folded_apply)
 		ck_assert_int_eq(cols[1], COLUMN_BASELINE);
 		ck_assert_int_eq(cols[2], COLUMN_DELTA);
 	}
+	/* The batch table's filters: -K, --percent-limit, -E hide it. */
+	{
+		struct view_opts v = { .hide_kernel = true };
+
+		ck_assert_int_eq(baseline_apply(bl, &snap, &v, NULL), 0);
+		ck_assert_uint_eq(snap.nr_gone, 0);
+		v = (struct view_opts){ .percent_limit = 20.5 };
+		ck_assert_int_eq(baseline_apply(bl, &snap, &v, NULL), 0);
+		ck_assert_uint_eq(snap.nr_gone, 0);
+		v = (struct view_opts){ .percent_limit = 19.5, .max_rows = 3 };
+		ck_assert_int_eq(baseline_apply(bl, &snap, &v, NULL), 0);
+		ck_assert_uint_eq(snap.nr_gone, 0);
+		v.max_rows = 4;
+		ck_assert_int_eq(baseline_apply(bl, &snap, &v, NULL), 0);
+		ck_assert_uint_eq(snap.nr_gone, 1);
+	}
 	strbuf_release(&sb);
 	snapshot_release(&snap);
 	baseline_free(bl);
@@ -365,7 +381,7 @@ START_TEST(test_from_snapshot)
 	char *path;
 	size_t i;
 
-	ck_assert_int_eq(baseline_apply(bl, &snap, NULL), 0);
+	ck_assert_int_eq(baseline_apply(bl, &snap, NULL, NULL), 0);
 	ck_assert_uint_eq(snap.nr_gone, 0);
 	for (i = 0; i < snap.nr_rows; i++) {
 		ck_assert(snap.rows[i].has_baseline);
@@ -380,7 +396,7 @@ START_TEST(test_from_snapshot)
 	ck_assert_int_eq(pprof_gzip(raw.buf, raw.len, &gz, NULL), 0);
 	path = write_tmp("cycles.pb.gz", gz.buf, gz.len);
 	ck_assert_int_eq(baseline_load(path, &bl, &em), 0);
-	ck_assert_int_eq(baseline_apply(bl, &snap, &em), -EINVAL);
+	ck_assert_int_eq(baseline_apply(bl, &snap, NULL, &em), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(em.text, "counts cycles, this profile cpu"));
 	ck_assert(!snap.baseline);
 	baseline_free(bl);
@@ -410,7 +426,7 @@ START_TEST(test_pprof_apply)
 	ck_assert_int_eq(baseline_load(path, &bl, NULL), 0);
 	/* Its DSO is libx.so: with dso a key, leaf of wl is new. */
 	ck_assert_int_eq(sort_spec_parse("comm,dso,sym", &snap.sort, NULL), 0);
-	ck_assert_int_eq(baseline_apply(bl, &snap, NULL), 0);
+	ck_assert_int_eq(baseline_apply(bl, &snap, NULL, NULL), 0);
 	ck_assert(!snap.rows[0].has_baseline);
 	ck_assert_uint_eq(snap.nr_gone, 1);
 	ck_assert_str_eq(snap.rows[3].dso, "libx.so");
@@ -418,7 +434,7 @@ START_TEST(test_pprof_apply)
 	ck_assert_double_eq_tol(snap.rows[3].baseline, 100, 1e-9);
 	/* Without the dso key, it is leaf's. */
 	ck_assert_int_eq(sort_spec_parse("comm,sym", &snap.sort, NULL), 0);
-	ck_assert_int_eq(baseline_apply(bl, &snap, NULL), 0);
+	ck_assert_int_eq(baseline_apply(bl, &snap, NULL, NULL), 0);
 	ck_assert_uint_eq(snap.nr_gone, 0);
 	ck_assert_double_eq_tol(snap.rows[0].baseline, 100, 1e-9);
 	baseline_free(bl);
@@ -505,7 +521,7 @@ START_TEST(test_roundtrip)
 	snap.rows = xmalloc(sizeof(rows));
 	memcpy(snap.rows, rows, sizeof(rows));
 	snap.nr_rows = 2;
-	ck_assert_int_eq(baseline_apply(bl, &snap, NULL), 0);
+	ck_assert_int_eq(baseline_apply(bl, &snap, NULL, NULL), 0);
 	ck_assert_uint_eq(snap.nr_gone, 0);
 	/* "[libc.so.6]" in the file is libc's [unknown] again. */
 	ck_assert(snap.rows[1].has_baseline);
