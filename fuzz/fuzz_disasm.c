@@ -1,5 +1,5 @@
-/* Fuzz target: the disassembly wrapper (symbols/disasm.c) on arbitrary
- * code bytes.  The first byte picks the machine and syntax; the rest is
+/* Fuzz target: the disassembly wrapper (src/arch/arch-disasm.c: Alpha's
+ * decoder, else Capstone through symbols/disasm.c) on arbitrary code bytes.  The first byte picks the machine and syntax; the rest is
  * the code, copied to a buffer of its exact size so that ASan sees any
  * read past it.  The instructions must cover every byte, in order. */
 #include "config.h"
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "disasm.h"
+#include "arch-disasm.h"
 #include "fuzz.h"
 
 static const int machines[] = { EM_X86_64, EM_386, EM_AARCH64, EM_ARM, EM_ALPHA };
@@ -25,8 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	len = size - 1;
 	code = malloc(len ? len : 1);
 	memcpy(code, data + 1, len);
-	if (disasm_decode(machines[data[0] % 5], data[0] & 0x80 ? DISASM_INTEL : DISASM_ATT,
-			  code, len, addr, &v, &n, NULL) == 0) {
+	if (arch_disasm_decode(machines[data[0] % 5], data[0] & 0x80 ? DISASM_INTEL : DISASM_ATT,
+			       code, len, addr, &v, &n, NULL) == 0) {
 		for (i = 0; i < n; i++) {
 			if (v[i].addr != addr || !v[i].size || v[i].size > DISASM_INSN_MAX ||
 			    memcmp(v[i].bytes, code + (addr - 0x401000), v[i].size) != 0 ||

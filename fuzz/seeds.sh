@@ -7,7 +7,7 @@ DIR=$1
 MK=${MKPERFDATA:-tests/helpers/mkperfdata}
 mkdir -p "$DIR/fuzz_perfdata" "$DIR/fuzz_record" "$DIR/fuzz_profileme" "$DIR/fuzz_maps" \
 	"$DIR/fuzz_kallsyms" "$DIR/fuzz_elfsyms" "$DIR/fuzz_perfmap" "$DIR/fuzz_cfi" "$DIR/fuzz_disasm" \
-	"$DIR/fuzz_pprof"
+	"$DIR/fuzz_alpha_disasm" "$DIR/fuzz_pprof"
 
 # perf.data: each description in native, swapped, pipe and swapped pipe form.
 desc_basic() {
@@ -245,3 +245,15 @@ if objcopy -O binary --only-section=.text tests/helpers/workload "$DIR/fuzz_disa
 	rm -f "$DIR/fuzz_disasm/text.tmp"
 fi
 printf '\000\017\377\006\304' >"$DIR/fuzz_disasm/bad"
+
+# Alpha code: the C helper built by the cross compiler when there is one,
+# and a few words of every format (ldq, ble, addq literal, addt, callsys,
+# jsr with a hint, ret) with a tail of 3 bytes.
+if alpha-linux-gnu-gcc -O2 -c -o "$DIR/fuzz_alpha_disasm/code.o" tests/helpers/alpha-code.c 2>/dev/null &&
+	alpha-linux-gnu-objcopy -O binary --only-section=.text "$DIR/fuzz_alpha_disasm/code.o" \
+		"$DIR/fuzz_alpha_disasm/text" 2>/dev/null; then
+	:
+fi
+rm -f "$DIR/fuzz_alpha_disasm/code.o"
+printf '\370\377\120\244\013\000\040\356\001\024\040\100\003\024\042\130\203\000\000\000\001\100\133\153\001\200\372\153\252\273\314' \
+	>"$DIR/fuzz_alpha_disasm/formats"

@@ -10,10 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate-payload.h"
+#include "arch-disasm.h"
+#include "arch.h"
 #include "disasm.h"
 #include "dso.h"
 #include "elfsyms.h"
 #include "errmsg.h"
+#include "payload.h"
+#include "procmem.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -36,6 +41,7 @@ struct annotate_func {
 	struct annotate_count *c;
 	size_t nr, cap;
 	uint64_t total[ANNOTATE_NV];
+	struct annotate_payload *pl; /* payload stats per address, or NULL */
 	/* the code, read at the first report */
 	bool decoded;
 	char *note;
@@ -53,6 +59,9 @@ struct annotate {
 	size_t nr_funcs, cap_funcs;
 	enum disasm_syntax syntax;
 	const struct symbol *miss[ANNOTATE_MISS];
+	const struct payload_ops *payload;
+	bool payload_seen; /* a decoded payload: from then on others count too */
+	bool live;	   /* samples of this system now: JIT code is read from memory */
 };
 
 struct annotate *annotate_new(const char *const *specs, size_t n, bool intel)
@@ -85,6 +94,7 @@ static void annotate_func_release(struct annotate_func *f)
 	free(f->c);
 	free(f->note);
 	free(f->insns);
+	annotate_payload_free(f->pl);
 }
 
 void annotate_free(struct annotate *a)
@@ -173,6 +183,40 @@ void annotate_sample(struct annotate *a, const struct dso *dso, const struct sym
 	f->total[ANNOTATE_SAMPLES]++;
 }
 
+void annotate_set_live(struct annotate *a, bool live)
+{
+	if (a)
+		a->live = live;
+}
+
+void annotate_enable_payload(struct annotate *a, const struct payload_ops *ops)
+{
+	if (a)
+		a->payload = ops;
+}
+
+void annotate_sample_payload(struct annotate *a, const struct dso *dso, const struct symbol *sym,
+			     uint64_t addr, uint64_t period, const void *decoded)
+{
+	struct annotate_func *f;
+
+	annotate_sample(a, dso, sym, addr, period);
+	if (!a || !a->payload || !sym)
+		return;
+	/* As hist_add_payload: a sample that is not the decoder's counts once
+	 * some sample was. */
+	if (decoded)
+		a->payload_seen = true;
+	else if (!a->payload_seen)
+		return;
+	f = annotate_find(a, dso, sym);
+	if (!f)
+		return;
+	if (!f->pl)
+		f->pl = annotate_payload_new(a->payload);
+	annotate_payload_add(f->pl, addr, decoded);
+}
+
 /* hist_decay: x * 7 / 8, rounded down. */
 static uint64_t annotate_decay_one(uint64_t x)
 {
@@ -218,6 +262,7 @@ void annotate_age(struct annotate *a, enum hist_mode mode)
 	for (i = 0; i < a->nr_funcs; i++) {
 		struct annotate_func *f = &a->funcs[i];
 
+		annotate_payload_age(f->pl, mode);
 		if (mode == HIST_ZERO) {
 			f->nr = 0;
 			memset(f->total, 0, sizeof(f->total));
@@ -230,8 +275,65 @@ void annotate_age(struct annotate *a, enum hist_mode mode)
 			if (f->c[j].v[ANNOTATE_PERIOD] || f->c[j].v[ANNOTATE_SAMPLES])
 				f->c[n++] = f->c[j];
 		f->nr = n;
+		/* hist_age drops a row with no period left, stats and all. */
+		if (!f->total[ANNOTATE_PERIOD])
+			annotate_payload_age(f->pl, HIST_ZERO);
 	}
 	free(rems);
+}
+
+/* Decode len bytes of f's code into f's instructions; a note when there is
+ * no disassembler (raw bytes then) or the code is shorter than f. */
+static void annotate_disasm(struct annotate *a, struct annotate_func *f, int e_machine,
+			    const uint8_t *code, size_t len, const char *where)
+{
+	struct errmsg em = ERRMSG_INIT;
+	uint64_t size = f->sym->end - f->sym->start;
+	char *cut = NULL;
+	int err = arch_disasm_decode(e_machine, a->syntax, code, len, f->sym->start, &f->insns,
+				     &f->nr_insns, &em);
+
+	if (len < size)
+		cut = xasprintf("cut: %zu of %llu bytes %s%s", len, (unsigned long long)size, where,
+				len == ELFSYMS_CODE_MAX ? " (1 MiB bound)" : "");
+	if (err) {
+		f->note = xasprintf("no disassembly: %s%s%s", errmsg_text(&em, err),
+				    cut ? "; " : "", cut ? cut : "");
+		free(cut);
+		disasm_raw(code, len, f->sym->start, &f->insns, &f->nr_insns);
+	} else {
+		f->note = cut;
+	}
+}
+
+/* JIT code (a perf-PID.map names it, in the process's anonymous memory):
+ * read from the process while it runs, never from a recording's pid (it
+ * may be another process now). */
+static void annotate_decode_jit(struct annotate *a, struct annotate_func *f)
+{
+	struct errmsg em = ERRMSG_INIT;
+	uint8_t *code = NULL;
+	size_t len = 0;
+	int pid, err;
+
+	if (sscanf(dso_path(f->dso), "/tmp/perf-%d.map", &pid) != 1) {
+		f->note = xstrdup("no code bytes: anonymous code no perf map names");
+		return;
+	}
+	if (!a->live) {
+		f->note = xasprintf("no code bytes: JIT code of process %d is read from the "
+				    "live process only, not for a recording",
+				    pid);
+		return;
+	}
+	err = procmem_read(pid, f->sym->start, f->sym->end - f->sym->start, ELFSYMS_CODE_MAX, &code,
+			   &len, &em);
+	if (err) {
+		f->note = xasprintf("no code bytes: %s", errmsg_text(&em, err));
+		return;
+	}
+	annotate_disasm(a, f, arch_host_machine(), code, len, "in the process's memory");
+	free(code);
 }
 
 /* Read and decode f's code once: from the file its symbols came from,
@@ -247,9 +349,13 @@ static void annotate_decode(struct annotate *a, struct annotate_func *f)
 	int e_machine, err;
 
 	f->decoded = true;
+	if (f->dso && dso_kind(f->dso) == DSO_ANON) {
+		annotate_decode_jit(a, f);
+		return;
+	}
 	if (!path || dso_kind(f->dso) != DSO_USER) {
 		f->note = xstrdup("no code bytes: not a function of an ELF file read by proftop "
-				  "(kernel, JIT and anonymous code are not annotated yet)");
+				  "(kernel code is not annotated yet)");
 		return;
 	}
 	id_size = dso_file_build_id(f->dso, &id);
@@ -266,16 +372,7 @@ static void annotate_decode(struct annotate *a, struct annotate_func *f)
 		f->note = xasprintf("no code bytes: %s", errmsg_text(&em, err));
 		return;
 	}
-	err = disasm_decode(e_machine, a->syntax, code, len, f->sym->start, &f->insns,
-			    &f->nr_insns, &em);
-	if (err) {
-		f->note = xasprintf("no disassembly: %s", errmsg_text(&em, err));
-		disasm_raw(code, len, f->sym->start, &f->insns, &f->nr_insns);
-	} else if (len < size) {
-		f->note = xasprintf("cut: %zu of %llu bytes in the file%s", len,
-				    (unsigned long long)size,
-				    len == ELFSYMS_CODE_MAX ? " (1 MiB bound)" : "");
-	}
+	annotate_disasm(a, f, e_machine, code, len, "in the file");
 	free(code);
 }
 
@@ -287,6 +384,28 @@ static void annotate_stray(struct annotate_line *l, const struct annotate_count 
 	snprintf(l->text, sizeof(l->text), "(not an instruction start)");
 	l->period = c->v[ANNOTATE_PERIOD];
 	l->samples = c->v[ANNOTATE_SAMPLES];
+}
+
+/* Each sampled line's payload stats, and the function's. */
+static void annotate_fill_payload(const struct payload_ops *ops, const struct annotate_payload *pl,
+				  struct annotate_fn *out)
+{
+	size_t size = ops->stats_size, i;
+
+	out->payload = xmalloc(size);
+	memcpy(out->payload, annotate_payload_total(pl), size);
+	for (i = 0; i < out->nr_lines; i++) {
+		struct annotate_line *l = &out->lines[i];
+
+		if (!l->samples)
+			continue;
+		l->payload = xmalloc(size);
+		if (!annotate_payload_sum(pl, l->addr, l->addr + (l->size ? l->size : 1),
+					  l->payload)) {
+			free(l->payload);
+			l->payload = NULL;
+		}
+	}
 }
 
 /* The lines of f: its instructions with the samples inside each. */
@@ -340,7 +459,10 @@ struct annotate_report *annotate_report(struct annotate *a)
 		o->samples = f->total[ANNOTATE_SAMPLES];
 		o->note = f->note ? xstrdup(f->note) : NULL;
 		annotate_fill(f, o);
+		if (f->pl)
+			annotate_fill_payload(a->payload, f->pl, o);
 	}
+	r->payload = a->payload;
 	r->unmatched = xcalloc(a->nr_targets ? a->nr_targets : 1, sizeof(*r->unmatched));
 	for (i = 0; i < a->nr_targets; i++)
 		if (!a->targets[i].matched)
@@ -350,7 +472,7 @@ struct annotate_report *annotate_report(struct annotate *a)
 
 void annotate_report_free(struct annotate_report *r)
 {
-	size_t i;
+	size_t i, k;
 
 	if (!r)
 		return;
@@ -362,6 +484,9 @@ void annotate_report_free(struct annotate_report *r)
 		free(o->dso);
 		free(o->dso_path);
 		free(o->note);
+		for (k = 0; k < o->nr_lines; k++)
+			free(o->lines[k].payload);
+		free(o->payload);
 		free(o->lines);
 	}
 	for (i = 0; i < r->nr_unmatched; i++)

@@ -15,6 +15,7 @@
  * the snapshot's: view.h. */
 struct annotate;
 struct dso;
+struct payload_ops;
 struct symbol;
 
 /* specs: "SYMBOL" or "SYMBOL@DSO" (DSO: its short name or full path). */
@@ -26,6 +27,20 @@ void annotate_free(struct annotate *a);
  * DSO's symbol space (hist_add's period, and one sample). */
 void annotate_sample(struct annotate *a, const struct dso *dso, const struct symbol *sym,
 		     uint64_t addr, uint64_t period);
+
+/* Samples of this system now (not a recording): the code of JIT functions
+ * (named by a perf-PID.map) is then read from the process's memory. */
+void annotate_set_live(struct annotate *a, bool live);
+
+/* The data's payload decoder (hist_enable_payload's): from now on the
+ * functions keep payload stats per instruction too. */
+void annotate_enable_payload(struct annotate *a, const struct payload_ops *ops);
+
+/* annotate_sample for a sample with a raw payload: decoded is the
+ * decoder's struct, or NULL when the payload was not the decoder's
+ * (hist_add_payload's arguments). */
+void annotate_sample_payload(struct annotate *a, const struct dso *dso, const struct symbol *sym,
+			     uint64_t addr, uint64_t period, const void *decoded);
 
 /* What hist_age does to the table, to every count: per function, the
  * totals age as a hist entry's do and the lines share them (largest

@@ -239,21 +239,10 @@ bool dso_is_kernel(const struct dso *d)
 	return d->kind == DSO_KERNEL || d->kind == DSO_MODULE;
 }
 
-/* Does the file open at fd carry the build ID d expects?  A 20-byte ID
- * from a recording without a size is zero-padded: a shorter file ID (MD5,
- * 16 bytes) matches when the rest is zero. */
+/* Does the file open at fd carry the build ID d expects? */
 static bool dso_file_matches(const struct dso *d, int fd)
 {
-	uint8_t id[ELFSYMS_BUILD_ID_MAX];
-	int n = elfsyms_read_build_id_fd(fd, id);
-	size_t i;
-
-	if (n <= 0 || (size_t)n > d->build_id_size || memcmp(id, d->build_id, (size_t)n) != 0)
-		return false;
-	for (i = (size_t)n; i < d->build_id_size; i++)
-		if (d->build_id[i])
-			return false;
-	return true;
+	return elfsyms_fd_has_build_id(fd, d->build_id, d->build_id_size);
 }
 
 /* Does the file open at fd hold d's code?  By build ID when d has one

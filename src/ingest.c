@@ -140,6 +140,9 @@ struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine)
 	if (cfg->nannotate)
 		in->annotate = annotate_new(cfg->annotate, cfg->nannotate,
 					    cfg->annotate_intel);
+	if (in->payload)
+		annotate_enable_payload(in->annotate, in->payload->payload);
+	annotate_set_live(in->annotate, cfg->live);
 	if (cfg->off_cpu)
 		in->offcpu = offcpu_new();
 	return in;
@@ -608,14 +611,16 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 		}
 		return;
 	}
-	annotate_sample(in->annotate, r.dso, r.sym, r.addr, s->period);
 	if (in->payload && (attr->sample_type & PERF_SAMPLE_RAW) && s->raw) {
 		union arch_payload_buf buf;
 		bool ok = arch_payload_decode(in->payload, attr, s->raw, s->raw_size, &buf);
 
+		annotate_sample_payload(in->annotate, r.dso, r.sym, r.addr, s->period,
+					ok ? &buf : NULL);
 		hist_add_payload(in->hist, &hs, ok ? &buf : NULL);
 		return;
 	}
+	annotate_sample(in->annotate, r.dso, r.sym, r.addr, s->period);
 	hist_add(in->hist, &hs);
 }
 

@@ -192,6 +192,8 @@ struct annotate_line {
 	uint8_t bytes[16];
 	char text[200];              /* "mov %rsp, %rbp" (the raw bytes without Capstone) */
 	uint64_t period, samples;    /* of the samples at addr */
+	void *payload;               /* their payload stats (annotate_report.payload's),
+					or NULL */
 };
 
 /* One function matched by a --annotate name, as of a refresh. */
@@ -201,6 +203,7 @@ struct annotate_fn {
 	uint64_t start, size;
 	uint64_t period, samples;    /* the sum of its lines': the row's self */
 	char *note;                  /* why there is no disassembly or it is cut, or NULL */
+	void *payload;               /* the lines' payload stats together: the row's */
 	struct annotate_line *lines;
 	size_t nr_lines;
 };
@@ -210,6 +213,7 @@ struct annotate_report {
 	size_t nr_fns;
 	char **unmatched;            /* specs no sampled function matched yet */
 	size_t nr_unmatched;
+	const struct payload_ops *payload; /* the data's decoder (Alpha ProfileMe), or NULL */
 };
 
 /* The header fields are filled by the engine; view_build fills the rest. */

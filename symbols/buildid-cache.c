@@ -117,20 +117,10 @@ static int buildid_cache_join(const char *base, const char *link, struct strbuf 
 	return depth ? 0 : -EXDEV;
 }
 
-/* Whether the file at fd carries build ID id; a recording's 20-byte ID
- * may be a shorter one (MD5) padded with zeros. */
+/* Whether the file at fd carries build ID id, left at its start. */
 static bool buildid_cache_id_ok(int fd, const uint8_t *id, size_t size)
 {
-	uint8_t have[ELFSYMS_BUILD_ID_MAX];
-	int n = elfsyms_read_build_id_fd(fd, have);
-	size_t i;
-
-	if (n <= 0 || (size_t)n > size || memcmp(have, id, (size_t)n) != 0)
-		return false;
-	for (i = (size_t)n; i < size; i++)
-		if (id[i])
-			return false;
-	return lseek(fd, 0, SEEK_SET) == 0;
+	return elfsyms_fd_has_build_id(fd, id, size) && lseek(fd, 0, SEEK_SET) == 0;
 }
 
 /* The real path of the file open at fd, else dir/rel. */

@@ -27,7 +27,6 @@ bool disasm_parse_syntax(const char *s, enum disasm_syntax *out)
 	return true;
 }
 
-#ifdef HAVE_CAPSTONE
 void disasm_raw(const uint8_t *code, size_t len, uint64_t addr, struct disasm_insn **out,
 		size_t *n)
 {
@@ -50,6 +49,7 @@ void disasm_raw(const uint8_t *code, size_t len, uint64_t addr, struct disasm_in
 	*n = nr;
 }
 
+#ifdef HAVE_CAPSTONE
 /* An instruction that did not decode: one byte, as objdump's "(bad)" does. */
 static void disasm_bad_byte(struct disasm_insn *di, uint64_t addr, uint8_t byte)
 {

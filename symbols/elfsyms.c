@@ -801,6 +801,20 @@ int elfsyms_read_build_id_fd(int fd, uint8_t id[ELFSYMS_BUILD_ID_MAX])
 	return (int)n;
 }
 
+bool elfsyms_fd_has_build_id(int fd, const uint8_t *id, size_t size)
+{
+	uint8_t have[ELFSYMS_BUILD_ID_MAX];
+	int n = elfsyms_read_build_id_fd(fd, have);
+	size_t i;
+
+	if (n <= 0 || (size_t)n > size || memcmp(have, id, (size_t)n) != 0)
+		return false;
+	for (i = (size_t)n; i < size; i++)
+		if (id[i])
+			return false;
+	return true;
+}
+
 int elfsyms_merge_debug(struct elfsyms_image *img, const char *path)
 {
 	struct symtab *st, *dbg;

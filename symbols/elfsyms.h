@@ -67,6 +67,10 @@ int elfsyms_offset_to_vaddr(const struct elfsyms_image *img, uint64_t offset,
 int elfsyms_read_build_id(const char *path, uint8_t id[ELFSYMS_BUILD_ID_MAX]);
 /* The same from a readable descriptor (it stays open). */
 int elfsyms_read_build_id_fd(int fd, uint8_t id[ELFSYMS_BUILD_ID_MAX]);
+/* Whether the file at fd carries build ID id (size bytes).  A recording's
+ * 20-byte ID may be a shorter one (MD5, 16 bytes) padded with zeros: the
+ * file's shorter ID matches when the rest is zero. */
+bool elfsyms_fd_has_build_id(int fd, const uint8_t *id, size_t size);
 
 /* Code bytes for annotate: a function is cut at this size (a note says so). */
 #define ELFSYMS_CODE_MAX (1u << 20)

@@ -4,6 +4,10 @@
 
 #include "annotate-out.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "payload.h"
 #include "textfmt.h"
 #include "util.h"
 #include "view.h"
@@ -21,6 +25,54 @@ static void annotate_out_bytes(struct strbuf *sb, const struct annotate_line *l)
 		strbuf_addf(sb, "%s%02x", k ? " " : "", l->bytes[k]);
 }
 
+/* A number column's width: its title's, its declared one, 7, or its widest
+ * value among f's lines; a name column's: its declared width (names are
+ * cut to it), at least its title's. */
+static int annotate_out_pwidth(const struct payload_ops *ops, const struct annotate_fn *f,
+			       size_t col, struct strbuf *cell)
+{
+	size_t w = strlen(payload_title(ops, f->payload, col)), k;
+
+	if (ops->columns[col].width > w)
+		w = ops->columns[col].width;
+	if (w < 7)
+		w = 7;
+	if (ops->columns[col].kind == PAYLOAD_NAME)
+		return (int)w;
+	for (k = 0; k < f->nr_lines; k++) {
+		strbuf_reset(cell);
+		payload_cell(cell, ops, f->lines[k].payload, f->payload, col);
+		if (cell->len > w)
+			w = cell->len;
+	}
+	return (int)w;
+}
+
+/* The payload columns of a line (stats NULL: none), a space before each;
+ * titles when title is set.  widths: annotate_out_pwidth's. */
+static void annotate_out_pcells(struct strbuf *sb, const struct payload_ops *ops, const void *stats,
+				const void *total, bool title, const int *widths)
+{
+	struct strbuf cell;
+	size_t c;
+
+	strbuf_init(&cell);
+	for (c = 0; c < ops->nr_columns; c++) {
+		int w = widths[c];
+
+		strbuf_reset(&cell);
+		if (title)
+			strbuf_addstr(&cell, payload_title(ops, total, c));
+		else
+			payload_cell(&cell, ops, stats, total, c);
+		if (ops->columns[c].kind == PAYLOAD_NAME)
+			strbuf_addf(sb, " %-*.*s", w, w, cell.buf);
+		else
+			strbuf_addf(sb, " %*s", w, cell.buf);
+	}
+	strbuf_release(&cell);
+}
+
 void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
 {
 	size_t i, k;
@@ -30,6 +82,7 @@ void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
 			    r->unmatched[i]);
 	for (i = 0; i < r->nr_fns; i++) {
 		const struct annotate_fn *f = &r->fns[i];
+		int *pw = NULL;
 
 		strbuf_addf(sb, "Annotate %s [%s] 0x%llx, %llu bytes: %llu samples, period %llu\n",
 			    f->symbol, f->dso, (unsigned long long)f->start,
@@ -37,19 +90,35 @@ void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
 			    (unsigned long long)f->period);
 		if (f->note)
 			strbuf_addf(sb, "  (%s)\n", f->note);
-		strbuf_addstr(sb, " Percent   Samples  Address           Instruction\n");
+		strbuf_addstr(sb, " Percent   Samples  Address         ");
+		/* Payload columns for a function with payload samples. */
+		if (r->payload && f->payload) {
+			struct strbuf cell;
+
+			strbuf_init(&cell);
+			pw = xcalloc(r->payload->nr_columns, sizeof(*pw));
+			for (k = 0; k < r->payload->nr_columns; k++)
+				pw[k] = annotate_out_pwidth(r->payload, f, k, &cell);
+			strbuf_release(&cell);
+			annotate_out_pcells(sb, r->payload, NULL, f->payload, true, pw);
+		}
+		strbuf_addstr(sb, "  Instruction\n");
 		for (k = 0; k < f->nr_lines; k++) {
 			const struct annotate_line *l = &f->lines[k];
 			struct strbuf pct;
 
 			strbuf_init(&pct);
 			textfmt_fixed(&pct, annotate_out_percent(l->period, f->period), 2);
-			strbuf_addf(sb, "%7s%%  %8llu  %16llx  %s\n", pct.buf,
-				    (unsigned long long)l->samples, (unsigned long long)l->addr,
-				    l->text);
+			strbuf_addf(sb, "%7s%%  %8llu  %16llx", pct.buf,
+				    (unsigned long long)l->samples, (unsigned long long)l->addr);
+			if (pw)
+				annotate_out_pcells(sb, r->payload, l->payload, f->payload, false,
+						    pw);
+			strbuf_addf(sb, "  %s\n", l->text);
 			strbuf_release(&pct);
 		}
 		strbuf_addch(sb, '\n');
+		free(pw);
 	}
 }
 
@@ -76,6 +145,10 @@ void annotate_out_json(struct strbuf *sb, const struct annotate_report *r)
 			strbuf_addstr(sb, ",\"note\":");
 			strbuf_add_json_string(sb, f->note);
 		}
+		if (r->payload && f->payload) {
+			strbuf_addf(sb, ",\"%s\":", r->payload->name);
+			payload_json(sb, r->payload, f->payload, f->payload);
+		}
 		strbuf_addstr(sb, ",\"instructions\":[");
 		for (k = 0; k < f->nr_lines; k++) {
 			const struct annotate_line *l = &f->lines[k];
@@ -91,6 +164,10 @@ void annotate_out_json(struct strbuf *sb, const struct annotate_report *r)
 			strbuf_addf(sb, ",\"samples\":%llu,\"period\":%llu,\"percent\":",
 				    (unsigned long long)l->samples, (unsigned long long)l->period);
 			textfmt_fixed(sb, annotate_out_percent(l->period, f->period), 2);
+			if (r->payload && l->payload) {
+				strbuf_addf(sb, ",\"%s\":", r->payload->name);
+				payload_json(sb, r->payload, l->payload, f->payload);
+			}
 			strbuf_addch(sb, '}');
 		}
 		strbuf_addstr(sb, "]}");

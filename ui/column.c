@@ -181,29 +181,6 @@ static void column_id_text(struct strbuf *sb, bool has, uint32_t v)
 		strbuf_addch(sb, '-');
 }
 
-/* A payload cell: its value as its kind says, "-" when the row has none. */
-static void column_payload_text(struct strbuf *sb, const struct snapshot *snap,
-				const struct snapshot_row *r, size_t i)
-{
-	const struct payload_column *p = &snap->payload->columns[i];
-	const char *name;
-	double v;
-
-	if (p->kind == PAYLOAD_NAME) {
-		name = payload_name(snap->payload, r->payload, i);
-		strbuf_addstr(sb, name ? name : "-");
-		return;
-	}
-	v = payload_value(snap->payload, r->payload, snap->payload_total, i);
-	if (v < 0) {
-		strbuf_addch(sb, '-');
-		return;
-	}
-	textfmt_fixed(sb, v, p->kind == PAYLOAD_COUNT ? 0 : 1);
-	if (p->kind == PAYLOAD_PERCENT)
-		strbuf_addch(sb, '%');
-}
-
 /* "12.34%" */
 static void column_percent(struct strbuf *sb, double pct, enum column_style style)
 {
@@ -220,7 +197,8 @@ void column_text(struct strbuf *sb, const struct snapshot *snap, const struct sn
 {
 	if (column_is_payload(c)) {
 		if (column_payload(snap, c))
-			column_payload_text(sb, snap, r, (size_t)(c - COLUMN_PAYLOAD));
+			payload_cell(sb, snap->payload, r->payload, snap->payload_total,
+				     (size_t)(c - COLUMN_PAYLOAD));
 		return;
 	}
 	switch (c) {

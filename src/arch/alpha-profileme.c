@@ -583,6 +583,7 @@ const struct payload_ops profileme_payload = {
 	.stats_merge = profileme_p_stats_merge,
 	.stats_decay = profileme_p_stats_decay,
 	.stats_samples = profileme_p_stats_samples,
+	.stats_counters = true,
 	.columns = profileme_columns,
 	.nr_columns = PM_COL__MAX,
 	.column_value = profileme_column_value,

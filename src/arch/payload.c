@@ -27,6 +27,28 @@ const char *payload_name(const struct payload_ops *ops, const void *stats, size_
 	return ops->column_name(stats, col);
 }
 
+void payload_cell(struct strbuf *sb, const struct payload_ops *ops, const void *stats,
+		  const void *total, size_t col)
+{
+	const struct payload_column *p = &ops->columns[col];
+	const char *name;
+	double v;
+
+	if (p->kind == PAYLOAD_NAME) {
+		name = payload_name(ops, stats, col);
+		strbuf_addstr(sb, name ? name : "-");
+		return;
+	}
+	v = payload_value(ops, stats, total, col);
+	if (v < 0) {
+		strbuf_addch(sb, '-');
+		return;
+	}
+	textfmt_fixed(sb, v, p->kind == PAYLOAD_COUNT ? 0 : 1);
+	if (p->kind == PAYLOAD_PERCENT)
+		strbuf_addch(sb, '%');
+}
+
 const char *payload_title(const struct payload_ops *ops, const void *total, size_t col)
 {
 	const char *t = NULL;

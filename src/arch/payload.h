@@ -51,6 +51,11 @@ struct payload_ops {
 	void (*stats_decay)(void *stats, unsigned num, unsigned den);
 	/* The row's samples that had the payload. */
 	uint64_t (*stats_samples)(const void *stats);
+	/* The stats are uint64_t counters and nothing else, which stats_decay
+	 * scales one by one (x * num / den, rounded down): then a row's
+	 * stats split in parts (annotate's, per instruction) can be decayed
+	 * part by part and still add up to the row's, field by field. */
+	bool stats_counters;
 
 	const struct payload_column *columns; /* in display order */
 	size_t nr_columns;
@@ -81,6 +86,10 @@ double payload_value(const struct payload_ops *ops, const void *stats, const voi
 		     size_t col);
 /* A PAYLOAD_NAME column's text, NULL when the row has none. */
 const char *payload_name(const struct payload_ops *ops, const void *stats, size_t col);
+/* Column col's cell for stats, as the tables print it: its value as its
+ * kind says ("80.0%", "45.5", "12", a name), "-" when there is none. */
+void payload_cell(struct strbuf *sb, const struct payload_ops *ops, const void *stats,
+		  const void *total, size_t col);
 /* Column col's title for this data. */
 const char *payload_title(const struct payload_ops *ops, const void *total, size_t col);
 /* The column that --order key sorts by, or -1. */

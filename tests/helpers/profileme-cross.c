@@ -1,5 +1,6 @@
-/* Self-contained ProfileMe decoder check for cross builds run under qemu
- * (s390x: big endian; alpha: the real target): no check library, no configure. */
+/* Self-contained check of the Alpha decoders (ProfileMe payloads, and the
+ * disassembler's vectors) for cross builds run under qemu (s390x: big
+ * endian; alpha: the real target): no check library, no configure. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1
 #endif
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "alpha-profileme.h"
+#include "alpha_disasm_cases.h"
 #include "arch.h"
 #include "profileme_cases.h"
 
@@ -85,6 +87,21 @@ static void cross_bytes_cases(void)
 	printf("ok - %zu literal payloads at 8 alignments\n", PROFILEME_NBYTES_CASES);
 }
 
+/* The disassembler: instruction words from file-order bytes, then text
+ * and targets. */
+static void cross_disasm(void)
+{
+	size_t i;
+
+	for (i = 0; i < ALPHA_DISASM_NCASES; i++) {
+		char why[256] = "";
+
+		cross_result(alpha_disasm_case_check(&alpha_disasm_cases[i], why, sizeof(why)),
+			     alpha_disasm_cases[i].text, why);
+	}
+	printf("ok - %zu disassembler vectors\n", ALPHA_DISASM_NCASES);
+}
+
 /* The interface: applies, and the attr the live engine would open. */
 static void cross_arch(void)
 {
@@ -138,6 +155,7 @@ int main(void)
 	cross_cases();
 	cross_bytes_cases();
 	cross_arch();
+	cross_disasm();
 	printf("# %d checks passed, %d failed\n", cross_passed, cross_failed);
 	return cross_failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

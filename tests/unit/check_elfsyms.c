@@ -52,6 +52,7 @@ static const char prog_src[] =
 	"#endif\n";
 
 #define BUILD_ID_HEX "0123456789abcdef0123456789abcdef01234567"
+#define MD5_ID_HEX "00112233445566778899aabbccddeeff"
 
 static char *fixture(const char *name)
 {
@@ -105,6 +106,7 @@ static void build_fixtures(void)
 			CC("bid", "-Wl,--build-id=0x" BUILD_ID_HEX)
 			CC("sha1", "-Wl,--build-id=sha1")
 			CC("nobid", "-Wl,--build-id=none")
+			CC("md5", "-Wl,--build-id=0x" MD5_ID_HEX)
 			CC("sect.so", "-DNO_MAIN -shared -fPIC -Wl,-z,separate-code "
 			   "-Wl,--section-start=.text=0x5000")
 			CC("prog.o", "-c")
@@ -454,6 +456,29 @@ START_TEST(test_build_id_sha1)
 }
 END_TEST
 
+/* A recording's 20-byte ID is a 16-byte one padded with zeros: the file
+ * matches it, and nothing else (a non-zero pad, a shorter expected ID). */
+START_TEST(test_build_id_padded)
+{
+	char *path = fixture("md5");
+	uint8_t want[20] = { 0 };
+	int fd = open(path, O_RDONLY);
+
+	ck_assert_int_ge(fd, 0);
+	hex_to_bytes(MD5_ID_HEX, want, 16);
+	ck_assert(elfsyms_fd_has_build_id(fd, want, 16));
+	ck_assert(elfsyms_fd_has_build_id(fd, want, 20));
+	ck_assert(!elfsyms_fd_has_build_id(fd, want, 15));
+	want[19] = 1;
+	ck_assert(!elfsyms_fd_has_build_id(fd, want, 20));
+	want[19] = 0;
+	want[3] ^= 0xff;
+	ck_assert(!elfsyms_fd_has_build_id(fd, want, 20));
+	close(fd);
+	free(path);
+}
+END_TEST
+
 START_TEST(test_build_id_none)
 {
 	char *path = fixture("nobid");
@@ -671,6 +696,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_build_id_explicit);
 	tcase_add_test(tc, test_build_id_sha1);
 	tcase_add_test(tc, test_build_id_none);
+	tcase_add_test(tc, test_build_id_padded);
 	tcase_add_test(tc, test_build_id_pt_note);
 	suite_add_tcase(s, tc);
 
