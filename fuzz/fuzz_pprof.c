@@ -92,11 +92,12 @@ static void fz_round_trip(const struct pprof_profile *p)
 		const struct pprof_sample *s = &p->samples[i];
 		int64_t v0 = p->values[s->first_value], v1 = p->values[s->first_value + p->nr_types - 1];
 
-		if (v0 <= 0)
+		/* The writer leaves out what has neither samples nor period. */
+		if (v0 <= 0 && v1 <= 0)
 			continue;
 		st[n].frames = fr + nf;
 		st[n].nr_frames = s->nr_locs;
-		st[n].samples = (uint64_t)v0;
+		st[n].samples = v0 > 0 ? (uint64_t)v0 : 0;
 		st[n].period = v1 > 0 ? (uint64_t)v1 : 0;
 		for (j = 0; j < s->nr_locs; j++) {
 			const struct pprof_location *l = &p->locations[p->sample_locs[s->first_loc +

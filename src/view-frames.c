@@ -98,7 +98,7 @@ static void view_dtab_push(struct view_dtab *t, uint32_t id)
 uint32_t view_dtab_expand(struct view_dtab *t, struct dso *dso, const struct symbol *sym,
 			  bool kernel, uint64_t addr)
 {
-	const char *inl[VIEW_MAX_INLINES];
+	const char *inl[VIEW_MAX_INLINES], *file[VIEW_MAX_INLINES];
 	const struct dwarfinfo *in = NULL;
 	struct view_dframe f;
 	size_t ninl = 0, k;
@@ -110,17 +110,23 @@ uint32_t view_dtab_expand(struct view_dtab *t, struct dso *dso, const struct sym
 	}
 	if (t->srcline)
 		f.srcline = dso_srcline_of(in, dso, sym, addr);
+	/* Each function's own file: the innermost's is the address's line's,
+	   an outer one's where it calls the next (its call_file). */
 	if (t->inl && in)
-		for (k = 0; k < in->nr_inlines && ninl < VIEW_MAX_INLINES; k++)
+		for (k = 0; k < in->nr_inlines && ninl < VIEW_MAX_INLINES; k++) {
+			file[ninl] = k ? in->inlines[k - 1].call_file : in->file;
 			inl[ninl++] = in->inlines[k].name;
+		}
 	f.dso = dso;
 	f.kernel = kernel;
 	f.inlined = true;
 	for (k = 0; k < ninl; k++) {
 		f.name = inl[k];
+		f.file = file[k];
 		view_dtab_push(t, view_dtab_intern(t, &f));
 	}
 	f.name = sym && sym->name ? sym->name : view_unknown;
+	f.file = !in ? NULL : in->nr_inlines ? in->inlines[in->nr_inlines - 1].call_file : in->file;
 	f.inlined = false;
 	f.synthetic = dso_symbol_synthetic(dso, sym);
 	view_dtab_push(t, view_dtab_intern(t, &f));
@@ -291,6 +297,7 @@ static void view_stack_frames(const struct callchain_store *st, const struct vie
 			f->synthetic = d->synthetic;
 			f->object = d->dso;
 			f->addr = 0;
+			f->file = d->file;
 		} else {
 			const struct callchain_frame *cf = callchain_store_frame(st, id);
 
@@ -301,6 +308,7 @@ static void view_stack_frames(const struct callchain_store *st, const struct vie
 			f->synthetic = cf && dso_symbol_synthetic(cf->dso, cf->sym);
 			f->object = cf ? cf->dso : NULL;
 			f->addr = cf ? cf->addr : 0;
+			f->file = NULL;
 		}
 	}
 }

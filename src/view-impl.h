@@ -29,6 +29,8 @@ struct view_dframe {
 	const char *srcline;    /* interned, or NULL */
 	bool kernel, inlined;
 	bool synthetic;         /* follows from dso and name: not a key */
+	const char *file;       /* the function's source file (DWARF, interned) at
+				   the first address seen, or NULL: not a key */
 	uint32_t node;
 };
 

@@ -107,6 +107,9 @@ struct snapshot_frame {
 					for --pprof's mappings */
 	uint64_t addr;               /* view_opts.stack_detail: the address in the
 					DSO's ELF space (the kernel's own), else 0 */
+	const char *file;            /* --inline, -s srcline: the function's source
+					file from the DWARF (at the first address
+					seen), or NULL */
 };
 
 /* A frame's object (snapshot_frame.object) for exporters outside src/

@@ -35,11 +35,11 @@ enum {
 	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE, SAMPLE_LABEL,
 	LABEL_KEY = 1, LABEL_STR, LABEL_NUM,
 	MAPPING_ID = 1, MAPPING_MEMORY_START, MAPPING_MEMORY_LIMIT, MAPPING_FILE_OFFSET,
-	MAPPING_FILENAME, MAPPING_BUILD_ID, MAPPING_HAS_FUNCTIONS,
+	MAPPING_FILENAME, MAPPING_BUILD_ID, MAPPING_HAS_FUNCTIONS, MAPPING_HAS_FILENAMES,
 	MAPPING_HAS_INLINE_FRAMES = 10,
 	LOCATION_ID = 1, LOCATION_MAPPING_ID, LOCATION_ADDRESS, LOCATION_LINE,
 	LINE_FUNCTION_ID = 1,
-	FUNCTION_ID = 1, FUNCTION_NAME, FUNCTION_SYSTEM_NAME,
+	FUNCTION_ID = 1, FUNCTION_NAME, FUNCTION_SYSTEM_NAME, FUNCTION_FILENAME,
 };
 
 void pprof_put_varint(struct strbuf *sb, uint64_t v)
@@ -185,6 +185,9 @@ struct pprof_enc {
 	uint64_t *locs;
 	size_t locs_cap;
 	uint32_t comm_key, pid_key, tid_key;
+	/* Each Function's source file (snapshot_frame.file), or NULL. */
+	const char **fn_file;
+	size_t fn_file_cap;
 	/* A stack frame's Function id by its pointers: frames repeat from
 	   stack to stack, and their names need hashing only once. */
 	struct pprof_memo *memo;
@@ -268,6 +271,19 @@ static uint64_t pprof_stack_frame(struct pprof_enc *e, const struct snapshot_fra
 	e->memo[e->nmemo] = k;
 	hashtab_insert_at(&e->memo_ht, slot, (uint32_t)e->nmemo++, pprof_memo_hash, e);
 	return k.fid;
+}
+
+/* Function fid's source file is file (the first one given stays). */
+static void pprof_function_file(struct pprof_enc *e, uint64_t fid, const char *file)
+{
+	size_t old = e->fn_file_cap;
+
+	if (fid > e->fn_file_cap) {
+		e->fn_file = xgrow(e->fn_file, &e->fn_file_cap, fid, sizeof(*e->fn_file));
+		memset(e->fn_file + old, 0, (e->fn_file_cap - old) * sizeof(*e->fn_file));
+	}
+	if (!e->fn_file[fid - 1])
+		e->fn_file[fid - 1] = file;
 }
 
 /* The string index of obj's build ID in hex, or 0 ("") when unknown (no
@@ -374,6 +390,7 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	const char *event = pprof_event_type(snap->event);
 	bool timed = strcmp(event, "cpu") == 0;
 	uint64_t period = 0, *fn = NULL, fn1;
+	size_t *map_fns, *map_files;
 	size_t i, j, g, n, fn_cap = 0;
 
 	memset(&e, 0, sizeof(e));
@@ -394,7 +411,9 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 		for (i = 0; i < snap->nr_stacks; i++) {
 			const struct snapshot_stack *st = &snap->stacks[i];
 
-			if (!st->samples)
+			/* Decay takes a stack's samples to 0 before its period:
+			   the table still counts the period. */
+			if (!st->samples && !st->period)
 				continue;
 			e.locs = xgrow(e.locs, &e.locs_cap, st->nr_frames + 1, sizeof(*e.locs));
 			fn = xgrow(fn, &fn_cap, st->nr_frames + 1, sizeof(*fn));
@@ -405,6 +424,8 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 				const struct snapshot_frame *f = &st->frames[st->nr_frames - 1 - j];
 
 				fn[j] = pprof_stack_frame(&e, f);
+				if (f->file)
+					pprof_function_file(&e, fn[j], f->file);
 			}
 			for (j = 0, n = 0; j < st->nr_frames; j = g + 1) {
 				for (g = j; g + 1 < st->nr_frames &&
@@ -427,7 +448,7 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 		for (i = 0; i < snap->nr_rows; i++) {
 			const struct snapshot_row *r = &snap->rows[i];
 
-			if (!r->samples)
+			if (!r->samples && !r->period)
 				continue;
 			e.locs = xgrow(e.locs, &e.locs_cap, 1, sizeof(*e.locs));
 			fn1 = pprof_frame(&e, r->symbol, r->dso, NULL, r->dso_path, r->kernel);
@@ -446,6 +467,17 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	pprof_value_type(&e, out, PROFILE_SAMPLE_TYPE, "samples", "count");
 	pprof_value_type(&e, out, PROFILE_SAMPLE_TYPE, event, timed ? "nanoseconds" : "count");
 	strbuf_add(out, e.samples.buf, e.samples.len);
+	/* A mapping has_filenames when every function of it has one. */
+	map_fns = xcalloc(e.maps.n + 1, sizeof(*map_fns));
+	map_files = xcalloc(e.maps.n + 1, sizeof(*map_files));
+	for (i = 0; i < e.funcs.n; i++) {
+		uint32_t m = e.funcs.v[i][1];
+
+		if (m) {
+			map_fns[m - 1]++;
+			map_files[m - 1] += i < e.fn_file_cap && e.fn_file[i];
+		}
+	}
 	for (i = 0; i < e.maps.n; i++) {
 		uint64_t start, limit, offset;
 
@@ -458,6 +490,7 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 		pprof_put_uint(&e.sub, MAPPING_FILENAME, e.maps.v[i][1]);
 		pprof_put_uint(&e.sub, MAPPING_BUILD_ID, pprof_build_id(&e, e.objs[i]));
 		pprof_put_uint(&e.sub, MAPPING_HAS_FUNCTIONS, 1);
+		pprof_put_uint(&e.sub, MAPPING_HAS_FILENAMES, map_fns[i] && map_files[i] == map_fns[i]);
 		pprof_put_uint(&e.sub, MAPPING_HAS_INLINE_FRAMES, snap->inline_frames);
 		pprof_put_msg(out, PROFILE_MAPPING, &e.sub);
 	}
@@ -481,6 +514,9 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 		pprof_put_uint(&e.sub, FUNCTION_NAME, e.funcs.v[i][0]);
 		/* The snapshot has the shown (demangled) name only. */
 		pprof_put_uint(&e.sub, FUNCTION_SYSTEM_NAME, e.funcs.v[i][0]);
+		/* The table keeps pointers: the DWARF reader's are interned. */
+		if (i < e.fn_file_cap && e.fn_file[i])
+			pprof_put_uint(&e.sub, FUNCTION_FILENAME, pprof_str(&e.strs, e.fn_file[i]));
 		pprof_put_msg(out, PROFILE_FUNCTION, &e.sub);
 	}
 	if (comment)
@@ -509,6 +545,9 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	hashtab_release(&e.loctab.ht);
 	hashtab_release(&e.memo_ht);
 	free(e.memo);
+	free(e.fn_file);
+	free(map_fns);
+	free(map_files);
 	hashtab_release(&e.strs.ht);
 	hashtab_release(&e.funcs.ht);
 	hashtab_release(&e.maps.ht);

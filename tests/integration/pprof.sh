@@ -78,7 +78,9 @@ if cur:
 folded = blocks[-1] if blocks else {}
 traces, comm, frames, count = {}, None, None, 0
 def end():
-    if frames:
+    # A stack whose samples decayed to 0 keeps its period for pprof;
+    # --folded weighs by samples and leaves it out.
+    if frames and count:
         key = ";".join(([comm] if comm else ["[unknown]"]) + frames[::-1])
         traces[key] = traces.get(key, 0) + count
 for line in open(sys.argv[2]):
@@ -255,3 +257,21 @@ grep -A1 " hot_inline " "$TMP/ib.raw" | grep -q "^  *outer_noinline " ||
 	>"$TMP/if.folded" 2>"$TMP/if.err" || fail "--inline --folded --pprof: status $?"
 traces_vs_folded "$TMP/if.folded" "$TMP/live/if.pb.gz"
 ok "--inline: hot_inline is a line of outer_noinline's location; -top and -traces agree"
+# --inline reads the DWARF: the functions name their source file (as
+# eu-addr2line gives it for hot_inline's code), and the fixture's mapping
+# has_filenames; without --inline none does.
+SRC=$(grep " hot_inline " "$TMP/ib.raw" | head -1 | awk '{ print $(NF - 1) }' | sed 's/:[0-9]*$//')
+HOT=$(nm "$FIX" | awk '$3 == "outer_noinline" { print "0x" $1 }')
+WANT=$(eu-addr2line -i -e "$FIX" "$HOT" 2>/dev/null | head -1 | sed 's/:[0-9:]*$//')
+# (the line table's name, relative as gcc was given it; eu-addr2line adds
+# the compilation directory)
+case $WANT in
+*"/$SRC" | "$SRC") ;;
+*) WANT="$WANT (not ending in $SRC)" SRC= ;;
+esac
+[ -n "$SRC" ] ||
+	fail "hot_inline's file: pprof '$SRC', eu-addr2line '$WANT' ($(grep " hot_inline " "$TMP/ib.raw"))"
+grep -q -E "^[0-9]+: 0x[0-9a-f]+/0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*/$(basename "$FIX") .*\[FN\]\[FL\]\[IN\]\$" "$TMP/ib.raw" ||
+	fail "the fixture's mapping is not [FN][FL][IN]: $(sed -n '/^Mappings/,$p' "$TMP/ib.raw")"
+grep -q '\[FL\]' "$TMP/r.raw" && fail "has_filenames without --inline: $(sed -n '/^Mappings/,$p' "$TMP/r.raw")"
+ok "--inline: source files from the DWARF ($SRC), has_filenames on the fixture's mapping"
