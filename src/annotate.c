@@ -1,28 +1,47 @@
-/* Per-instruction counts, kept only for the functions --annotate names:
- * a sorted array of sampled addresses per function, and its view built
- * from the ELF's bytes at each refresh. */
+/* Per-instruction counts, kept only for the functions --annotate names,
+ * those the browser opened since (annotate_watch), or every function
+ * (annotate_keep_all, a recording in the browser): a sorted array of
+ * sampled addresses per function, and its view built from the ELF's
+ * bytes at each refresh.  One lock: the browser asks from its thread. */
 #include "config.h"
 
 #include "annotate.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "annotate-payload.h"
 #include "arch-disasm.h"
 #include "arch.h"
 #include "disasm.h"
 #include "dso.h"
+#include "dwarfinfo.h"
 #include "elfsyms.h"
 #include "errmsg.h"
+#include "fileread.h"
+#include "hash.h"
+#include "hashtab.h"
+#include "intern.h"
+#include "nsopen.h"
 #include "payload.h"
 #include "procmem.h"
 #include "symtab.h"
 #include "util.h"
 
 enum { ANNOTATE_PERIOD, ANNOTATE_SAMPLES, ANNOTATE_NV };
+
+/* An instruction's source line (annotate_line's fields), interned. */
+struct annotate_src {
+	const char *where, *text, *inlined;
+};
+
+/* Source files are read whole, up to this. */
+#define ANNOTATE_SOURCE_MAX (16 << 20)
 
 struct annotate_count {
 	uint64_t addr;
@@ -32,12 +51,16 @@ struct annotate_count {
 struct annotate_target {
 	char *spec, *name, *dso;     /* dso NULL: any */
 	bool matched;
+	bool dynamic;                /* annotate_watch's: annotate_resolve looks for it */
 };
+
+/* annotate_func.target of a function no target names (annotate_keep_all). */
+#define ANNOTATE_NO_TARGET SIZE_MAX
 
 struct annotate_func {
 	const struct dso *dso;
 	const struct symbol *sym;
-	size_t target;
+	size_t target;               /* or ANNOTATE_NO_TARGET */
 	struct annotate_count *c;
 	size_t nr, cap;
 	uint64_t total[ANNOTATE_NV];
@@ -47,45 +70,61 @@ struct annotate_func {
 	char *note;
 	struct disasm_insn *insns;
 	size_t nr_insns;
+	struct annotate_src *src;    /* per instruction, or NULL without DWARF */
 };
 
 /* Symbols seen not to match, by pointer: a strcmp per sample otherwise. */
 #define ANNOTATE_MISS 256
 
 struct annotate {
+	pthread_mutex_t lock;        /* everything below */
 	struct annotate_target *targets;
-	size_t nr_targets;
+	size_t nr_targets, cap_targets;
+	/* Whether a sample can count: some target, or keep_all.  Read
+	 * without the lock, so that a browser with nothing open costs a
+	 * load per sample. */
+	atomic_bool active;
+	bool keep_all;
 	struct annotate_func *funcs;
 	size_t nr_funcs, cap_funcs;
+	struct hashtab index;        /* funcs by (dso, sym) */
 	enum disasm_syntax syntax;
 	const struct symbol *miss[ANNOTATE_MISS];
+	struct dwarfinfo_cache *dwarf;  /* source lines; our own: any thread */
 	const struct payload_ops *payload;
-	bool payload_seen; /* a decoded payload: from then on others count too */
+	bool payload_seen; /* a decoded payload: the stats are shown */
 	bool live;	   /* samples of this system now: JIT code is read from memory */
 };
+
+static void annotate_target_init(struct annotate_target *t, const char *spec)
+{
+	char *at;
+
+	memset(t, 0, sizeof(*t));
+	t->spec = xstrdup(spec);
+	t->name = xstrdup(spec);
+	at = strrchr(t->name, '@');
+	/* "name@@VERSION" style names keep their '@'s: only a DSO after the
+	 * last one counts, and not an empty one. */
+	if (at && at != t->name && at[1] && at[-1] != '@') {
+		*at = '\0';
+		t->dso = xstrdup(at + 1);
+	}
+}
 
 struct annotate *annotate_new(const char *const *specs, size_t n, bool intel)
 {
 	struct annotate *a = xcalloc(1, sizeof(*a));
 	size_t i;
 
-	a->targets = xcalloc(n ? n : 1, sizeof(*a->targets));
+	pthread_mutex_init(&a->lock, NULL);
+	a->targets = xgrow(NULL, &a->cap_targets, n ? n : 1, sizeof(*a->targets));
 	a->nr_targets = n;
+	atomic_init(&a->active, n > 0);
 	a->syntax = intel ? DISASM_INTEL : DISASM_ATT;
-	for (i = 0; i < n; i++) {
-		struct annotate_target *t = &a->targets[i];
-		char *at;
-
-		t->spec = xstrdup(specs[i]);
-		t->name = xstrdup(specs[i]);
-		at = strrchr(t->name, '@');
-		/* "name@@VERSION" style names keep their '@'s: only a DSO
-		 * after the last one counts, and not an empty one. */
-		if (at && at != t->name && at[1] && at[-1] != '@') {
-			*at = '\0';
-			t->dso = xstrdup(at + 1);
-		}
-	}
+	hashtab_init(&a->index, 0);
+	for (i = 0; i < n; i++)
+		annotate_target_init(&a->targets[i], specs[i]);
 	return a;
 }
 
@@ -94,6 +133,7 @@ static void annotate_func_release(struct annotate_func *f)
 	free(f->c);
 	free(f->note);
 	free(f->insns);
+	free(f->src);
 	annotate_payload_free(f->pl);
 }
 
@@ -112,6 +152,10 @@ void annotate_free(struct annotate *a)
 		annotate_func_release(&a->funcs[i]);
 	free(a->targets);
 	free(a->funcs);
+	hashtab_release(&a->index);
+	if (a->dwarf)
+		dwarfinfo_cache_free(a->dwarf);
+	pthread_mutex_destroy(&a->lock);
 	free(a);
 }
 
@@ -124,32 +168,157 @@ static bool annotate_target_matches(const struct annotate_target *t, const struc
 				   strcmp(t->dso, dso_path(dso)) == 0));
 }
 
+static uint64_t annotate_key_hash(const struct dso *dso, const struct symbol *sym)
+{
+	return hash_finish(hash_combine((uintptr_t)dso, (uintptr_t)sym));
+}
+
+static uint64_t annotate_index_hash(const void *ctx, uint32_t idx)
+{
+	const struct annotate *a = ctx;
+
+	return annotate_key_hash(a->funcs[idx].dso, a->funcs[idx].sym);
+}
+
+struct annotate_key {
+	const struct dso *dso;
+	const struct symbol *sym;
+};
+
+static bool annotate_index_eq(const void *ctx, uint32_t idx, const void *key)
+{
+	const struct annotate *a = ctx;
+	const struct annotate_key *k = key;
+
+	return a->funcs[idx].sym == k->sym && a->funcs[idx].dso == k->dso;
+}
+
+/* The first target naming sym (in dso), or ANNOTATE_NO_TARGET. */
+static size_t annotate_match(const struct annotate *a, const struct dso *dso,
+			     const struct symbol *sym)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr_targets; i++)
+		if (annotate_target_matches(&a->targets[i], dso, sym))
+			return i;
+	return ANNOTATE_NO_TARGET;
+}
+
+static struct annotate_func *annotate_add(struct annotate *a, size_t at, const struct dso *dso,
+					  const struct symbol *sym, size_t i);
+
 static struct annotate_func *annotate_find(struct annotate *a, const struct dso *dso,
 					   const struct symbol *sym)
 {
-	size_t slot = ((uintptr_t)sym >> 4) % ANNOTATE_MISS, i;
-	struct annotate_func *f;
+	size_t slot = ((uintptr_t)sym >> 4) % ANNOTATE_MISS, i, at;
+	struct annotate_key key = { dso, sym };
+	uint64_t hash = annotate_key_hash(dso, sym);
 
-	for (i = 0; i < a->nr_funcs; i++)
-		if (a->funcs[i].sym == sym && a->funcs[i].dso == dso)
-			return &a->funcs[i];
+	at = hashtab_probe(&a->index, hash, annotate_index_eq, a, &key);
+	if (a->index.slots[at] != HASHTAB_EMPTY)
+		return &a->funcs[a->index.slots[at]];
 	if (a->miss[slot] == sym)
 		return NULL;
-	for (i = 0; i < a->nr_targets; i++)
-		if (annotate_target_matches(&a->targets[i], dso, sym))
-			break;
-	if (i == a->nr_targets) {
+	i = annotate_match(a, dso, sym);
+	if (i == ANNOTATE_NO_TARGET && !a->keep_all) {
 		a->miss[slot] = sym;
 		return NULL;
 	}
-	a->targets[i].matched = true;
+	return annotate_add(a, at, dso, sym, i);
+}
+
+/* Keep (dso, sym) for target i (or none), at its empty index slot. */
+static struct annotate_func *annotate_add(struct annotate *a, size_t at, const struct dso *dso,
+					  const struct symbol *sym, size_t i)
+{
+	struct annotate_func *f;
+
+	if (i != ANNOTATE_NO_TARGET)
+		a->targets[i].matched = true;
 	a->funcs = xgrow(a->funcs, &a->cap_funcs, a->nr_funcs + 1, sizeof(*a->funcs));
 	f = &a->funcs[a->nr_funcs++];
 	memset(f, 0, sizeof(*f));
 	f->dso = dso;
 	f->sym = sym;
 	f->target = i;
+	hashtab_insert_at(&a->index, at, (uint32_t)(a->nr_funcs - 1), annotate_index_hash, a);
 	return f;
+}
+
+/* (dso, sym) kept for target i from now on, samples or not. */
+static void annotate_add_for(struct annotate *a, const struct dso *dso, const struct symbol *sym,
+			     size_t i)
+{
+	struct annotate_key key = { dso, sym };
+	size_t at = hashtab_probe(&a->index, annotate_key_hash(dso, sym), annotate_index_eq, a,
+				  &key);
+
+	if (a->index.slots[at] == HASHTAB_EMPTY)
+		annotate_add(a, at, dso, sym, i);
+}
+
+void annotate_resolve(struct annotate *a, const struct hist *h)
+{
+	size_t i, k;
+
+	if (!a)
+		return;
+	pthread_mutex_lock(&a->lock);
+	for (i = 0; i < a->nr_targets; i++) {
+		const struct annotate_target *t = &a->targets[i];
+
+		if (!t->dynamic || t->matched)
+			continue;
+		for (k = 0; k < hist_count(h); k++) {
+			const struct hist_entry *e = hist_entry_at(h, k);
+
+			if (e->sym && annotate_target_matches(t, e->dso, e->sym)) {
+				annotate_add_for(a, e->dso, e->sym, i);
+				break;
+			}
+		}
+	}
+	pthread_mutex_unlock(&a->lock);
+}
+
+void annotate_keep_all(struct annotate *a)
+{
+	pthread_mutex_lock(&a->lock);
+	a->keep_all = true;
+	atomic_store(&a->active, true);
+	pthread_mutex_unlock(&a->lock);
+}
+
+void annotate_watch(struct annotate *a, const char *symbol, const char *dso)
+{
+	struct annotate_target *t;
+	char *spec;
+	size_t i;
+
+	if (!a)
+		return;
+	spec = dso ? xasprintf("%s@%s", symbol, dso) : xstrdup(symbol);
+	pthread_mutex_lock(&a->lock);
+	for (i = 0; i < a->nr_targets; i++)
+		if (strcmp(a->targets[i].spec, spec) == 0)
+			goto out;
+	a->targets = xgrow(a->targets, &a->cap_targets, a->nr_targets + 1, sizeof(*a->targets));
+	t = &a->targets[a->nr_targets++];
+	annotate_target_init(t, spec);
+	t->dynamic = true;
+	/* Functions kept already (keep_all) join it; those missed may now match. */
+	for (i = 0; i < a->nr_funcs; i++)
+		if (a->funcs[i].target == ANNOTATE_NO_TARGET &&
+		    annotate_target_matches(t, a->funcs[i].dso, a->funcs[i].sym)) {
+			a->funcs[i].target = a->nr_targets - 1;
+			t->matched = true;
+		}
+	memset(a->miss, 0, sizeof(a->miss));
+	atomic_store(&a->active, true);
+out:
+	pthread_mutex_unlock(&a->lock);
+	free(spec);
 }
 
 void annotate_sample(struct annotate *a, const struct dso *dso, const struct symbol *sym,
@@ -158,8 +327,11 @@ void annotate_sample(struct annotate *a, const struct dso *dso, const struct sym
 	struct annotate_func *f;
 	size_t lo, hi;
 
-	if (!a || !sym || !(f = annotate_find(a, dso, sym)))
+	if (!a || !sym || !atomic_load_explicit(&a->active, memory_order_relaxed))
 		return;
+	pthread_mutex_lock(&a->lock);
+	if (!(f = annotate_find(a, dso, sym)))
+		goto out;
 	lo = 0;
 	hi = f->nr;
 	while (lo < hi) {
@@ -181,6 +353,8 @@ void annotate_sample(struct annotate *a, const struct dso *dso, const struct sym
 	f->c[lo].v[ANNOTATE_SAMPLES]++;
 	f->total[ANNOTATE_PERIOD] += period;
 	f->total[ANNOTATE_SAMPLES]++;
+out:
+	pthread_mutex_unlock(&a->lock);
 }
 
 void annotate_set_live(struct annotate *a, bool live)
@@ -203,18 +377,19 @@ void annotate_sample_payload(struct annotate *a, const struct dso *dso, const st
 	annotate_sample(a, dso, sym, addr, period);
 	if (!a || !a->payload || !sym)
 		return;
-	/* As hist_add_payload: a sample that is not the decoder's counts once
-	 * some sample was. */
+	pthread_mutex_lock(&a->lock);
+	/* As hist_add_payload: a sample that is not the decoder's counts from
+	 * the start (the stats show once some sample was the decoder's). */
 	if (decoded)
 		a->payload_seen = true;
-	else if (!a->payload_seen)
-		return;
 	f = annotate_find(a, dso, sym);
 	if (!f)
-		return;
+		goto out;
 	if (!f->pl)
 		f->pl = annotate_payload_new(a->payload);
 	annotate_payload_add(f->pl, addr, decoded);
+out:
+	pthread_mutex_unlock(&a->lock);
 }
 
 /* hist_decay: x * 7 / 8, rounded down. */
@@ -255,10 +430,11 @@ void annotate_age(struct annotate *a, enum hist_mode mode)
 
 	if (!a)
 		return;
+	pthread_mutex_lock(&a->lock);
 	/* Symbols may be freed with their DSO after a refresh. */
 	memset(a->miss, 0, sizeof(a->miss));
 	if (mode == HIST_ACCUMULATE)
-		return;
+		goto out;
 	for (i = 0; i < a->nr_funcs; i++) {
 		struct annotate_func *f = &a->funcs[i];
 
@@ -280,6 +456,126 @@ void annotate_age(struct annotate *a, enum hist_mode mode)
 			annotate_payload_age(f->pl, HIST_ZERO);
 	}
 	free(rems);
+out:
+	pthread_mutex_unlock(&a->lock);
+}
+
+/* A source file read for annotate_sources: its lines. */
+struct annotate_srcfile {
+	const char *path;            /* interned, as the DWARF's */
+	char *buf;                   /* NULL: unreadable */
+	const char **lines;
+	size_t nr_lines;
+};
+
+static const struct annotate_srcfile *annotate_srcfile(struct annotate_srcfile **files, size_t *n,
+							 size_t *cap, const char *path)
+{
+	struct annotate_srcfile *sf;
+	size_t i, len = 0, lcap = 0;
+	char *p;
+	int fd;
+
+	for (i = 0; i < *n; i++)
+		if ((*files)[i].path == path)
+			return &(*files)[i];
+	*files = xgrow(*files, cap, *n + 1, sizeof(**files));
+	sf = &(*files)[(*n)++];
+	memset(sf, 0, sizeof(*sf));
+	sf->path = path;
+	/* A regular file only (nsopen_file): the path comes from the binary. */
+	if ((fd = nsopen_file(path)) < 0)
+		return sf;
+	if (fileread_fd(fd, ANNOTATE_SOURCE_MAX, &sf->buf, &len) < 0)
+		sf->buf = NULL;
+	close(fd);
+	for (p = sf->buf; p && *p;) {
+		char *nl = strchr(p, '\n');
+
+		sf->lines = xgrow(sf->lines, &lcap, sf->nr_lines + 1, sizeof(*sf->lines));
+		sf->lines[sf->nr_lines++] = p;
+		if (!nl)
+			break;
+		*nl = '\0';
+		p = nl + 1;
+	}
+	return sf;
+}
+
+/* Line line of the file (tabs as spaces, trailing blanks cut), interned,
+ * or NULL. */
+static const char *annotate_source_text(const struct annotate_srcfile *sf, unsigned line)
+{
+	char buf[512];
+	size_t o = 0;
+	const char *s;
+
+	if (!line || line > sf->nr_lines)
+		return NULL;
+	for (s = sf->lines[line - 1]; *s && o + 8 < sizeof(buf); s++) {
+		if (*s == '\t')
+			do
+				buf[o++] = ' ';
+			while (o % 8);
+		else if (*s != '\r')
+			buf[o++] = *s;
+	}
+	while (o && buf[o - 1] == ' ')
+		o--;
+	buf[o] = '\0';
+	return intern(buf);
+}
+
+/* f's source lines from the DWARF (line table and inlined scopes), once. */
+static void annotate_sources(struct annotate *a, struct annotate_func *f)
+{
+	struct annotate_srcfile *files = NULL;
+	struct dwarfinfo_line *dl;
+	uint64_t *addrs;
+	size_t i, nfiles = 0, cap = 0;
+	bool any = false;
+
+	if (!f->nr_insns)
+		return;
+	if (!a->dwarf)
+		a->dwarf = dwarfinfo_cache_new(0);
+	addrs = xmalloc(f->nr_insns * sizeof(*addrs));
+	dl = xmalloc(f->nr_insns * sizeof(*dl));
+	for (i = 0; i < f->nr_insns; i++)
+		addrs[i] = f->insns[i].addr;
+	if (dso_dwarf_lines(a->dwarf, f->dso, addrs, f->nr_insns, dl) == 0) {
+		f->src = xcalloc(f->nr_insns, sizeof(*f->src));
+		for (i = 0; i < f->nr_insns; i++) {
+			struct annotate_src *s = &f->src[i];
+			char *where;
+
+			if (!dl[i].file || !dl[i].line)
+				continue;
+			any = true;
+			if (i && dl[i].file == dl[i - 1].file && dl[i].line == dl[i - 1].line &&
+			    dl[i].inlined == dl[i - 1].inlined) {
+				*s = f->src[i - 1];
+				continue;
+			}
+			where = xasprintf("%s:%u", dl[i].file, dl[i].line);
+			s->where = intern(where);
+			free(where);
+			s->inlined = dl[i].inlined;
+			s->text = annotate_source_text(
+				annotate_srcfile(&files, &nfiles, &cap, dl[i].file), dl[i].line);
+		}
+	}
+	for (i = 0; i < nfiles; i++) {
+		free(files[i].buf);
+		free(files[i].lines);
+	}
+	free(files);
+	free(addrs);
+	free(dl);
+	if (!any) {
+		free(f->src);
+		f->src = NULL;
+	}
 }
 
 /* Decode len bytes of f's code into f's instructions; a note when there is
@@ -374,6 +670,7 @@ static void annotate_decode(struct annotate *a, struct annotate_func *f)
 	}
 	annotate_disasm(a, f, e_machine, code, len, "in the file");
 	free(code);
+	annotate_sources(a, f);
 }
 
 /* A line for a sampled address that starts no instruction (before the
@@ -384,6 +681,23 @@ static void annotate_stray(struct annotate_line *l, const struct annotate_count 
 	snprintf(l->text, sizeof(l->text), "(not an instruction start)");
 	l->period = c->v[ANNOTATE_PERIOD];
 	l->samples = c->v[ANNOTATE_SAMPLES];
+}
+
+/* A jump's or call's target as a name: the function's own, or the
+ * symbol of f's DSO there. */
+static void annotate_target(const struct annotate_func *f, const struct disasm_insn *di,
+			    struct annotate_line *l)
+{
+	const struct symbol *to = f->sym;
+
+	l->target = di->target;
+	l->call = di->flow == DISASM_FLOW_CALL;
+	if (di->target < to->start || di->target >= to->end)
+		to = f->dso ? dso_symbol_at(f->dso, di->target) : NULL;
+	if (!to)
+		return;
+	snprintf(l->target_sym, sizeof(l->target_sym), "%s", to->name);
+	l->target_off = di->target - to->start;
 }
 
 /* Each sampled line's payload stats, and the function's. */
@@ -425,6 +739,13 @@ static void annotate_fill(const struct annotate_func *f, struct annotate_fn *out
 		l->size = di->size;
 		memcpy(l->bytes, di->bytes, sizeof(l->bytes));
 		memcpy(l->text, di->text, sizeof(l->text));
+		if (f->src) {
+			l->source = f->src[i].where;
+			l->source_text = f->src[i].text;
+			l->inlined = f->src[i].inlined;
+		}
+		if (di->flow != DISASM_FLOW_NONE)
+			annotate_target(f, di, l);
 		for (; j < f->nr && f->c[j].addr < di->addr + di->size; j++) {
 			l->period += f->c[j].v[ANNOTATE_PERIOD];
 			l->samples += f->c[j].v[ANNOTATE_SAMPLES];
@@ -435,6 +756,26 @@ static void annotate_fill(const struct annotate_func *f, struct annotate_fn *out
 	out->nr_lines = n;
 }
 
+/* f's view into o, decoding its code the first time. */
+static void annotate_fn_build(struct annotate *a, struct annotate_func *f, const char *spec,
+			      struct annotate_fn *o)
+{
+	if (!f->decoded)
+		annotate_decode(a, f);
+	o->spec = xstrdup(spec);
+	o->symbol = xstrdup(f->sym->name);
+	o->dso = xstrdup(f->dso ? dso_short_name(f->dso) : "[unknown]");
+	o->dso_path = xstrdup(f->dso ? dso_path(f->dso) : "[unknown]");
+	o->start = f->sym->start;
+	o->size = f->sym->end - f->sym->start;
+	o->period = f->total[ANNOTATE_PERIOD];
+	o->samples = f->total[ANNOTATE_SAMPLES];
+	o->note = f->note ? xstrdup(f->note) : NULL;
+	annotate_fill(f, o);
+	if (f->pl && a->payload_seen)
+		annotate_fill_payload(a->payload, f->pl, o);
+}
+
 struct annotate_report *annotate_report(struct annotate *a)
 {
 	struct annotate_report *r = xcalloc(1, sizeof(*r));
@@ -442,31 +783,65 @@ struct annotate_report *annotate_report(struct annotate *a)
 
 	if (!a)
 		return r;
+	pthread_mutex_lock(&a->lock);
 	r->fns = xcalloc(a->nr_funcs ? a->nr_funcs : 1, sizeof(*r->fns));
 	for (i = 0; i < a->nr_funcs; i++) {
 		struct annotate_func *f = &a->funcs[i];
-		struct annotate_fn *o = &r->fns[r->nr_fns++];
 
-		if (!f->decoded)
-			annotate_decode(a, f);
-		o->spec = xstrdup(a->targets[f->target].spec);
-		o->symbol = xstrdup(f->sym->name);
-		o->dso = xstrdup(f->dso ? dso_short_name(f->dso) : "[unknown]");
-		o->dso_path = xstrdup(f->dso ? dso_path(f->dso) : "[unknown]");
-		o->start = f->sym->start;
-		o->size = f->sym->end - f->sym->start;
-		o->period = f->total[ANNOTATE_PERIOD];
-		o->samples = f->total[ANNOTATE_SAMPLES];
-		o->note = f->note ? xstrdup(f->note) : NULL;
-		annotate_fill(f, o);
-		if (f->pl)
-			annotate_fill_payload(a->payload, f->pl, o);
+		if (f->target != ANNOTATE_NO_TARGET)
+			annotate_fn_build(a, f, a->targets[f->target].spec, &r->fns[r->nr_fns++]);
 	}
 	r->payload = a->payload;
 	r->unmatched = xcalloc(a->nr_targets ? a->nr_targets : 1, sizeof(*r->unmatched));
 	for (i = 0; i < a->nr_targets; i++)
 		if (!a->targets[i].matched)
 			r->unmatched[r->nr_unmatched++] = xstrdup(a->targets[i].spec);
+	pthread_mutex_unlock(&a->lock);
+	return r;
+}
+
+/* A function of a DSO some kept function is in (dso: its path or short
+ * name), by address: a call's callee that has no samples. */
+static void annotate_add_at(struct annotate *a, const char *dso, uint64_t addr)
+{
+	const struct symbol *sym;
+	size_t i;
+
+	for (i = 0; i < a->nr_funcs; i++) {
+		const struct dso *d = a->funcs[i].dso;
+
+		if (!d || (strcmp(dso, dso_path(d)) != 0 && strcmp(dso, dso_short_name(d)) != 0))
+			continue;
+		if ((sym = dso_symbol_at(d, addr)))
+			annotate_add_for(a, d, sym, annotate_match(a, d, sym));
+		return;
+	}
+}
+
+struct annotate_report *annotate_report_of(struct annotate *a, const char *symbol,
+					   const char *dso, uint64_t addr)
+{
+	struct annotate_report *r = xcalloc(1, sizeof(*r));
+	struct annotate_target t = { .name = (char *)symbol, .dso = (char *)dso };
+	size_t i;
+
+	r->fns = xcalloc(1, sizeof(*r->fns));
+	r->unmatched = xcalloc(1, sizeof(*r->unmatched));
+	if (!a)
+		return r;
+	pthread_mutex_lock(&a->lock);
+	for (i = 0; i < a->nr_funcs; i++)
+		if (annotate_target_matches(&t, a->funcs[i].dso, a->funcs[i].sym))
+			break;
+	if (i == a->nr_funcs && addr && dso) {
+		annotate_add_at(a, dso, addr);
+		if (i < a->nr_funcs &&
+		    !annotate_target_matches(&t, a->funcs[i].dso, a->funcs[i].sym))
+			i = a->nr_funcs;
+	}
+	if (i < a->nr_funcs)
+		annotate_fn_build(a, &a->funcs[i], symbol, &r->fns[r->nr_fns++]);
+	pthread_mutex_unlock(&a->lock);
 	return r;
 }
 

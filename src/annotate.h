@@ -1,6 +1,6 @@
-/* Per-instruction samples of the functions named by --annotate, aged like
- * the table, and their view (code bytes from the ELF, disassembled) at
- * each refresh. */
+/* Per-instruction samples of the functions named by --annotate or opened
+ * in the browser, aged like the table, and their view (code bytes from the
+ * ELF, disassembled) at each refresh. */
 #ifndef PROFTOP_ANNOTATE_H
 #define PROFTOP_ANNOTATE_H
 
@@ -11,8 +11,8 @@
 #include "hist.h"
 #include "view.h"
 
-/* The report's types (annotate_report, annotate_fn, annotate_line) are
- * the snapshot's: view.h. */
+/* The report's types (annotate_report, annotate_fn, annotate_line) and
+ * annotate_report_free are the snapshot's: view.h. */
 struct annotate;
 struct dso;
 struct payload_ops;
@@ -47,8 +47,26 @@ void annotate_sample_payload(struct annotate *a, const struct dso *dso, const st
  * remainders first), so that they still add up to the row's. */
 void annotate_age(struct annotate *a, enum hist_mode mode);
 
-/* The view of every matched function now (code read and decoded once). */
+/* The view of every function a target matched, now (code read and
+ * decoded once).  annotate_report_free is view.h's. */
 struct annotate_report *annotate_report(struct annotate *a);
-void annotate_report_free(struct annotate_report *r);
+
+/* The browser, from its own thread (every call here takes the lock). */
+/* Count symbol (in dso, its short name or path; NULL: any) from now on, as
+ * if --annotate named it: the following reports carry it. */
+void annotate_watch(struct annotate *a, const char *symbol, const char *dso);
+/* Keep the counts of every function, so that any can be shown later
+ * (annotate_report_of): for a recording, read once. */
+void annotate_keep_all(struct annotate *a);
+/* The view of the first function kept so far that symbol (in dso) names:
+ * a report of that one function, or of none.  addr, when not 0, is an
+ * address in it (a call's target): a function with no samples is found
+ * there in the DSO of a function kept already. */
+struct annotate_report *annotate_report_of(struct annotate *a, const char *symbol,
+					   const char *dso, uint64_t addr);
+/* The engine thread, before a report: annotate_watch's functions that
+ * have no sample yet are looked for among h's entries (a row with only
+ * children, say), so that they show, with no samples. */
+void annotate_resolve(struct annotate *a, const struct hist *h);
 
 #endif

@@ -234,6 +234,13 @@ bool dso_symbol_synthetic(const struct dso *d, const struct symbol *sym)
 	       symtab_owns(d->img.cfi_symtab, sym);
 }
 
+const struct symbol *dso_symbol_at(const struct dso *d, uint64_t vaddr)
+{
+	if (d->kind != DSO_USER || __atomic_load_n(&d->state, __ATOMIC_ACQUIRE) != DSO_SYMS_LOADED)
+		return NULL;
+	return symtab_lookup(d->img.symtab, vaddr);
+}
+
 bool dso_is_kernel(const struct dso *d)
 {
 	return d->kind == DSO_KERNEL || d->kind == DSO_MODULE;
@@ -736,28 +743,57 @@ static void dso_dwarf_init(void)
 	dso_dwarf = dwarfinfo_cache_new(0);
 }
 
-const struct dwarfinfo *dso_dwarf_at(struct dso *dso, uint64_t addr)
+/* The files that may hold dso's DWARF, best first (*n of them), and the
+ * build ID they must have (*size bytes; 0: unchecked). */
+static size_t dso_dwarf_paths(const struct dso *dso, const char **paths, const uint8_t **id,
+			      size_t *size)
 {
-	const struct dwarfinfo *in;
-	const uint8_t *id = NULL;
-	const char *paths[3];
-	size_t size, n = 0, i;
+	size_t n = 0;
 
-	if (!dso || dso_is_kernel(dso))
-		return NULL;
-	size = dso_file_build_id(dso, &id);
+	*id = NULL;
+	*size = dso_file_build_id(dso, id);
 	if ((paths[n] = dso_debug_path(dso)))
 		n++;
 	if ((paths[n] = dso_sym_path(dso)))
 		n++;
 	/* Unchecked, a path may hold another binary now: not without an ID. */
-	if (size && n && strcmp(paths[n - 1], dso_path(dso)) != 0)
+	if (*size && n && strcmp(paths[n - 1], dso_path(dso)) != 0)
 		paths[n++] = dso_path(dso);
+	return n;
+}
+
+const struct dwarfinfo *dso_dwarf_at(struct dso *dso, uint64_t addr)
+{
+	const struct dwarfinfo *in;
+	const uint8_t *id;
+	const char *paths[3];
+	size_t size, n, i;
+
+	if (!dso || dso_is_kernel(dso))
+		return NULL;
+	n = dso_dwarf_paths(dso, paths, &id, &size);
 	pthread_once(&dso_dwarf_once, dso_dwarf_init);
 	for (i = 0; i < n; i++)
 		if (dwarfinfo_lookup_id(dso_dwarf, paths[i], id, size, addr, &in) == 0)
 			return in;
 	return NULL;
+}
+
+int dso_dwarf_lines(struct dwarfinfo_cache *c, const struct dso *dso, const uint64_t *addrs,
+		    size_t n, struct dwarfinfo_line *out)
+{
+	const uint8_t *id;
+	const char *paths[3];
+	size_t size, np, i;
+	int err = -ENOENT;
+
+	if (!dso || dso_is_kernel(dso))
+		return -ENOENT;
+	np = dso_dwarf_paths(dso, paths, &id, &size);
+	for (i = 0; i < np; i++)
+		if ((err = dwarfinfo_lines_id(c, paths[i], id, size, addrs, n, out)) == 0)
+			return 0;
+	return err;
 }
 
 const char *dso_srcline_of(const struct dwarfinfo *in, struct dso *dso, const struct symbol *sym,

@@ -59,6 +59,9 @@ bool dso_symbol_synthetic(const struct dso *d, const struct symbol *sym);
  * table, or NULL.  NULL before loading or when it failed. */
 const char *dso_sym_path(const struct dso *d);
 const char *dso_debug_path(const struct dso *d);
+/* Once loaded, the ELF symbol of a user DSO at vaddr (its symbol space),
+ * or NULL (not loaded, no symbol there).  From any thread. */
+const struct symbol *dso_symbol_at(const struct dso *d, uint64_t vaddr);
 /* Once loaded: the build ID of the file the symbols came from (*id, its
  * size returned), or 0 when it has none or is not loaded.  Lets a later
  * reader (DWARF, after a /proc/PID path is gone) check another path holds
@@ -74,6 +77,13 @@ int dso_text_segment(const struct dso *d, uint64_t *vaddr, uint64_t *memsz, uint
  * gone) its path, each only with the build ID of the file the symbols came
  * from.  One cache for the process, used from one thread at a time. */
 const struct dwarfinfo *dso_dwarf_at(struct dso *dso, uint64_t addr);
+/* dwarfinfo_lines_id on the same files, with a cache of the caller's
+ * (annotate's, which may ask from another thread than the engine's).
+ * Returns 0 or -errno. */
+struct dwarfinfo_cache;
+struct dwarfinfo_line;
+int dso_dwarf_lines(struct dwarfinfo_cache *c, const struct dso *dso, const uint64_t *addrs,
+		    size_t n, struct dwarfinfo_line *out);
 /* perf's srcline for addr given dso_dwarf_at's answer in (may be NULL):
  * from the line table, else "sym+off", "dso[addr]" or "??:0"; interned. */
 const char *dso_srcline_of(const struct dwarfinfo *in, struct dso *dso, const struct symbol *sym,

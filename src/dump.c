@@ -7,17 +7,25 @@
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arch.h"
 #include "errmsg.h"
 #include "perfdata.h"
 #include "record.h"
+#include "util.h"
 
 /* The recording's architecture (uname -m), for raw payload decoders. */
 static char dump_arch[32];
 /* Its payload decoder (arch_payload_find), or NULL: set by dump_header. */
 static const struct arch_payload_ops *dump_payload;
+/* For decoders that select by event (IBS): the recording's CPUID and PMU
+ * names, and the last event's decoder. */
+static struct arch_env dump_env;
+static struct arch_pmu *dump_pmus;
+static const struct perfdata_event *dump_event;
+static const struct arch_payload_ops *dump_event_payload;
 
 static const char *const sample_bits[] = {
 	"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD",
@@ -66,6 +74,18 @@ void dump_header(FILE *out, const struct perfdata *pd)
 	snprintf(dump_arch, sizeof(dump_arch), "%s", in->arch ? in->arch : "");
 	/* No ARCH feature: no decoder, whatever the payloads look like. */
 	dump_payload = arch_payload_find(arch_machine_from_name(dump_arch));
+	free(dump_pmus);
+	dump_pmus = xcalloc(in->npmus ? in->npmus : 1, sizeof(*dump_pmus));
+	for (i = 0; i < in->npmus; i++) {
+		dump_pmus[i].type = in->pmus[i].type;
+		dump_pmus[i].name = in->pmus[i].name;
+	}
+	dump_env.e_machine = arch_machine_from_name(dump_arch);
+	dump_env.cpuid = in->cpuid;
+	dump_env.pmus = dump_pmus;
+	dump_env.npmus = in->npmus;
+	arch_env_parse_cpuid(&dump_env);
+	dump_event = NULL;
 	fprintf(out, "# format: %s, %s byte order, %" PRIu64 " bytes\n",
 		in->pipe ? "pipe" : "file", in->swapped ? "swapped (other host's)" : "native",
 		in->file_size);
@@ -117,13 +137,22 @@ void dump_header(FILE *out, const struct perfdata *pd)
 static void dump_raw_decoded(FILE *out, const struct perfdata_record *rec, const void *raw,
 			     uint32_t size)
 {
+	const struct arch_payload_ops *ops = dump_payload;
 	union arch_payload_buf decoded;
 	char text[1024];
 	int n;
 
-	if (!rec->event || !arch_payload_decode(dump_payload, &rec->event->attr, raw, size, &decoded))
+	if (!rec->event)
 		return;
-	n = dump_payload->format_dump(&decoded, text, sizeof(text));
+	if (rec->event != dump_event) {
+		dump_event = rec->event;
+		dump_event_payload = arch_payload_select(&dump_env, &rec->event->attr);
+	}
+	if (dump_event_payload)
+		ops = dump_event_payload;
+	if (!arch_payload_decode_in(&dump_env, ops, &rec->event->attr, raw, size, &decoded))
+		return;
+	n = ops->format_dump(&decoded, text, sizeof(text));
 	if (n > 0 && (size_t)n < sizeof(text))
 		fputs(text, out);
 }

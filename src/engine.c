@@ -21,6 +21,7 @@
 #include "event.h"
 #include "offcpu.h"
 #include "ingest.h"
+#include "pmu.h"
 #include "kernel.h"
 #include "machine.h"
 #include "symloader.h"
@@ -39,7 +40,7 @@ struct engine {
 	bool live;                   /* src is the live events, else a recording */
 	struct ingest *in;
 	struct target target;
-	char event_name[64];
+	char event_name[160];
 	char event_note[160];
 	struct offcpu_format offcpu_format;  /* --off-cpu: sched_switch's fields */
 	bool freq;                   /* sampling by frequency, else by period */
@@ -60,6 +61,7 @@ struct engine {
 	/* controls from other threads */
 	int wake_fd[2];              /* engine_stop writes here to end ppoll */
 	atomic_bool stop_requested;
+	atomic_bool returned;        /* engine_run is done with the ingest */
 };
 
 /* Processes read from /proc between two ring reads (~50 us each). */
@@ -109,7 +111,9 @@ static void engine_new_ingest(struct engine *e, int e_machine)
 		.annotate = e->cfg.annotate,
 		.nannotate = e->cfg.nannotate,
 		.annotate_intel = e->cfg.annotate_intel,
+		.annotate_browse = e->cfg.annotate_browse,
 		.off_cpu = e->cfg.off_cpu ? &e->offcpu_format : NULL,
+		.wall = e->cfg.wall,
 	};
 
 	e->in = ingest_new(&ic, e_machine);
@@ -180,12 +184,68 @@ static void engine_file_kernel(struct engine *e, const struct perfdata_info *inf
 	machine_load_kernel_lazy(m);
 }
 
+/* --wall -i FILE: its cpu-clock (or task-clock) samples beside its
+ * sched_switch ones, *tp the latter.  Returns 0 or the exit status. */
+static int engine_file_wall(struct engine *e, const struct perfdata_event **tp,
+			    const struct perfdata_event **clockp)
+{
+	const struct perfdata_event *clock = NULL, *ev;
+	size_t i;
+
+	*tp = NULL;
+	for (i = 0; (ev = source_file_event_at(e->src, i)); i++) {
+		if (ev->attr.type == PERF_TYPE_TRACEPOINT && !*tp)
+			*tp = ev;
+		else if (ev->attr.type == PERF_TYPE_SOFTWARE && !clock &&
+			 (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+			  ev->attr.config == PERF_COUNT_SW_TASK_CLOCK))
+			clock = ev;
+	}
+	if (!*tp || !clock) {
+		msg_error("--wall: %s was not recorded with both cpu-clock and the "
+			  "sched:sched_switch tracepoint (perf record -e cpu-clock -e "
+			  "sched:sched_switch -g)", e->cfg.input);
+		return 1;
+	}
+	/* The header names both, with the clock's sampling. */
+	snprintf(e->event_name, sizeof(e->event_name), "%s,%s",
+		 clock->name ? clock->name : "cpu-clock",
+		 (*tp)->name ? (*tp)->name : "sched:sched_switch");
+	e->freq = clock->attr.freq;
+	e->sample_freq = e->freq ? clock->attr.sample_freq : 0;
+	e->sample_period = e->freq ? 0 : clock->attr.sample_period;
+	*clockp = clock;
+	return 0;
+}
+
+/* Decoders that select by event (AMD IBS): the recording's own CPUID and
+ * PMU_MAPPINGS decide, never this machine's. */
+static void engine_file_payload(struct engine *e, const struct perfdata_info *info,
+				const struct perfdata_event *ev)
+{
+	struct arch_pmu *pmus = xcalloc(info->npmus ? info->npmus : 1, sizeof(*pmus));
+	struct arch_env env = {
+		.e_machine = arch_machine_from_name(info->arch),
+		.cpuid = info->cpuid,
+		.pmus = pmus,
+		.npmus = info->npmus,
+	};
+	size_t i;
+
+	for (i = 0; i < info->npmus; i++) {
+		pmus[i].type = info->pmus[i].type;
+		pmus[i].name = info->pmus[i].name;
+	}
+	ingest_payload_env(e->in, &env, &ev->attr);
+	free(pmus);
+}
+
 /* A recording: open it and prepare the machine for it. */
 static int engine_start_file(struct engine *e)
 {
 	const struct engine_config *c = &e->cfg;
 	const struct perfdata_info *info;
-	const struct perfdata_event *ev;
+	const struct perfdata_event *ev, *clock = NULL;
 	struct errmsg em = ERRMSG_INIT;
 	size_t i;
 	int err;
@@ -211,6 +271,8 @@ static int engine_start_file(struct engine *e)
 		e->file_wall_start_ns = info->mtime_ns - (int64_t)(e->file_seconds * 1e9);
 	if (c->dump)
 		return 0;
+	if (c->wall && (err = engine_file_wall(e, &ev, &clock)) != 0)
+		return err;
 	/* --off-cpu: the sched_switch format the recording was made with. */
 	if (c->off_cpu &&
 	    (ev->attr.type != PERF_TYPE_TRACEPOINT ||
@@ -226,6 +288,9 @@ static int engine_start_file(struct engine *e)
 	/* No ARCH feature: EM_NONE, no payload is decoded. */
 	engine_new_ingest(e, arch_machine_from_name(info->arch));
 	ingest_only_attr(e->in, &ev->attr);
+	if (clock)
+		ingest_also_attr(e->in, &clock->attr);
+	engine_file_payload(e, info, ev);
 	ingest_symbols_async(e->in);
 	if (engine_vmlinux(e))
 		return 2;
@@ -239,6 +304,81 @@ static int engine_start_file(struct engine *e)
 static int engine_off_cpu(struct engine *e, struct live_config *lc);
 static int engine_sampling_rest(struct engine *e, struct live_config *lc);
 
+/* -e NAME or NAME/terms/ of a PMU in sysfs: 0, or the exit status after a
+ * one-line message (1: a payload decoder's PMU missing here; 2: a usage
+ * error).  The decoder's rules (arch_pmu_rules) say what else it needs. */
+static int engine_pmu_event(struct engine *e, struct live_config *lc)
+{
+	const struct engine_config *c = &e->cfg;
+	struct errmsg em = ERRMSG_INIT;
+	const struct arch_pmu_rules *rules;
+	char pmu[64];
+	const char *why;
+	int err = pmu_event_parse("", c->event, &lc->event, &em);
+
+	pmu_spec_name(c->event, pmu, sizeof(pmu));
+	rules = arch_pmu_rules(pmu);
+	if (err == -ENOENT && rules) {
+		msg_error("%s: %s: %s", c->event, errmsg_text(&em, err), rules->missing);
+		return 1;
+	}
+	if (err == -ENOENT) {
+		msg_error("unknown event '%s': use cycles, instructions, cpu-clock, task-clock, "
+			  "another name from proftop --help, rNNNN for a raw event, or a PMU "
+			  "from " "/" PMU_DEVICES,
+			  c->event);
+		return 2;
+	}
+	if (err) {
+		msg_error("%s", errmsg_text(&em, err));
+		return 2;
+	}
+	if (!rules)
+		return 0;
+	lc->event.sample_raw = true;
+	if (!c->freq && rules->period_error && (why = rules->period_error(c->sample_period))) {
+		msg_error("%s", why);
+		return 2;
+	}
+	lc->event.no_exclude = true;
+	if (rules->sw_filter_term) {
+		struct event_spec swf;
+		char spec[160];
+
+		/* user-only sampling (the unprivileged) where the kernel
+		 * filters in software */
+		snprintf(spec, sizeof(spec), "%s/%s=1/", pmu, rules->sw_filter_term);
+		if (pmu_event_parse("", spec, &swf, &em) == 0) {
+			lc->event.sw_filter = true;
+			lc->event.config |= swf.config;
+			lc->event.config1 |= swf.config1;
+			lc->event.config2 |= swf.config2;
+		}
+		errmsg_clear(&em);
+	}
+	return 0;
+}
+
+/* The live payload decoder of a PMU event (AMD IBS): this host's CPUID
+ * and the event's PMU decide, as a recording's headers do. */
+static void engine_live_payload(struct engine *e, const struct event_spec *ev)
+{
+	char cpuid[128], pmu[64];
+	struct arch_pmu map;
+	struct perf_event_attr attr;
+	struct arch_env env = { .e_machine = arch_host_machine(), .pmus = &map, .npmus = 1 };
+
+	if (!ev->sample_raw)
+		return;
+	pmu_spec_name(ev->name, pmu, sizeof(pmu));
+	map.type = ev->type;
+	map.name = pmu;
+	env.cpuid = pmu_host_cpuid(cpuid, sizeof(cpuid)) ? cpuid : NULL;
+	memset(&attr, 0, sizeof(attr));
+	attr.type = ev->type;
+	ingest_payload_env(e->in, &env, &attr);
+}
+
 /* The event and how it samples, from the config.  Returns 0 or the exit
  * status after a message. */
 static int engine_sampling(struct engine *e, struct live_config *lc)
@@ -248,10 +388,10 @@ static int engine_sampling(struct engine *e, struct live_config *lc)
 	if (c->off_cpu)
 		return engine_off_cpu(e, lc);
 	if (event_parse(c->event ? c->event : "cycles", &lc->event)) {
-		msg_error("unknown event '%s': use cycles, instructions, cpu-clock, task-clock, "
-			  "another name from proftop --help, or rNNNN for a raw event",
-			  c->event);
-		return 2;
+		int status = engine_pmu_event(e, lc);
+
+		if (status)
+			return status;
 	}
 	lc->event_is_default = !c->event || strcmp(c->event, "cycles") == 0;
 	return engine_sampling_rest(e, lc);
@@ -264,15 +404,24 @@ static int engine_off_cpu(struct engine *e, struct live_config *lc)
 	char *format;
 	int err;
 
-	if ((err = event_tracepoint("sched", "sched_switch", &lc->event, &format, &em)) ||
+	/* --wall: cpu-clock by -F or -c, the tracepoint beside it. */
+	struct event_spec *tp = e->cfg.wall ? &lc->also : &lc->event;
+
+	if ((err = event_tracepoint("sched", "sched_switch", tp, &format, &em)) ||
 	    (err = offcpu_format_parse(format, &e->offcpu_format, &em))) {
 		free(format);
-		msg_error("--off-cpu: %s", errmsg_text(&em, err));
+		msg_error("%s: %s", e->cfg.wall ? "--wall" : "--off-cpu", errmsg_text(&em, err));
 		return 1;
 	}
 	free(format);
-	e->cfg.freq = false;
-	e->cfg.sample_period = 1;
+	if (e->cfg.wall) {
+		/* Time, whatever the CPU counts: cpu-clock's period is in ns. */
+		event_parse("cpu-clock", &lc->event);
+		lc->has_also = true;
+	} else {
+		e->cfg.freq = false;
+		e->cfg.sample_period = 1;
+	}
 	return engine_sampling_rest(e, lc);
 }
 
@@ -376,6 +525,7 @@ static int engine_start_live(struct engine *e)
 
 	/* live.c asks for the payload with arch_adjust_attr on the same host. */
 	engine_new_ingest(e, arch_host_machine());
+	engine_live_payload(e, &lc.event);
 	if (c->npids)
 		ingest_set_targets(e->in, c->pids, c->npids);
 	machine_set_live(ingest_machine(e->in), true);
@@ -407,6 +557,7 @@ int engine_start(const struct engine_config *cfg, struct engine **out)
 	target_init(&e->target);
 	e->wake_fd[0] = e->wake_fd[1] = -1;
 	atomic_init(&e->stop_requested, false);
+	atomic_init(&e->returned, false);
 	e->start = now_monotonic();
 	if (pipe2(e->wake_fd, O_CLOEXEC | O_NONBLOCK)) {
 		msg_error("cannot create a pipe: %s", strerror(errno));
@@ -548,7 +699,17 @@ static void engine_signals(sigset_t *orig)
 	sigprocmask(SIG_BLOCK, &block, orig);
 }
 
+static int engine_run_sources(struct engine *e, engine_refresh_cb cb, void *ctx);
+
 int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx)
+{
+	int status = engine_run_sources(e, cb, ctx);
+
+	atomic_store(&e->returned, true);
+	return status;
+}
+
+static int engine_run_sources(struct engine *e, engine_refresh_cb cb, void *ctx)
 {
 	struct refresh_config sc = {
 		.delay = e->cfg.delay,
@@ -638,6 +799,12 @@ void engine_set_mode(struct engine *e, enum hist_mode mode)
 {
 	if (e->in)
 		ingest_set_mode(e->in, mode);
+}
+
+struct annotate_report *engine_annotate(struct engine *e, const char *symbol, const char *dso,
+				       uint64_t addr)
+{
+	return ingest_annotate(e->in, symbol, dso, addr, atomic_load(&e->returned));
 }
 
 void engine_free(struct engine *e)

@@ -29,6 +29,8 @@ struct engine_config {
 				       whenever it has them) */
 	unsigned max_stack;         /* frames kept per chain; 0 = the kernel's maximum */
 	bool off_cpu;               /* sched_switch: rows weighed by time off the CPU */
+	bool wall;                  /* with off_cpu: cpu-clock samples too, rows
+				       weighed by wall time (both in ns) */
 	uint32_t dwarf_stack;       /* --call-graph dwarf: user stack bytes per sample
 				       (0: frame-pointer chains) */
 	size_t mmap_pages;          /* per ring */
@@ -52,6 +54,7 @@ struct engine_config {
 	const char *const *annotate; /* --annotate: the functions counted per instruction */
 	size_t nannotate;
 	bool annotate_intel;        /* -M intel */
+	bool annotate_browse;       /* the browser may open any function (engine_annotate) */
 	const char *vmlinux;
 	bool demangle;
 	bool debuginfod;
@@ -89,6 +92,11 @@ int engine_run(struct engine *e, engine_refresh_cb cb, void *ctx);
  * hist ages at each refresh. */
 void engine_stop(struct engine *e);
 void engine_set_mode(struct engine *e, enum hist_mode mode);
+/* The browser's a, from its thread (ingest_annotate): count symbol (in
+ * dso) per instruction from now on, and its view now (free it with
+ * annotate_report_free). */
+struct annotate_report *engine_annotate(struct engine *e, const char *symbol, const char *dso,
+				       uint64_t addr);
 
 void engine_free(struct engine *e);
 

@@ -217,6 +217,8 @@ void event_attr_init(struct perf_event_attr *attr, const struct event_spec *ev,
 	attr->size = sizeof(*attr);
 	attr->type = ev->type;
 	attr->config = ev->config;
+	attr->config1 = ev->config1;
+	attr->config2 = ev->config2;
 	attr->freq = s->freq;
 	if (s->freq)
 		attr->sample_freq = s->freq_or_period;
@@ -224,11 +226,18 @@ void event_attr_init(struct perf_event_attr *attr, const struct event_spec *ev,
 		attr->sample_period = s->freq_or_period;
 	attr->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	if (ev->sample_raw)
+		attr->sample_type |= PERF_SAMPLE_RAW;
 	attr->sample_id_all = 1;
 	attr->disabled = 1;
 	attr->exclude_kernel = s->exclude_kernel;
 	attr->exclude_hv = 1;
 	attr->exclude_guest = 1;
+	if (ev->no_exclude) {
+		attr->exclude_hv = 0;
+		attr->exclude_guest = 0;
+		attr->exclude_kernel = s->exclude_kernel && ev->sw_filter;
+	}
 	attr->inherit = s->inherit;
 	attr->enable_on_exec = s->enable_on_exec;
 	/* A tracepoint (--off-cpu's sched_switch) carries its fields in RAW;

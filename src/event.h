@@ -12,8 +12,13 @@
 struct errmsg;
 
 struct event_spec {
-	uint32_t type;          /* PERF_TYPE_HARDWARE, _SOFTWARE, _RAW */
+	uint32_t type;          /* PERF_TYPE_HARDWARE, _SOFTWARE, _RAW, a PMU's */
 	uint64_t config;
+	uint64_t config1, config2;  /* a PMU's terms (pmu.h), else 0 */
+	bool sample_raw;        /* its samples carry a payload (AMD IBS) */
+	/* The PMU refuses exclude_hv/guest (AMD IBS); exclude_kernel only
+	 * with sw_filter (its swfilt term, filtered in software). */
+	bool no_exclude, sw_filter;
 	char name[64];          /* canonical name: "cycles", "r01c2" */
 };
 

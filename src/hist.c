@@ -464,17 +464,18 @@ void hist_add_payload(struct hist *h, const struct hist_sample *s, const void *d
 		/* No decoder: the sample counts alone. */
 		return;
 	}
+	/* The first sample of the event: every entry so far gets empty
+	 * stats; later ones get theirs in hist_lookup.  Not at the first
+	 * decoded one: the rows' samples not decoded before it would be
+	 * lost from their counts (hist_has_payload_stats waits for it). */
+	if (!h->pstats)
+		h->pstats = xcalloc(h->cap ? h->cap : 1, h->payload->stats_size);
 	if (decoded) {
 		h->payload_samples++;
-		/* The first decoded sample: every entry so far gets empty
-		 * stats; later ones get theirs in hist_lookup. */
-		if (!h->pstats)
-			h->pstats = xcalloc(h->cap ? h->cap : 1, h->payload->stats_size);
 		h->payload->stats_add(hist_pstats(h, idx), decoded);
 	} else {
 		h->payload_other++;
-		if (h->pstats)
-			h->payload->stats_add_other(hist_pstats(h, idx));
+		h->payload->stats_add_other(hist_pstats(h, idx));
 	}
 }
 
@@ -485,12 +486,12 @@ const struct payload_ops *hist_payload(const struct hist *h)
 
 bool hist_has_payload_stats(const struct hist *h)
 {
-	return h->pstats != NULL;
+	return h->pstats != NULL && h->payload_samples;
 }
 
 const void *hist_entry_payload(const struct hist *h, size_t i)
 {
-	return h->pstats && i < h->nr ? hist_pstats((struct hist *)h, i) : NULL;
+	return hist_has_payload_stats(h) && i < h->nr ? hist_pstats((struct hist *)h, i) : NULL;
 }
 
 uint64_t hist_payload_samples(const struct hist *h)

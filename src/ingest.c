@@ -34,12 +34,14 @@
 #include "refresh.h"
 #include "unwind-queue.h"
 #include "util.h"
+#include "walltime.h"
 
 struct ingest {
 	struct ingest_config cfg;
 	struct machine *machine;
 	struct hist *hist;
 	const struct perf_event_attr *only_attr;  /* a recording's counted event, or NULL */
+	const struct perf_event_attr *also_attr;  /* --wall: its other one, or NULL */
 
 	/* counters since start */
 	uint64_t samples;
@@ -91,6 +93,8 @@ struct ingest {
 	/* the machine the samples come from (EM_*): decides the payload decoder */
 	int e_machine;
 	const struct arch_payload_ops *payload; /* its raw payloads' decoder, or NULL */
+	char *payload_cpuid;               /* the env's cpuid, for decode_in */
+	struct arch_env payload_env;       /* with it, parsed once */
 
 	/* --annotate: per-instruction counts of some functions, or NULL */
 	struct annotate *annotate;
@@ -99,6 +103,11 @@ struct ingest {
 	uint64_t offcpu_now;               /* the latest switch's time */
 	const struct perf_event_attr *offcpu_attr;  /* the tracepoint's */
 	bool offcpu_runq;                  /* the interval charged now was runnable */
+	/* --off-cpu, --wall: the rows' time columns (walltime.h), and what
+	 * the sample added now is: on-CPU, blocked or waiting to run */
+	const struct payload_ops *times;
+	enum walltime_kind time_kind;
+	uint64_t oncpu_ns, oncpu_ns_at_refresh;         /* --wall: charged since start */
 	uint64_t offcpu_ns, offcpu_ns_at_refresh;       /* charged since start */
 	uint64_t offcpu_switches_at_refresh;
 	uint64_t offcpu_bad;               /* raw payloads too short for the format */
@@ -121,7 +130,8 @@ static enum hist_mode ingest_mode(const struct ingest *in)
 static void ingest_set_machine(struct ingest *in, int e_machine)
 {
 	in->e_machine = e_machine;
-	in->payload = arch_payload_find(e_machine);
+	/* Time columns take the place of a decoder's. */
+	in->payload = in->cfg.off_cpu ? NULL : arch_payload_find(e_machine);
 	if (in->payload && in->hist)
 		hist_enable_payload(in->hist, in->payload->payload);
 }
@@ -137,14 +147,19 @@ struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine)
 	if (cfg->view.inline_frames)
 		hist_key_addresses(in->hist);
 	ingest_set_machine(in, e_machine);
-	if (cfg->nannotate)
+	if (cfg->nannotate || cfg->annotate_browse)
 		in->annotate = annotate_new(cfg->annotate, cfg->nannotate,
 					    cfg->annotate_intel);
+	if (cfg->annotate_browse && !cfg->live)
+		annotate_keep_all(in->annotate);
 	if (in->payload)
 		annotate_enable_payload(in->annotate, in->payload->payload);
 	annotate_set_live(in->annotate, cfg->live);
-	if (cfg->off_cpu)
+	if (cfg->off_cpu) {
 		in->offcpu = offcpu_new();
+		in->times = cfg->wall ? &walltime_wall : &walltime_offcpu;
+		hist_enable_payload(in->hist, in->times);
+	}
 	return in;
 }
 
@@ -159,6 +174,7 @@ void ingest_free(struct ingest *in)
 	annotate_free(in->annotate);
 	machine_free(in->machine);
 	free(in->targets);
+	free(in->payload_cpuid);
 	free(in->cc_ips);
 	free(in->cc_frames);
 	free(in->cc_at);
@@ -173,6 +189,15 @@ struct machine *ingest_machine(struct ingest *in)
 	return in->machine;
 }
 
+struct annotate_report *ingest_annotate(struct ingest *in, const char *symbol, const char *dso,
+				       uint64_t addr, bool ended)
+{
+	annotate_watch(in->annotate, symbol, dso);
+	if (ended)
+		annotate_resolve(in->annotate, in->hist);
+	return annotate_report_of(in->annotate, symbol, dso, addr);
+}
+
 void ingest_set_mode(struct ingest *in, enum hist_mode mode)
 {
 	atomic_store_explicit(&in->mode, (int)mode, memory_order_relaxed);
@@ -181,6 +206,31 @@ void ingest_set_mode(struct ingest *in, enum hist_mode mode)
 void ingest_only_attr(struct ingest *in, const struct perf_event_attr *attr)
 {
 	in->only_attr = attr;
+}
+
+void ingest_also_attr(struct ingest *in, const struct perf_event_attr *attr)
+{
+	in->also_attr = attr;
+}
+
+void ingest_payload_env(struct ingest *in, const struct arch_env *env,
+			const struct perf_event_attr *attr)
+{
+	const struct arch_payload_ops *ops = arch_payload_select(env, attr);
+
+	/* The time columns (--off-cpu, --wall) take a decoder's place. */
+	if (!ops || ops == in->payload || in->times)
+		return;
+	in->payload = ops;
+	free(in->payload_cpuid);
+	in->payload_cpuid = env->cpuid ? xstrdup(env->cpuid) : NULL;
+	memset(&in->payload_env, 0, sizeof(in->payload_env));
+	in->payload_env.e_machine = env->e_machine;
+	in->payload_env.cpuid = in->payload_cpuid;
+	arch_env_parse_cpuid(&in->payload_env);
+	if (in->hist)
+		hist_enable_payload(in->hist, ops->payload);
+	annotate_enable_payload(in->annotate, ops->payload);
 }
 
 void ingest_set_targets(struct ingest *in, const pid_t *pids, size_t n)
@@ -214,7 +264,9 @@ void ingest_symbols_async(struct ingest *in)
 			machine_set_debuginfod(in->machine,
 					       (long)(in->cfg.debuginfod_timeout * 1000));
 	}
-	if (in->payload || machine_set_async(in->machine, true) != 0)
+	/* Held samples are added without payload (deferred.c): those with
+	 * one load their symbols as they come. */
+	if (in->payload || in->times || machine_set_async(in->machine, true) != 0)
 		return;
 	in->deferred = deferred_new();
 	deferred_set_annotate(in->deferred, in->annotate);
@@ -419,7 +471,7 @@ static void ingest_sample(struct ingest *in, const struct sample *s,
 {
 	struct unwind_queue *uq;
 
-	if (in->only_attr && attr != in->only_attr)
+	if (in->only_attr && attr != in->only_attr && attr != in->also_attr)
 		return;
 	/* A switch opens and closes intervals; the closed ones come back
 	 * here as samples without RAW, weighed by their duration. */
@@ -611,9 +663,20 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 		}
 		return;
 	}
-	if (in->payload && (attr->sample_type & PERF_SAMPLE_RAW) && s->raw) {
+	if (in->times) {
+		struct walltime_sample t = { in->time_kind, s->period };
+
+		if (t.kind == WALLTIME_ON)
+			in->oncpu_ns += s->period;
+		annotate_sample(in->annotate, r.dso, r.sym, r.addr, s->period);
+		hist_add_payload(in->hist, &hs, &t);
+		return;
+	}
+	/* a sample of the event without a payload is not the decoder's either */
+	if (in->payload && (attr->sample_type & PERF_SAMPLE_RAW)) {
 		union arch_payload_buf buf;
-		bool ok = arch_payload_decode(in->payload, attr, s->raw, s->raw_size, &buf);
+		bool ok = arch_payload_decode_in(&in->payload_env, in->payload, attr, s->raw,
+						 s->raw_size, &buf);
 
 		annotate_sample_payload(in->annotate, r.dso, r.sym, r.addr, s->period,
 					ok ? &buf : NULL);
@@ -645,8 +708,10 @@ static void ingest_offcpu_charge(struct ingest *in, const struct offcpu_interval
 	s.period = iv->end - iv->start;
 	in->offcpu_ns += s.period;
 	in->offcpu_runq = iv->runnable;
+	in->time_kind = iv->runnable ? WALLTIME_RUNQ : WALLTIME_BLOCKED;
 	ingest_sample(in, &s, attr);
 	in->offcpu_runq = false;
+	in->time_kind = WALLTIME_ON;
 }
 
 static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
@@ -678,7 +743,8 @@ static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
 	iv.cpumode = s->cpumode;
 	iv.chain = s->callchain;
 	iv.nr_chain = s->nr_callchain;
-	offcpu_out(in->offcpu, &iv);
+	if (offcpu_out(in->offcpu, &iv, &iv))
+		ingest_offcpu_charge(in, &iv, attr);
 }
 
 /* Switch and exit records end intervals (--off-cpu). */
@@ -892,8 +958,11 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 		const struct offcpu_stats *st = offcpu_stats(in->offcpu);
 
 		snap.off_cpu = true;
+		snap.wall = in->cfg.wall;
 		snap.offcpu_dropped = st->dropped;
 		if (act->interval > 0) {
+			snap.oncpu_ms_per_sec = (double)(in->oncpu_ns - in->oncpu_ns_at_refresh) /
+						1e6 / act->interval;
 			snap.offcpu_ms_per_sec = (double)(in->offcpu_ns - in->offcpu_ns_at_refresh) /
 						 1e6 / act->interval;
 			snap.switches_per_sec = (double)(st->switches -
@@ -903,6 +972,7 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 		if (!preview) {
 			in->offcpu_ns_at_refresh = in->offcpu_ns;
 			in->offcpu_switches_at_refresh = st->switches;
+			in->oncpu_ns_at_refresh = in->oncpu_ns;
 		}
 	}
 	if (in->deferred && preview) {
@@ -921,8 +991,10 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	snap.debuginfod_active = machine_debuginfod_active(in->machine);
 	ingest_kernel_notice(in);
 	view_build(in->hist, &in->cfg.view, &snap);
-	if (in->annotate)
+	if (in->annotate) {
+		annotate_resolve(in->annotate, in->hist);
 		snap.annotate = annotate_report(in->annotate);
+	}
 	if (!cb(&snap, ctx))
 		snapshot_release(&snap);
 	if (preview)

@@ -32,8 +32,12 @@ struct ingest_config {
 	const char *const *annotate; /* --annotate specs: counted per instruction */
 	size_t nannotate;
 	bool annotate_intel;
+	/* The browser may open any function (ingest_annotate); a recording
+	   then keeps every function's per-instruction counts. */
+	bool annotate_browse;
 	/* --off-cpu: the tracepoint samples' fields (the config's), or NULL */
 	const struct offcpu_format *off_cpu;
+	bool wall;                   /* with off_cpu: the other samples are on-CPU time */
 };
 
 /* The session's description in each snapshot (the engine's). */
@@ -62,6 +66,14 @@ void ingest_load_kernel_async(struct ingest *in);
 /* A recording: count only the samples of attr (perf's dummy event for
  * side-band records has none worth counting). */
 void ingest_only_attr(struct ingest *in, const struct perf_event_attr *attr);
+/* And attr's too: --wall's sched_switch beside its cpu-clock. */
+void ingest_also_attr(struct ingest *in, const struct perf_event_attr *attr);
+/* The payload decoder for attr's samples in env (a recording's headers, or
+ * this host's PMUs), when one selects them: IBS by its PMU and vendor.
+ * Before the first record. */
+struct arch_env;
+void ingest_payload_env(struct ingest *in, const struct arch_env *env,
+			const struct perf_event_attr *attr);
 /* -p: the processes whose exit ends the session. */
 void ingest_set_targets(struct ingest *in, const pid_t *pids, size_t n);
 /* Whether every process of ingest_set_targets has exited (false without). */
@@ -73,6 +85,13 @@ void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
 
 /* How the hist ages at each refresh; set from any thread. */
 void ingest_set_mode(struct ingest *in, enum hist_mode mode);
+/* From the browser's thread (with annotate_browse): count symbol (in dso,
+ * its path or short name; NULL: any) per instruction from now on, and its
+ * view now (annotate_report_of, addr its hint).  ended: no more records
+ * come (the engine has returned), so the hist may be read from here for a
+ * function without samples of its own (annotate_resolve). */
+struct annotate_report *ingest_annotate(struct ingest *in, const char *symbol, const char *dso,
+				       uint64_t addr, bool ended);
 
 typedef bool (*ingest_publish_cb)(struct snapshot *snap, void *ctx);
 

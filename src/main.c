@@ -51,6 +51,14 @@ static void main_engine_set_mode(void *ctx, enum hist_mode mode)
 	engine_set_mode(m->e, mode);
 }
 
+static struct annotate_report *main_engine_annotate(void *ctx, const char *symbol,
+						     const char *dso, uint64_t addr)
+{
+	struct main_engine *m = ctx;
+
+	return engine_annotate(m->e, symbol, dso, addr);
+}
+
 static void main_engine_release(void *ctx)
 {
 	struct main_engine *m = ctx;
@@ -118,6 +126,7 @@ static int main_browse(const struct options *o, const struct engine_config *ecfg
 			.run = main_engine_run,
 			.stop = main_engine_stop,
 			.set_mode = main_engine_set_mode,
+			.annotate = main_engine_annotate,
 			.release = main_engine_release,
 		},
 	};

@@ -16,6 +16,7 @@
 #include "errmsg.h"
 #include "engine.h"
 #include "util.h"
+#include "walltime.h"
 
 #define DEFAULT_FREQ 4000
 #define DEFAULT_MMAP_PAGES 128
@@ -46,6 +47,7 @@ enum {
 	OPT_ORDER,
 	OPT_INLINE,
 	OPT_OFF_CPU,
+	OPT_WALL,
 	OPT_PPROF,
 	OPT_BASELINE,
 	OPT_BASELINE_SAVE,
@@ -98,6 +100,7 @@ static const struct option long_options[] = {
 	{ "exit-on-end", no_argument, NULL, OPT_EXIT_ON_END },
 	{ "no-exit-on-end", no_argument, NULL, OPT_NO_EXIT_ON_END },
 	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+	{ "wall", no_argument, NULL, OPT_WALL },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -115,7 +118,10 @@ void options_usage(FILE *out)
 	      "                           cache-misses, branches, branch-misses, cpu-clock,\n"
 	      "                           task-clock, page-faults, context-switches,\n"
 	      "                           cpu-migrations, or rNNNN (raw, hex config);\n"
-	      "                           cycles falls back to cpu-clock where unsupported\n"
+	      "                           cycles falls back to cpu-clock where unsupported;\n"
+	      "                           a PMU from sysfs: NAME or NAME/term=value,.../\n"
+	      "                           (AMD IBS: ibs_op, ibs_op/cnt_ctl=1/, ibs_fetch;\n"
+	      "                           -c a multiple of 16)\n"
 	      "  -F, --freq=HZ            samples per second per CPU (default 4000; \"max\")\n"
 	      "  -c, --count=PERIOD       a sample every PERIOD events instead of -F\n"
 	      "  -m, --mmap-pages=N       ring buffer data pages per CPU (power of 2, default 128)\n"
@@ -123,6 +129,11 @@ void options_usage(FILE *out)
 	      "                           wait, from sched:sched_switch, charged to its chain\n"
 	      "                           when it went off (implies -g; not with -e); with\n"
 	      "                           -i, a perf record -e sched:sched_switch -g file\n"
+	      "      --wall               wall-clock time: cpu-clock samples and off-CPU\n"
+	      "                           intervals in one table, columns On-CPU, Off-CPU,\n"
+	      "                           Runq (waiting to run) and Wall (implies -g; not\n"
+	      "                           with -e); with -i, a perf record -e cpu-clock\n"
+	      "                           -e sched:sched_switch -g file\n"
 	      "Callchains:\n"
 	      "  -g                       sample callchains (frame pointers): --call-graph fp\n"
 	      "      --call-graph=fp|dwarf[,SIZE]\n"
@@ -148,7 +159,8 @@ void options_usage(FILE *out)
 	      "                           (live: a process's own binaries first; its\n"
 	      "                           .build-id links resolve inside DIR)\n"
 	      "      --annotate=SYM[@DSO] after each table, the samples of function SYM\n"
-	      "                           per instruction, disassembled (repeatable)\n"
+	      "                           per instruction, disassembled, with jump targets\n"
+	      "                           and source lines (repeatable; the browser: a)\n"
 	      "  -M, --disassembler-style=STYLE  --annotate's x86 syntax: att (the\n"
 	      "                           default, as objdump and perf) or intel\n"
 	      "      --buildid-dir=DIR    perf's build-id cache (default PERF_BUILDID_DIR,\n"
@@ -175,7 +187,12 @@ void options_usage(FILE *out)
 	      "                           their own, marked \"(inlined)\"\n"
 	      "      --order=KEY          row order: overhead (default), or on Alpha ProfileMe\n"
 	      "                           data retired, killed, stalled, mispredict, traps,\n"
-	      "                           icmiss, ldst, pctr1\n"
+	      "                           icmiss, ldst, pctr1; on AMD IBS Op data branch,\n"
+	      "                           brmisp, taken, retmisp, loads, stores, dcmiss,\n"
+	      "                           l2miss, dtlb, dtlb2, ldlat, tag2ret, comp2ret; on\n"
+	      "                           IBS Fetch data icmiss, itlb, itlb2, fetchlat,\n"
+	      "                           completed, aborted, l2miss; with --wall on-cpu,\n"
+	      "                           off-cpu, runq, wall; with --off-cpu runq\n"
 	      "  -z, --zero               zero the table at each refresh instead of decaying it\n"
 	      "      --accumulate         never decay: the table covers the whole run\n"
 	      "  -E, --entries=N          show at most N rows\n"
@@ -610,6 +627,9 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		case OPT_OFF_CPU:
 			o->off_cpu = true;
 			break;
+		case OPT_WALL:
+			o->wall = true;
+			break;
 		case OPT_PPROF:
 			if (!*optarg)
 				return usage_error("--pprof needs a file name (\"-\": stdout)");
@@ -659,10 +679,20 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		return usage_error("-K and -U together would hide every row");
 	if (!!o->npids + !!o->ntids + !!o->command + explicit_all + !!o->input > 1)
 		return usage_error("choose one target: -a, -p, -t, a command or -i FILE");
+	if (o->wall && o->event)
+		return usage_error("--wall samples cpu-clock and sched:sched_switch: it "
+				   "excludes -e");
 	if (o->off_cpu && o->event)
 		return usage_error("--off-cpu samples sched:sched_switch: it excludes -e");
-	if (o->off_cpu && (have_freq || have_count))
+	if (o->off_cpu && !o->wall && (have_freq || have_count))
 		return usage_error("--off-cpu takes every switch: it excludes -F and -c");
+	/* --wall is --off-cpu with the on-CPU samples beside it. */
+	if (o->wall)
+		o->off_cpu = true;
+	if (o->view.order && !o->wall &&
+	    (strcmp(o->view.order, "runq") ? walltime_order_known(o->view.order) : !o->off_cpu))
+		return usage_error("--order %s is a column of --wall%s", o->view.order,
+				   strcmp(o->view.order, "runq") ? "" : " and --off-cpu");
 	if (o->off_cpu && o->dwarf_stack)
 		return usage_error("--off-cpu keeps the chain of each switch-out: with frame "
 				   "pointers only, not --call-graph dwarf (not yet)");
@@ -737,6 +767,7 @@ void options_engine_config(const struct options *o, bool browser, struct engine_
 	out->sample_period = o->sample_period;
 	out->callchain = o->callchain;
 	out->off_cpu = o->off_cpu;
+	out->wall = o->wall;
 	out->dwarf_stack = o->dwarf_stack;
 	out->max_stack = o->max_stack;
 	out->mmap_pages = o->mmap_pages;
@@ -755,6 +786,7 @@ void options_engine_config(const struct options *o, bool browser, struct engine_
 	out->annotate = o->annotate;
 	out->nannotate = o->nannotate;
 	out->annotate_intel = o->annotate_intel;
+	out->annotate_browse = browser;
 	out->buildid_dir = o->buildid_dir;
 	out->vmlinux = o->vmlinux;
 	out->demangle = !o->no_demangle;

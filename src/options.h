@@ -59,6 +59,7 @@ struct options {
 				       chains are used whenever it has them */
 	unsigned max_stack;         /* --max-stack; 0 = kernel.perf_event_max_stack */
 	bool off_cpu;               /* --off-cpu: sched_switch intervals, weighed in ns */
+	bool wall;                  /* --wall: and cpu-clock samples (off_cpu set too) */
 	uint32_t dwarf_stack;       /* --call-graph dwarf[,SIZE]: bytes of user stack
 				       per sample; 0: frame pointers */
 	bool sort_set;              /* -s given (the TUI's default adds comm) */

@@ -27,8 +27,16 @@ struct perfdata_build_id {             /* one entry of the BUILD_ID feature */
 	const char *filename;
 };
 
+struct perfdata_pmu {                  /* one entry of PMU_MAPPINGS */
+	uint32_t type;
+	const char *name;              /* "ibs_op" */
+};
+
 struct perfdata_info {
 	const char *hostname, *osrelease, *version, *arch;  /* NULL when absent */
+	const char *cpuid;             /* CPUID ("AuthenticAMD,25,1,1"), or NULL */
+	const struct perfdata_pmu *pmus;                     /* PMU_MAPPINGS */
+	size_t npmus;
 	const char *cmdline;           /* joined with spaces, or NULL */
 	uint32_t nr_cpus_avail, nr_cpus_online;
 	uint64_t first_sample_time, last_sample_time;        /* SAMPLE_TIME, or 0 */

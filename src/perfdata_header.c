@@ -257,6 +257,37 @@ static void parse_event_desc(struct perfdata *pd, const unsigned char *p, const 
 	}
 }
 
+/* u32 nr, then nr {u32 type; string name}: kept up to the first damage. */
+static void parse_pmu_mappings(struct perfdata *pd, const unsigned char *p,
+			       const unsigned char *end)
+{
+	struct perfdata_pmu *pmus;
+	uint32_t nr, i;
+	size_t n = 0;
+
+	if (end - p < 4)
+		return;
+	nr = get32(pd, p);
+	p += 4;
+	/* each entry takes at least 8 bytes: nr cannot ask for more */
+	if (nr > (size_t)(end - p) / 8)
+		nr = (uint32_t)((size_t)(end - p) / 8);
+	pmus = xcalloc(nr ? nr : 1, sizeof(*pmus));
+	for (i = 0; i < nr && end - p >= 4; i++) {
+		uint32_t type = get32(pd, p);
+		char *name;
+
+		p += 4;
+		name = take_string(pd, &p, end);
+		if (!name)
+			break;
+		pmus[n].type = type;
+		pmus[n++].name = name;
+	}
+	pd->info.pmus = pmus;
+	pd->info.npmus = n;
+}
+
 static void parse_feature(struct perfdata *pd, int feat, const unsigned char *p, size_t len)
 {
 	const unsigned char *end = p + len, *q = p;
@@ -290,6 +321,14 @@ static void parse_feature(struct perfdata *pd, int feat, const unsigned char *p,
 	case FEAT_ARCH:
 		if (!in->arch)
 			in->arch = take_string(pd, &q, end);
+		break;
+	case FEAT_CPUID:
+		if (!in->cpuid)
+			in->cpuid = take_string(pd, &q, end);
+		break;
+	case FEAT_PMU_MAPPINGS:
+		if (!in->pmus)
+			parse_pmu_mappings(pd, p, end);
 		break;
 	case FEAT_NRCPUS:
 		if (len >= 8) {
@@ -466,6 +505,13 @@ static void scan_pipe_headers(struct perfdata *pd)
 			}
 		} else if (type == REC_HEADER_BUILD_ID) {
 			parse_build_ids(pd, r, r + size);
+		} else if (type == REC_HEADER_TRACING_DATA && size >= 12) {
+			/* The tracepoints' formats follow the record, outside its
+			 * size: what the stream holds of them (a cut one is
+			 * parsed as far as it goes). */
+			uint64_t n = get32(pd, r + 8), have = pd->size - off - size;
+
+			parse_feature(pd, FEAT_TRACING_DATA, r + size, (size_t)(n < have ? n : have));
 		}
 		if (extra > pd->size - off - size)
 			break;
@@ -555,5 +601,9 @@ void perfdata_header_release(struct perfdata *pd)
 	free((char *)pd->info.version);
 	free((char *)pd->info.arch);
 	free((char *)pd->info.cmdline);
+	free((char *)pd->info.cpuid);
+	for (i = 0; i < pd->info.npmus; i++)
+		free((char *)pd->info.pmus[i].name);
+	free((void *)pd->info.pmus);
 	free((void *)pd->info.tracing_data);
 }

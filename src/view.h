@@ -195,6 +195,15 @@ struct annotate_line {
 	uint8_t bytes[16];
 	char text[200];              /* "mov %rsp, %rbp" (the raw bytes without Capstone) */
 	uint64_t period, samples;    /* of the samples at addr */
+	/* A direct jump or call: */
+	uint64_t target;             /* its destination, or 0 */
+	bool call;                   /* a call (else a jump) */
+	char target_sym[96];         /* the function at target, "" when none is known */
+	uint64_t target_off;         /* target's offset in it */
+	/* From the DWARF (interned, valid until exit), else NULL: */
+	const char *source;          /* "/path/file.c:12": the line that produced it */
+	const char *source_text;     /* that line of the file, when it could be read */
+	const char *inlined;         /* the inlined function it is in (innermost) */
 	void *payload;               /* their payload stats (annotate_report.payload's),
 					or NULL */
 };
@@ -218,6 +227,8 @@ struct annotate_report {
 	size_t nr_unmatched;
 	const struct payload_ops *payload; /* the data's decoder (Alpha ProfileMe), or NULL */
 };
+/* Frees a report (a snapshot's, or one the browser asked for). */
+void annotate_report_free(struct annotate_report *r);
 
 /* The header fields are filled by the engine; view_build fills the rest. */
 
@@ -244,6 +255,9 @@ struct snapshot {
 	double offcpu_ms_per_sec;    /* off-CPU time charged, ms per second */
 	double switches_per_sec;     /* sched_switch samples */
 	uint64_t offcpu_dropped;     /* intervals with a lost start or end, since start */
+	/* --wall (off_cpu set too): periods are ns on or off the CPU */
+	bool wall;
+	double oncpu_ms_per_sec;     /* on-CPU time sampled, ms per second */
 	const char *mode;            /* "decay", "zero", "accumulate" */
 	size_t symbols_loading;      /* DSOs whose symbols are loading now: their
 					samples join the table when ready */

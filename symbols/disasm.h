@@ -16,11 +16,19 @@ enum disasm_syntax {
 
 #define DISASM_INSN_MAX 16       /* bytes: x86's longest instruction is 15 */
 
+enum disasm_flow {
+	DISASM_FLOW_NONE,
+	DISASM_FLOW_JUMP,            /* a direct jump or branch, conditional or not */
+	DISASM_FLOW_CALL,            /* a direct call */
+};
+
 struct disasm_insn {
 	uint64_t addr;
 	uint8_t size;
 	uint8_t bytes[DISASM_INSN_MAX];
 	char text[200];          /* "mov %rsp, %rbp"; ".byte 0xff" when undecodable */
+	uint8_t flow;            /* enum disasm_flow */
+	uint64_t target;         /* with a flow: the destination */
 };
 
 /* Decode len bytes of code at addr for e_machine (EM_*): *out (allocated,

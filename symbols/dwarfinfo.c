@@ -280,6 +280,30 @@ static unsigned dwarfinfo_call_line(Dwarf_Die *die)
 	return (unsigned)line;
 }
 
+/* A line table row's file (full path, interned) and line. */
+static void dwarfinfo_line_of(Dwfl_Line *l, const char **out_file, unsigned *out_line)
+{
+	const char *file, *dir;
+	int line = 0;
+
+	*out_file = NULL;
+	*out_line = 0;
+	if (!l || !(file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL)))
+		return;
+	dir = file[0] != '/' ? dwfl_line_comp_dir(l) : NULL;
+	/* DWARF 5 names files from the compilation's directory: the full
+	 * path, as eu-addr2line prints it (srcline keeps only the base name). */
+	if (dir && dir[0]) {
+		char *full = xasprintf("%s/%s", dir, file);
+
+		*out_file = intern(full);
+		free(full);
+	} else {
+		*out_file = intern(file);
+	}
+	*out_line = line > 0 ? (unsigned)line : 0;
+}
+
 /* Fill info for addr from the module: line table, then the scopes. */
 static void dwarfinfo_query(struct dwarfinfo_cache *c, struct dwarfinfo_file *f, uint64_t addr,
 			    struct dwarfinfo_entry *e)
@@ -288,20 +312,13 @@ static void dwarfinfo_query(struct dwarfinfo_cache *c, struct dwarfinfo_file *f,
 	Dwfl_Line *l;
 	Dwarf_Addr bias = 0;
 	Dwarf_Die *cu, *scopes = NULL, *chain = NULL;
-	int n, i, line = 0;
+	int n, i;
 	size_t first = c->npool;
 
 	memset(info, 0, sizeof(*info));
 	e->pool_off = first;
 	l = dwfl_module_getsrc(f->mod, addr);
-	if (l) {
-		const char *file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
-
-		if (file) {
-			info->file = intern(file);
-			info->line = line > 0 ? (unsigned)line : 0;
-		}
-	}
+	dwarfinfo_line_of(l, &info->file, &info->line);
 	cu = dwfl_module_addrdie(f->mod, addr, &bias);
 	if (!cu)
 		return;
@@ -363,6 +380,101 @@ int dwarfinfo_lookup(struct dwarfinfo_cache *c, const char *path, uint64_t addr,
 	return dwarfinfo_lookup_id(c, path, NULL, 0, addr, out);
 }
 
+/* A file's identity in the cache: its path with the build ID it must
+ * have, interned. */
+static const char *dwarfinfo_key(const char *file, const uint8_t *id, size_t size)
+{
+	const char *path;
+	char *k;
+	size_t i, n;
+
+	if (!size)
+		return intern(file);
+	k = xmalloc(strlen(file) + 2 * size + 2);
+	n = (size_t)sprintf(k, "%s@", file);
+	for (i = 0; i < size; i++)
+		n += (size_t)sprintf(k + n, "%02x", id[i]);
+	path = intern(k);
+	free(k);
+	return path;
+}
+
+/* Mark the addresses inside each inlined subroutine under parent (in
+ * DIE order, so the innermost comes last and stays). */
+static void dwarfinfo_mark_inlines(Dwarf_Die *parent, Dwarf_Addr bias, const uint64_t *addrs,
+				   size_t n, struct dwarfinfo_line *out)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		/* A nested function is code of its own. */
+		if (tag == DW_TAG_subprogram)
+			continue;
+		if (tag == DW_TAG_inlined_subroutine) {
+			const char *name = dwarfinfo_die_name(&child);
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t off = 0;
+
+			if (!name)
+				name = intern("[unknown]");
+			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
+				size_t a = 0, b = n;
+
+				/* The first address at or past lo + bias. */
+				while (a < b) {
+					size_t mid = a + (b - a) / 2;
+
+					if (addrs[mid] < lo + bias)
+						a = mid + 1;
+					else
+						b = mid;
+				}
+				for (; a < n && addrs[a] < hi + bias; a++)
+					out[a].inlined = name;
+			}
+		}
+		dwarfinfo_mark_inlines(&child, bias, addrs, n, out);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+int dwarfinfo_lines_id(struct dwarfinfo_cache *c, const char *file, const uint8_t *id,
+		       size_t size, const uint64_t *addrs, size_t n, struct dwarfinfo_line *out)
+{
+	struct dwarfinfo_file *f;
+	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Addr bias = 0;
+	int err = 0, ns, k;
+	size_t i;
+
+	if (!c || !file || (size && !id))
+		return -EINVAL;
+	memset(out, 0, n * sizeof(*out));
+	pthread_mutex_lock(&c->lock);
+	f = dwarfinfo_file_get(c, dwarfinfo_key(file, id, size), file, id, size, &err);
+	if (!f) {
+		pthread_mutex_unlock(&c->lock);
+		return err;
+	}
+	for (i = 0; i < n; i++)
+		dwarfinfo_line_of(dwfl_module_getsrc(f->mod, addrs[i]), &out[i].file, &out[i].line);
+	/* The function around the first address: its DIE tree, once. */
+	if (n && (cu = dwfl_module_addrdie(f->mod, addrs[0], &bias)) &&
+	    (ns = dwarf_getscopes(cu, addrs[0] - bias, &scopes)) > 0) {
+		for (k = 0; k < ns; k++)
+			if (dwarf_tag(&scopes[k]) == DW_TAG_subprogram) {
+				dwarfinfo_mark_inlines(&scopes[k], bias, addrs, n, out);
+				break;
+			}
+	}
+	free(scopes);
+	pthread_mutex_unlock(&c->lock);
+	return 0;
+}
+
 int dwarfinfo_lookup_id(struct dwarfinfo_cache *c, const char *file, const uint8_t *id, size_t size,
 			uint64_t addr, const struct dwarfinfo **out)
 {
@@ -374,18 +486,7 @@ int dwarfinfo_lookup_id(struct dwarfinfo_cache *c, const char *file, const uint8
 
 	if (!c || !file || (size && !id))
 		return -EINVAL;
-	if (size) {
-		/* The identity is the path with the build ID it must have. */
-		char *k = xmalloc(strlen(file) + 2 * size + 2);
-		size_t i, n = (size_t)sprintf(k, "%s@", file);
-
-		for (i = 0; i < size; i++)
-			n += (size_t)sprintf(k + n, "%02x", id[i]);
-		path = intern(k);
-		free(k);
-	} else {
-		path = intern(file);
-	}
+	path = dwarfinfo_key(file, id, size);
 	pthread_mutex_lock(&c->lock);
 	for (j = dwarfinfo_slot_of(c, path, addr); c->slots[j].path; j = (j + 1) & (c->nslots - 1))
 		if (c->slots[j].path == path && c->slots[j].addr == addr) {

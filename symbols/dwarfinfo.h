@@ -55,6 +55,20 @@ int dwarfinfo_lookup(struct dwarfinfo_cache *c, const char *path, uint64_t addr,
 int dwarfinfo_lookup_id(struct dwarfinfo_cache *c, const char *path, const uint8_t *id,
 			size_t size, uint64_t addr, const struct dwarfinfo **out);
 
+/* The source line and inlined function of each of n addresses of one
+ * function (sorted, ascending), as dwarfinfo_lookup_id's file and
+ * innermost inline, but from one walk of the function's DIE tree instead
+ * of one per address: annotate's thousands of instructions.  out[i] gets
+ * zero fields where the DWARF has nothing.  Returns 0 or -errno (the
+ * file, as dwarfinfo_lookup_id).  Not cached. */
+struct dwarfinfo_line {
+	const char *file;       /* full path, interned, or NULL */
+	unsigned line;
+	const char *inlined;    /* the innermost inlined function there, or NULL */
+};
+int dwarfinfo_lines_id(struct dwarfinfo_cache *c, const char *path, const uint8_t *id,
+		       size_t size, const uint64_t *addrs, size_t n, struct dwarfinfo_line *out);
+
 /* "file:line" the way perf's srcline sort prints it: the file's base name
  * and the line (or "file:?" / NULL when unknown).  Interned. */
 const char *dwarfinfo_srcline(const struct dwarfinfo *info);

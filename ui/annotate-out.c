@@ -25,6 +25,18 @@ static void annotate_out_bytes(struct strbuf *sb, const struct annotate_line *l)
 		strbuf_addf(sb, "%s%02x", k ? " " : "", l->bytes[k]);
 }
 
+void annotate_out_target(struct strbuf *sb, const struct annotate_line *l)
+{
+	if (!l->target)
+		return;
+	if (!l->target_sym[0])
+		strbuf_addf(sb, "0x%llx", (unsigned long long)l->target);
+	else if (l->target_off)
+		strbuf_addf(sb, "%s+0x%llx", l->target_sym, (unsigned long long)l->target_off);
+	else
+		strbuf_addstr(sb, l->target_sym);
+}
+
 /* A number column's width: its title's, its declared one, 7, or its widest
  * value among f's lines; a name column's: its declared width (names are
  * cut to it), at least its title's. */
@@ -114,12 +126,27 @@ void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
 			if (pw)
 				annotate_out_pcells(sb, r->payload, l->payload, f->payload, false,
 						    pw);
-			strbuf_addf(sb, "  %s\n", l->text);
+			strbuf_addf(sb, "  %s", l->text);
+			if (l->target) {
+				strbuf_addstr(sb, "  <");
+				annotate_out_target(sb, l);
+				strbuf_addch(sb, '>');
+			}
+			strbuf_addch(sb, '\n');
 			strbuf_release(&pct);
 		}
 		strbuf_addch(sb, '\n');
 		free(pw);
 	}
+}
+
+/* ,"key":"value" when there is a value. */
+static void annotate_out_json_opt(struct strbuf *sb, const char *key, const char *value)
+{
+	if (!value)
+		return;
+	strbuf_addf(sb, ",\"%s\":", key);
+	strbuf_add_json_string(sb, value);
 }
 
 void annotate_out_json(struct strbuf *sb, const struct annotate_report *r)
@@ -141,10 +168,7 @@ void annotate_out_json(struct strbuf *sb, const struct annotate_report *r)
 		strbuf_addf(sb, ",\"start\":%llu,\"size\":%llu,\"samples\":%llu,\"period\":%llu",
 			    (unsigned long long)f->start, (unsigned long long)f->size,
 			    (unsigned long long)f->samples, (unsigned long long)f->period);
-		if (f->note) {
-			strbuf_addstr(sb, ",\"note\":");
-			strbuf_add_json_string(sb, f->note);
-		}
+		annotate_out_json_opt(sb, "note", f->note);
 		if (r->payload && f->payload) {
 			strbuf_addf(sb, ",\"%s\":", r->payload->name);
 			payload_json(sb, r->payload, f->payload, f->payload);
@@ -164,6 +188,19 @@ void annotate_out_json(struct strbuf *sb, const struct annotate_report *r)
 			strbuf_addf(sb, ",\"samples\":%llu,\"period\":%llu,\"percent\":",
 				    (unsigned long long)l->samples, (unsigned long long)l->period);
 			textfmt_fixed(sb, annotate_out_percent(l->period, f->period), 2);
+			if (l->target) {
+				struct strbuf t;
+
+				strbuf_init(&t);
+				annotate_out_target(&t, l);
+				strbuf_addstr(sb, ",\"target\":");
+				strbuf_add_json_string(sb, t.buf);
+				strbuf_addf(sb, ",\"target_addr\":%llu,\"call\":%s",
+					    (unsigned long long)l->target, l->call ? "true" : "false");
+				strbuf_release(&t);
+			}
+			annotate_out_json_opt(sb, "source", l->source);
+			annotate_out_json_opt(sb, "inlined", l->inlined);
 			if (r->payload && l->payload) {
 				strbuf_addf(sb, ",\"%s\":", r->payload->name);
 				payload_json(sb, r->payload, l->payload, f->payload);

@@ -3,8 +3,13 @@
 #ifndef PROFTOP_ANNOTATE_OUT_H
 #define PROFTOP_ANNOTATE_OUT_H
 
+struct annotate_line;
 struct annotate_report;
 struct strbuf;
+
+/* A jump's or call's target as text: "leaf_a+0x1e", "helper", or its
+ * address when no symbol is known there.  Nothing for other lines. */
+void annotate_out_target(struct strbuf *sb, const struct annotate_line *l);
 
 /* Each function: a title line, its note if any, then one line per
  * instruction: percent of the function's period, samples, address, text. */

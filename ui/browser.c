@@ -1,8 +1,9 @@
 /* The browser's model: filters, zoom, sort and selection over the rows of
- * a snapshot, and the key map from actions.def (pure: no curses).  Just
- * over 900 lines: the table and its call-tree lines are one list of
- * visible lines that the selection, the keys and the saved view all walk;
- * apart, each would need the other's internals. */
+ * a snapshot, and the key map from actions.def (pure: no curses).  Over
+ * 900 lines: the table and its call-tree lines are one list of visible
+ * lines that the selection, the keys and the saved view all walk; apart,
+ * each would need the other's internals.  The per-instruction view is
+ * annotate-view.c's; here only its hook (a, its keys, its screen). */
 #include "config.h"
 
 #include "browser.h"
@@ -18,27 +19,41 @@
 #include "output.h"
 #include "util.h"
 
-struct browser_binding {
-	enum browser_action action;
-	const char *help;
-	int keys[4];                  /* 0 = none */
-};
-
 static const struct browser_binding browser_bindings[] = {
 #define ACTION(name, help, ...) { BROWSER_ACT_##name, help, { __VA_ARGS__ } },
 #include "actions.def"
 #undef ACTION
 };
 
-enum browser_action browser_action_of(int key)
+int browser_binding_of(const struct browser_binding *tab, size_t n, int key)
 {
 	size_t i, k;
 
-	for (i = 0; i < ARRAY_SIZE(browser_bindings); i++)
-		for (k = 0; k < ARRAY_SIZE(browser_bindings[i].keys); k++)
-			if (browser_bindings[i].keys[k] && browser_bindings[i].keys[k] == key)
-				return browser_bindings[i].action;
-	return BROWSER_ACT_NONE;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < ARRAY_SIZE(tab[i].keys); k++)
+			if (tab[i].keys[k] && tab[i].keys[k] == key)
+				return tab[i].action;
+	return 0;
+}
+
+void browser_binding_help(const struct browser_binding *bd, char *buf, size_t size)
+{
+	char keys[64] = "", name[16];
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(bd->keys) && bd->keys[k]; k++) {
+		size_t len = strlen(keys);
+
+		snprintf(keys + len, sizeof(keys) - len, "%s%s", k ? " " : "",
+			 browser_key_name(bd->keys[k], name, sizeof(name)));
+	}
+	snprintf(buf, size, "%-18s %s", keys, bd->help);
+}
+
+enum browser_action browser_action_of(int key)
+{
+	return (enum browser_action)browser_binding_of(browser_bindings,
+						       ARRAY_SIZE(browser_bindings), key);
 }
 
 const char *browser_key_name(int key, char *buf, size_t size)
@@ -52,6 +67,7 @@ const char *browser_key_name(int key, char *buf, size_t size)
 		{ BKEY_PGUP, "PgUp" },	   { BKEY_PGDN, "PgDn" }, { BKEY_HOME, "Home" },
 		{ BKEY_END, "End" },	   { BKEY_ENTER, "Enter" }, { BKEY_F1, "F1" },
 		{ ' ', "Space" },	   { BKEY_BACKSPACE, "Backspace" },
+		{ '\t', "Tab" },	   { BKEY_BTAB, "Shift-Tab" },
 	};
 	size_t i;
 
@@ -69,29 +85,25 @@ const char *browser_key_name(int key, char *buf, size_t size)
 	return buf;
 }
 
+/* The table's keys, the view's title, the view's keys. */
+#define BROWSER_HELP_INSNS ARRAY_SIZE(browser_bindings)
+
 size_t browser_help_lines(void)
 {
-	return ARRAY_SIZE(browser_bindings);
+	return BROWSER_HELP_INSNS + 1 + annotate_view_help_lines();
 }
 
 void browser_help_line(size_t i, char *buf, size_t size)
 {
-	const struct browser_binding *bd;
-	char keys[64] = "", name[16];
-	size_t k;
-
-	if (i >= ARRAY_SIZE(browser_bindings)) {
-		snprintf(buf, size, "%s", "");
+	if (i == BROWSER_HELP_INSNS) {
+		snprintf(buf, size, "%s", "--- In the per-instruction view (a): ---");
 		return;
 	}
-	bd = &browser_bindings[i];
-	for (k = 0; k < ARRAY_SIZE(bd->keys) && bd->keys[k]; k++) {
-		size_t len = strlen(keys);
-
-		snprintf(keys + len, sizeof(keys) - len, "%s%s", k ? " " : "",
-			 browser_key_name(bd->keys[k], name, sizeof(name)));
+	if (i > BROWSER_HELP_INSNS) {
+		annotate_view_help_line(i - BROWSER_HELP_INSNS - 1, buf, size);
+		return;
 	}
-	snprintf(buf, size, "%-18s %s", keys, bd->help);
+	browser_binding_help(&browser_bindings[i], buf, size);
 }
 
 void browser_message(struct browser *b, const char *fmt, ...)
@@ -169,6 +181,7 @@ void browser_init(struct browser *b, const struct browser_init *init)
 	b->baseline = init->baseline;
 	b->page = 1;
 	strbuf_init(&b->paths);
+	annotate_view_init(&b->ann);
 }
 
 static void browser_drop_snapshot(struct browser *b)
@@ -200,6 +213,7 @@ void browser_release(struct browser *b)
 	free(b->zoom_comm);
 	free(b->zoom_dso);
 	browser_key_release(&b->sel);
+	annotate_view_release(&b->ann);
 	baseline_free(b->baseline);
 	memset(b, 0, sizeof(*b));
 }
@@ -533,6 +547,16 @@ void browser_set_snapshot(struct browser *b, struct snapshot *snap)
 	b->nr_lines = 0;
 	b->snap = snap;
 	browser_rebuild(b);
+	/* The view refreshes with the table, when the snapshot carries its
+	 * function (counted since a, or named by --annotate). */
+	if (b->ann.symbol)
+		annotate_view_update(&b->ann, snap->annotate);
+}
+
+void browser_annotate_report(struct browser *b, struct annotate_report *r)
+{
+	annotate_view_update(&b->ann, r);
+	annotate_report_free(r);
 }
 
 void browser_set_page(struct browser *b, size_t lines)
@@ -564,6 +588,8 @@ void browser_print(const struct browser *b, FILE *f)
 	if (!b->snap)
 		return;
 	tmp = *b->snap;
+	/* The table only: not the functions opened with a. */
+	tmp.annotate = NULL;
 	tmp.nr_rows = b->nr_lines;
 	tmp.rows = b->nr_lines ? xmalloc(b->nr_lines * sizeof(*tmp.rows)) : NULL;
 	for (i = 0; i < b->nr_lines; i++) {
@@ -795,7 +821,7 @@ static unsigned browser_help_key(struct browser *b, int key)
 			return BROWSER_QUIT;
 		}
 		/* Any other key, q included, closes the help. */
-		b->screen = BROWSER_TABLE;
+		b->screen = b->help_from;
 		break;
 	}
 	return BROWSER_REDRAW;
@@ -843,6 +869,79 @@ static bool browser_callchain_key(struct browser *b, enum browser_action a)
 	}
 }
 
+static unsigned browser_pause(struct browser *b)
+{
+	b->paused = !b->paused;
+	browser_message(b, b->paused ? "display paused, sampling goes on (p: resume)" :
+				       "display resumed");
+	return BROWSER_REDRAW | (b->paused ? 0 : BROWSER_RESUMED);
+}
+
+/* a: the selected row's function, per instruction. */
+static unsigned browser_annotate_open(struct browser *b)
+{
+	const struct snapshot_row *r = browser_selected_row(b);
+	const char *dso;
+	size_t i;
+
+	if (!r || !r->symbol || strcmp(r->symbol, "[unknown]") == 0) {
+		browser_message(b, "a: select a row with a function name");
+		return 0;
+	}
+	if (r->inlined || !r->has_sym) {
+		browser_message(b, "a: %s", r->inlined ? "an inlined function has no code of its "
+				"own: run without --inline" : "the rows have no symbol: sort by sym");
+		return 0;
+	}
+	dso = r->dso_path && strcmp(r->dso_path, "[unknown]") ? r->dso_path : NULL;
+	annotate_view_open(&b->ann, r->symbol, dso);
+	for (i = 0; i < b->ann.nr_back; i++) {
+		free(b->ann.back[i].symbol);
+		free(b->ann.back[i].dso);
+	}
+	b->ann.nr_back = 0;
+	b->screen = BROWSER_INSNS;
+	annotate_view_update(&b->ann, b->snap->annotate);
+	return BROWSER_ANNOTATE;
+}
+
+static unsigned browser_insns_key(struct browser *b, int key)
+{
+	unsigned r = annotate_view_key(&b->ann, key);
+
+	browser_message(b, "%s", b->ann.message);
+	if (r & ANNOTATE_VIEW_QUIT) {
+		b->quit = true;
+		return BROWSER_REDRAW | BROWSER_QUIT;
+	}
+	if (r & ANNOTATE_VIEW_CLOSE)
+		b->screen = BROWSER_TABLE;
+	if (r & ANNOTATE_VIEW_PAUSE)
+		return browser_pause(b);
+	if (r & ANNOTATE_VIEW_HELP) {
+		b->screen = BROWSER_HELP;
+		b->help_from = BROWSER_INSNS;
+		b->help_top = BROWSER_HELP_INSNS;
+	}
+	if (r & ANNOTATE_VIEW_OPEN) {
+		/* want_* move into the view: open then frees the old names. */
+		char *sym = b->ann.want_symbol, *dso = b->ann.want_dso;
+		uint64_t addr = b->ann.want_addr, hint = b->ann.want_hint;
+
+		b->ann.want_symbol = b->ann.want_dso = NULL;
+		annotate_view_open(&b->ann, sym, dso);
+		b->ann.hint = hint;
+		b->ann.moved = addr != 0;
+		b->ann.sel_addr = addr;
+		free(sym);
+		free(dso);
+		if (b->snap)
+			annotate_view_update(&b->ann, b->snap->annotate);
+		return BROWSER_REDRAW | BROWSER_ANNOTATE;
+	}
+	return BROWSER_REDRAW;
+}
+
 unsigned browser_key(struct browser *b, int key)
 {
 	size_t page = b->page ? b->page : 1;
@@ -850,6 +949,8 @@ unsigned browser_key(struct browser *b, int key)
 
 	if (b->screen == BROWSER_PROMPT)
 		return browser_prompt_key(b, key);
+	if (b->screen == BROWSER_INSNS)
+		return browser_insns_key(b, key);
 	if (b->screen == BROWSER_HELP)
 		return browser_help_key(b, key);
 	/* A message stays until the next key. */
@@ -922,10 +1023,7 @@ unsigned browser_key(struct browser *b, int key)
 							   "decaying the table at each refresh");
 		return ret | BROWSER_SET_MODE;
 	case BROWSER_ACT_PAUSE:
-		b->paused = !b->paused;
-		browser_message(b, b->paused ? "display paused, sampling goes on (p: resume)" :
-					       "display resumed");
-		return ret | (b->paused ? 0 : BROWSER_RESUMED);
+		return browser_pause(b);
 	case BROWSER_ACT_EXPAND:
 	case BROWSER_ACT_EXPAND_ALL:
 	case BROWSER_ACT_COLLAPSE_ALL:
@@ -943,13 +1041,8 @@ unsigned browser_key(struct browser *b, int key)
 		browser_message(b, b->detail ? "%s pane shown (I: hide)" : "%s pane hidden (I: show)",
 				b->snap->payload->title);
 		return ret;
-	case BROWSER_ACT_ANNOTATE: {
-		const struct snapshot_row *r = browser_selected_row(b);
-
-		browser_message(b, "a: not in the browser yet; per instruction: -b --annotate=%s",
-				r && r->has_sym ? r->symbol : "SYMBOL");
-		return ret;
-	}
+	case BROWSER_ACT_ANNOTATE:
+		return ret | browser_annotate_open(b);
 	case BROWSER_ACT_BASELINE:
 		if (!b->snap) {
 			browser_message(b, "no table yet to take as the baseline");
@@ -968,6 +1061,7 @@ unsigned browser_key(struct browser *b, int key)
 		return ret;
 	case BROWSER_ACT_HELP:
 		b->screen = BROWSER_HELP;
+		b->help_from = BROWSER_TABLE;
 		b->help_top = 0;
 		return ret;
 	case BROWSER_ACT_QUIT:

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "annotate-view.h"
 #include "column.h"
 #include "util.h"
 #include "view.h"
@@ -30,6 +31,7 @@ enum browser_keycode {
 	BKEY_ENTER,
 	BKEY_BACKSPACE,
 	BKEY_F1,
+	BKEY_BTAB,           /* Shift-Tab */
 };
 
 enum browser_action {
@@ -46,12 +48,15 @@ enum {
 	BROWSER_QUIT = 1 << 1,
 	BROWSER_SET_MODE = 1 << 2,   /* call engine_set_mode(b->mode) */
 	BROWSER_RESUMED = 1 << 3,    /* unpaused: show the latest snapshot */
+	BROWSER_ANNOTATE = 1 << 4,   /* ask the engine for b->ann.symbol in b->ann.dso
+					(tui_source.annotate), then browser_annotate_report */
 };
 
 enum browser_screen {
 	BROWSER_TABLE,
 	BROWSER_HELP,
 	BROWSER_PROMPT,   /* a line of input in the status line */
+	BROWSER_INSNS,    /* the per-instruction view of a function (a) */
 };
 
 enum browser_prompt {
@@ -128,6 +133,8 @@ struct browser {
 	struct strbuf paths;              /* node paths of the lines */
 
 	enum browser_screen screen;
+	enum browser_screen help_from;    /* the screen the help returns to */
+	struct annotate_view ann;         /* BROWSER_INSNS's */
 	size_t help_top;
 	enum browser_prompt prompt;
 	char input[128];
@@ -148,6 +155,10 @@ void browser_release(struct browser *b);
  * dropped, with a message). */
 void browser_set_snapshot(struct browser *b, struct snapshot *snap);
 
+/* A report asked for after BROWSER_ANNOTATE (freed here): the view shows
+ * its function if it has it. */
+void browser_annotate_report(struct browser *b, struct annotate_report *r);
+
 /* Recompute the lines after a change of filters, sort or percent base. */
 void browser_rebuild(struct browser *b);
 
@@ -156,6 +167,17 @@ void browser_set_page(struct browser *b, size_t lines);
 
 /* Handle one key (a character or a BKEY_* code): returns BROWSER_* flags. */
 unsigned browser_key(struct browser *b, int key);
+
+/* One line of a key table (actions.def, annotate-actions.def). */
+struct browser_binding {
+	int action;                   /* the table's enum; 0 is its NONE */
+	const char *help;
+	int keys[4];                  /* 0 = none */
+};
+/* The action of key in tab (n lines), or 0. */
+int browser_binding_of(const struct browser_binding *tab, size_t n, int key);
+/* A help screen line: the binding's keys, then what it does. */
+void browser_binding_help(const struct browser_binding *bd, char *buf, size_t size);
 
 /* The action bound to key on the table screen, or BROWSER_ACT_NONE. */
 enum browser_action browser_action_of(int key);

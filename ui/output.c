@@ -174,10 +174,16 @@ static void output_header(struct strbuf *sb, const struct snapshot *snap)
 	if (snap->callchain_zero_ends)
 		strbuf_addf(sb, "  zero return addresses dropped: %llu",
 			    (unsigned long long)snap->callchain_zero_ends);
-	if (snap->payload)
+	/* The time columns (--off-cpu, --wall) come with every sample. */
+	if (snap->payload && !snap->off_cpu)
 		strbuf_addf(sb, "  %s: %llu  not %s: %llu", snap->payload->title,
 			    (unsigned long long)snap->payload_samples, snap->payload->title,
 			    (unsigned long long)snap->payload_other);
+	if (snap->wall) {
+		strbuf_addstr(sb, "  on-CPU: ");
+		textfmt_fixed(sb, snap->oncpu_ms_per_sec, 1);
+		strbuf_addstr(sb, " ms/s");
+	}
 	if (snap->off_cpu) {
 		strbuf_addstr(sb, "  off-CPU: ");
 		textfmt_fixed(sb, snap->offcpu_ms_per_sec, 1);
@@ -538,6 +544,11 @@ void output_json(FILE *out, const struct snapshot *snap)
 		textfmt_fixed(&sb, snap->switches_per_sec, 1);
 		strbuf_addf(&sb, ",\"dropped\":%llu}", (unsigned long long)snap->offcpu_dropped);
 	}
+	if (snap->wall) {
+		strbuf_addstr(&sb, ",\"on_cpu\":{\"ms_per_sec\":");
+		textfmt_fixed(&sb, snap->oncpu_ms_per_sec, 3);
+		strbuf_addch(&sb, '}');
+	}
 	if (snap->callchains)
 		strbuf_addf(&sb,
 			    ",\"callchains\":true,\"children_mode\":%s,\"tree_percent\":\"%s\","
@@ -550,7 +561,7 @@ void output_json(FILE *out, const struct snapshot *snap)
 	if (snap->callchain_zero_ends)
 		strbuf_addf(&sb, ",\"zero_return_addresses_dropped\":%llu",
 			    (unsigned long long)snap->callchain_zero_ends);
-	if (snap->payload)
+	if (snap->payload && !snap->off_cpu)
 		strbuf_addf(&sb, ",\"%s_samples\":%llu,\"not_%s\":%llu", snap->payload->name,
 			    (unsigned long long)snap->payload_samples, snap->payload->name,
 			    (unsigned long long)snap->payload_other);

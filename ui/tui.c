@@ -465,7 +465,10 @@ static void tui_draw_header(struct tui *t)
 		strbuf_init(&sb);
 		strbuf_addf(&sb, "Sort: %s  %s", browser_sort_name(b),
 			    b->relative ? "% of shown rows" :
+			    s->wall ? "% of all wall time" :
 			    s->off_cpu ? "% of all off-CPU time" : "% of all samples");
+		if (s->wall)
+			strbuf_addf(&sb, "  on-CPU %.1f ms/s", s->oncpu_ms_per_sec);
 		if (s->off_cpu)
 			strbuf_addf(&sb, "  off-CPU %.1f ms/s  switches %.0f/s  dropped %llu",
 				    s->offcpu_ms_per_sec, s->switches_per_sec,
@@ -702,6 +705,45 @@ static void tui_draw_table(struct tui *t, int y0, int rows)
 	}
 }
 
+/* The per-instruction view (a): its title and columns, then a line per
+ * instruction, the percent coloured by heat as in the table. */
+static void tui_draw_insns(struct tui *t, int y0, int rows)
+{
+	struct annotate_view *v = &t->b.ann;
+	struct strbuf sb;
+	size_t n;
+	int y;
+
+	strbuf_init(&sb);
+	annotate_view_columns(v, &sb);
+	strbuf_addstr(&sb, "   ");
+	annotate_view_title(v, &sb);
+	tui_line(y0, tui_attr(t, TUI_PAIR_TITLE), sb.buf);
+	annotate_view_set_page(v, (size_t)rows);
+	n = annotate_view_lines(v);
+	for (y = 0; y < rows; y++) {
+		size_t li = v->top + (size_t)y;
+		attr_t base = li == v->selected ? A_REVERSE : A_NORMAL;
+		double pct;
+		bool src;
+
+		if (li >= n) {
+			move(y0 + 1 + y, 0);
+			clrtoeol();
+			continue;
+		}
+		strbuf_reset(&sb);
+		annotate_view_line(v, li, &sb, &pct, &src);
+		tui_line(y0 + 1 + y, base | (src ? tui_attr(t, TUI_PAIR_HEADER) : A_NORMAL), sb.buf);
+		if (!src && pct > 0) {
+			attrset(base | tui_heat(t, pct));
+			mvaddnstr(y0 + 1 + y, 0, sb.buf, 8);
+			attrset(A_NORMAL);
+		}
+	}
+	strbuf_release(&sb);
+}
+
 /* The payload breakdown of the selected row, as text lines in sb;
  * returns their number (0: no pane). */
 static int tui_pane_text(const struct tui *t, struct strbuf *sb)
@@ -711,7 +753,8 @@ static int tui_pane_text(const struct tui *t, struct strbuf *sb)
 	int n = 0;
 	size_t i;
 
-	if (!b->payload || !b->detail || b->screen == BROWSER_HELP || !b->snap)
+	if (!b->payload || !b->detail || b->screen == BROWSER_HELP || b->screen == BROWSER_INSNS ||
+	    !b->snap)
 		return 0;
 	if (r && r->payload && b->snap->payload->stats_samples(r->payload))
 		output_payload_detail(sb, b->snap, r, COLS > 2 ? (size_t)COLS - 2 : 1);
@@ -787,6 +830,11 @@ static void tui_draw_status(struct tui *t)
 	}
 	if (b->message[0]) {
 		snprintf(line, sizeof(line), "%s", b->message);
+	} else if (b->screen == BROWSER_INSNS) {
+		snprintf(line, sizeof(line),
+			 "Esc table  TAB/Shift-TAB hot  t %s  o %s  s source  Enter follow  "
+			 "Backspace back  h help  q quit",
+			 b->ann.counts ? "percent" : "counts", b->ann.offsets ? "addresses" : "offsets");
 	} else if (t->note[0] && now_monotonic() < t->note_until) {
 		snprintf(line, sizeof(line), "%s", t->note);
 		attr = tui_attr(t, TUI_PAIR_ALERT) | A_REVERSE;
@@ -821,6 +869,8 @@ static void tui_draw(struct tui *t)
 	tui_draw_header(t);
 	if (t->b.screen == BROWSER_HELP)
 		tui_draw_help(t, TUI_HEADER_LINES, rows);
+	else if (t->b.screen == BROWSER_INSNS)
+		tui_draw_insns(t, TUI_HEADER_LINES, rows);
 	else
 		tui_draw_table(t, TUI_HEADER_LINES, rows);
 	/* The selection may have moved with the page: the pane follows it. */
@@ -865,6 +915,8 @@ static int tui_translate_key(int ch)
 		return BKEY_BACKSPACE;
 	case KEY_F(1):
 		return BKEY_F1;
+	case KEY_BTAB:
+		return BKEY_BTAB;
 	default:
 		return ch;
 	}
@@ -987,6 +1039,9 @@ static int tui_loop(struct tui *t)
 					t->src->set_mode(t->src->ctx, t->b.mode);
 				if (r & BROWSER_RESUMED)
 					tui_take_snapshot(t);
+				if (r & BROWSER_ANNOTATE)
+					browser_annotate_report(&t->b, t->src->annotate(t->src->ctx,
+							t->b.ann.symbol, t->b.ann.dso, t->b.ann.hint));
 				if (r & BROWSER_QUIT) {
 					t->user_quit = true;
 					done = true;

@@ -24,6 +24,13 @@ struct tui_source {
 		   void *cb_ctx);
 	void (*stop)(void *ctx);
 	void (*set_mode)(void *ctx, enum hist_mode mode);
+	/* The browser's a (and Enter on a call): count symbol (in dso, its
+	   path; NULL: any) per instruction from now on, so that the next
+	   snapshots' annotate reports carry it, and its view now (a report
+	   of that function, or of none yet; annotate_report_free).  addr: an
+	   address in it (a call's target), or 0. */
+	struct annotate_report *(*annotate)(void *ctx, const char *symbol, const char *dso,
+					    uint64_t addr);
 	/* After start, whether it failed or run has returned since. */
 	void (*release)(void *ctx);
 };

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "payload.h"
 #include "textfmt.h"
 #include "util.h"
 
@@ -289,32 +290,15 @@ void profileme_stats_add_other(struct profileme_stats *st)
  * it, so a field of another type must not slip in. */
 _Static_assert(sizeof(struct profileme_stats) % sizeof(uint64_t) == 0,
 	       "profileme_stats must hold uint64_t counters only");
-#define PROFILEME_STATS_NWORDS (sizeof(struct profileme_stats) / sizeof(uint64_t))
 
 void profileme_stats_merge(struct profileme_stats *dst, const struct profileme_stats *src)
 {
-	uint64_t d[PROFILEME_STATS_NWORDS], s[PROFILEME_STATS_NWORDS];
-	size_t i;
-
-	/* Copies rather than casts keep strict aliasing out of it. */
-	memcpy(d, dst, sizeof(d));
-	memcpy(s, src, sizeof(s));
-	for (i = 0; i < PROFILEME_STATS_NWORDS; i++)
-		d[i] += s[i];
-	memcpy(dst, d, sizeof(d));
+	payload_u64_merge(dst, src, sizeof(*dst));
 }
 
 void profileme_stats_decay(struct profileme_stats *st, unsigned num, unsigned den)
 {
-	uint64_t w[PROFILEME_STATS_NWORDS];
-	size_t i;
-
-	if (!den)
-		return;
-	memcpy(w, st, sizeof(w));
-	for (i = 0; i < PROFILEME_STATS_NWORDS; i++)
-		w[i] = (w[i] / den) * num + (w[i] % den) * num / den;
-	memcpy(st, w, sizeof(w));
+	payload_u64_decay(st, sizeof(*st), num, den);
 }
 
 enum profileme_trap profileme_stats_dominant_trap(const struct profileme_stats *st)
@@ -388,11 +372,6 @@ static const struct payload_column profileme_columns[PM_COL__MAX] = {
 	[PM_COL_PCTR1] = { "PCTR1", "pctr1_mean", PAYLOAD_MEAN, 6, 6, "pctr1" },
 };
 
-static double profileme_pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : -1.0;
-}
-
 static double profileme_column_value(const void *stats, const void *total, size_t col)
 {
 	const struct profileme_stats *st = stats;
@@ -400,19 +379,19 @@ static double profileme_column_value(const void *stats, const void *total, size_
 
 	switch (col) {
 	case PM_COL_RETIRED:
-		return profileme_pct(st->retired, st->samples);
+		return payload_pct(st->retired, st->samples);
 	case PM_COL_KILLED:
-		return profileme_pct(st->killed, st->samples);
+		return payload_pct(st->killed, st->samples);
 	case PM_COL_STALLED:
-		return profileme_pct(st->stalled, st->samples);
+		return payload_pct(st->stalled, st->samples);
 	case PM_COL_MISPRED:
-		return profileme_pct(st->mispredicted, st->samples);
+		return payload_pct(st->mispredicted, st->samples);
 	case PM_COL_TRAPS:
-		return profileme_pct(profileme_stats_traps(st), st->samples);
+		return payload_pct(profileme_stats_traps(st), st->samples);
 	case PM_COL_ICMISS:
-		return profileme_pct(st->icache_miss, st->samples);
+		return payload_pct(st->icache_miss, st->samples);
 	case PM_COL_LDST:
-		return profileme_pct(st->ldst_order, st->samples);
+		return payload_pct(st->ldst_order, st->samples);
 	case PM_COL_PCTR1:
 		/* the mean of what PCTR1 counted in most of the table's samples */
 		if (!st->pctr1_samples[sl1])

@@ -7,10 +7,12 @@
 #include <elf.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
 #include "alpha-profileme.h"
+#include "amd-ibs.h"
 
 #ifndef EM_LOONGARCH
 #define EM_LOONGARCH 258
@@ -26,27 +28,96 @@
 
 static const struct arch_payload_ops *const arch_payloads[] = {
 	&profileme_arch,
+	&ibs_op_arch,
+	&ibs_fetch_arch,
 };
 
-const struct arch_payload_ops *arch_payload_find(int e_machine)
+const struct arch_pmu_rules *arch_pmu_rules(const char *pmu)
 {
 	size_t i;
 
-	if (e_machine == EM_NONE)
-		return NULL;
-	for (i = 0; i < sizeof(arch_payloads) / sizeof(arch_payloads[0]); i++)
-		if (arch_payloads[i]->e_machine == e_machine)
-			return arch_payloads[i];
+	for (i = 0; pmu && i < sizeof(arch_payloads) / sizeof(arch_payloads[0]); i++) {
+		const struct arch_pmu_rules *r = arch_payloads[i]->pmu_rules;
+
+		if (r && strcmp(r->pmu, pmu) == 0)
+			return r;
+	}
 	return NULL;
+}
+
+const char *arch_env_pmu_name(const struct arch_env *env, uint32_t type)
+{
+	size_t i;
+
+	for (i = 0; env && i < env->npmus; i++)
+		if (env->pmus[i].type == type)
+			return env->pmus[i].name;
+	return NULL;
+}
+
+void arch_env_parse_cpuid(struct arch_env *env)
+{
+	const char *p = env->cpuid ? strchr(env->cpuid, ',') : NULL;
+	char *end;
+	unsigned long f, m;
+
+	env->cpu_known = false;
+	env->cpu_family = env->cpu_model = 0;
+	if (!p)
+		return;
+	f = strtoul(p + 1, &end, 10);
+	if (end == p + 1 || *end != ',')
+		return;
+	p = end;
+	m = strtoul(p + 1, &end, 10);
+	if (end == p + 1 || (*end && *end != ','))
+		return;
+	env->cpu_known = true;
+	env->cpu_family = (uint32_t)f;
+	env->cpu_model = (uint32_t)m;
+}
+
+const struct arch_payload_ops *arch_payload_select(const struct arch_env *env,
+						   const struct perf_event_attr *attr)
+{
+	size_t i;
+
+	if (!env || env->e_machine == EM_NONE)
+		return NULL;
+	for (i = 0; i < sizeof(arch_payloads) / sizeof(arch_payloads[0]); i++) {
+		const struct arch_payload_ops *ops = arch_payloads[i];
+
+		if (ops->e_machine != env->e_machine)
+			continue;
+		if (!ops->selects || (attr && ops->selects(env, attr)))
+			return ops;
+	}
+	return NULL;
+}
+
+const struct arch_payload_ops *arch_payload_find(int e_machine)
+{
+	struct arch_env env = { .e_machine = e_machine };
+
+	return arch_payload_select(&env, NULL);
+}
+
+bool arch_payload_decode_in(const struct arch_env *env, const struct arch_payload_ops *ops,
+			    const struct perf_event_attr *attr, const void *raw, uint32_t raw_size,
+			    union arch_payload_buf *buf)
+{
+	if (!ops || !raw || !ops->applies(attr, raw, raw_size) ||
+	    ops->decoded_size > sizeof(*buf))
+		return false;
+	if (ops->decode_in)
+		return ops->decode_in(env, raw, raw_size, buf) == 0;
+	return ops->decode(raw, raw_size, buf) == 0;
 }
 
 bool arch_payload_decode(const struct arch_payload_ops *ops, const struct perf_event_attr *attr,
 			 const void *raw, uint32_t raw_size, union arch_payload_buf *buf)
 {
-	if (!ops || !raw || !ops->applies(attr, raw, raw_size) ||
-	    ops->decoded_size > sizeof(*buf))
-		return false;
-	return ops->decode(raw, raw_size, buf) == 0;
+	return arch_payload_decode_in(NULL, ops, attr, raw, raw_size, buf);
 }
 
 bool arch_payload_order_known(const char *key)
@@ -59,9 +130,18 @@ bool arch_payload_order_known(const char *key)
 	return false;
 }
 
+/* Whether key is a column's --order word in a decoder before the i-th. */
+static bool arch_payload_order_before(size_t i, const char *key)
+{
+	while (i--)
+		if (payload_order_column(arch_payloads[i]->payload, key) >= 0)
+			return true;
+	return false;
+}
+
 const char *arch_payload_order_keys(void)
 {
-	static char keys[256];
+	static char keys[512];
 	size_t i, k, len = 0;
 
 	if (keys[0])
@@ -69,10 +149,15 @@ const char *arch_payload_order_keys(void)
 	for (i = 0; i < sizeof(arch_payloads) / sizeof(arch_payloads[0]); i++) {
 		const struct payload_ops *p = arch_payloads[i]->payload;
 
-		for (k = 0; k < p->nr_columns; k++)
-			if (p->columns[k].order_key && len < sizeof(keys))
+		for (k = 0; k < p->nr_columns; k++) {
+			const char *key = p->columns[k].order_key;
+
+			/* once each: decoders share words of one meaning */
+			if (key && len < sizeof(keys) && !arch_payload_order_before(i, key) &&
+			    payload_order_column(p, key) == (int)k)
 				len += (size_t)snprintf(keys + len, sizeof(keys) - len, "%s%s",
-							len ? ", " : "", p->columns[k].order_key);
+							len ? ", " : "", key);
+		}
 	}
 	return keys;
 }

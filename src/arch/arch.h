@@ -23,6 +23,29 @@
 
 struct perf_event_attr;
 
+/* Where the samples come from, as decoders need it beyond the machine: a
+ * recording's own headers (ARCH, CPUID, PMU_MAPPINGS), or this host's
+ * uname, /proc/cpuinfo and sysfs.  Borrowed pointers. */
+struct arch_pmu {
+	uint32_t type; /* perf_event_attr.type */
+	const char *name; /* "ibs_op" */
+};
+struct arch_env {
+	int e_machine;
+	const char *cpuid; /* perf's CPUID string ("AuthenticAMD,25,1,1"), or NULL */
+	const struct arch_pmu *pmus;
+	size_t npmus;
+	/* The family and model of a "vendor,family,model,..." cpuid, once
+	 * arch_env_parse_cpuid ran (decoders parse it again otherwise). */
+	bool cpu_known;
+	uint32_t cpu_family, cpu_model;
+};
+/* Fill env's cpu_family and cpu_model from its cpuid, once, rather than
+ * at each sample. */
+void arch_env_parse_cpuid(struct arch_env *env);
+/* The name of the PMU of type in env, or NULL. */
+const char *arch_env_pmu_name(const struct arch_env *env, uint32_t type);
+
 /* The most bytes a decoder's decoded sample takes: callers decode into an
  * arch_payload_buf on the stack. */
 #define ARCH_PAYLOAD_DECODED_MAX 512
@@ -46,6 +69,14 @@ struct arch_payload_ops {
 	int (*format_dump)(const void *decoded, char *buf, size_t size);
 	/* Ask the kernel for the payload: adds sample_type bits (live only). */
 	void (*adjust_attr)(struct perf_event_attr *attr);
+	/* Optional: whether the decoder is for the event attr of env (its PMU,
+	 * its vendor); NULL: for every event of e_machine. */
+	bool (*selects)(const struct arch_env *env, const struct perf_event_attr *attr);
+	/* Optional: decode with env at hand (env may be NULL); NULL: decode. */
+	int (*decode_in)(const struct arch_env *env, const void *raw, uint32_t raw_size,
+			 void *decoded);
+	/* Optional: its PMU's rules for live events. */
+	const struct arch_pmu_rules *pmu_rules;
 };
 
 /* Decode a sample's payload into *buf when it is ops's (applies, then
@@ -53,14 +84,39 @@ struct arch_payload_ops {
 bool arch_payload_decode(const struct arch_payload_ops *ops, const struct perf_event_attr *attr,
 			 const void *raw, uint32_t raw_size, union arch_payload_buf *buf);
 
+/* arch_payload_decode with env for decoders that want it (errata by
+ * cpu model). */
+bool arch_payload_decode_in(const struct arch_env *env, const struct arch_payload_ops *ops,
+			    const struct perf_event_attr *attr, const void *raw, uint32_t raw_size,
+			    union arch_payload_buf *buf);
+
 /* Whether some decoder declares key as a column's --order word. */
 bool arch_payload_order_known(const char *key);
 /* Every decoder's --order words, ", "-separated ("retired, killed, ..."):
  * static. */
 const char *arch_payload_order_keys(void);
 
-/* The payload decoder for a machine, or NULL when it has none. */
+/* What a payload decoder's PMU demands of a live event ("ibs_op"). */
+struct arch_pmu_rules {
+	const char *pmu;
+	/* Why the PMU may be missing here: the rest of a one-line error. */
+	const char *missing;
+	/* The constraint a fixed period (-c) breaks, as a one-line usage
+	 * error, or NULL when period is fine. */
+	const char *(*period_error)(uint64_t period);
+	/* The PMU takes no exclude_hv/exclude_guest, and exclude_kernel
+	 * only with this format term set (NULL: not at all). */
+	const char *sw_filter_term;
+};
+/* The rules of the PMU named pmu, or NULL when no decoder has any. */
+const struct arch_pmu_rules *arch_pmu_rules(const char *pmu);
+
+/* The payload decoder for a machine, or NULL when it has none (decoders
+ * that select by event are not found this way). */
 const struct arch_payload_ops *arch_payload_find(int e_machine);
+/* The payload decoder for the samples of attr in env, or NULL. */
+const struct arch_payload_ops *arch_payload_select(const struct arch_env *env,
+						   const struct perf_event_attr *attr);
 
 /* EM_* for a machine name as uname -m gives it, which is also what perf
  * stores in a perf.data ARCH feature: "alpha" -> EM_ALPHA, "x86_64" ->

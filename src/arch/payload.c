@@ -10,6 +10,39 @@
 #include "textfmt.h"
 #include "util.h"
 
+void payload_u64_merge(void *dst, const void *src, size_t size)
+{
+	uint64_t d, s;
+	size_t i;
+
+	/* Copies rather than casts keep strict aliasing out of it. */
+	for (i = 0; i + 8 <= size; i += 8) {
+		memcpy(&d, (char *)dst + i, 8);
+		memcpy(&s, (const char *)src + i, 8);
+		d += s;
+		memcpy((char *)dst + i, &d, 8);
+	}
+}
+
+void payload_u64_decay(void *stats, size_t size, unsigned num, unsigned den)
+{
+	uint64_t w;
+	size_t i;
+
+	if (!den)
+		return;
+	for (i = 0; i + 8 <= size; i += 8) {
+		memcpy(&w, (char *)stats + i, 8);
+		w = (w / den) * num + (w % den) * num / den;
+		memcpy((char *)stats + i, &w, 8);
+	}
+}
+
+double payload_pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : -1.0;
+}
+
 double payload_value(const struct payload_ops *ops, const void *stats, const void *total,
 		     size_t col)
 {

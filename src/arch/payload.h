@@ -80,6 +80,13 @@ struct payload_ops {
 	void (*format_detail)(struct strbuf *sb, const void *stats, size_t width);
 };
 
+/* For stats made of uint64_t counters only: dst += src, and every counter
+ * x = x * num / den without overflow for num <= den (den 0: unchanged). */
+void payload_u64_merge(void *dst, const void *src, size_t size);
+void payload_u64_decay(void *stats, size_t size, unsigned num, unsigned den);
+/* 100 * part / whole, or -1 (no value) when whole is 0. */
+double payload_pct(uint64_t part, uint64_t whole);
+
 /* Column col's value for stats: negative when stats is NULL, has no
  * samples or the column no value. */
 double payload_value(const struct payload_ops *ops, const void *stats, const void *total,

@@ -29,7 +29,10 @@
  *   round                       PERF_RECORD_FINISHED_ROUND
  *   finished_init               PERF_RECORD_FINISHED_INIT
  *   build_id [pid=N] [misc=N] id=HEX file=PATH    a BUILD_ID feature entry
- *   hostname S | osrelease S | version S | arch S   string features
+ *   hostname S | osrelease S | version S | arch S | cpuid S   string features
+ *   pmu TYPE NAME               a PMU_MAPPINGS entry ("pmu 11 ibs_op")
+ *   pmu_cap PMU NAME VALUE      a PMU_CAPS entry ("pmu_cap ibs_op
+ *                               zen4_ibs_extensions 1")
  *   nrcpus AVAIL ONLINE | sample_time FIRST LAST | cmdline WORDS...
  *   (EVENT_DESC is written when some attr has a name=)
  *   truncate OFF                cut the file at OFF
@@ -582,6 +585,38 @@ static void feat_string(struct buf *b, const char *s)
 		put8(b, 0);
 }
 
+/* PMU_MAPPINGS and PMU_CAPS, assembled at the end (they start with a
+ * count). */
+static struct buf pmu_maps;
+static uint32_t npmu_maps;
+#define MAX_CAP_PMUS 8
+static struct {
+	char name[64];
+	struct buf caps;
+	uint32_t ncaps;
+} cap_pmus[MAX_CAP_PMUS];
+static size_t ncap_pmus;
+
+static void do_pmu_cap(void)
+{
+	size_t i;
+
+	if (nwords != 4)
+		die("pmu_cap PMU NAME VALUE");
+	for (i = 0; i < ncap_pmus; i++)
+		if (strcmp(cap_pmus[i].name, words[1]) == 0)
+			break;
+	if (i == ncap_pmus) {
+		if (ncap_pmus == MAX_CAP_PMUS)
+			die("too many pmu_cap PMUs");
+		snprintf(cap_pmus[i].name, sizeof(cap_pmus[i].name), "%s", words[1]);
+		ncap_pmus++;
+	}
+	feat_string(&cap_pmus[i].caps, words[2]);
+	feat_string(&cap_pmus[i].caps, words[3]);
+	cap_pmus[i].ncaps++;
+}
+
 static void rest_of_line(char *out, size_t size)
 {
 	size_t i, len = 0;
@@ -638,6 +673,22 @@ static void finish_features(void)
 		struct buf *b = feature(2);
 
 		put(b, build_ids.p, build_ids.len);
+	}
+	if (npmu_maps) {
+		struct buf *b = feature(16);
+
+		put32(b, npmu_maps);
+		put(b, pmu_maps.p, pmu_maps.len);
+	}
+	if (ncap_pmus) {
+		struct buf *b = feature(31);
+
+		put32(b, (uint32_t)ncap_pmus);
+		for (i = 0; i < ncap_pmus; i++) {
+			put32(b, cap_pmus[i].ncaps);
+			put(b, cap_pmus[i].caps.p, cap_pmus[i].caps.len);
+			feat_string(b, cap_pmus[i].name);
+		}
 	}
 	for (i = 0; i < nattrs; i++)
 		named |= attrs[i].name[0] != '\0';
@@ -837,11 +888,19 @@ static void do_line(char *line)
 	} else if (strcmp(w, "build_id") == 0) {
 		do_build_id();
 	} else if (strcmp(w, "hostname") == 0 || strcmp(w, "osrelease") == 0 ||
-		   strcmp(w, "version") == 0 || strcmp(w, "arch") == 0) {
-		int bit = w[0] == 'h' ? 3 : w[0] == 'o' ? 4 : w[0] == 'v' ? 5 : 6;
+		   strcmp(w, "version") == 0 || strcmp(w, "arch") == 0 || strcmp(w, "cpuid") == 0) {
+		int bit = w[0] == 'h' ? 3 : w[0] == 'o' ? 4 : w[0] == 'v' ? 5 : w[0] == 'c' ? 9 : 6;
 
 		rest_of_line(text, sizeof(text));
 		feat_string(feature(bit), text);
+	} else if (strcmp(w, "pmu") == 0) {
+		if (nwords != 3)
+			die("pmu TYPE NAME");
+		put32(&pmu_maps, (uint32_t)num(words[1]));
+		feat_string(&pmu_maps, words[2]);
+		npmu_maps++;
+	} else if (strcmp(w, "pmu_cap") == 0) {
+		do_pmu_cap();
 	} else if (strcmp(w, "nrcpus") == 0) {
 		struct buf *b = feature(7);
 

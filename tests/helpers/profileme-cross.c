@@ -13,6 +13,7 @@
 
 #include "alpha-profileme.h"
 #include "alpha_disasm_cases.h"
+#include "amd-ibs.h"
 #include "arch.h"
 #include "profileme_cases.h"
 
@@ -134,6 +135,69 @@ static void cross_arch(void)
 	printf("ok - arch interface\n");
 }
 
+/* AMD IBS: a little-endian Op and Fetch block, at every alignment, give
+ * perf's -D text (tests/integration/ibs.sh checks the same text against
+ * perf report -D on x86) whatever the host's byte order. */
+static void cross_ibs(void)
+{
+	static const unsigned char op_raw[] = {
+		0x20, 0x08, 0x00, 0x00,				/* caps: BRNTRGT, ZEN4 */
+		0x34, 0x12, 0x07, 0x00, 0x05, 0x00, 0x00, 0x00, /* IbsOpCtl */
+		0x00, 0x10, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, /* IbsOpRip */
+		0x03, 0x00, 0x32, 0x00, 0x38, 0x00, 0x00, 0x00, /* IbsOpData */
+		0x13, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* IbsOpData2 */
+		0x81, 0x00, 0xd2, 0x00, 0xc8, 0x00, 0x00, 0x00, /* IbsOpData3 */
+		0x00, 0x00, 0x7f, 0x00, 0x00, 0x00, 0x00, 0x00, /* IbsDcLinAd */
+		0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* IbsDcPhysAd */
+		0x00, 0x11, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00, /* IbsBrTarget */
+	};
+	static const char op_text[] =
+		"ibs_op_ctl:\t0000000500071234 MaxCnt     74560 L3MissOnly 1 En 1 Val 1 CntCtl "
+		"0=cycles CurCnt         5\n"
+		"IbsOpRip:\t0000000000401000\n"
+		"ibs_op_data:\t0000003800320003 CompToRetCtr     3 TagToRetCtr    50 OpReturn 0 "
+		"OpBrnTaken 1 OpBrnMisp 1 BrnRet 1  RipInvalid 0 BrnFuse 0 Microcode 0\n"
+		"ibs_op_data2:\t0000000000000013 RmtNode 1 DataSrc 3=Data returned from DRAM\n"
+		"ibs_op_data3:\t000000c800d20081 LdOp 1 StOp 0 DcL1TlbMiss 0 DcL2TlbMiss 0 "
+		"DcL1TlbHit2M 0 DcL1TlbHit1G 0 DcL2TlbHit2M 0 DcMiss 1 DcMisAcc 0 DcWcMemAcc 0 "
+		"DcUcMemAcc 0 DcLockedOp 0 DcMissNoMabAlloc 0 DcLinAddrValid 1 DcPhyAddrValid 0 "
+		"DcL2TlbHit1G 0 L2Miss 1 SwPf 0 OpMemWidth  4 bytes OpDcMissOpenMemReqs  0 DcMissLat "
+		"  200 TlbRefillLat     0\n"
+		"IbsDCLinAd:\t00000000007f0000\n"
+		"IbsBrTarget:\t0000000000401100\n";
+	static const struct arch_pmu pmus[] = { { 11, "ibs_op" } };
+	struct arch_env env = {
+		.e_machine = EM_X86_64, .cpuid = "AuthenticAMD,25,17,1", .pmus = pmus, .npmus = 1
+	};
+	struct perf_event_attr attr;
+	union arch_payload_buf buf;
+	const struct arch_payload_ops *ops;
+	char text[IBS_DUMP_MAX];
+	unsigned off;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = 11;
+	ops = arch_payload_select(&env, &attr);
+	cross_result(ops == &ibs_op_arch, "arch_payload_select(ibs_op)", "not the IBS Op decoder");
+	if (!ops)
+		return;
+	for (off = 0; off < 8; off++) {
+		unsigned char *p = malloc(off + sizeof(op_raw));
+
+		memcpy(p + off, op_raw, sizeof(op_raw));
+		if (!arch_payload_decode_in(&env, ops, &attr, p + off, sizeof(op_raw), &buf)) {
+			cross_result(0, "IBS Op decode", "refused");
+		} else {
+			ops->format_dump(&buf, text, sizeof(text));
+			cross_result(strcmp(text, op_text) == 0, "IBS Op -D text", text);
+		}
+		cross_result(!arch_payload_decode_in(&env, ops, &attr, p + off, sizeof(op_raw) - 1,
+						     &buf),
+			     "IBS Op short block", "decoded");
+		free(p);
+	}
+}
+
 int main(void)
 {
 	const uint16_t one = 1;
@@ -156,6 +220,7 @@ int main(void)
 	cross_bytes_cases();
 	cross_arch();
 	cross_disasm();
+	cross_ibs();
 	printf("# %d checks passed, %d failed\n", cross_passed, cross_failed);
 	return cross_failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

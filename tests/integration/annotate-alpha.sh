@@ -74,8 +74,9 @@ for i in range(600):
                                      "pctr1_samples": {}, "not_profileme": 0, "n": 0})
     t["n"] += 1
     if ver == 0:
-        if i:  # counted once a sample was ProfileMe, as the table counts
-            t["not_profileme"] += 1
+        # counted from the first sample, as the table counts (the first
+        # sample, not ProfileMe, comes before any that is)
+        t["not_profileme"] += 1
         continue
     killed, trp, mis = bit(ctl, 26), bit(i_stat, 39), bit(i_stat, 40)
     trapped = trp and not killed

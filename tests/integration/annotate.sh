@@ -6,7 +6,8 @@
 # Capstone and objdump spell some things differently, so the test compares:
 # - mnemonics, Capstone's AT&T size suffix dropped where objdump has none
 #   (pushq/push, movq/mov, retq/ret, movabsq/movabs, imulq/imul ...);
-# - register operands (the %reg tokens in order): immediates and
+# - register operands (the %reg tokens in order), and jump targets
+#   (objdump's "<sym+off>" beside a jump is JSON's "target"): immediates and
 #   displacements are printed in decimal by Capstone when small ($0 against
 #   $0x0, -8(%rbp) against -0x8(%rbp)), and objdump adds <sym+off> to
 #   jump targets.
@@ -87,6 +88,13 @@ for name in ("leaf_a", "lib_leaf"):
         bad("%s: %d of %d instructions agree with objdump" % (name, agree, len(ref)))
     print("ok - %s: %d instructions, addresses all objdump's, %d agree in mnemonic and registers"
           % (name, len(ref), agree))
+    # Jump and call targets: objdump's "11cf <leaf_a+0x46>", each one.
+    theirs = {a: (int(ops.split()[0], 16), re.search(r"<(.*)>", ops).group(1))
+              for a, _, ops in ref if re.match(r"[0-9a-f]+ <[^>]*>$", ops)}
+    ours = {i["addr"]: (i["target_addr"], i["target"]) for i in f["instructions"] if "target" in i}
+    if not theirs or ours != theirs:
+        bad("%s: targets %s, objdump %s" % (name, ours, theirs))
+    print("ok - %s: %d jump targets, objdump's addresses and names" % (name, len(ours)))
 
 # The hottest instruction of leaf_a is inside its loop: from the backward
 # jump's target to the jump.
@@ -125,6 +133,42 @@ print("ok - -i: leaf_b's %d samples per instruction add up to its row" % ls)
 PY
 else
 	echo "# no perf record here: the recording part is skipped"
+fi
+
+# Source lines: every instruction's "source" and "inlined" are
+# eu-addr2line -f -i's innermost frame (file:line, and the function when
+# it says "inlined at"), in leaf_a (no inlining) and in an -O2 function
+# with an always_inline loop (tests/helpers/inline-fixture.c).
+if command -v eu-addr2line >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1; then
+	gcc -O2 -g -o "$TMP/inlfix" tests/helpers/inline-fixture.c || fail "cannot build the fixture"
+	timeout 60 "$PROFTOP" --json -d 5 --annotate=outer_noinline -- "$TMP/inlfix" 1 \
+		>"$TMP/inl.json" 2>"$TMP/inl.err" || fail "--annotate outer_noinline: status $?"
+	python3 - "$TMP/live.json" "$WORKLOAD" leaf_a "$TMP/inl.json" "$TMP/inlfix" outer_noinline <<'PY' || exit 1
+import json, subprocess, sys
+args = sys.argv[1:]
+for k in range(0, len(args), 3):
+    path, binary, name = args[k:k + 3]
+    f = [f for l in open(path) if l.startswith("{") for f in json.loads(l)["annotate"]
+         if f["symbol"] == name][-1]
+    marked = inl = 0
+    for i in f["instructions"]:
+        out = subprocess.run(["eu-addr2line", "-f", "-i", "-e", binary, hex(i["addr"])],
+                             capture_output=True, text=True).stdout.split("\n")
+        loc = out[1].rsplit(":", 1)[0] if out[1].count(":") >= 2 else None
+        want_inl = out[0].split(" inlined at ")[0] if " inlined at " in out[0] else None
+        if i.get("source") != loc or i.get("inlined") != want_inl:
+            print("not ok - %s 0x%x: source %s inlined %s, eu-addr2line %s" %
+                  (name, i["addr"], i.get("source"), i.get("inlined"), out[:2]))
+            sys.exit(1)
+        marked += loc is not None
+        inl += want_inl is not None
+    if not marked or (name == "outer_noinline" and not inl):
+        print("not ok - %s: %d with a source, %d inlined" % (name, marked, inl)); sys.exit(1)
+    print("ok - %s: %d instructions' source lines (%d inlined) as eu-addr2line's"
+          % (name, marked, inl))
+PY
+else
+	echo "# no eu-addr2line or gcc: the source lines are not compared"
 fi
 
 # Batch text and Intel syntax.

@@ -1,7 +1,8 @@
-# The Alpha decoders (ProfileMe, the disassembler) off x86: cross-compiled
-# with their self-contained driver (tests/helpers/profileme-cross.c) for
-# s390x (big endian, static) and for alpha (the real target, dynamic: a
-# static alpha binary crashed under qemu 7.2), each run under qemu-user.
+# The Alpha decoders (ProfileMe, the disassembler) and AMD IBS off x86:
+# cross-compiled with their self-contained driver
+# (tests/helpers/profileme-cross.c) for s390x (big endian, static) and for
+# alpha (the real target, dynamic: a static alpha binary crashed under
+# qemu 7.2), each run under qemu-user.
 # A target whose tools are missing is skipped; exit 77 when both are.  Tools (Debian):
 #	apt-get install gcc-s390x-linux-gnu gcc-alpha-linux-gnu qemu-user
 # Overrides: S390X_CC, QEMU_S390X, ALPHA_CC, QEMU_ALPHA, ALPHA_SYSROOT.
@@ -13,7 +14,7 @@ ALPHA_CC=${ALPHA_CC:-alpha-linux-gnu-gcc}
 QEMU_ALPHA=${QEMU_ALPHA:-qemu-alpha}
 ALPHA_SYSROOT=${ALPHA_SYSROOT:-/usr/alpha-linux-gnu}
 
-SRCS="tests/helpers/profileme-cross.c src/arch/alpha-profileme.c src/arch/alpha-disasm.c src/arch/arch.c src/arch/payload.c
+SRCS="tests/helpers/profileme-cross.c src/arch/alpha-profileme.c src/arch/alpha-disasm.c src/arch/amd-ibs.c src/arch/arch.c src/arch/payload.c
 	lib/textfmt.c lib/strbuf.c lib/alloc.c lib/msg.c"
 # The decoder includes config.h; the host's (from ./configure) is not for
 # the target, so the cross build gets its own.

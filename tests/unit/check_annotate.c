@@ -3,6 +3,7 @@
  * accumulate; names and SYMBOL@DSO matching; instruction lines. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,6 +144,138 @@ START_TEST(test_match)
 }
 END_TEST
 
+/* The browser's a: a function is counted from annotate_watch on (not
+ * before), and the reports carry it from then. */
+START_TEST(test_watch)
+{
+	struct annotate *a = annotate_new(NULL, 0, false);
+	struct annotate_report *r;
+
+	annotate_sample(a, NULL, &hot, 0x1010, 5);   /* nothing watched: not kept */
+	r = annotate_report_of(a, "hot", NULL, 0);
+	ck_assert_uint_eq(r->nr_fns, 0);
+	annotate_report_free(r);
+	annotate_watch(a, "hot", NULL);
+	annotate_watch(a, "hot", NULL);              /* once is enough */
+	annotate_sample(a, NULL, &hot, 0x1010, 5);
+	annotate_sample(a, NULL, &hot, 0x1020, 2);
+	annotate_sample(a, NULL, &cold, 0x2000, 9);
+	r = annotate_report(a);
+	ck_assert_uint_eq(r->nr_fns, 1);
+	ck_assert_uint_eq(r->nr_unmatched, 0);
+	ck_assert_str_eq(r->fns[0].symbol, "hot");
+	ck_assert_uint_eq(r->fns[0].period, 7);
+	ck_assert_uint_eq(r->fns[0].samples, 2);
+	annotate_report_free(r);
+	r = annotate_report_of(a, "hot", NULL, 0);
+	ck_assert_uint_eq(r->nr_fns, 1);
+	ck_assert_uint_eq(r->fns[0].period, 7);
+	annotate_report_free(r);
+	r = annotate_report_of(a, "cold", NULL, 0);
+	ck_assert_uint_eq(r->nr_fns, 0);
+	annotate_report_free(r);
+	annotate_free(a);
+}
+END_TEST
+
+/* A recording in the browser: every function is kept, a function opened
+ * after the end has all its samples, and only the watched ones (or
+ * --annotate's) go into the refresh's report. */
+START_TEST(test_keep_all)
+{
+	const char *specs[] = { "cold" };
+	struct annotate *a = annotate_new(specs, 1, false);
+	struct annotate_report *r;
+	int i;
+
+	annotate_keep_all(a);
+	for (i = 0; i < 100; i++) {
+		annotate_sample(a, NULL, &hot, 0x1000 + (uint64_t)(i % 7) * 4, 1);
+		annotate_sample(a, NULL, &cold, 0x2000, 3);
+	}
+	r = annotate_report(a);
+	ck_assert_uint_eq(r->nr_fns, 1);
+	ck_assert_str_eq(r->fns[0].symbol, "cold");
+	annotate_report_free(r);
+	r = annotate_report_of(a, "hot", NULL, 0);
+	ck_assert_uint_eq(r->nr_fns, 1);
+	ck_assert_uint_eq(r->fns[0].samples, 100);
+	ck_assert_uint_eq(r->fns[0].nr_lines, 7);
+	annotate_report_free(r);
+	/* Many functions: each its own counts (the index grows). */
+	{
+		static struct symbol many[300];
+		static char names[300][16];
+
+		for (i = 0; i < 300; i++) {
+			snprintf(names[i], sizeof(names[i]), "f%d", i);
+			many[i] = (struct symbol){ 0x10000 + (uint64_t)i * 0x100,
+						   0x10000 + (uint64_t)i * 0x100 + 0x100, names[i] };
+			annotate_sample(a, NULL, &many[i], many[i].start + 4, (uint64_t)i + 1);
+			annotate_sample(a, NULL, &many[i], many[i].start + 8, 1);
+		}
+		for (i = 0; i < 300; i += 37) {
+			r = annotate_report_of(a, names[i], NULL, 0);
+			ck_assert_uint_eq(r->nr_fns, 1);
+			ck_assert_uint_eq(r->fns[0].samples, 2);
+			ck_assert_uint_eq(r->fns[0].period, (uint64_t)i + 2);
+			annotate_report_free(r);
+		}
+	}
+	annotate_watch(a, "hot", NULL);
+	r = annotate_report(a);
+	ck_assert_uint_eq(r->nr_fns, 2);
+	ck_assert_str_eq(r->fns[0].symbol, "hot");
+	ck_assert_uint_eq(r->fns[0].period, 100);
+	annotate_report_free(r);
+	annotate_free(a);
+}
+END_TEST
+
+/* A function the browser opens that has no samples of its own yet (a row
+ * with only children, say) is found among the hist's entries and shown
+ * with none; --annotate's names are not looked for there (batch output
+ * stays as it was: such a name is unmatched). */
+START_TEST(test_resolve)
+{
+	const char *specs[] = { "hot" };
+	struct sort_spec spec;
+	struct hist *h;
+	struct annotate *a = annotate_new(specs, 1, false);
+	struct annotate_report *r;
+
+	ck_assert_int_eq(sort_spec_parse("dso,sym", &spec, NULL), 0);
+	h = hist_new(&spec);
+	add(h, NULL, &hot, 0x1010, 5);
+	add(h, NULL, &cold, 0x2000, 5);
+	annotate_resolve(a, h);
+	r = annotate_report(a);
+	ck_assert_uint_eq(r->nr_fns, 0);
+	ck_assert_uint_eq(r->nr_unmatched, 1);
+	annotate_report_free(r);
+	annotate_watch(a, "cold", NULL);
+	r = annotate_report_of(a, "cold", NULL, 0);
+	ck_assert_uint_eq(r->nr_fns, 0);
+	annotate_report_free(r);
+	annotate_resolve(a, h);
+	r = annotate_report(a);
+	ck_assert_uint_eq(r->nr_fns, 1);
+	ck_assert_str_eq(r->fns[0].symbol, "cold");
+	ck_assert_uint_eq(r->fns[0].samples, 0);
+	ck_assert_uint_eq(r->nr_unmatched, 1);
+	ck_assert_str_eq(r->unmatched[0], "hot");
+	annotate_report_free(r);
+	/* Counted from then on. */
+	annotate_sample(a, NULL, &cold, 0x2004, 3);
+	r = annotate_report_of(a, "cold", NULL, 0);
+	ck_assert_uint_eq(r->fns[0].samples, 1);
+	ck_assert_uint_eq(r->fns[0].period, 3);
+	annotate_report_free(r);
+	annotate_free(a);
+	hist_free(h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("annotate");
@@ -154,6 +287,9 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("match");
 	tcase_add_test(tc, test_match);
+	tcase_add_test(tc, test_watch);
+	tcase_add_test(tc, test_keep_all);
+	tcase_add_test(tc, test_resolve);
 	suite_add_tcase(s, tc);
 	return s;
 }

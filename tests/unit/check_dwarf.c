@@ -114,6 +114,49 @@ START_TEST(test_inline_chain)
 }
 END_TEST
 
+/* dwarfinfo_lines_id (annotate: one walk of a function's DIEs) gives
+ * every address of outer_noinline and of main the file, line and
+ * innermost inlined function dwarfinfo_lookup gives it one by one; and
+ * some are in hot_inline. */
+START_TEST(test_lines_batch)
+{
+	struct dwarfinfo_cache *c = dwarfinfo_cache_new(0);
+	const uint64_t range[2][2] = { { outer_start, outer_end }, { main_start, main_end } };
+	struct dwarfinfo_line *out;
+	uint64_t *addrs;
+	size_t i, n, inlined = 0;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		n = (size_t)(range[k][1] - range[k][0]);
+		addrs = xmalloc(n * sizeof(*addrs));
+		out = xmalloc(n * sizeof(*out));
+		for (i = 0; i < n; i++)
+			addrs[i] = range[k][0] + i;
+		ck_assert_int_eq(dwarfinfo_lines_id(c, fixture, NULL, 0, addrs, n, out), 0);
+		for (i = 0; i < n; i++) {
+			const struct dwarfinfo *in;
+
+			ck_assert_int_eq(dwarfinfo_lookup(c, fixture, addrs[i], &in), 0);
+			ck_assert_ptr_eq(out[i].file, in->file);
+			ck_assert_uint_eq(out[i].line, in->line);
+			ck_assert_ptr_eq(out[i].inlined, in->nr_inlines ? in->inlines[0].name : NULL);
+			inlined += out[i].inlined != NULL;
+		}
+		free(addrs);
+		free(out);
+	}
+	ck_assert_uint_gt(inlined, 0);
+	addrs = xmalloc(sizeof(*addrs));
+	out = xmalloc(sizeof(*out));
+	addrs[0] = outer_start;
+	ck_assert_int_lt(dwarfinfo_lines_id(c, "/nonexistent/file", NULL, 0, addrs, 1, out), 0);
+	free(addrs);
+	free(out);
+	dwarfinfo_cache_free(c);
+}
+END_TEST
+
 /* Every address of main and of outer_noinline agree with
  * eu-addr2line -f -i -s: the innermost file:line, then each inlined
  * function and where it was called from (the DWARF's functions: main and
@@ -563,6 +606,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_inline_chain);
+	tcase_add_test(tc, test_lines_batch);
 	tcase_add_test(tc, test_matches_eu_addr2line);
 	tcase_add_test(tc, test_cache_hits_and_bound);
 	tcase_add_test(tc, test_bad_files);

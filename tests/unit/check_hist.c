@@ -493,6 +493,7 @@ START_TEST(test_zero)
 }
 END_TEST
 
+
 START_TEST(test_accumulate)
 {
 	struct symbol a = { 0, 1, "a" };
@@ -658,6 +659,32 @@ START_TEST(test_profileme_none)
 	ck_assert_uint_eq(hist_payload_other(h), 1);
 	ck_assert_uint_eq(hist_payload_samples(h), 0);
 	ck_assert_uint_eq(hist_entry_at(h, 0)->samples, 2);
+	hist_free(h);
+}
+END_TEST
+
+/* A row's samples that were not the decoder's count in its stats even
+ * when they come before the first decoded sample of the table. */
+START_TEST(test_payload_other_first)
+{
+	struct sort_spec spec = spec_of("sym");
+	struct hist *h = hist_new(&spec);
+	static const struct symbol f = { 0x1000, 0x1100, "f" }, g = { 0x2000, 0x2100, "g" };
+	struct hist_sample sf = sample(NULL, 1, 1, 0, NULL, &f, false, 100);
+	struct hist_sample sg = sample(NULL, 1, 1, 0, NULL, &g, false, 100);
+	struct profileme pm;
+
+	profileme_from_regs(1, 0x1000, 0, 0x2, &pm);
+	hist_enable_payload(h, &profileme_payload);
+	hist_add_payload(h, &sf, NULL);
+	hist_add_payload(h, &sg, NULL);
+	ck_assert(!hist_has_payload_stats(h));
+	ck_assert_ptr_null(pm_stats(h, 0));
+	hist_add_payload(h, &sg, &pm);
+	ck_assert(hist_has_payload_stats(h));
+	ck_assert_uint_eq(pm_stats(h, index_of(h, &f))->other, 1);
+	ck_assert_uint_eq(pm_stats(h, index_of(h, &g))->other, 1);
+	ck_assert_uint_eq(pm_stats(h, index_of(h, &g))->samples, 1);
 	hist_free(h);
 }
 END_TEST
@@ -862,6 +889,7 @@ static Suite *suite(void)
 
 	tc = tcase_create("profileme");
 	tcase_add_test(tc, test_profileme_none);
+	tcase_add_test(tc, test_payload_other_first);
 	tcase_add_test(tc, test_profileme_aggregate);
 	tcase_add_test(tc, test_profileme_aging);
 	suite_add_tcase(s, tc);

@@ -311,8 +311,10 @@ START_TEST(test_columns)
 	}
 	ck_assert_int_eq(payload_order_column(p, "overhead"), -1);
 	ck_assert(!arch_payload_order_known("retire"));
-	ck_assert_str_eq(arch_payload_order_keys(),
-			 "retired, killed, stalled, mispredict, traps, icmiss, ldst, pctr1");
+	/* ProfileMe's words first; other decoders' follow (check_ibs) */
+	ck_assert_int_eq(strncmp(arch_payload_order_keys(),
+				 "retired, killed, stalled, mispredict, traps, icmiss, ldst, pctr1, ",
+				 66), 0);
 	ck_assert_int_eq(p->columns[5].kind, PAYLOAD_NAME);
 	ck_assert_int_eq(p->columns[8].kind, PAYLOAD_MEAN);
 
