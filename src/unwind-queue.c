@@ -50,6 +50,10 @@ struct unwind_queue {
 	bool sleeping, stop;
 	size_t want;              /* the engine sleeps until done reaches it; 0: not */
 	pthread_t thread;
+	/* No thread: submit walks at once on the caller's thread (a
+	 * recording, which waits for the walks anyway: handing each sample
+	 * to a thread cost a stack copy and two wakeups). */
+	bool inline_walks;
 	/* pids whose maps the thread has (engine's, sorted) */
 	uint32_t *sent;
 	size_t nsent, sent_cap;
@@ -122,12 +126,14 @@ struct unwind_queue *unwind_queue_new(struct machine *m, int e_machine, size_t s
 	q = xcalloc(1, sizeof(*q));
 	q->m = m;
 	q->u = u;
-	q->nslots = n;
-	q->slots = xcalloc(n, sizeof(*q->slots));
+	/* Inline: a sample and its process's maps, then one forget. */
+	q->inline_walks = slots == 0;
+	q->nslots = q->inline_walks ? 4 : n;
+	q->slots = xcalloc(q->nslots, sizeof(*q->slots));
 	pthread_mutex_init(&q->lock, NULL);
 	pthread_cond_init(&q->work, NULL);
 	pthread_cond_init(&q->idle, NULL);
-	if (pthread_create(&q->thread, NULL, uq_thread, q)) {
+	if (!q->inline_walks && pthread_create(&q->thread, NULL, uq_thread, q)) {
 		q->thread = 0;
 		unwind_queue_free(q);
 		return NULL;
@@ -215,9 +221,15 @@ static size_t uq_free_slots(const struct unwind_queue *q)
 	return q->nslots - (q->tail - q->head);
 }
 
-/* Hand the slots up to tail to the thread. */
+/* Hand the slots up to tail to the thread (inline: walk them). */
 static void uq_publish(struct unwind_queue *q, size_t tail)
 {
+	if (q->inline_walks) {
+		for (; q->tail < tail; q->tail++)
+			uq_run(q, uq_slot(q, q->tail));
+		q->done = tail;
+		return;
+	}
 	pthread_mutex_lock(&q->lock);
 	q->tail = tail;
 	if (q->sleeping)
@@ -252,11 +264,13 @@ int unwind_queue_submit(struct unwind_queue *q, const struct sample *s,
 	if (s->regs && sl->s.nr_regs)
 		memcpy(sl->regs, s->regs, sl->s.nr_regs * sizeof(*s->regs));
 	sl->s.regs = s->regs ? sl->regs : NULL;
-	if (s->stack_size > sl->stack_cap)
+	/* Inline, the walk is done before s goes: no copy. */
+	if (s->stack_size > sl->stack_cap && !q->inline_walks)
 		sl->stack = xgrow(sl->stack, &sl->stack_cap, s->stack_size, 1);
-	if (s->stack_size)
+	if (s->stack_size && !q->inline_walks)
 		memcpy(sl->stack, s->stack, s->stack_size);
-	sl->s.stack = s->stack ? sl->stack : NULL;
+	if (!q->inline_walks)
+		sl->s.stack = s->stack ? sl->stack : NULL;
 	/* The kernel's part of the chain (all of it: exclude_callchain_user),
 	 * then room for PERF_CONTEXT_USER and max frames. */
 	for (i = 0; i < s->nr_callchain && s->callchain[i] != PERF_CONTEXT_USER; i++)

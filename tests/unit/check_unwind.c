@@ -410,6 +410,53 @@ START_TEST(test_queue)
 }
 END_TEST
 
+/* slots 0: no thread; the walk is done in submit, so the record may go
+ * at once, and the sample is ready without waiting. */
+START_TEST(test_queue_inline)
+{
+	static const uint64_t kchain[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000010ULL };
+	struct machine *m;
+	struct unwind_queue *q;
+	struct walk w;
+	const struct perf_event_attr *attr;
+	const struct sample *s;
+	uint64_t counts[UNWIND_NOUTCOMES];
+	size_t i;
+
+	build_lib();
+	m = machine_with_lib();
+	q = unwind_queue_new(m, EM_X86_64, 0);
+	ck_assert_ptr_nonnull(q);
+	for (i = 0; i < 100; i++) {
+		walk_init(&w, sym_good, sizeof(w.stack));
+		w.stack[0] = sym_top + 1;
+		w.s.callchain = kchain;
+		w.s.nr_callchain = 2;
+		w.s.period = i;
+		ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
+		/* Walked already: what the sample pointed at may change. */
+		memset(w.regs, 0, sizeof(w.regs));
+		memset(w.stack, 0, sizeof(w.stack));
+		ck_assert_uint_ge(unwind_queue_pending(q), 1);
+		s = unwind_queue_next(q, &attr, false);
+		ck_assert_ptr_nonnull(s);
+		ck_assert_uint_eq(s->period, i);
+		ck_assert_uint_eq(s->nr_callchain, 5);
+		ck_assert_uint_eq(s->callchain[2], PERF_CONTEXT_USER);
+		ck_assert_uint_eq(s->callchain[3], sym_good);
+		ck_assert_uint_eq(s->callchain[4], sym_top + 1);
+		ck_assert_ptr_null(unwind_queue_next(q, &attr, false));
+		if (i == 50)
+			unwind_queue_forget(q, PID);
+	}
+	unwind_queue_counts(q, counts);
+	ck_assert_uint_eq(counts[UNWIND_ROOT], 100);
+	ck_assert_uint_eq(counts[UNWIND_DROPPED], 0);
+	unwind_queue_free(q);
+	machine_free(m);
+}
+END_TEST
+
 #endif
 
 START_TEST(test_arch_table)
@@ -447,6 +494,7 @@ int main(void)
 	tcase_add_test(tc, test_regs_missing);
 	tcase_add_test(tc, test_maps_change);
 	tcase_add_test(tc, test_queue);
+	tcase_add_test(tc, test_queue_inline);
 #endif
 	suite_add_tcase(s, tc);
 	return testutil_run(s) ? EXIT_FAILURE : EXIT_SUCCESS;
