@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "unwind-test.h"
 #include "util.h"
 
 enum slot_kind {
@@ -54,9 +55,17 @@ struct unwind_queue {
 	 * recording, which waits for the walks anyway: handing each sample
 	 * to a thread cost a stack copy and two wakeups). */
 	bool inline_walks;
-	/* pids whose maps the thread has (engine's, sorted) */
-	uint32_t *sent;
+	/* pids the thread has state for (engine's, sorted); stale: their
+	 * maps changed since they were sent */
+	struct uq_pid {
+		uint32_t pid;
+		bool stale;
+	} *sent;
 	size_t nsent, sent_cap;
+	/* pids gone while the queue was full: their forget goes first when
+	 * there is room (before any sample: a pid may come back) */
+	uint32_t *late;
+	size_t nlate, late_cap;
 };
 
 static struct slot *uq_slot(struct unwind_queue *q, size_t pos)
@@ -161,6 +170,7 @@ void unwind_queue_free(struct unwind_queue *q)
 	}
 	free(q->slots);
 	free(q->sent);
+	free(q->late);
 	pthread_mutex_destroy(&q->lock);
 	pthread_cond_destroy(&q->work);
 	pthread_cond_destroy(&q->idle);
@@ -178,7 +188,7 @@ static size_t uq_sent_pos(const struct unwind_queue *q, uint32_t pid)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (q->sent[mid] < pid)
+		if (q->sent[mid].pid < pid)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -186,18 +196,19 @@ static size_t uq_sent_pos(const struct unwind_queue *q, uint32_t pid)
 	return lo;
 }
 
-static bool uq_sent(const struct unwind_queue *q, uint32_t pid)
+/* pid's entry in the sent list, or NULL. */
+static struct uq_pid *uq_sent(struct unwind_queue *q, uint32_t pid)
 {
 	size_t i = uq_sent_pos(q, pid);
 
-	return i < q->nsent && q->sent[i] == pid;
+	return i < q->nsent && q->sent[i].pid == pid ? &q->sent[i] : NULL;
 }
 
 static void uq_sent_remove(struct unwind_queue *q, uint32_t pid)
 {
 	size_t i = uq_sent_pos(q, pid);
 
-	if (i < q->nsent && q->sent[i] == pid) {
+	if (i < q->nsent && q->sent[i].pid == pid) {
 		memmove(q->sent + i, q->sent + i + 1, (q->nsent - i - 1) * sizeof(*q->sent));
 		q->nsent--;
 	}
@@ -207,12 +218,15 @@ static void uq_sent_add(struct unwind_queue *q, uint32_t pid)
 {
 	size_t i = uq_sent_pos(q, pid);
 
-	if (i < q->nsent && q->sent[i] == pid)
+	if (i < q->nsent && q->sent[i].pid == pid) {
+		q->sent[i].stale = false;
 		return;
+	}
 	if (q->nsent == q->sent_cap)
 		q->sent = xgrow(q->sent, &q->sent_cap, q->nsent + 1, sizeof(*q->sent));
 	memmove(q->sent + i + 1, q->sent + i, (q->nsent - i) * sizeof(*q->sent));
-	q->sent[i] = pid;
+	q->sent[i].pid = pid;
+	q->sent[i].stale = false;
 	q->nsent++;
 }
 
@@ -237,13 +251,40 @@ static void uq_publish(struct unwind_queue *q, size_t tail)
 	pthread_mutex_unlock(&q->lock);
 }
 
+static void uq_publish(struct unwind_queue *q, size_t tail);
+
+/* Queue the forgets that waited for room; false while some still wait. */
+static bool uq_flush_late(struct unwind_queue *q)
+{
+	size_t tail = q->tail, i = 0;
+
+	for (; i < q->nlate && tail - q->head < q->nslots; i++) {
+		struct slot *sl = uq_slot(q, tail++);
+
+		sl->kind = SLOT_FORGET;
+		sl->pid = q->late[i];
+	}
+	if (i) {
+		memmove(q->late, q->late + i, (q->nlate - i) * sizeof(*q->late));
+		q->nlate -= i;
+		uq_publish(q, tail);
+	}
+	return !q->nlate;
+}
+
 int unwind_queue_submit(struct unwind_queue *q, const struct sample *s,
 			const struct perf_event_attr *attr, size_t max)
 {
-	bool maps = !uq_sent(q, s->sid.pid);
-	size_t tail = q->tail, i, need;
+	const struct uq_pid *known;
+	bool maps;
+	size_t tail, i, need;
 	struct slot *sl;
 
+	if (q->nlate && !uq_flush_late(q))
+		return -EAGAIN;
+	known = uq_sent(q, s->sid.pid);
+	maps = !known || known->stale;
+	tail = q->tail;
 	if (uq_free_slots(q) < 1u + maps)
 		return -EAGAIN;
 	if (maps) {
@@ -323,8 +364,12 @@ const struct sample *unwind_queue_next(struct unwind_queue *q,
 			uq_wait(q, q->head + 1);
 		done = q->done;
 		pthread_mutex_unlock(&q->lock);
-		if (q->head == done)
+		if (q->head == done) {
+			/* Room made by earlier calls: forgets that waited. */
+			if (q->nlate)
+				uq_flush_late(q);
 			return NULL;
+		}
 		sl = uq_slot(q, q->head++);
 		if (sl->kind == SLOT_SAMPLE) {
 			*attr = sl->attr;
@@ -340,7 +385,10 @@ size_t unwind_queue_pending(const struct unwind_queue *q)
 
 void unwind_queue_maps_changed(struct unwind_queue *q, uint32_t pid)
 {
-	uq_sent_remove(q, pid);
+	struct uq_pid *known = uq_sent(q, pid);
+
+	if (known)
+		known->stale = true;
 }
 
 void unwind_queue_forget(struct unwind_queue *q, uint32_t pid)
@@ -350,10 +398,13 @@ void unwind_queue_forget(struct unwind_queue *q, uint32_t pid)
 	if (!uq_sent(q, pid))
 		return;
 	uq_sent_remove(q, pid);
-	/* Only frees the thread's state early: a full queue leaves it to
-	 * the process's next maps (a new Dwfl where they differ). */
-	if (!uq_free_slots(q))
+	/* The thread's state for pid must go, or a system-wide run keeps
+	 * that of every process it saw: when the queue is full, later. */
+	if (q->nlate || !uq_free_slots(q)) {
+		q->late = xgrow(q->late, &q->late_cap, q->nlate + 1, sizeof(*q->late));
+		q->late[q->nlate++] = pid;
 		return;
+	}
 	sl = uq_slot(q, q->tail);
 	sl->kind = SLOT_FORGET;
 	sl->pid = pid;
@@ -368,4 +419,9 @@ void unwind_queue_counts(const struct unwind_queue *q, uint64_t out[UNWIND_NOUTC
 void unwind_queue_count_dropped(struct unwind_queue *q)
 {
 	unwind_count(q->u, UNWIND_DROPPED);
+}
+
+size_t unwind_queue_test_procs(const struct unwind_queue *q)
+{
+	return unwind_test_procs(q->u);
 }

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "unwind.h"
+#include "unwind-test.h"
 
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
@@ -57,7 +58,17 @@ struct unwind_proc {
 	struct unwind_walk *walk;
 	struct unwind_mapx *mapx;    /* per map: its file and bias, when known */
 	struct unwind_proc *next;    /* hash chain */
+	/* The processes with a Dwfl, most recently walked by libdw first */
+	struct unwind_proc *lru_prev, *lru_next;
+	bool in_lru;
 };
+
+/* Processes that keep a Dwfl at most.  A Dwfl holds a private mapping and
+ * libdw's state of every ELF file its process maps (a megabyte or more
+ * each, for the few samples the cached rules leave to libdw); a
+ * system-wide run sees hundreds of processes.  The least recently used
+ * one's goes and is built again if needed. */
+#define UNWIND_DWFL_MAX 8
 
 struct unwinder {
 	struct machine *m;           /* NULL: maps come from unwind_set_maps */
@@ -65,6 +76,8 @@ struct unwinder {
 	const struct unwind_regs_arch *arch;
 	struct unwind_proc **buckets;
 	size_t nbuckets, nprocs;
+	struct unwind_proc *lru_head, *lru_tail;
+	size_t nlru;
 	uint64_t counts[UNWIND_NOUTCOMES];   /* atomic: read by other threads */
 	/* scratch: the process's maps as the machine has them now */
 	struct unwind_map *cur;
@@ -279,15 +292,65 @@ static struct unwind_proc **unwind_slot(struct unwinder *u, uint32_t pid)
 	return pp;
 }
 
-static void unwind_proc_reset(struct unwind_proc *p)
+static void unwind_lru_unlink(struct unwinder *u, struct unwind_proc *p)
 {
+	if (!p->in_lru)
+		return;
+	*(p->lru_prev ? &p->lru_prev->lru_next : &u->lru_head) = p->lru_next;
+	*(p->lru_next ? &p->lru_next->lru_prev : &u->lru_tail) = p->lru_prev;
+	p->lru_prev = p->lru_next = NULL;
+	p->in_lru = false;
+	u->nlru--;
+}
+
+/* p's Dwfl goes; its maps stay. */
+static void unwind_proc_drop_dwfl(struct unwinder *u, struct unwind_proc *p)
+{
+	unwind_lru_unlink(u, p);
 	if (p->dwfl)
 		dwfl_end(p->dwfl);
 	p->dwfl = NULL;
 	p->attached = false;
 	p->nrep = 0;
 	p->all_reported = false;
+}
+
+static void unwind_proc_reset(struct unwinder *u, struct unwind_proc *p)
+{
+	unwind_proc_drop_dwfl(u, p);
 	p->dirty = true;
+}
+
+/* p is about to walk with libdw: first in line, and the Dwfl of the one
+ * last in line goes when p would be one too many. */
+static void unwind_lru_touch(struct unwinder *u, struct unwind_proc *p)
+{
+	if (p->in_lru)
+		unwind_lru_unlink(u, p);
+	else
+		while (u->nlru >= UNWIND_DWFL_MAX)
+			unwind_proc_drop_dwfl(u, u->lru_tail);
+	p->lru_next = u->lru_head;
+	*(u->lru_head ? &u->lru_head->lru_prev : &u->lru_tail) = p;
+	u->lru_head = p;
+	p->in_lru = true;
+	u->nlru++;
+}
+
+size_t unwind_test_dwfls(const struct unwinder *u)
+{
+	size_t i, n = 0;
+	const struct unwind_proc *p;
+
+	for (i = 0; i < u->nbuckets; i++)
+		for (p = u->buckets[i]; p; p = p->next)
+			n += p->dwfl != NULL;
+	return n;
+}
+
+size_t unwind_test_procs(const struct unwinder *u)
+{
+	return u->nprocs;
 }
 
 static void unwind_grow(struct unwinder *u)
@@ -341,7 +404,7 @@ void unwind_forget(struct unwinder *u, uint32_t pid)
 	if (!(p = *pp))
 		return;
 	*pp = p->next;
-	unwind_proc_reset(p);
+	unwind_proc_reset(u, p);
 	free(p->maps);
 	free(p->mapx);
 	free(p->rep);
@@ -490,7 +553,7 @@ static void unwind_proc_update(struct unwinder *u, struct unwind_proc *p)
 
 		if (!mp || mp->start != p->rep[i].start || mp->end != p->rep[i].end ||
 		    mp->dso != p->rep[i].dso) {
-			unwind_proc_reset(p);
+			unwind_proc_reset(u, p);
 			break;
 		}
 	}
@@ -548,7 +611,7 @@ void unwind_free(struct unwinder *u)
 			struct unwind_proc *p = u->buckets[i];
 
 			u->buckets[i] = p->next;
-			unwind_proc_reset(p);
+			unwind_proc_reset(u, p);
 			free(p->maps);
 			free(p->mapx);
 			free(p->rep);
@@ -798,6 +861,7 @@ static enum unwind_outcome unwind_walk(struct unwinder *u, const struct sample *
 		w->n = 0;
 		w->stopped = false;
 	}
+	unwind_lru_touch(u, p);
 	unwind_proc_report_all(p);
 	if (!p->dwfl || !p->attached)
 		return UNWIND_NO_CFI;
