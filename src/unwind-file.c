@@ -25,6 +25,9 @@ struct unwind_files {
 
 struct unwind_files *unwind_files_new(void)
 {
+	/* elf_begin fails until this is said once: the files may be the
+	 * first ELF this program opens. */
+	elf_version(EV_CURRENT);
 	return xcalloc(1, sizeof(struct unwind_files));
 }
 

@@ -665,8 +665,28 @@ static bool unwind_cfa_rel(const Dwarf_Op *ops, size_t nops, bool *value, int32_
 	return true;
 }
 
-/* The rule at pc from its CFI (module bias applied). */
-static void unwind_rule_make(const struct unwind_regs_arch *a, Dwarf_Frame *f,
+/* The CFA of the x86-64 .plt entry holding vaddr, as "sp + *off": the
+ * expression ld writes for it (DW_OP_breg7 8; breg16 0; lit15; and;
+ * lit11; ge; lit3; shl; plus: 8 more past the entry's push), worked out
+ * for this pc (rip's low bits are vaddr's: the load bias is page-aligned).
+ * A sample in a call's PLT stub is common; libdw's walk costs 50 times
+ * more. */
+static bool unwind_plt_cfa(const struct unwind_regs_arch *a, const Dwarf_Op *ops, size_t nops,
+			   uint64_t vaddr, int32_t *off)
+{
+	if (nops != 9 || a->dwarf_sp > 31 || a->dwarf_ra > 31 ||
+	    ops[0].atom != DW_OP_breg0 + a->dwarf_sp || (int64_t)ops[0].number < 0 ||
+	    (int64_t)ops[0].number > 64 || ops[1].atom != DW_OP_breg0 + a->dwarf_ra ||
+	    ops[1].number != 0 || ops[2].atom != DW_OP_lit15 || ops[3].atom != DW_OP_and ||
+	    ops[4].atom < DW_OP_lit0 || ops[4].atom > DW_OP_lit15 || ops[5].atom != DW_OP_ge ||
+	    ops[6].atom != DW_OP_lit3 || ops[7].atom != DW_OP_shl || ops[8].atom != DW_OP_plus)
+		return false;
+	*off = (int32_t)ops[0].number + ((vaddr & 15) >= (uint64_t)(ops[4].atom - DW_OP_lit0) ? 8 : 0);
+	return true;
+}
+
+/* The rule at vaddr from its CFI (module bias applied). */
+static void unwind_rule_make(const struct unwind_regs_arch *a, Dwarf_Frame *f, uint64_t vaddr,
 			     struct unwind_rule *r)
 {
 	Dwarf_Op mem[3], *ops;
@@ -678,12 +698,19 @@ static void unwind_rule_make(const struct unwind_regs_arch *a, Dwarf_Frame *f,
 	r->kind = RULE_LIBDW;
 	if (dwarf_frame_info(f, &start, &end, &signalp) < 0 || signalp)
 		return;
-	if (dwarf_frame_cfa(f, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_bregx ||
-	    (ops[0].number != a->dwarf_sp && ops[0].number != a->dwarf_fp) ||
-	    (int64_t)ops[0].number2 < INT32_MIN || (int64_t)ops[0].number2 > INT32_MAX)
+	if (dwarf_frame_cfa(f, &ops, &nops))
 		return;
-	r->cfa_fp = ops[0].number == a->dwarf_fp;
-	r->cfa_off = (int32_t)ops[0].number2;
+	if (unwind_plt_cfa(a, ops, nops, vaddr, &off)) {
+		r->cfa_fp = false;
+		r->cfa_off = off;
+	} else {
+		if (nops != 1 || ops[0].atom != DW_OP_bregx ||
+		    (ops[0].number != a->dwarf_sp && ops[0].number != a->dwarf_fp) ||
+		    (int64_t)ops[0].number2 < INT32_MIN || (int64_t)ops[0].number2 > INT32_MAX)
+			return;
+		r->cfa_fp = ops[0].number == a->dwarf_fp;
+		r->cfa_off = (int32_t)ops[0].number2;
+	}
 	/* The caller's sp is the CFA. */
 	if (dwarf_frame_register(f, (int)a->dwarf_sp, mem, &ops, &nops) ||
 	    !unwind_cfa_rel(ops, nops, &value, &off) || !value || off)
@@ -750,7 +777,7 @@ static struct unwind_rule unwind_rule_at(struct unwinder *u, struct unwind_proc 
 		return *r;
 	r->kind = RULE_LIBDW;
 	if (dwarf_cfi_addrframe(file->cfi, vaddr, &f) == 0) {
-		unwind_rule_make(u->arch, f, r);
+		unwind_rule_make(u->arch, f, vaddr, r);
 		free(f);
 	}
 	return *r;

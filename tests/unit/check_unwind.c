@@ -29,10 +29,12 @@
  * return address at CFA, so a stack word pointing back into it is a
  * frame that never moves; far: a CFA 1 GiB above the stack; exprf: good's
  * rule written as a DWARF expression (DW_CFA_def_cfa_expression, breg7 8),
- * a shape the cached rules leave to libdw's walk. */
+ * a shape the cached rules leave to libdw's walk; pltf: a .plt entry's
+ * CFA expression as ld writes it (rsp + 8, or + 16 from byte 11 of its
+ * 16). */
 static const char asm_src[] =
 	"\t.text\n"
-	"\t.globl good, top, loopy, far, exprf\n"
+	"\t.globl good, top, loopy, far, exprf, pltf\n"
 	"good:\n\t.cfi_startproc\n\tnop\n\tnop\n\tret\n\t.cfi_endproc\n"
 	"top:\n\t.cfi_startproc\n\t.cfi_undefined rip\n\tnop\n\tnop\n\tret\n\t.cfi_endproc\n"
 	"loopy:\n\t.cfi_startproc\n\t.cfi_def_cfa_offset 0\n\t.cfi_offset rip, 0\n"
@@ -40,14 +42,18 @@ static const char asm_src[] =
 	"far:\n\t.cfi_startproc\n\t.cfi_def_cfa_offset 0x40000000\n\tnop\n\tnop\n\tret\n"
 	"\t.cfi_endproc\n"
 	"exprf:\n\t.cfi_startproc\n\t.cfi_escape 0x0f, 0x02, 0x77, 0x08\n\tnop\n\tnop\n\tret\n"
-	"\t.cfi_endproc\n";
+	"\t.cfi_endproc\n"
+	"\t.p2align 4\n"
+	"pltf:\n\t.cfi_startproc\n"
+	"\t.cfi_escape 0x0f, 0x0b, 0x77, 0x08, 0x80, 0x00, 0x3f, 0x1a, 0x3b, 0x2a, 0x33, 0x24, 0x22\n"
+	"\t.fill 32, 1, 0x90\n\t.cfi_endproc\n";
 
 #define BASE 0x10000000ULL
 #define SP 0x7ff000000000ULL
 #define PID 4242
 
 static char *dir;
-static uint64_t sym_good, sym_top, sym_loopy, sym_far, sym_exprf;
+static uint64_t sym_good, sym_top, sym_loopy, sym_far, sym_exprf, sym_pltf;
 
 static uint64_t sym_value(const char *name)
 {
@@ -93,6 +99,7 @@ static void build_lib(void)
 	sym_loopy = sym_value("loopy");
 	sym_far = sym_value("far");
 	sym_exprf = sym_value("exprf");
+	sym_pltf = sym_value("pltf");
 }
 
 /* A machine whose process PID maps the library at BASE. */
@@ -412,6 +419,36 @@ START_TEST(test_queue)
 }
 END_TEST
 
+/* A sample in a .plt entry: its CFA expression is worked out by the
+ * cached rules (no Dwfl made), 8 or 16 above the sp by where in the
+ * entry the pc is. */
+START_TEST(test_plt)
+{
+	struct machine *m;
+	struct unwinder *u;
+	struct walk w;
+	uint64_t out[16];
+	enum unwind_outcome o;
+	unsigned k;
+
+	build_lib();
+	ck_assert_uint_eq(sym_pltf & 15, 0);
+	m = machine_with_lib();
+	u = unwind_new(m, EM_X86_64);
+	for (k = 0; k < 16; k++) {
+		walk_init(&w, sym_pltf + k, sizeof(w.stack));
+		w.stack[k >= 11] = sym_top + 1;
+		w.stack[k < 11] = sym_good; /* the wrong slot: a frame too many */
+		ck_assert_uint_eq(run(u, &w, out, 16, &o), 2);
+		ck_assert_int_eq(o, UNWIND_ROOT);
+		ck_assert_uint_eq(out[1], sym_top + 1);
+	}
+	ck_assert_uint_eq(unwind_test_dwfls(u), 0);
+	unwind_free(u);
+	machine_free(m);
+}
+END_TEST
+
 /* Map the library for pid too. */
 static void map_lib(struct machine *m, uint32_t pid)
 {
@@ -663,6 +700,7 @@ int main(void)
 	tcase_add_test(tc, test_queue);
 	tcase_add_test(tc, test_queue_inline);
 	tcase_add_test(tc, test_dwfl_bounded);
+	tcase_add_test(tc, test_plt);
 	tcase_add_test(tc, test_sym_path_gone);
 	tcase_add_test(tc, test_queue_forget);
 #endif
