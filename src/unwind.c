@@ -454,33 +454,22 @@ size_t unwind_maps_collect(struct machine *m, uint32_t pid, struct unwind_map **
 	return c.n;
 }
 
-/* The load bias of the ELF file fd mapped at start from file offset pgoff:
- * where its vaddr 0 sits.  False when no PT_LOAD holds pgoff. */
-static bool unwind_bias(int fd, uint64_t start, uint64_t pgoff, uint64_t *bias)
-{
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	bool ok = elf && elf_kind(elf) == ELF_K_ELF && unwind_elf_bias(elf, start, pgoff, bias);
-
-	if (elf)
-		elf_end(elf);
-	return ok;
-}
-
 /* Report one map's file to p's Dwfl. */
-static void unwind_report(struct unwind_proc *p, const struct unwind_map *mp)
+static void unwind_report(struct unwinder *u, struct unwind_proc *p, const struct unwind_map *mp)
 {
 	const char *path;
 	Dwfl_Module *mod;
 	void **userdata;
 	uint64_t bias;
-	int fd = unwind_dso_open(mp->dso, &path);
+	int fd;
 
-	if (fd < 0)
+	/* The bias from the file the cached rules read (open already, most
+	 * often): not a mapping of the whole file made and undone per map. */
+	if (!unwind_elf_bias(unwind_files_get(u->files, mp->dso)->elf, mp->start, mp->pgoff,
+			     &bias))
 		return;
-	if (!unwind_bias(fd, mp->start, mp->pgoff, &bias)) {
-		close(fd);
+	if ((fd = unwind_dso_open(mp->dso, &path)) < 0)
 		return;
-	}
 	/* fd is libdw's from here, even on failure. */
 	mod = dwfl_report_elf(p->dwfl, dso_short_name(mp->dso), path, fd, bias, true);
 	if (!mod)
@@ -507,7 +496,8 @@ static const struct unwind_map *unwind_map_at(const struct unwind_map *maps, siz
 }
 
 /* Report mp to p's Dwfl (made at the first), once. */
-static void unwind_proc_report(struct unwind_proc *p, const struct unwind_map *mp)
+static void unwind_proc_report(struct unwinder *u, struct unwind_proc *p,
+			       const struct unwind_map *mp)
 {
 	size_t i;
 
@@ -518,7 +508,7 @@ static void unwind_proc_report(struct unwind_proc *p, const struct unwind_map *m
 	if (!p->dwfl && !(p->dwfl = dwfl_begin(&dwfl_callbacks)))
 		return;
 	dwfl_report_begin_add(p->dwfl);
-	unwind_report(p, mp);
+	unwind_report(u, p, mp);
 	dwfl_report_end(p->dwfl, NULL, NULL);
 	/* Tried, reported or not: a file that failed is not opened again. */
 	if (p->nrep == p->repcap)
@@ -531,14 +521,14 @@ static void unwind_proc_report(struct unwind_proc *p, const struct unwind_map *m
 }
 
 /* Every map, for libdw's walk, which looks modules up itself. */
-static void unwind_proc_report_all(struct unwind_proc *p)
+static void unwind_proc_report_all(struct unwinder *u, struct unwind_proc *p)
 {
 	size_t i;
 
 	if (p->all_reported)
 		return;
 	for (i = 0; i < p->nmaps; i++)
-		unwind_proc_report(p, &p->maps[i]);
+		unwind_proc_report(u, p, &p->maps[i]);
 	p->all_reported = true;
 }
 
@@ -889,7 +879,7 @@ static enum unwind_outcome unwind_walk(struct unwinder *u, const struct sample *
 		w->stopped = false;
 	}
 	unwind_lru_touch(u, p);
-	unwind_proc_report_all(p);
+	unwind_proc_report_all(u, p);
 	if (!p->dwfl || !p->attached)
 		return UNWIND_NO_CFI;
 	p->walk = w;
