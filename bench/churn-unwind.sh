@@ -6,7 +6,10 @@
 # after process and must free it at each exit.  RSS every tenth of the run;
 # printed: the samples, the growth over the second half (the last sample
 # against the one at half time), and the unwind outcomes and lost samples.
-# usage: sh bench/churn-unwind.sh   (as root; CHURN_SECONDS=600)
+# CHURN_MODE=command profiles the churn alone (proftop -- sh -c LOOPS): on
+# a shared machine, -a also loads the symbols of whatever else starts, and
+# its RSS says little about the unwinder's.
+# usage: sh bench/churn-unwind.sh   (as root; CHURN_SECONDS=600, CHURN_MODE=a)
 . bench/common.sh
 SECS=${CHURN_SECONDS:-600}
 CHURN=${CHURN:-3}
@@ -23,17 +26,25 @@ while [ "$(wc -c <"$TMP/in")" -lt 300000 ]; do
 	cat README src/*.c >>"$TMP/in"
 done
 # Each loop: one process at a time, each living a fraction of a second.
-setsid sh -c 'for i in $(seq '"$CHURN"'); do
+LOOPS='for i in $(seq '"$CHURN"'); do
 	( while :; do
 		xz -9 -T1 -c "'"$TMP/in"'" >/dev/null
 		bzip2 -9 -c "'"$TMP/in"'" >/dev/null
 		'"$PY"' -c "sum(i * i for i in range(300000))"
 	done ) &
-	done; wait' &
-grp=$!
-trap 'kill -- -$grp 2>/dev/null; kill $pp 2>/dev/null; rm -rf "$TMP"' EXIT INT TERM
-"$PROFTOP" -a --call-graph dwarf --json -d 5 >"$TMP/out.json" 2>"$TMP/err" &
-pp=$!
+	done; wait'
+if [ "${CHURN_MODE:-a}" = command ]; then
+	setsid "$PROFTOP" --call-graph dwarf --json -d 5 -- sh -c "$LOOPS" >"$TMP/out.json" \
+		2>"$TMP/err" &
+	pp=$!
+	grp=$pp
+else
+	setsid sh -c "$LOOPS" &
+	grp=$!
+	"$PROFTOP" -a --call-graph dwarf --json -d 5 >"$TMP/out.json" 2>"$TMP/err" &
+	pp=$!
+fi
+trap 'kill $pp 2>/dev/null; kill -- -$grp 2>/dev/null; rm -rf "$TMP"' EXIT INT TERM
 t=0 pr=
 while [ $t -lt "$SECS" ]; do
 	sleep "$STEP"
@@ -42,9 +53,10 @@ while [ $t -lt "$SECS" ]; do
 done
 kill -INT $pp
 wait $pp 2>/dev/null
+kill -- -$grp 2>/dev/null
 set -- $(echo $pr | awk '{ n = NF; h = int((n + 1) / 2); printf "%s %s", $h, $n }')
 g=$(awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a ? (b - a) * 100 / a : 0 }')
-echo "# churn ${SECS}s, $CHURN loops of xz/bzip2/$(basename "$PY"), RSS MB every ${STEP}s:$pr"
+echo "# churn ${SECS}s (${CHURN_MODE:-a}), $CHURN loops of xz/bzip2/$(basename "$PY"), RSS MB every ${STEP}s:$pr"
 echo "churn-unwind rss growth (2nd half): proftop $g % ($1 -> $2 MB)"
 tail -1 "$TMP/out.json" | python3 -c '
 import json, sys
