@@ -738,7 +738,6 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_empty);
 	tcase_add_test(tc, test_load_regular_file);
 	tcase_add_test(tc, test_fast_lines_agree);
-	tcase_add_test(tc, test_fast_real_kallsyms);
 	tcase_add_test(tc, test_find_cached);
 	suite_add_tcase(s, tc);
 
@@ -751,6 +750,7 @@ static Suite *suite(void)
 	tc = tcase_create("live");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_real_kallsyms);
+	tcase_add_test(tc, test_fast_real_kallsyms);
 	suite_add_tcase(s, tc);
 
 	return s;
