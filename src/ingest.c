@@ -432,7 +432,9 @@ static struct unwind_queue *ingest_unwinder(struct ingest *in, const struct perf
 		return NULL;
 	if (!in->unwind_tried) {
 		in->unwind_tried = true;
-		in->uq = unwind_queue_new(in->machine, in->e_machine, INGEST_UNWIND_SLOTS);
+		/* A recording walks inline: it would wait for a thread. */
+		in->uq = unwind_queue_new(in->machine, in->e_machine,
+					  in->cfg.live ? INGEST_UNWIND_SLOTS : 0);
 	}
 	return in->uq;
 }
