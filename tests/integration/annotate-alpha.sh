@@ -166,6 +166,37 @@ if sum(i["samples"] for i in f["instructions"]) != row["samples"]:
 print("ok - the instructions' ProfileMe counts add up to the row's, all %d keys" % len(rowpm))
 PY
 
+# Jump and call targets: where objdump prints " <SYM+OFF>" after an
+# instruction (branches, and jsr's hint), the JSON has the same target,
+# its address, and call for bsr and jsr only; elsewhere none.
+"$PROFTOP" -i "$TMP/rec.data" --json --annotate=alpha_hot --annotate=alpha_float \
+	>"$TMP/targets.json" 2>"$TMP/err" || fail "--json, two --annotate: status $?"
+python3 - "$TMP/targets.json" "$TMP/objdump" <<'PY' || exit 1
+import json, re, sys
+snap = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")][-1]
+want = {}
+for line in open(sys.argv[2]):
+    m = re.match(r"^ +([0-9a-f]+):\t(?:[0-9a-f]{2} ){4}\t(\S+)\t?.*?([0-9a-f]+) <([^>]*)>$", line)
+    if m:
+        want[int(m.group(1), 16)] = (m.group(4), int(m.group(3), 16), m.group(2) in ("bsr", "jsr"))
+n = calls = 0
+for f in snap.get("annotate", []):
+    for i in f["instructions"]:
+        got = (i["target"], i["target_addr"], i["call"]) if "target" in i else None
+        if got != want.get(i["addr"]):
+            print("not ok - %s %x %s: target %s, objdump %s" % (f["symbol"], i["addr"], i["text"],
+                                                              got, want.get(i["addr"])))
+            sys.exit(1)
+        n += got is not None
+        calls += bool(got and got[2])
+if n < 5 or not calls:
+    print("not ok - only %d targets (%d calls) in %s" %
+          (n, calls, [f["symbol"] for f in snap.get("annotate", [])]))
+    sys.exit(1)
+print("ok - %d jump/call targets (%d calls) are objdump's, in %d functions" %
+      (n, calls, len(snap["annotate"])))
+PY
+
 "$PROFTOP" -i "$TMP/rec.data" --batch --annotate=alpha_hot >"$TMP/out.txt" 2>"$TMP/err" ||
 	fail "--batch --annotate: status $?"
 sed -n '/^Annotate alpha_hot/,$p' "$TMP/out.txt" >"$TMP/ann.txt"
