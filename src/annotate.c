@@ -841,6 +841,7 @@ struct annotate_report *annotate_report_of(struct annotate *a, const char *symbo
 	}
 	if (i < a->nr_funcs)
 		annotate_fn_build(a, &a->funcs[i], symbol, &r->fns[r->nr_fns++]);
+	r->payload = a->payload;
 	pthread_mutex_unlock(&a->lock);
 	return r;
 }
