@@ -52,7 +52,6 @@ struct annotate_count {
 struct annotate_target {
 	char *spec, *name, *dso;     /* dso NULL: any */
 	bool matched;
-	bool dynamic;                /* annotate_watch's: annotate_resolve looks for it */
 };
 
 /* annotate_func.target of a function no target names (annotate_keep_all). */
@@ -276,7 +275,7 @@ void annotate_resolve(struct annotate *a, const struct hist *h)
 	for (i = 0; i < a->nr_targets; i++) {
 		const struct annotate_target *t = &a->targets[i];
 
-		if (!t->dynamic || t->matched)
+		if (t->matched)
 			continue;
 		for (k = 0; k < hist_count(h); k++) {
 			const struct hist_entry *e = hist_entry_at(h, k);
@@ -314,7 +313,6 @@ void annotate_watch(struct annotate *a, const char *symbol, const char *dso)
 	a->targets = xgrow(a->targets, &a->cap_targets, a->nr_targets + 1, sizeof(*a->targets));
 	t = &a->targets[a->nr_targets++];
 	annotate_target_init(t, spec);
-	t->dynamic = true;
 	/* Functions kept already (keep_all) join it; those missed may now match. */
 	for (i = 0; i < a->nr_funcs; i++)
 		if (a->funcs[i].target == ANNOTATE_NO_TARGET &&

@@ -82,6 +82,24 @@ void annotate_out_pcells(struct strbuf *sb, const struct payload_ops *ops, const
 	strbuf_release(&cell);
 }
 
+bool annotate_out_source_starts(const struct annotate_fn *f, size_t k)
+{
+	const struct annotate_line *l = &f->lines[k];
+
+	return l->source && (!k || l->source != l[-1].source || l->inlined != l[-1].inlined);
+}
+
+void annotate_out_source(struct strbuf *sb, const struct annotate_line *l)
+{
+	const char *base = strrchr(l->source, '/');
+
+	strbuf_addstr(sb, base ? base + 1 : l->source);
+	if (l->inlined)
+		strbuf_addf(sb, " [inlined: %s]", l->inlined);
+	if (l->source_text)
+		strbuf_addf(sb, "  %s", l->source_text);
+}
+
 void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
 {
 	size_t i, k;
@@ -116,6 +134,12 @@ void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
 			const struct annotate_line *l = &f->lines[k];
 			struct strbuf pct;
 
+			/* Its source line above the instructions it produced. */
+			if (annotate_out_source_starts(f, k)) {
+				strbuf_addf(sb, "%38s; ", "");
+				annotate_out_source(sb, l);
+				strbuf_addch(sb, '\n');
+			}
 			strbuf_init(&pct);
 			textfmt_fixed(&pct, annotate_out_percent(l->period, f->period), 2);
 			strbuf_addf(sb, "%7s%%  %8llu  %16llx", pct.buf,

@@ -28,6 +28,12 @@ int annotate_out_pwidth(const struct payload_ops *ops, const struct annotate_fn 
 void annotate_out_pcells(struct strbuf *sb, const struct payload_ops *ops, const void *stats,
 			 const void *total, bool title, const int *widths);
 
+/* Whether line k of f starts a source line (its first instruction, or
+ * another line or inlined function than the instruction before). */
+bool annotate_out_source_starts(const struct annotate_fn *f, size_t k);
+/* A line's source as text: "file.c:12 [inlined: f]  the line's text". */
+void annotate_out_source(struct strbuf *sb, const struct annotate_line *l);
+
 /* Each function: a title line, its note if any, then one line per
  * instruction: percent of the function's period, samples, address, text. */
 void annotate_out_text(struct strbuf *sb, const struct annotate_report *r);

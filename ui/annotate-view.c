@@ -212,12 +212,6 @@ static size_t annotate_view_row_of(const struct annotate_view *v, size_t insn)
 	return 0;
 }
 
-static bool annotate_view_same_source(const struct annotate_line *a,
-				      const struct annotate_line *b)
-{
-	return a->source == b->source && a->inlined == b->inlined;
-}
-
 /* The rows: each instruction, and with s, its source line above it where
  * the line (or the inlined function) changes. */
 static void annotate_view_rows(struct annotate_view *v)
@@ -226,10 +220,8 @@ static void annotate_view_rows(struct annotate_view *v)
 
 	v->nr_rows = 0;
 	for (i = 0; v->fn && i < v->fn->nr_lines; i++) {
-		const struct annotate_line *l = &v->fn->lines[i];
-
 		v->rows = xgrow(v->rows, &v->cap_rows, v->nr_rows + 2, sizeof(*v->rows));
-		if (v->source && l->source && (!i || !annotate_view_same_source(l, l - 1)))
+		if (v->source && annotate_out_source_starts(v->fn, i))
 			v->rows[v->nr_rows++] = (struct annotate_view_row){ i, true };
 		v->rows[v->nr_rows++] = (struct annotate_view_row){ i, false };
 	}
@@ -339,14 +331,9 @@ void annotate_view_line(const struct annotate_view *v, size_t i, struct strbuf *
 		return;
 	l = &v->fn->lines[v->rows[i].insn];
 	if (v->rows[i].source) {
-		const char *base = strrchr(l->source, '/');
-
 		*source = true;
-		strbuf_addf(sb, "%18s%s", "", base ? base + 1 : l->source);
-		if (l->inlined)
-			strbuf_addf(sb, " [inlined: %s]", l->inlined);
-		if (l->source_text)
-			strbuf_addf(sb, "  %s", l->source_text);
+		strbuf_addf(sb, "%18s", "");
+		annotate_out_source(sb, l);
 		return;
 	}
 	*pct = annotate_view_percent(v->fn, l->period);

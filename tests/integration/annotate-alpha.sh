@@ -126,6 +126,63 @@ print("ok - %d jump/call targets (%d calls) are objdump's, in %d functions" %
       (n, calls, len(snap["annotate"])))
 PY
 
+# --annotate of a function with no samples of its own: main, a caller in
+# every chain (-g: a row with children only), shows with 0 samples and its
+# instructions, bsr's and jsr's targets objdump's; a function in no chain
+# (alpha_bytes) stays unmatched.
+HOT=$(awk '/<alpha_hot>:$/ { print "0x" $1 }' "$TMP/objdump")
+RET=$(awk '/<main>:$/ { f = 1 } f && /\tbsr\t/ { sub(":", "", $1); print $1; exit }' "$TMP/objdump")
+[ -n "$HOT" ] && [ -n "$RET" ] || fail "no alpha_hot, or no bsr in main, in objdump's output"
+{
+	echo "attr sample_type=IP|TID|TIME|CALLCHAIN|PERIOD period=1000 name=cpu-clock"
+	echo "arch alpha"
+	echo "comm pid=42 tid=42 comm=alpha-code time=1"
+	echo "mmap2 pid=42 tid=42 start=0x120000000 len=0x10000 pgoff=0 file=$BIN buildid=$ID time=2"
+	for t in 100 101 102 103; do
+		ip=$(printf '0x%x' $((HOT + 4 * (t - 96))))
+		echo "sample pid=42 tid=42 ip=$ip time=$t period=1000 callchain=-512,$ip,$(printf '0x%x' $((0x$RET + 4)))"
+	done
+} >"$TMP/cc.txt"
+"$MK" -o "$TMP/cc.data" "$TMP/cc.txt" || fail "mkperfdata (callchains)"
+"$PROFTOP" -i "$TMP/cc.data" -g --json --annotate=main --annotate=alpha_bytes \
+	>"$TMP/cc.json" 2>"$TMP/err" || fail "-g --annotate=main: status $? ($(tail -1 "$TMP/err"))"
+python3 - "$TMP/cc.json" "$TMP/objdump" <<'PY' || exit 1
+import json, re, sys
+snap = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")][-1]
+fns = {f["symbol"]: f for f in snap.get("annotate", [])}
+if sorted(fns) != ["main"] or snap.get("annotate_unmatched") != ["alpha_bytes"]:
+    print("not ok - -g: annotated %s, unmatched %s" % (sorted(fns), snap.get("annotate_unmatched")))
+    sys.exit(1)
+f = fns["main"]
+want, calls = {}, 0
+inmain = False
+for line in open(sys.argv[2]):
+    if re.match(r"^[0-9a-f]+ <", line):
+        inmain = line.rstrip().endswith("<main>:")
+    m = re.match(r"^ +([0-9a-f]+):\t(?:[0-9a-f]{2} ){4}\t(\S+)\t?.*?([0-9a-f]+) <([^>]*)>$", line)
+    if inmain and m:
+        want[int(m.group(1), 16)] = (m.group(4), int(m.group(3), 16), m.group(2) in ("bsr", "jsr"))
+for i in f["instructions"]:
+    got = (i["target"], i["target_addr"], i["call"]) if "target" in i else None
+    if got != want.get(i["addr"]) or i["samples"]:
+        print("not ok - main %x %s: target %s samples %d, objdump %s" %
+              (i["addr"], i["text"], got, i["samples"], want.get(i["addr"])))
+        sys.exit(1)
+    calls += bool(got and got[2])
+if f["samples"] or len(f["instructions"]) * 4 != f["size"] or calls < 3:
+    print("not ok - main: %d samples, %d instructions for %d bytes, %d calls" %
+          (f["samples"], len(f["instructions"]), f["size"], calls))
+    sys.exit(1)
+print("ok - -g --annotate=main (children only): 0 samples, %d instructions, %d calls' targets "
+      "objdump's; alpha_bytes (no row) unmatched" % (len(f["instructions"]), calls))
+PY
+"$PROFTOP" -i "$TMP/cc.data" -g --batch --annotate=main >"$TMP/cc.out" 2>/dev/null ||
+	fail "-g --batch --annotate=main: status $?"
+grep -q '^Annotate main \[alpha-code\] 0x[0-9a-f]*, [0-9]* bytes: 0 samples' "$TMP/cc.out" ||
+	fail "-g --batch: no main with 0 samples: $(grep -i annotate "$TMP/cc.out")"
+grep -q 'bsr ra,[0-9a-f]*  <alpha_bytes>$' "$TMP/cc.out" || fail "-g --batch: no bsr <alpha_bytes>"
+ok "-g --batch --annotate=main: main with 0 samples, bsr's target by name"
+
 "$PROFTOP" -i "$TMP/rec.data" --batch --annotate=alpha_hot >"$TMP/out.txt" 2>"$TMP/err" ||
 	fail "--batch --annotate: status $?"
 sed -n '/^Annotate alpha_hot/,$p' "$TMP/out.txt" >"$TMP/ann.txt"
@@ -136,7 +193,7 @@ python3 - "$TMP/ann.txt" "$TMP/truth.json" <<'PY' || exit 1
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()[2:]
 truth = json.load(open(sys.argv[2]))["truth"]
-rows = [l.split() for l in lines if l.strip()]
+rows = [l.split() for l in lines if l.strip() and not l.lstrip().startswith(";")]
 top = max(rows, key=lambda r: int(r[1]))
 t = truth[str(int(top[2], 16))]
 want = "%.1f%%" % (100.0 * t["retired"] / t["samples"])

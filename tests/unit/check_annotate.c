@@ -301,13 +301,13 @@ START_TEST(test_keep_all)
 }
 END_TEST
 
-/* A function the browser opens that has no samples of its own yet (a row
- * with only children, say) is found among the hist's entries and shown
- * with none; --annotate's names are not looked for there (batch output
- * stays as it was: such a name is unmatched). */
+/* A function the browser opens, or --annotate names, that has no samples
+ * of its own yet (a row with only children, say) is found among the
+ * hist's entries and shown with none; a name no entry has stays
+ * unmatched. */
 START_TEST(test_resolve)
 {
-	const char *specs[] = { "hot" };
+	const char *specs[] = { "nowhere" };
 	struct sort_spec spec;
 	struct hist *h;
 	struct annotate *a = annotate_new(specs, 1, false);
@@ -332,13 +332,27 @@ START_TEST(test_resolve)
 	ck_assert_str_eq(r->fns[0].symbol, "cold");
 	ck_assert_uint_eq(r->fns[0].samples, 0);
 	ck_assert_uint_eq(r->nr_unmatched, 1);
-	ck_assert_str_eq(r->unmatched[0], "hot");
+	ck_assert_str_eq(r->unmatched[0], "nowhere");
 	annotate_report_free(r);
 	/* Counted from then on. */
 	annotate_sample(a, NULL, &cold, 0x2004, 3);
 	r = annotate_report_of(a, "cold", NULL, 0);
 	ck_assert_uint_eq(r->fns[0].samples, 1);
 	ck_assert_uint_eq(r->fns[0].period, 3);
+	annotate_report_free(r);
+	annotate_free(a);
+
+	/* --annotate's name: as the browser's. */
+	a = annotate_new((const char *[]){ "hot" }, 1, false);
+	r = annotate_report(a);
+	ck_assert_uint_eq(r->nr_unmatched, 1);
+	annotate_report_free(r);
+	annotate_resolve(a, h);
+	r = annotate_report(a);
+	ck_assert_uint_eq(r->nr_unmatched, 0);
+	ck_assert_uint_eq(r->nr_fns, 1);
+	ck_assert_str_eq(r->fns[0].symbol, "hot");
+	ck_assert_uint_eq(r->fns[0].samples, 0);
 	annotate_report_free(r);
 	annotate_free(a);
 	hist_free(h);
