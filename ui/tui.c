@@ -700,6 +700,15 @@ static void tui_draw_insns(struct tui *t, int y0, int rows)
 	annotate_view_columns(v, &sb);
 	strbuf_addstr(&sb, "   ");
 	annotate_view_title(v, &sb);
+	/* Payload columns leave no room for the title: it goes above them. */
+	if (v->pw && layout_text_width(sb.buf) > (unsigned)COLS && rows > 1) {
+		strbuf_reset(&sb);
+		annotate_view_title(v, &sb);
+		tui_line(y0++, tui_attr(t, TUI_PAIR_TITLE), sb.buf);
+		rows--;
+		strbuf_reset(&sb);
+		annotate_view_columns(v, &sb);
+	}
 	tui_line(y0, tui_attr(t, TUI_PAIR_TITLE), sb.buf);
 	annotate_view_set_page(v, (size_t)rows);
 	n = annotate_view_lines(v);

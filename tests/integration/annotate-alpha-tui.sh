@@ -81,7 +81,9 @@ keys "clear; $ABS_PROFTOP -i $ABS_REC; echo EXIT=\$?" Enter
 wait_for 'ENDED' "the recording read"
 wait_for '\[\.\] alpha_hot' "alpha_hot's row"
 keys a
-wait_for '^Percent +Address: +Retired .* Instruction +Annotate alpha_hot' "a: the ProfileMe columns"
+wait_for '^Percent +Address: +Retired .* Instruction' "a: the ProfileMe columns"
+n=$(sed -n '1s/.*bytes: \([0-9]*\) samples.*/\1/p' "$TMP/batch.txt")
+wait_for "^Annotate alpha_hot +\\[alpha-code\\] +$n samples +14 instructions" "a: the title above them"
 screen >"$TMP/view-120x40.txt"
 titles=$(check_cols "$TMP/view-120x40.txt") || { echo "$titles"; exit 1; }
 ok "120x40: columns $titles beside each instruction, the batch's values"
