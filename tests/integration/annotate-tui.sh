@@ -141,6 +141,9 @@ until colour | grep '7m' | grep -q '\[\.\] main\b'; do
 done
 keys a
 wait_for '^Percent +Address: +Instruction +Annotate main +\[workload\]' "a on main" 50
+# main may have a self sample or two by now (its loop calls now()): then
+# its hottest line is selected, and the first may be off the screen.
+keys Home
 wait_for '^ +[0-9a-f]+:  pushq? +%rbp' "main's instructions" 50
 i=0
 until sel | grep -q '<leaf_a>$'; do
