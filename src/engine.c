@@ -40,7 +40,7 @@ struct engine {
 	bool live;                   /* src is the live events, else a recording */
 	struct ingest *in;
 	struct target target;
-	char event_name[64];
+	char event_name[160];
 	char event_note[160];
 	struct offcpu_format offcpu_format;  /* --off-cpu: sched_switch's fields */
 	bool freq;                   /* sampling by frequency, else by period */
@@ -48,6 +48,7 @@ struct engine {
 	uint64_t sample_period;
 	double start;
 	double file_seconds;         /* first to last sample of the recording */
+	int64_t file_wall_start_ns;  /* its first sample on the wall clock, or 0 */
 
 	/* The start-up work left to engine_run (live): kallsyms and the /proc
 	 * synthesis, done on the engine thread while the events already
@@ -112,6 +113,7 @@ static void engine_new_ingest(struct engine *e, int e_machine)
 		.annotate_intel = e->cfg.annotate_intel,
 		.annotate_browse = e->cfg.annotate_browse,
 		.off_cpu = e->cfg.off_cpu ? &e->offcpu_format : NULL,
+		.wall = e->cfg.wall,
 	};
 
 	e->in = ingest_new(&ic, e_machine);
@@ -182,6 +184,40 @@ static void engine_file_kernel(struct engine *e, const struct perfdata_info *inf
 	machine_load_kernel_lazy(m);
 }
 
+/* --wall -i FILE: its cpu-clock (or task-clock) samples beside its
+ * sched_switch ones, *tp the latter.  Returns 0 or the exit status. */
+static int engine_file_wall(struct engine *e, const struct perfdata_event **tp,
+			    const struct perfdata_event **clockp)
+{
+	const struct perfdata_event *clock = NULL, *ev;
+	size_t i;
+
+	*tp = NULL;
+	for (i = 0; (ev = source_file_event_at(e->src, i)); i++) {
+		if (ev->attr.type == PERF_TYPE_TRACEPOINT && !*tp)
+			*tp = ev;
+		else if (ev->attr.type == PERF_TYPE_SOFTWARE && !clock &&
+			 (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+			  ev->attr.config == PERF_COUNT_SW_TASK_CLOCK))
+			clock = ev;
+	}
+	if (!*tp || !clock) {
+		msg_error("--wall: %s was not recorded with both cpu-clock and the "
+			  "sched:sched_switch tracepoint (perf record -e cpu-clock -e "
+			  "sched:sched_switch -g)", e->cfg.input);
+		return 1;
+	}
+	/* The header names both, with the clock's sampling. */
+	snprintf(e->event_name, sizeof(e->event_name), "%s,%s",
+		 clock->name ? clock->name : "cpu-clock",
+		 (*tp)->name ? (*tp)->name : "sched:sched_switch");
+	e->freq = clock->attr.freq;
+	e->sample_freq = e->freq ? clock->attr.sample_freq : 0;
+	e->sample_period = e->freq ? 0 : clock->attr.sample_period;
+	*clockp = clock;
+	return 0;
+}
+
 /* Decoders that select by event (AMD IBS): the recording's own CPUID and
  * PMU_MAPPINGS decide, never this machine's. */
 static void engine_file_payload(struct engine *e, const struct perfdata_info *info,
@@ -209,7 +245,7 @@ static int engine_start_file(struct engine *e)
 {
 	const struct engine_config *c = &e->cfg;
 	const struct perfdata_info *info;
-	const struct perfdata_event *ev;
+	const struct perfdata_event *ev, *clock = NULL;
 	struct errmsg em = ERRMSG_INIT;
 	size_t i;
 	int err;
@@ -229,8 +265,14 @@ static int engine_start_file(struct engine *e)
 	e->sample_freq = e->freq ? ev->attr.sample_freq : 0;
 	e->sample_period = e->freq ? 0 : ev->attr.sample_period;
 	e->file_seconds = source_file_seconds(e->src);
+	/* The file is written as the recording ends: its time, less the
+	   recording's length, is when it began. */
+	if (info->mtime_ns)
+		e->file_wall_start_ns = info->mtime_ns - (int64_t)(e->file_seconds * 1e9);
 	if (c->dump)
 		return 0;
+	if (c->wall && (err = engine_file_wall(e, &ev, &clock)) != 0)
+		return err;
 	/* --off-cpu: the sched_switch format the recording was made with. */
 	if (c->off_cpu &&
 	    (ev->attr.type != PERF_TYPE_TRACEPOINT ||
@@ -246,6 +288,8 @@ static int engine_start_file(struct engine *e)
 	/* No ARCH feature: EM_NONE, no payload is decoded. */
 	engine_new_ingest(e, arch_machine_from_name(info->arch));
 	ingest_only_attr(e->in, &ev->attr);
+	if (clock)
+		ingest_also_attr(e->in, &clock->attr);
 	engine_file_payload(e, info, ev);
 	ingest_symbols_async(e->in);
 	if (engine_vmlinux(e))
@@ -360,15 +404,24 @@ static int engine_off_cpu(struct engine *e, struct live_config *lc)
 	char *format;
 	int err;
 
-	if ((err = event_tracepoint("sched", "sched_switch", &lc->event, &format, &em)) ||
+	/* --wall: cpu-clock by -F or -c, the tracepoint beside it. */
+	struct event_spec *tp = e->cfg.wall ? &lc->also : &lc->event;
+
+	if ((err = event_tracepoint("sched", "sched_switch", tp, &format, &em)) ||
 	    (err = offcpu_format_parse(format, &e->offcpu_format, &em))) {
 		free(format);
-		msg_error("--off-cpu: %s", errmsg_text(&em, err));
+		msg_error("%s: %s", e->cfg.wall ? "--wall" : "--off-cpu", errmsg_text(&em, err));
 		return 1;
 	}
 	free(format);
-	e->cfg.freq = false;
-	e->cfg.sample_period = 1;
+	if (e->cfg.wall) {
+		/* Time, whatever the CPU counts: cpu-clock's period is in ns. */
+		event_parse("cpu-clock", &lc->event);
+		lc->has_also = true;
+	} else {
+		e->cfg.freq = false;
+		e->cfg.sample_period = 1;
+	}
 	return engine_sampling_rest(e, lc);
 }
 
@@ -561,6 +614,7 @@ static void engine_publish(struct engine *e, const struct refresh_action *act, e
 		.sample_freq = e->sample_freq,
 		.sample_period = e->sample_period,
 		.target = e->target.name,
+		.wall_start_ns = e->live ? 0 : e->file_wall_start_ns,
 	};
 
 	ingest_publish(e->in, &hdr, act, cb, ctx);

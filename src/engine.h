@@ -29,6 +29,8 @@ struct engine_config {
 				       whenever it has them) */
 	unsigned max_stack;         /* frames kept per chain; 0 = the kernel's maximum */
 	bool off_cpu;               /* sched_switch: rows weighed by time off the CPU */
+	bool wall;                  /* with off_cpu: cpu-clock samples too, rows
+				       weighed by wall time (both in ns) */
 	uint32_t dwarf_stack;       /* --call-graph dwarf: user stack bytes per sample
 				       (0: frame-pointer chains) */
 	size_t mmap_pages;          /* per ring */

@@ -34,12 +34,14 @@
 #include "refresh.h"
 #include "unwind-queue.h"
 #include "util.h"
+#include "walltime.h"
 
 struct ingest {
 	struct ingest_config cfg;
 	struct machine *machine;
 	struct hist *hist;
 	const struct perf_event_attr *only_attr;  /* a recording's counted event, or NULL */
+	const struct perf_event_attr *also_attr;  /* --wall: its other one, or NULL */
 
 	/* counters since start */
 	uint64_t samples;
@@ -101,6 +103,11 @@ struct ingest {
 	uint64_t offcpu_now;               /* the latest switch's time */
 	const struct perf_event_attr *offcpu_attr;  /* the tracepoint's */
 	bool offcpu_runq;                  /* the interval charged now was runnable */
+	/* --off-cpu, --wall: the rows' time columns (walltime.h), and what
+	 * the sample added now is: on-CPU, blocked or waiting to run */
+	const struct payload_ops *times;
+	enum walltime_kind time_kind;
+	uint64_t oncpu_ns, oncpu_ns_at_refresh;         /* --wall: charged since start */
 	uint64_t offcpu_ns, offcpu_ns_at_refresh;       /* charged since start */
 	uint64_t offcpu_switches_at_refresh;
 	uint64_t offcpu_bad;               /* raw payloads too short for the format */
@@ -123,7 +130,8 @@ static enum hist_mode ingest_mode(const struct ingest *in)
 static void ingest_set_machine(struct ingest *in, int e_machine)
 {
 	in->e_machine = e_machine;
-	in->payload = arch_payload_find(e_machine);
+	/* Time columns take the place of a decoder's. */
+	in->payload = in->cfg.off_cpu ? NULL : arch_payload_find(e_machine);
 	if (in->payload && in->hist)
 		hist_enable_payload(in->hist, in->payload->payload);
 }
@@ -147,8 +155,11 @@ struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine)
 	if (in->payload)
 		annotate_enable_payload(in->annotate, in->payload->payload);
 	annotate_set_live(in->annotate, cfg->live);
-	if (cfg->off_cpu)
+	if (cfg->off_cpu) {
 		in->offcpu = offcpu_new();
+		in->times = cfg->wall ? &walltime_wall : &walltime_offcpu;
+		hist_enable_payload(in->hist, in->times);
+	}
 	return in;
 }
 
@@ -197,12 +208,18 @@ void ingest_only_attr(struct ingest *in, const struct perf_event_attr *attr)
 	in->only_attr = attr;
 }
 
+void ingest_also_attr(struct ingest *in, const struct perf_event_attr *attr)
+{
+	in->also_attr = attr;
+}
+
 void ingest_payload_env(struct ingest *in, const struct arch_env *env,
 			const struct perf_event_attr *attr)
 {
 	const struct arch_payload_ops *ops = arch_payload_select(env, attr);
 
-	if (!ops || ops == in->payload)
+	/* The time columns (--off-cpu, --wall) take a decoder's place. */
+	if (!ops || ops == in->payload || in->times)
 		return;
 	in->payload = ops;
 	free(in->payload_cpuid);
@@ -247,7 +264,9 @@ void ingest_symbols_async(struct ingest *in)
 			machine_set_debuginfod(in->machine,
 					       (long)(in->cfg.debuginfod_timeout * 1000));
 	}
-	if (in->payload || machine_set_async(in->machine, true) != 0)
+	/* Held samples are added without payload (deferred.c): those with
+	 * one load their symbols as they come. */
+	if (in->payload || in->times || machine_set_async(in->machine, true) != 0)
 		return;
 	in->deferred = deferred_new();
 	deferred_set_annotate(in->deferred, in->annotate);
@@ -301,7 +320,8 @@ static bool ingest_is_target(const struct ingest *in, uint32_t pid)
  * makes its own frame and entry. */
 static bool ingest_wants_addr(const struct ingest *in)
 {
-	return in->cfg.view.inline_frames || sort_spec_has(hist_sort_spec(in->hist), SORT_SRCLINE);
+	return in->cfg.view.inline_frames || in->cfg.view.stack_detail ||
+	       sort_spec_has(hist_sort_spec(in->hist), SORT_SRCLINE);
 }
 
 /* machine_resolve through the cache.  Only answers that cannot change
@@ -451,7 +471,7 @@ static void ingest_sample(struct ingest *in, const struct sample *s,
 {
 	struct unwind_queue *uq;
 
-	if (in->only_attr && attr != in->only_attr)
+	if (in->only_attr && attr != in->only_attr && attr != in->also_attr)
 		return;
 	/* A switch opens and closes intervals; the closed ones come back
 	 * here as samples without RAW, weighed by their duration. */
@@ -643,6 +663,15 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 		}
 		return;
 	}
+	if (in->times) {
+		struct walltime_sample t = { in->time_kind, s->period };
+
+		if (t.kind == WALLTIME_ON)
+			in->oncpu_ns += s->period;
+		annotate_sample(in->annotate, r.dso, r.sym, r.addr, s->period);
+		hist_add_payload(in->hist, &hs, &t);
+		return;
+	}
 	/* a sample of the event without a payload is not the decoder's either */
 	if (in->payload && (attr->sample_type & PERF_SAMPLE_RAW)) {
 		union arch_payload_buf buf;
@@ -679,8 +708,10 @@ static void ingest_offcpu_charge(struct ingest *in, const struct offcpu_interval
 	s.period = iv->end - iv->start;
 	in->offcpu_ns += s.period;
 	in->offcpu_runq = iv->runnable;
+	in->time_kind = iv->runnable ? WALLTIME_RUNQ : WALLTIME_BLOCKED;
 	ingest_sample(in, &s, attr);
 	in->offcpu_runq = false;
+	in->time_kind = WALLTIME_ON;
 }
 
 static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
@@ -712,7 +743,8 @@ static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
 	iv.cpumode = s->cpumode;
 	iv.chain = s->callchain;
 	iv.nr_chain = s->nr_callchain;
-	offcpu_out(in->offcpu, &iv);
+	if (offcpu_out(in->offcpu, &iv, &iv))
+		ingest_offcpu_charge(in, &iv, attr);
 }
 
 /* Switch and exit records end intervals (--off-cpu). */
@@ -868,6 +900,7 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	snap.sample_freq = hdr->sample_freq;
 	snap.sample_period = hdr->sample_period;
 	snap.target = hdr->target;
+	snap.wall_start_ns = hdr->wall_start_ns;
 	snap.total_samples = in->samples;
 	snap.lost = in->lost;
 	snap.throttled = in->throttled;
@@ -925,8 +958,11 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 		const struct offcpu_stats *st = offcpu_stats(in->offcpu);
 
 		snap.off_cpu = true;
+		snap.wall = in->cfg.wall;
 		snap.offcpu_dropped = st->dropped;
 		if (act->interval > 0) {
+			snap.oncpu_ms_per_sec = (double)(in->oncpu_ns - in->oncpu_ns_at_refresh) /
+						1e6 / act->interval;
 			snap.offcpu_ms_per_sec = (double)(in->offcpu_ns - in->offcpu_ns_at_refresh) /
 						 1e6 / act->interval;
 			snap.switches_per_sec = (double)(st->switches -
@@ -936,6 +972,7 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 		if (!preview) {
 			in->offcpu_ns_at_refresh = in->offcpu_ns;
 			in->offcpu_switches_at_refresh = st->switches;
+			in->oncpu_ns_at_refresh = in->oncpu_ns;
 		}
 	}
 	if (in->deferred && preview) {

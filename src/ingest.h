@@ -37,6 +37,7 @@ struct ingest_config {
 	bool annotate_browse;
 	/* --off-cpu: the tracepoint samples' fields (the config's), or NULL */
 	const struct offcpu_format *off_cpu;
+	bool wall;                   /* with off_cpu: the other samples are on-CPU time */
 };
 
 /* The session's description in each snapshot (the engine's). */
@@ -47,6 +48,7 @@ struct ingest_header {
 	bool freq;
 	uint64_t sample_freq, sample_period;
 	const char *target;
+	int64_t wall_start_ns;       /* see snapshot.wall_start_ns */
 };
 
 /* A new machine and hist.  e_machine (EM_*) is the machine the samples
@@ -64,6 +66,8 @@ void ingest_load_kernel_async(struct ingest *in);
 /* A recording: count only the samples of attr (perf's dummy event for
  * side-band records has none worth counting). */
 void ingest_only_attr(struct ingest *in, const struct perf_event_attr *attr);
+/* And attr's too: --wall's sched_switch beside its cpu-clock. */
+void ingest_also_attr(struct ingest *in, const struct perf_event_attr *attr);
 /* The payload decoder for attr's samples in env (a recording's headers, or
  * this host's PMUs), when one selects them: IBS by its PMU and vendor.
  * Before the first record. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "arch.h"
@@ -18,6 +19,11 @@
 
 struct live {
 	struct perf_event_attr attr;
+	/* live_config.also: its attr and its fds' sample ids (sorted) */
+	bool has_also;
+	struct perf_event_attr also_attr;
+	uint64_t *also_ids;
+	size_t nalso_ids, also_cap;
 	struct live_info info;
 	int *fds;            /* every fd opened; the first per CPU owns the ring */
 	size_t nfds, cap_fds;
@@ -54,6 +60,7 @@ static void live_add_fd(struct live *l, int fd)
 static int live_open_one(struct live *l, pid_t pid, size_t cpu_idx, int cpu, size_t pages)
 {
 	int fd = event_open(&l->attr, pid, cpu, -1, 0);
+	uint64_t id;
 
 	if (fd < 0)
 		return fd;
@@ -66,7 +73,24 @@ static int live_open_one(struct live *l, pid_t pid, size_t cpu_idx, int cpu, siz
 	} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, l->ring_fds[cpu_idx]) < 0) {
 		return -errno;
 	}
+	if (!l->has_also)
+		return 0;
+	if ((fd = event_open(&l->also_attr, pid, cpu, -1, 0)) < 0)
+		return fd;
+	live_add_fd(l, fd);
+	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, l->ring_fds[cpu_idx]) < 0 ||
+	    ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
+		return -errno;
+	l->also_ids = xgrow(l->also_ids, &l->also_cap, l->nalso_ids + 1, sizeof(*l->also_ids));
+	l->also_ids[l->nalso_ids++] = id;
 	return 0;
+}
+
+static int live_id_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return CMP(x, y);
 }
 
 static void live_close_fds(struct live *l)
@@ -82,6 +106,7 @@ static void live_close_fds(struct live *l)
 	for (i = 0; i < l->nfds; i++)
 		close(l->fds[i]);
 	l->nfds = 0;
+	l->nalso_ids = 0;
 }
 
 static int live_open_all(struct live *l, const struct live_config *cfg, const int *cpus,
@@ -107,6 +132,28 @@ static int live_open_all(struct live *l, const struct live_config *cfg, const in
 		}
 	}
 	return 0;
+}
+
+/* The second event's attr (l->attr made): every occurrence, the switch
+ * records on it alone, and both on one clock so that the rings merge in
+ * order and a refresh can charge up to its own time. */
+static void live_also_attr(struct live *l, const struct live_config *cfg,
+			   const struct event_sampling *s)
+{
+	struct event_sampling one = *s;
+
+	one.freq = false;
+	one.freq_or_period = 1;
+	one.tracking = false;
+	event_attr_init(&l->also_attr, &cfg->also, &one);
+	/* System-wide too: the tracepoint's next_pid misses a switch-in
+	 * now and then (no sample, no lost record: seen on 6.18 after a
+	 * kernel thread's switch-out), and the switch record has it. */
+	l->also_attr.context_switch = s->tracking;
+	l->attr.context_switch = 0;
+	l->attr.use_clockid = l->also_attr.use_clockid = 1;
+	l->attr.clockid = l->also_attr.clockid = CLOCK_MONOTONIC;
+	l->has_also = true;
 }
 
 int live_open(const struct live_config *cfg, struct live **out, struct errmsg *em)
@@ -147,6 +194,8 @@ int live_open(const struct live_config *cfg, struct live **out, struct errmsg *e
 		event_attr_init(&l->attr, &ev, &s);
 		/* On Alpha, cycles samples carry the ProfileMe payload. */
 		arch_adjust_attr(&l->attr, arch_host_machine());
+		if (cfg->has_also)
+			live_also_attr(l, cfg, &s);
 		err = live_open_all(l, cfg, cpus, ncpus);
 		if (!err)
 			break;
@@ -164,7 +213,12 @@ int live_open(const struct live_config *cfg, struct live **out, struct errmsg *e
 		live_close(l);
 		return err;
 	}
-	snprintf(l->info.event_name, sizeof(l->info.event_name), "%s", ev.name);
+	if (l->has_also)
+		snprintf(l->info.event_name, sizeof(l->info.event_name), "%s,%s", ev.name,
+			 cfg->also.name);
+	else
+		snprintf(l->info.event_name, sizeof(l->info.event_name), "%s", ev.name);
+	qsort(l->also_ids, l->nalso_ids, sizeof(*l->also_ids), live_id_cmp);
 	l->info.exclude_kernel = s.exclude_kernel;
 	l->info.nr_cpus = ncpus;
 	l->info.nr_fds = l->nfds;
@@ -182,6 +236,7 @@ void live_close(struct live *l)
 	if (!l)
 		return;
 	live_close_fds(l);
+	free(l->also_ids);
 	free(l->fds);
 	free(l->ring_fds);
 	free(l->rings);
@@ -199,6 +254,23 @@ const struct live_info *live_get_info(const struct live *l)
 const struct perf_event_attr *live_attr(const struct live *l)
 {
 	return &l->attr;
+}
+
+const struct perf_event_attr *live_record_attr(const struct live *l,
+					       const struct perf_event_header *hdr)
+{
+	uint64_t id;
+
+	if (!l->has_also || hdr->size < sizeof(*hdr) + sizeof(id))
+		return &l->attr;
+	/* PERF_SAMPLE_IDENTIFIER: a sample's first word, the last of the
+	 * sample_id trailer of other records (both attrs have them). */
+	if (hdr->type == PERF_RECORD_SAMPLE)
+		memcpy(&id, hdr + 1, sizeof(id));
+	else
+		memcpy(&id, (const char *)hdr + hdr->size - sizeof(id), sizeof(id));
+	return bsearch(&id, l->also_ids, l->nalso_ids, sizeof(id), live_id_cmp) ?
+		       &l->also_attr : &l->attr;
 }
 
 size_t live_nr_pollfds(const struct live *l)

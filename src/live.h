@@ -19,6 +19,11 @@ struct live_config {
 	struct event_spec event;      /* what to sample */
 	bool event_is_default;        /* cycles by default: may fall back */
 	struct event_sampling sampling;
+	/* --wall: a second event on the same fds' rings, on every occurrence
+	 * (period 1), with the switch records instead of the first's; both
+	 * on CLOCK_MONOTONIC. */
+	struct event_spec also;
+	bool has_also;
 	const int *cpus;              /* NULL: all online CPUs */
 	size_t ncpus;
 	const pid_t *tids;            /* threads to follow; NULL: system-wide */
@@ -27,7 +32,7 @@ struct live_config {
 };
 
 struct live_info {
-	char event_name[64];          /* what is actually sampled */
+	char event_name[160];         /* what is actually sampled (--wall: "A,B") */
 	char note[160];               /* event fallback notice, or "" */
 	char restriction[160];        /* "sampling user space only" notice, or "" */
 	bool exclude_kernel;          /* user space only */
@@ -42,6 +47,10 @@ void live_close(struct live *l);
 const struct live_info *live_get_info(const struct live *l);
 /* The attr the records of every ring were produced with. */
 const struct perf_event_attr *live_attr(const struct live *l);
+/* With a second event, which of the two produced the record (by its
+ * sample id); else live_attr. */
+const struct perf_event_attr *live_record_attr(const struct live *l,
+					       const struct perf_event_header *hdr);
 
 /* Number of pollfds live_fill_pollfds writes. */
 size_t live_nr_pollfds(const struct live *l);

@@ -185,6 +185,10 @@ struct offcpu_thread {
 	size_t chain_cap;
 	bool off;
 	bool charged;               /* charged up to a refresh at start */
+	/* A switch-in seen while not off: its switch-out, from another CPU's
+	 * ring, may come after it (a drain takes each ring up to where it
+	 * is, not the rings up to one time), and closes there. */
+	uint64_t in_at;
 };
 
 struct offcpu {
@@ -243,22 +247,35 @@ static struct offcpu_thread *offcpu_find(struct offcpu *o, uint32_t tid)
 	return idx == HASHTAB_EMPTY ? NULL : &o->threads[idx];
 }
 
-void offcpu_out(struct offcpu *o, const struct offcpu_interval *at)
+/* Thread tid's entry, made when new. */
+static struct offcpu_thread *offcpu_get(struct offcpu *o, uint32_t tid)
 {
-	uint64_t h = offcpu_tid_hash(at->tid);
-	size_t slot = hashtab_probe(&o->index, h, offcpu_eq, o, &at->tid);
-	struct offcpu_thread *t;
+	size_t slot = hashtab_probe(&o->index, offcpu_tid_hash(tid), offcpu_eq, o, &tid);
+
+	if (o->index.slots[slot] != HASHTAB_EMPTY)
+		return &o->threads[o->index.slots[slot]];
+	o->threads = xgrow(o->threads, &o->cap, o->nthreads + 1, sizeof(*o->threads));
+	memset(&o->threads[o->nthreads], 0, sizeof(*o->threads));
+	o->threads[o->nthreads].at.tid = tid;
+	hashtab_insert_at(&o->index, slot, (uint32_t)o->nthreads, offcpu_hash, o);
+	return &o->threads[o->nthreads++];
+}
+
+static void offcpu_count(struct offcpu *o, const struct offcpu_interval *iv)
+{
+	o->stats.intervals++;
+	if (iv->runnable)
+		o->stats.runnable_ns += iv->end - iv->start;
+	else
+		o->stats.blocked_ns += iv->end - iv->start;
+}
+
+bool offcpu_out(struct offcpu *o, const struct offcpu_interval *at, struct offcpu_interval *iv)
+{
+	struct offcpu_thread *t = offcpu_get(o, at->tid);
+	bool late = !t->off && t->in_at > at->start;
 
 	o->stats.switches++;
-	if (o->index.slots[slot] == HASHTAB_EMPTY) {
-		o->threads = xgrow(o->threads, &o->cap, o->nthreads + 1, sizeof(*o->threads));
-		memset(&o->threads[o->nthreads], 0, sizeof(*o->threads));
-		o->threads[o->nthreads].at.tid = at->tid;
-		hashtab_insert_at(&o->index, slot, (uint32_t)o->nthreads, offcpu_hash, o);
-		t = &o->threads[o->nthreads++];
-	} else {
-		t = &o->threads[o->index.slots[slot]];
-	}
 	/* A thread seen going out twice lost its switch-in: the first
 	 * interval's end is unknown, so it is dropped, not guessed. */
 	if (t->off)
@@ -269,8 +286,20 @@ void offcpu_out(struct offcpu *o, const struct offcpu_interval *at)
 		memcpy(t->chain, at->chain, at->nr_chain * sizeof(*t->chain));
 	t->at = *at;
 	t->at.chain = t->chain;
-	t->off = true;
+	t->off = !late;
 	t->charged = false;
+	if (!late) {
+		t->in_at = 0;
+		return false;
+	}
+	/* Its switch-in came first: the interval is whole. */
+	*iv = t->at;
+	iv->end = t->in_at;
+	t->in_at = 0;
+	o->stats.unmatched_in--;
+	o->stats.reordered++;
+	offcpu_count(o, iv);
+	return true;
 }
 
 /* Close t's interval at time into *iv. */
@@ -288,11 +317,7 @@ static bool offcpu_close(struct offcpu *o, struct offcpu_thread *t, uint64_t tim
 	}
 	*iv = t->at;
 	iv->end = time;
-	o->stats.intervals++;
-	if (iv->runnable)
-		o->stats.runnable_ns += time - t->at.start;
-	else
-		o->stats.blocked_ns += time - t->at.start;
+	offcpu_count(o, iv);
 	return true;
 }
 
@@ -302,6 +327,11 @@ bool offcpu_in(struct offcpu *o, uint32_t tid, uint64_t time, struct offcpu_inte
 
 	if (!t || !t->off) {
 		o->stats.unmatched_in++;
+		/* Kept for a switch-out still to come (offcpu_out), of a
+		 * thread known (those never seen going out make none: per
+		 * thread, next_pid names other processes' threads too). */
+		if (t && time > t->in_at)
+			t->in_at = time;
 		return false;
 	}
 	return offcpu_close(o, t, time, iv);

@@ -67,6 +67,8 @@ struct offcpu_stats {
 	uint64_t intervals;         /* closed and charged */
 	uint64_t blocked_ns, runnable_ns;
 	uint64_t unmatched_in;      /* switch-ins of threads never seen going out */
+	uint64_t reordered;         /* switch-outs read after their switch-in (another
+				       CPU's ring): closed at it, not lost */
 	uint64_t dropped;           /* intervals ending before they started */
 	uint64_t exited;            /* closed at the thread's exit */
 };
@@ -76,15 +78,17 @@ struct offcpu;
 struct offcpu *offcpu_new(void);
 void offcpu_free(struct offcpu *o);
 
-/* Thread tid of pid went off the CPU at time with this chain (copied). */
-void offcpu_out(struct offcpu *o, const struct offcpu_interval *at);
+/* Thread tid of pid went off the CPU at time with this chain (copied).
+ * True with the interval in *iv when its switch-in was read first (from
+ * another CPU's ring): then it is closed at once, at that switch-in. */
+bool offcpu_out(struct offcpu *o, const struct offcpu_interval *at, struct offcpu_interval *iv);
 
 /* Thread tid is back on a CPU (or exited) at time: true with its interval
  * in *iv when it was off. */
 bool offcpu_in(struct offcpu *o, uint32_t tid, uint64_t time, struct offcpu_interval *iv);
 /* Exit: closes the interval if the thread was off, and forgets it. */
 bool offcpu_exit(struct offcpu *o, uint32_t tid, uint64_t time, struct offcpu_interval *iv);
-/* Threads known (seen going off, not exited). */
+/* Threads known (seen going off or on, not exited). */
 size_t offcpu_threads(const struct offcpu *o);
 
 /* The next thread still off the CPU at time, from *cursor (0 to start):

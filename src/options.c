@@ -16,6 +16,7 @@
 #include "errmsg.h"
 #include "engine.h"
 #include "util.h"
+#include "walltime.h"
 
 #define DEFAULT_FREQ 4000
 #define DEFAULT_MMAP_PAGES 128
@@ -46,7 +47,10 @@ enum {
 	OPT_ORDER,
 	OPT_INLINE,
 	OPT_OFF_CPU,
+	OPT_WALL,
 	OPT_PPROF,
+	OPT_BASELINE,
+	OPT_BASELINE_SAVE,
 };
 
 static const struct option long_options[] = {
@@ -89,11 +93,14 @@ static const struct option long_options[] = {
 	{ "tree-percent", required_argument, NULL, OPT_TREE_PERCENT },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "pprof", required_argument, NULL, OPT_PPROF },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "baseline-save", required_argument, NULL, OPT_BASELINE_SAVE },
 	{ "tui", no_argument, NULL, OPT_TUI },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "exit-on-end", no_argument, NULL, OPT_EXIT_ON_END },
 	{ "no-exit-on-end", no_argument, NULL, OPT_NO_EXIT_ON_END },
 	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+	{ "wall", no_argument, NULL, OPT_WALL },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -122,6 +129,11 @@ void options_usage(FILE *out)
 	      "                           wait, from sched:sched_switch, charged to its chain\n"
 	      "                           when it went off (implies -g; not with -e); with\n"
 	      "                           -i, a perf record -e sched:sched_switch -g file\n"
+	      "      --wall               wall-clock time: cpu-clock samples and off-CPU\n"
+	      "                           intervals in one table, columns On-CPU, Off-CPU,\n"
+	      "                           Runq (waiting to run) and Wall (implies -g; not\n"
+	      "                           with -e); with -i, a perf record -e cpu-clock\n"
+	      "                           -e sched:sched_switch -g file\n"
 	      "Callchains:\n"
 	      "  -g                       sample callchains (frame pointers): --call-graph fp\n"
 	      "      --call-graph=fp|dwarf[,SIZE]\n"
@@ -179,7 +191,8 @@ void options_usage(FILE *out)
 	      "                           brmisp, taken, retmisp, loads, stores, dcmiss,\n"
 	      "                           l2miss, dtlb, dtlb2, ldlat, tag2ret, comp2ret; on\n"
 	      "                           IBS Fetch data icmiss, itlb, itlb2, fetchlat,\n"
-	      "                           completed, aborted, l2miss\n"
+	      "                           completed, aborted, l2miss; with --wall on-cpu,\n"
+	      "                           off-cpu, runq, wall; with --off-cpu runq\n"
 	      "  -z, --zero               zero the table at each refresh instead of decaying it\n"
 	      "      --accumulate         never decay: the table covers the whole run\n"
 	      "  -E, --entries=N          show at most N rows\n"
@@ -195,6 +208,10 @@ void options_usage(FILE *out)
 	      "                           pprof profile.proto (replaced whole; \"-\": the\n"
 	      "                           last one to stdout at the end); no table unless\n"
 	      "                           --batch or --json (implies -g)\n"
+	      "      --baseline=FILE      Baseline and Delta columns: each row's share in\n"
+	      "                           FILE (pprof, folded stacks or perf.data), matched\n"
+	      "                           by name; B in the browser takes the table instead\n"
+	      "      --baseline-save=FILE write the last table to FILE as pprof at the end\n"
 	      "      --tui                the interactive browser even if not on a terminal\n"
 	      "      --no-color           no colours in the browser (also: NO_COLOR set)\n"
 	      "      --[no-]exit-on-end   leave the browser when the target ends (default:\n"
@@ -610,10 +627,20 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		case OPT_OFF_CPU:
 			o->off_cpu = true;
 			break;
+		case OPT_WALL:
+			o->wall = true;
+			break;
 		case OPT_PPROF:
 			if (!*optarg)
 				return usage_error("--pprof needs a file name (\"-\": stdout)");
 			o->pprof = optarg;
+			break;
+		case OPT_BASELINE:
+		case OPT_BASELINE_SAVE:
+			if (!*optarg)
+				return usage_error("--%s needs a file name", c == OPT_BASELINE ?
+						   "baseline" : "baseline-save");
+			*(c == OPT_BASELINE ? &o->baseline : &o->baseline_save) = optarg;
 			break;
 		case OPT_TUI:
 			o->tui = true;
@@ -652,10 +679,20 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		return usage_error("-K and -U together would hide every row");
 	if (!!o->npids + !!o->ntids + !!o->command + explicit_all + !!o->input > 1)
 		return usage_error("choose one target: -a, -p, -t, a command or -i FILE");
+	if (o->wall && o->event)
+		return usage_error("--wall samples cpu-clock and sched:sched_switch: it "
+				   "excludes -e");
 	if (o->off_cpu && o->event)
 		return usage_error("--off-cpu samples sched:sched_switch: it excludes -e");
-	if (o->off_cpu && (have_freq || have_count))
+	if (o->off_cpu && !o->wall && (have_freq || have_count))
 		return usage_error("--off-cpu takes every switch: it excludes -F and -c");
+	/* --wall is --off-cpu with the on-CPU samples beside it. */
+	if (o->wall)
+		o->off_cpu = true;
+	if (o->view.order && !o->wall &&
+	    (strcmp(o->view.order, "runq") ? walltime_order_known(o->view.order) : !o->off_cpu))
+		return usage_error("--order %s is a column of --wall%s", o->view.order,
+				   strcmp(o->view.order, "runq") ? "" : " and --off-cpu");
 	if (o->off_cpu && o->dwarf_stack)
 		return usage_error("--off-cpu keeps the chain of each switch-out: with frame "
 				   "pointers only, not --call-graph dwarf (not yet)");
@@ -690,6 +727,14 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		o->output = OUTPUT_NONE;
 	if (folded)
 		o->output = OUTPUT_FOLDED;
+	if ((o->baseline_save || o->baseline) && o->dump)
+		return usage_error("-D prints records, no table: it excludes --baseline and "
+				   "--baseline-save");
+	/* The saved profile has the stacks the recording or -g gives. */
+	if (o->baseline_save)
+		o->view.stacks = true;
+	/* pprof keeps addresses, pids and tids in its stacks. */
+	o->view.stack_detail = o->pprof || o->baseline_save;
 	if (folded || o->pprof) {
 		o->view.stacks = true;
 		/* Live, stacks need chains; a recording has them or not. */
@@ -722,6 +767,7 @@ void options_engine_config(const struct options *o, bool browser, struct engine_
 	out->sample_period = o->sample_period;
 	out->callchain = o->callchain;
 	out->off_cpu = o->off_cpu;
+	out->wall = o->wall;
 	out->dwarf_stack = o->dwarf_stack;
 	out->max_stack = o->max_stack;
 	out->mmap_pages = o->mmap_pages;

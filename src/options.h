@@ -47,6 +47,8 @@ struct options {
 	const char *input;          /* -i FILE: replay a perf.data ("-": stdin) */
 	bool dump;                  /* -D: print the records of -i FILE */
 	const char *pprof;          /* --pprof FILE ("-": stdout), or NULL */
+	const char *baseline;       /* --baseline FILE (pprof or folded), or NULL */
+	const char *baseline_save;  /* --baseline-save FILE: the last table as pprof */
 	const char *symfs;          /* --symfs DIR */
 	const char *buildid_dir;    /* --buildid-dir DIR */
 	const char *vmlinux;        /* --vmlinux FILE */
@@ -57,6 +59,7 @@ struct options {
 				       chains are used whenever it has them */
 	unsigned max_stack;         /* --max-stack; 0 = kernel.perf_event_max_stack */
 	bool off_cpu;               /* --off-cpu: sched_switch intervals, weighed in ns */
+	bool wall;                  /* --wall: and cpu-clock samples (off_cpu set too) */
 	uint32_t dwarf_stack;       /* --call-graph dwarf[,SIZE]: bytes of user stack
 				       per sample; 0: frame pointers */
 	bool sort_set;              /* -s given (the TUI's default adds comm) */

@@ -505,6 +505,13 @@ static void scan_pipe_headers(struct perfdata *pd)
 			}
 		} else if (type == REC_HEADER_BUILD_ID) {
 			parse_build_ids(pd, r, r + size);
+		} else if (type == REC_HEADER_TRACING_DATA && size >= 12) {
+			/* The tracepoints' formats follow the record, outside its
+			 * size: what the stream holds of them (a cut one is
+			 * parsed as far as it goes). */
+			uint64_t n = get32(pd, r + 8), have = pd->size - off - size;
+
+			parse_feature(pd, FEAT_TRACING_DATA, r + size, (size_t)(n < have ? n : have));
 		}
 		if (extra > pd->size - off - size)
 			break;

@@ -115,6 +115,13 @@ const struct perfdata_event *source_file_event(const struct source *src)
 	return ((const struct source_file *)src)->event;
 }
 
+const struct perfdata_event *source_file_event_at(const struct source *src, size_t i)
+{
+	const struct source_file *s = (const struct source_file *)src;
+
+	return i < perfdata_nr_events(s->file) ? perfdata_get_event(s->file, i) : NULL;
+}
+
 double source_file_seconds(const struct source *src)
 {
 	const struct perfdata_info *info = source_file_info(src);

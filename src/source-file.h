@@ -21,6 +21,8 @@ const struct perfdata_info *source_file_info(const struct source *src);
 /* The event whose samples count: the first that is not perf's dummy
  * event for side-band records (a choice between several comes later). */
 const struct perfdata_event *source_file_event(const struct source *src);
+/* The recording's event i, or NULL past the last. */
+const struct perfdata_event *source_file_event_at(const struct source *src, size_t i);
 /* Seconds from the first to the last sample (0 when unknown). */
 double source_file_seconds(const struct source *src);
 

@@ -12,24 +12,24 @@ struct source_live {
 	struct live *live;
 };
 
-/* live_read's callback, with the attr every ring's records have. */
+/* live_read's callback, with the attr of each record. */
 struct source_live_read {
 	source_record_cb cb;
 	void *ctx;
-	const struct perf_event_attr *attr;
+	const struct live *live;
 };
 
 static void source_live_record(const struct perf_event_header *hdr, void *ctx)
 {
 	struct source_live_read *r = ctx;
 
-	r->cb(hdr, r->attr, r->ctx);
+	r->cb(hdr, live_record_attr(r->live, hdr), r->ctx);
 }
 
 static long source_live_read(struct source *src, source_record_cb cb, void *ctx)
 {
 	struct source_live *s = (struct source_live *)src;
-	struct source_live_read r = { cb, ctx, live_attr(s->live) };
+	struct source_live_read r = { cb, ctx, s->live };
 
 	return (long)live_read(s->live, source_live_record, &r);
 }

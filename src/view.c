@@ -16,6 +16,7 @@
 #include "machine.h"
 #include "symtab.h"
 #include "util.h"
+#include "walltime.h"
 #include "view-impl.h"
 
 const char view_unknown[] = "[unknown]";
@@ -72,12 +73,12 @@ int view_order_parse(const char *s, const char **out, struct errmsg *em)
 		*out = NULL;
 		return 0;
 	}
-	if (s && arch_payload_order_known(s)) {
+	if (s && (arch_payload_order_known(s) || walltime_order_known(s))) {
 		*out = s;
 		return 0;
 	}
-	return errmsg_set(em, -EINVAL, "known orders: %s, %s", VIEW_ORDER_DEFAULT,
-			  arch_payload_order_keys());
+	return errmsg_set(em, -EINVAL, "known orders: %s, %s, %s", VIEW_ORDER_DEFAULT,
+			  arch_payload_order_keys(), walltime_order_keys());
 }
 
 static void view_fill_row(const struct hist_entry *e, const bool *key, double total,
@@ -416,7 +417,8 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 	snap->rows = rows;
 	snap->nr_rows = nr;
 	if (snap->callchains && opts->stacks)
-		view_build_stacks(hist_callchains(h), expand ? &dt : NULL, snap);
+		view_build_stacks(hist_callchains(h), expand ? &dt : NULL, snap,
+				  opts->stack_detail);
 	if (expand) {
 		snap->dwarf_lookups = dt.lookups;
 		view_dtab_free(&dt);

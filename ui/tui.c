@@ -24,8 +24,10 @@
 #include <unistd.h>
 
 #include "browser.h"
+#include "errmsg.h"
 #include "layout.h"
 #include "output.h"
+#include "pprof.h"
 #include "provide_curses.h"
 #include "util.h"
 #include "view.h"
@@ -463,7 +465,10 @@ static void tui_draw_header(struct tui *t)
 		strbuf_init(&sb);
 		strbuf_addf(&sb, "Sort: %s  %s", browser_sort_name(b),
 			    b->relative ? "% of shown rows" :
+			    s->wall ? "% of all wall time" :
 			    s->off_cpu ? "% of all off-CPU time" : "% of all samples");
+		if (s->wall)
+			strbuf_addf(&sb, "  on-CPU %.1f ms/s", s->oncpu_ms_per_sec);
 		if (s->off_cpu)
 			strbuf_addf(&sb, "  off-CPU %.1f ms/s  switches %.0f/s  dropped %llu",
 				    s->offcpu_ms_per_sec, s->switches_per_sec,
@@ -534,6 +539,18 @@ static attr_t tui_heat(const struct tui *t, double pct)
 	if (pct >= 5.0)
 		return tui_attr(t, TUI_PAIR_HOT);
 	if (pct >= 0.5 && t->color)
+		return tui_attr(t, TUI_PAIR_WARM);
+	return A_NORMAL;
+}
+
+/* --baseline's Delta: red up, green down, as a diff reads. */
+static attr_t tui_delta(const struct tui *t, const struct snapshot_row *r)
+{
+	double d = column_delta(r);
+
+	if (d >= 0.005)
+		return tui_attr(t, TUI_PAIR_HOT);
+	if (d <= -0.005 && t->color)
 		return tui_attr(t, TUI_PAIR_WARM);
 	return A_NORMAL;
 }
@@ -673,6 +690,8 @@ static void tui_draw_table(struct tui *t, int y0, int rows)
 				attrset(base | tui_heat(t, l->self));
 			else if (c->col == COLUMN_CHILDREN)
 				attrset(base | tui_heat(t, l->children));
+			else if (c->col == COLUMN_DELTA)
+				attrset(base | tui_delta(t, l->row));
 			tui_put(y0 + 1 + y, x, cut, (int)width);
 			attrset(base);
 		}
@@ -1076,9 +1095,24 @@ static int tui_signals(struct tui *t, sigset_t *engine_mask)
 	return t->sigfd < 0 ? -errno : 0;
 }
 
+/* --baseline-save: the last table shown, as pprof, once the terminal is
+ * back (so that an error can be read).  Returns 0 or -errno. */
+static int tui_save_baseline(const struct tui_config *cfg, const struct snapshot *snap)
+{
+	struct pprof_writer *w = pprof_writer_new(cfg->baseline_save, cfg->comment);
+	struct errmsg em = ERRMSG_INIT;
+	int err = pprof_writer_snapshot(w, snap, &em);
+
+	if (err)
+		msg_error("--baseline-save: %s", errmsg_text(&em, err));
+	pprof_writer_free(w);
+	return err;
+}
+
 int tui_main(const struct tui_config *cfg)
 {
-	struct browser_init init = { .view = cfg->view, .mode = cfg->mode };
+	struct browser_init init = { .view = cfg->view, .mode = cfg->mode,
+				     .baseline = cfg->baseline };
 	struct tui *t = xcalloc(1, sizeof(*t));
 	sigset_t engine_mask, ui_mask;
 	int status = 0, err;
@@ -1146,6 +1180,8 @@ out_output:
 	tui_release_output(t);
 out_engine:
 	tui_active = NULL;
+	if (cfg->baseline_save && t->b.snap && tui_save_baseline(cfg, t->b.snap) && !status)
+		status = 1;
 	browser_release(&t->b);
 	if (t->pending) {
 		snapshot_release(t->pending);

@@ -158,7 +158,7 @@ static void out_at(struct offcpu *o, uint32_t tid, uint64_t t, bool runnable,
 	at.ip = 0xffffffff81000000ull;
 	at.chain = chain;
 	at.nr_chain = n;
-	offcpu_out(o, &at);
+	ck_assert(!offcpu_out(o, &at, &at));
 }
 
 START_TEST(test_pairing)
@@ -221,6 +221,52 @@ START_TEST(test_exit_and_lost)
 	ck_assert(!offcpu_in(o, 23, 900, &iv));
 	ck_assert_uint_eq(offcpu_stats(o)->dropped, 2);
 	ck_assert_uint_eq(offcpu_stats(o)->blocked_ns, 900);
+	offcpu_free(o);
+}
+END_TEST
+
+/* System-wide, a switch-out read after its switch-in (the rings are
+ * drained each up to where it is, so another CPU's record can come a drain
+ * late): closed at that switch-in, not lost, nothing dropped. */
+START_TEST(test_reordered)
+{
+	struct offcpu *o = offcpu_new();
+	struct offcpu_interval iv, at;
+	uint64_t chain[2] = { 4, 5 };
+
+	out_at(o, 31, 1000, false, chain, 2);
+	ck_assert(offcpu_in(o, 31, 2000, &iv));
+	/* In at 3500 read first: unmatched for now. */
+	ck_assert(!offcpu_in(o, 31, 3500, &iv));
+	ck_assert_uint_eq(offcpu_stats(o)->unmatched_in, 1);
+	memset(&at, 0, sizeof(at));
+	at.tid = 31;
+	at.start = 3000;
+	at.runnable = true;
+	at.chain = chain;
+	at.nr_chain = 2;
+	chain[0] = 6;
+	ck_assert(offcpu_out(o, &at, &iv));
+	ck_assert_uint_eq(iv.start, 3000);
+	ck_assert_uint_eq(iv.end, 3500);
+	ck_assert(iv.runnable);
+	ck_assert_uint_eq(iv.chain[0], 6);
+	ck_assert_uint_eq(offcpu_stats(o)->unmatched_in, 0);
+	ck_assert_uint_eq(offcpu_stats(o)->reordered, 1);
+	ck_assert_uint_eq(offcpu_stats(o)->runnable_ns, 500);
+	/* Back on the CPU: the next switch-out opens an interval as usual. */
+	out_at(o, 31, 4000, false, chain, 2);
+	ck_assert(offcpu_in(o, 31, 4500, &iv));
+	ck_assert_uint_eq(iv.start, 4000);
+	ck_assert_uint_eq(offcpu_stats(o)->dropped, 0);
+	/* An old unmatched switch-in does not close a later switch-out. */
+	ck_assert(!offcpu_in(o, 31, 5000, &iv));
+	out_at(o, 31, 6000, false, chain, 2);
+	ck_assert(offcpu_in(o, 31, 6100, &iv));
+	ck_assert_uint_eq(iv.end - iv.start, 100);
+	/* A thread never seen going out gets no entry from a switch-in. */
+	ck_assert(!offcpu_in(o, 99, 7000, &iv));
+	ck_assert_uint_eq(offcpu_threads(o), 1);
 	offcpu_free(o);
 }
 END_TEST
@@ -317,6 +363,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_exit_and_lost);
 	tcase_add_test(tc, test_open_at_refresh);
 	tcase_add_test(tc, test_exit_forgets);
+	tcase_add_test(tc, test_reordered);
 	suite_add_tcase(s, tc);
 	return s;
 }

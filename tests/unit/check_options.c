@@ -245,6 +245,11 @@ START_TEST(test_errors)
 		{ "--off-cpu", "-ecycles", "--off-cpu samples sched:sched_switch: it excludes -e" },
 		{ "--off-cpu", "-F100", "--off-cpu takes every switch" },
 		{ "--off-cpu", "--call-graph=dwarf", "not --call-graph dwarf" },
+		{ "--wall", "-ecycles", "--wall samples cpu-clock and sched:sched_switch" },
+		{ "--wall", "--call-graph=dwarf", "not --call-graph dwarf" },
+		{ "--order=wall", NULL, "--order wall is a column of --wall" },
+		{ "--order=runq", NULL, "--order runq is a column of --wall and --off-cpu" },
+		{ "--off-cpu", "--order=on-cpu", "--order on-cpu is a column of --wall" },
 	};
 	char buf[512];
 	size_t i;
@@ -391,6 +396,16 @@ START_TEST(test_off_cpu)
 	options_release(&o);
 	ck_assert_int_eq(parse(&o, &res, "-p", "1", NULL), 0);
 	ck_assert(!o.off_cpu);
+	options_release(&o);
+	/* --wall is --off-cpu with cpu-clock beside it: -F applies. */
+	ck_assert_int_eq(parse(&o, &res, "--wall", "-F", "999", "--order=runq", "-t", "1", NULL), 0);
+	ck_assert(o.wall && o.off_cpu && o.callchain);
+	options_engine_config(&o, false, &ec);
+	ck_assert(ec.wall && ec.off_cpu && ec.freq && ec.sample_freq == 999);
+	ck_assert_str_eq(ec.view.order, "runq");
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, &res, "--off-cpu", "--order=runq", NULL), 0);
+	ck_assert(!o.wall);
 	options_release(&o);
 }
 END_TEST

@@ -16,6 +16,7 @@
 #include "dump.h"
 #include "errmsg.h"
 #include "record.h"
+#include "strbuf.h"
 #include "testutil.h"
 #include "util.h"
 
@@ -192,6 +193,62 @@ END_TEST
 START_TEST(test_pipe)
 {
 	check_two_events("pipe", false, true);
+}
+END_TEST
+
+/* Pipe format: the tracepoints' formats come as a HEADER_TRACING_DATA
+ * record followed by the data, outside its size (perf record -o -): kept
+ * as the TRACING_DATA feature is, whole or as far as a cut stream goes. */
+static void pipe_tracing(const char *name, const char *text, uint32_t claimed, bool records_after,
+			 struct perfdata **pd)
+{
+	struct strbuf desc;
+	struct errmsg em = ERRMSG_INIT;
+	size_t i, n = strlen(text);
+
+	strbuf_init(&desc);
+	strbuf_addstr(&desc, "attr type=2 config=316 sample_type=IP|TID|TIME|CPU|PERIOD|RAW "
+			     "period=1 name=sched:sched_switch\n");
+	strbuf_addf(&desc, "record type=66 size=16 hex=%02x%02x%02x%02x00000000", claimed & 0xff,
+		    (claimed >> 8) & 0xff, (claimed >> 16) & 0xff, claimed >> 24);
+	for (i = 0; i < n; i++)
+		strbuf_addf(&desc, "%02x", (unsigned char)text[i]);
+	for (; i % 8; i++)
+		strbuf_addstr(&desc, "00");
+	strbuf_addstr(&desc, "\n");
+	if (records_after)
+		strbuf_addstr(&desc, "comm pid=10 comm=work time=1\n");
+	ck_assert_int_eq(make(name, "pipe", desc.buf, pd, &em), 0);
+	strbuf_release(&desc);
+}
+
+START_TEST(test_pipe_tracing_data)
+{
+	static const char text[] = "\x17\bD\x04tracing0.6 name: sched_switch\nID: 316\n"
+				   "format:\n\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n";
+	struct perfdata *pd;
+	const struct perfdata_info *in;
+	struct seen s[8];
+	size_t n;
+
+	pipe_tracing("pipetrace", text, sizeof(text) - 1, true, &pd);
+	in = perfdata_get_info(pd);
+	ck_assert_uint_eq(in->tracing_data_size, sizeof(text) - 1);
+	ck_assert(memcmp(in->tracing_data, text, sizeof(text) - 1) == 0);
+	/* The data after it is read as records, the formats skipped. */
+	ck_assert_int_eq(collect(pd, s, 8, &n), 0);
+	ck_assert_uint_ge(n, 2);
+	ck_assert_uint_eq(s[n - 2].type, 66);
+	ck_assert_uint_eq(s[n - 1].type, PERF_RECORD_COMM);
+	perfdata_close(pd);
+
+	/* The stream ends inside the formats: what there is of them. */
+	pipe_tracing("pipetrace-cut", text, 4096, false, &pd);
+	in = perfdata_get_info(pd);
+	ck_assert_uint_ge(in->tracing_data_size, sizeof(text) - 1);
+	ck_assert_uint_lt(in->tracing_data_size, 4096);
+	ck_assert(memmem(in->tracing_data, in->tracing_data_size, "name: sched_switch", 18));
+	perfdata_close(pd);
 }
 END_TEST
 
@@ -625,6 +682,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_swapped_same_dump);
 	tcase_add_test(tc, test_pipe);
 	tcase_add_test(tc, test_pipe_swapped);
+	tcase_add_test(tc, test_pipe_tracing_data);
 	tcase_add_test(tc, test_identifier);
 	suite_add_tcase(s, tc);
 

@@ -543,6 +543,8 @@ START_TEST(test_profileme_order)
 	ck_assert_pstr_eq(strstr(bad.text, "known orders: overhead, retired, killed, stalled, "
 				    "mispredict, traps, icmiss, ldst, pctr1, "), bad.text);
 	ck_assert_ptr_nonnull(strstr(bad.text, ", ldlat, "));
+	/* and the time columns' (--wall, --off-cpu) last */
+	ck_assert_ptr_nonnull(strstr(bad.text, ", on-cpu, off-cpu, runq, wall"));
 }
 END_TEST
 
