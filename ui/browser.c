@@ -905,6 +905,19 @@ static unsigned browser_annotate_open(struct browser *b)
 	return BROWSER_ANNOTATE;
 }
 
+/* I, in the table and the per-instruction view. */
+static void browser_toggle_detail(struct browser *b)
+{
+	if (!b->payload) {
+		browser_message(b, "no payload data: the pane is for recordings whose "
+				   "samples carry a decoded payload");
+		return;
+	}
+	b->detail = !b->detail;
+	browser_message(b, b->detail ? "%s pane shown (I: hide)" : "%s pane hidden (I: show)",
+			b->snap->payload->title);
+}
+
 static unsigned browser_insns_key(struct browser *b, int key)
 {
 	unsigned r = annotate_view_key(&b->ann, key);
@@ -918,6 +931,8 @@ static unsigned browser_insns_key(struct browser *b, int key)
 		b->screen = BROWSER_TABLE;
 	if (r & ANNOTATE_VIEW_PAUSE)
 		return browser_pause(b);
+	if (r & ANNOTATE_VIEW_DETAIL)
+		browser_toggle_detail(b);
 	if (r & ANNOTATE_VIEW_HELP) {
 		b->screen = BROWSER_HELP;
 		b->help_from = BROWSER_INSNS;
@@ -1032,14 +1047,7 @@ unsigned browser_key(struct browser *b, int key)
 			return ret;
 		break;
 	case BROWSER_ACT_DETAIL:
-		if (!b->payload) {
-			browser_message(b, "no payload data: the pane is for recordings whose "
-					   "samples carry a decoded payload");
-			return ret;
-		}
-		b->detail = !b->detail;
-		browser_message(b, b->detail ? "%s pane shown (I: hide)" : "%s pane hidden (I: show)",
-				b->snap->payload->title);
+		browser_toggle_detail(b);
 		return ret;
 	case BROWSER_ACT_ANNOTATE:
 		return ret | browser_annotate_open(b);

@@ -715,9 +715,19 @@ static void tui_draw_insns(struct tui *t, int y0, int rows)
 	int y;
 
 	strbuf_init(&sb);
+	annotate_view_set_width(v, COLS > 0 ? (unsigned)COLS : 1);
 	annotate_view_columns(v, &sb);
 	strbuf_addstr(&sb, "   ");
 	annotate_view_title(v, &sb);
+	/* Payload columns leave no room for the title: it goes above them. */
+	if (v->pw && layout_text_width(sb.buf) > (unsigned)COLS && rows > 1) {
+		strbuf_reset(&sb);
+		annotate_view_title(v, &sb);
+		tui_line(y0++, tui_attr(t, TUI_PAIR_TITLE), sb.buf);
+		rows--;
+		strbuf_reset(&sb);
+		annotate_view_columns(v, &sb);
+	}
 	tui_line(y0, tui_attr(t, TUI_PAIR_TITLE), sb.buf);
 	annotate_view_set_page(v, (size_t)rows);
 	n = annotate_view_lines(v);
@@ -753,9 +763,10 @@ static int tui_pane_text(const struct tui *t, struct strbuf *sb)
 	int n = 0;
 	size_t i;
 
-	if (!b->payload || !b->detail || b->screen == BROWSER_HELP || b->screen == BROWSER_INSNS ||
-	    !b->snap)
+	if (!b->payload || !b->detail || b->screen == BROWSER_HELP || !b->snap)
 		return 0;
+	if (b->screen == BROWSER_INSNS)
+		return annotate_view_detail(&b->ann, sb, COLS > 2 ? (size_t)COLS - 2 : 1);
 	if (r && r->payload && b->snap->payload->stats_samples(r->payload))
 		output_payload_detail(sb, b->snap, r, COLS > 2 ? (size_t)COLS - 2 : 1);
 	else
