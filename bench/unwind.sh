@@ -2,7 +2,7 @@
 # DWARF unwinding against perf: a `perf record --call-graph dwarf` recording
 # of Debian's xz (liblzma: no frame pointers, stripped), replayed by
 # `proftop -i` and `perf report --children`, CPU time (user + sys, best of
-# ROUNDS) and peak RSS of each, and unwound samples a second.  Prints
+# ROUNDS, from perf stat's task-clock) and peak RSS of each, and unwound samples a second.  Prints
 # ratios, not a verdict.
 # usage: sh bench/unwind.sh     (ROUNDS=3, SIZE=6000000 bytes of input)
 . bench/common.sh
@@ -25,13 +25,16 @@ fi
 samples=$("$PROFTOP" -i "$TMP/xz.data" --json | tail -1 |
 	python3 -c 'import json, sys; print(json.loads(sys.stdin.read())["unwind"]["chains"])')
 echo "recording: $(du -h "$TMP/xz.data" | cut -f1), $samples unwound samples"
-# cpu NAME CMD...: user + sys seconds; peak RSS (kB) in $TMP/NAME.rss
+# cpu NAME CMD...: CPU seconds (perf stat's task-clock: all threads, to
+# the microsecond; time(1)'s user + sys count 10 ms ticks, and proftop's
+# replay takes a few); peak RSS (kB) in $TMP/NAME.rss, from a run of its own
+# (time(1) of perf stat would give perf stat's).
 cpu() {
 	name=$1
 	shift
-	/usr/bin/time -f "%U %S %M" -o "$TMP/time" "$@" >/dev/null 2>&1
-	awk '{ print $3 }' "$TMP/time" >"$TMP/$name.rss"
-	awk '{ printf "%.2f\n", $1 + $2 }' "$TMP/time"
+	/usr/bin/time -f "%M" -o "$TMP/$name.rss" "$@" >/dev/null 2>&1
+	perf stat -x, -e task-clock -o "$TMP/stat" -- "$@" >/dev/null 2>&1
+	awk -F, '/task-clock/ { printf "%.4f\n", $1 / 1000 }' "$TMP/stat"
 }
 p= q=
 for r in $(seq "$ROUNDS"); do

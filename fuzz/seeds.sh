@@ -7,7 +7,7 @@ DIR=$1
 MK=${MKPERFDATA:-tests/helpers/mkperfdata}
 mkdir -p "$DIR/fuzz_perfdata" "$DIR/fuzz_record" "$DIR/fuzz_profileme" "$DIR/fuzz_ibs" "$DIR/fuzz_maps" \
 	"$DIR/fuzz_kallsyms" "$DIR/fuzz_elfsyms" "$DIR/fuzz_perfmap" "$DIR/fuzz_cfi" "$DIR/fuzz_disasm" \
-	"$DIR/fuzz_alpha_disasm" "$DIR/fuzz_offcpu"
+	"$DIR/fuzz_alpha_disasm" "$DIR/fuzz_offcpu" "$DIR/fuzz_pprof"
 
 # perf.data: each description in native, swapped, pipe and swapped pipe form.
 desc_basic() {
@@ -129,6 +129,35 @@ for i, (pmpc, istat, ctl) in enumerate([
     open(os.path.join(pm, "pm%d" % i), "wb").write(struct.pack("<IQQQ", 1, pmpc, istat, ctl))
 open(os.path.join(pm, "pm-long"), "wb").write(struct.pack("<IQQQI", 2, 1, 2, 3, 4))
 open(os.path.join(pm, "pm-short"), "wb").write(struct.pack("<IQ", 1, 5))
+# pprof profiles (profile.proto), raw and gzipped, and folded stacks.
+import gzip
+def varint(v):
+    out = b""
+    while v >= 0x80:
+        out += bytes([v & 0x7f | 0x80]); v >>= 7
+    return out + bytes([v])
+def fld(n, v):
+    if isinstance(v, bytes):
+        return varint(n << 3 | 2) + varint(len(v)) + v
+    return varint(n << 3) + varint(v)
+strs = [b"", b"samples", b"count", b"cpu", b"nanoseconds", b"main", b"leaf", b"/usr/bin/wl",
+        b"comm", b"wl", b"pid", b"inl", b"abcdef"]
+prof = fld(1, fld(1, 1) + fld(2, 2)) + fld(1, fld(1, 3) + fld(2, 4))
+prof += fld(2, fld(1, varint(2) + varint(1)) + fld(2, varint(5) + varint(5000)) +
+            fld(3, fld(1, 8) + fld(2, 9)) + fld(3, fld(1, 10) + fld(3, 42)))
+prof += fld(2, fld(1, 2) + fld(2, 3) + fld(2, 3000))
+prof += fld(3, fld(1, 1) + fld(2, 0x1000) + fld(3, 0x2000) + fld(5, 7) + fld(6, 12) + fld(7, 1))
+prof += fld(4, fld(1, 1) + fld(2, 1) + fld(3, 0x1010) + fld(4, fld(1, 1) + fld(2, 3)))
+prof += fld(4, fld(1, 2) + fld(2, 1) + fld(3, 0x1100) + fld(4, fld(1, 3)) + fld(4, fld(1, 2)))
+prof += fld(5, fld(1, 1) + fld(2, 5) + fld(3, 5)) + fld(5, fld(1, 2) + fld(2, 6))
+prof += fld(5, fld(1, 3) + fld(2, 11))
+prof += b"".join(fld(6, x) for x in strs)
+prof += fld(9, 1700000000000000000) + fld(10, 2000000000) + fld(11, fld(1, 3) + fld(2, 4))
+prof += fld(12, 1000000) + fld(14, 3)
+pp = os.path.join(d, "fuzz_pprof")
+open(os.path.join(pp, "profile.pb"), "wb").write(prof)
+open(os.path.join(pp, "profile.pb.gz"), "wb").write(gzip.compress(prof))
+open(os.path.join(pp, "folded"), "w").write("wl;main;leaf 30\nwl;main;inl_[k] 5\n\nwl;[libc.so.6] 2\n")
 # IBS blocks: caps, then Op (7 registers, +BrTarget, +OpData4) or Fetch
 # (3, +FetchExtd) registers, valid and with every bit set.
 ibs = os.path.join(d, "fuzz_ibs")

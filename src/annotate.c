@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "annotate-payload.h"
+#include "annotate-test.h"
 #include "arch-disasm.h"
 #include "arch.h"
 #include "disasm.h"
@@ -51,7 +52,6 @@ struct annotate_count {
 struct annotate_target {
 	char *spec, *name, *dso;     /* dso NULL: any */
 	bool matched;
-	bool dynamic;                /* annotate_watch's: annotate_resolve looks for it */
 };
 
 /* annotate_func.target of a function no target names (annotate_keep_all). */
@@ -77,6 +77,11 @@ struct annotate_func {
 #define ANNOTATE_MISS 256
 
 struct annotate {
+	/* Decoding (code, disassembly, the DWARF cache) and publishing it,
+	 * taken before lock: the samples wait only for the publishing. */
+	pthread_mutex_t decode_lock;
+	void (*decode_hook)(void *); /* annotate_set_decode_hook's */
+	void *decode_hook_arg;
 	pthread_mutex_t lock;        /* everything below */
 	struct annotate_target *targets;
 	size_t nr_targets, cap_targets;
@@ -118,6 +123,7 @@ struct annotate *annotate_new(const char *const *specs, size_t n, bool intel)
 	size_t i;
 
 	pthread_mutex_init(&a->lock, NULL);
+	pthread_mutex_init(&a->decode_lock, NULL);
 	a->targets = xgrow(NULL, &a->cap_targets, n ? n : 1, sizeof(*a->targets));
 	a->nr_targets = n;
 	atomic_init(&a->active, n > 0);
@@ -156,6 +162,7 @@ void annotate_free(struct annotate *a)
 	if (a->dwarf)
 		dwarfinfo_cache_free(a->dwarf);
 	pthread_mutex_destroy(&a->lock);
+	pthread_mutex_destroy(&a->decode_lock);
 	free(a);
 }
 
@@ -268,7 +275,7 @@ void annotate_resolve(struct annotate *a, const struct hist *h)
 	for (i = 0; i < a->nr_targets; i++) {
 		const struct annotate_target *t = &a->targets[i];
 
-		if (!t->dynamic || t->matched)
+		if (t->matched)
 			continue;
 		for (k = 0; k < hist_count(h); k++) {
 			const struct hist_entry *e = hist_entry_at(h, k);
@@ -306,7 +313,6 @@ void annotate_watch(struct annotate *a, const char *symbol, const char *dso)
 	a->targets = xgrow(a->targets, &a->cap_targets, a->nr_targets + 1, sizeof(*a->targets));
 	t = &a->targets[a->nr_targets++];
 	annotate_target_init(t, spec);
-	t->dynamic = true;
 	/* Functions kept already (keep_all) join it; those missed may now match. */
 	for (i = 0; i < a->nr_funcs; i++)
 		if (a->funcs[i].target == ANNOTATE_NO_TARGET &&
@@ -756,7 +762,8 @@ static void annotate_fill(const struct annotate_func *f, struct annotate_fn *out
 	out->nr_lines = n;
 }
 
-/* f's view into o, decoding its code the first time. */
+/* f's view into o, decoding its code the first time (a function kept
+ * since annotate_decode_pending, under decode_lock too). */
 static void annotate_fn_build(struct annotate *a, struct annotate_func *f, const char *spec,
 			      struct annotate_fn *o)
 {
@@ -776,19 +783,77 @@ static void annotate_fn_build(struct annotate *a, struct annotate_func *f, const
 		annotate_fill_payload(a->payload, f->pl, o);
 }
 
+void annotate_set_decode_hook(struct annotate *a, void (*hook)(void *), void *arg)
+{
+	a->decode_hook = hook;
+	a->decode_hook_arg = arg;
+}
+
+/* Decode the functions not decoded yet that a report will show (only: that
+ * one, or ANNOTATE_NO_TARGET: all with a target) without the lock, so that
+ * samples go on meanwhile (reading and decoding a function takes tens of
+ * ms), then publish them.  The caller holds decode_lock: functions are
+ * only appended, so their indexes stay. */
+static void annotate_decode_pending(struct annotate *a, size_t only)
+{
+	struct annotate_func *tmp;
+	size_t *idx = NULL, n = 0, cap = 0, i;
+
+	pthread_mutex_lock(&a->lock);
+	for (i = 0; i < a->nr_funcs; i++) {
+		const struct annotate_func *f = &a->funcs[i];
+
+		if (f->decoded || (only == ANNOTATE_NO_TARGET ? f->target == ANNOTATE_NO_TARGET :
+								 i != only))
+			continue;
+		idx = xgrow(idx, &cap, n + 1, sizeof(*idx));
+		idx[n++] = i;
+	}
+	tmp = xcalloc(n ? n : 1, sizeof(*tmp));
+	for (i = 0; i < n; i++) {
+		tmp[i].dso = a->funcs[idx[i]].dso;
+		tmp[i].sym = a->funcs[idx[i]].sym;
+	}
+	pthread_mutex_unlock(&a->lock);
+	for (i = 0; i < n; i++) {
+		if (a->decode_hook)
+			a->decode_hook(a->decode_hook_arg);
+		annotate_decode(a, &tmp[i]);
+	}
+	pthread_mutex_lock(&a->lock);
+	for (i = 0; i < n; i++) {
+		struct annotate_func *f = &a->funcs[idx[i]];
+
+		f->decoded = true;
+		f->note = tmp[i].note;
+		f->insns = tmp[i].insns;
+		f->nr_insns = tmp[i].nr_insns;
+		f->src = tmp[i].src;
+	}
+	pthread_mutex_unlock(&a->lock);
+	free(tmp);
+	free(idx);
+}
+
 struct annotate_report *annotate_report(struct annotate *a)
 {
 	struct annotate_report *r = xcalloc(1, sizeof(*r));
+	bool decode;
 	size_t i;
 
 	if (!a)
 		return r;
+	/* The browser decoding a function it opened: the engine does not
+	 * wait for it, the function joins the next report. */
+	decode = pthread_mutex_trylock(&a->decode_lock) == 0;
+	if (decode)
+		annotate_decode_pending(a, ANNOTATE_NO_TARGET);
 	pthread_mutex_lock(&a->lock);
 	r->fns = xcalloc(a->nr_funcs ? a->nr_funcs : 1, sizeof(*r->fns));
 	for (i = 0; i < a->nr_funcs; i++) {
 		struct annotate_func *f = &a->funcs[i];
 
-		if (f->target != ANNOTATE_NO_TARGET)
+		if (f->target != ANNOTATE_NO_TARGET && (decode || f->decoded))
 			annotate_fn_build(a, f, a->targets[f->target].spec, &r->fns[r->nr_fns++]);
 	}
 	r->payload = a->payload;
@@ -797,6 +862,8 @@ struct annotate_report *annotate_report(struct annotate *a)
 		if (!a->targets[i].matched)
 			r->unmatched[r->nr_unmatched++] = xstrdup(a->targets[i].spec);
 	pthread_mutex_unlock(&a->lock);
+	if (decode)
+		pthread_mutex_unlock(&a->decode_lock);
 	return r;
 }
 
@@ -829,6 +896,7 @@ struct annotate_report *annotate_report_of(struct annotate *a, const char *symbo
 	r->unmatched = xcalloc(1, sizeof(*r->unmatched));
 	if (!a)
 		return r;
+	pthread_mutex_lock(&a->decode_lock);
 	pthread_mutex_lock(&a->lock);
 	for (i = 0; i < a->nr_funcs; i++)
 		if (annotate_target_matches(&t, a->funcs[i].dso, a->funcs[i].sym))
@@ -839,9 +907,15 @@ struct annotate_report *annotate_report_of(struct annotate *a, const char *symbo
 		    !annotate_target_matches(&t, a->funcs[i].dso, a->funcs[i].sym))
 			i = a->nr_funcs;
 	}
+	pthread_mutex_unlock(&a->lock);
+	if (i < a->nr_funcs)
+		annotate_decode_pending(a, i);
+	pthread_mutex_lock(&a->lock);
 	if (i < a->nr_funcs)
 		annotate_fn_build(a, &a->funcs[i], symbol, &r->fns[r->nr_fns++]);
+	r->payload = a->payload;
 	pthread_mutex_unlock(&a->lock);
+	pthread_mutex_unlock(&a->decode_lock);
 	return r;
 }
 

@@ -64,9 +64,10 @@ void annotate_keep_all(struct annotate *a);
  * there in the DSO of a function kept already. */
 struct annotate_report *annotate_report_of(struct annotate *a, const char *symbol,
 					   const char *dso, uint64_t addr);
-/* The engine thread, before a report: annotate_watch's functions that
- * have no sample yet are looked for among h's entries (a row with only
- * children, say), so that they show, with no samples. */
+/* The engine thread, before a report: names (--annotate's, or
+ * annotate_watch's) that no sample matched yet are looked for among h's
+ * entries (a row with only children, say, such as main under -g), so that
+ * they show, with no samples. */
 void annotate_resolve(struct annotate *a, const struct hist *h);
 
 #endif

@@ -118,6 +118,7 @@ struct callchain_store {
 	/* interned frames */
 	struct callchain_frame *frames;
 	uint64_t *frame_hash;
+	uint32_t *frame_fn;     /* the id of the same frame without its address */
 	size_t nframes, frames_cap;
 	struct hashtab fidx;    /* over frames, by frame_hash */
 
@@ -168,6 +169,7 @@ void callchain_store_free(struct callchain_store *st)
 		return;
 	free(st->frames);
 	free(st->frame_hash);
+	free(st->frame_fn);
 	hashtab_release(&st->fidx);
 	free(st->chains);
 	hashtab_release(&st->cidx);
@@ -199,18 +201,32 @@ static uint32_t cc_frame_id(struct callchain_store *st, const struct callchain_f
 			   f->addr))
 	};
 	size_t j = hashtab_probe(&st->fidx, k.hash, cc_frame_id_eq, st, &k);
+	uint32_t fn;
 
 	if (st->fidx.slots[j] != HASHTAB_EMPTY)
 		return st->fidx.slots[j];
+	/* The function's own frame first (a frame with an address is the
+	   function at that address): the table may move, so probe again. */
+	if (f->addr) {
+		struct callchain_frame g = *f;
+
+		g.addr = 0;
+		fn = cc_frame_id(st, &g);
+		j = hashtab_probe(&st->fidx, k.hash, cc_frame_id_eq, st, &k);
+	} else {
+		fn = (uint32_t)st->nframes;
+	}
 	if (st->nframes == st->frames_cap) {
 		size_t cap = st->frames_cap;
 
 		st->frames = xgrow(st->frames, &cap, st->nframes + 1, sizeof(*st->frames));
 		st->frame_hash = xrealloc(st->frame_hash, cap * sizeof(*st->frame_hash));
+		st->frame_fn = xrealloc(st->frame_fn, cap * sizeof(*st->frame_fn));
 		st->frames_cap = cap;
 	}
 	st->frames[st->nframes] = *f;
 	st->frame_hash[st->nframes] = k.hash;
+	st->frame_fn[st->nframes] = fn;
 	st->nframes++;
 	hashtab_insert_at(&st->fidx, j, (uint32_t)(st->nframes - 1), cc_frame_hash_of, st);
 	return (uint32_t)(st->nframes - 1);
@@ -484,6 +500,11 @@ void callchain_store_get(const struct callchain_store *st, size_t i, struct call
 const struct callchain_frame *callchain_store_frame(const struct callchain_store *st, uint32_t id)
 {
 	return id < st->nframes ? &st->frames[id] : NULL;
+}
+
+uint32_t callchain_store_function(const struct callchain_store *st, uint32_t id)
+{
+	return id < st->nframes ? st->frame_fn[id] : id;
 }
 
 uint64_t callchain_store_dropped(const struct callchain_store *st)

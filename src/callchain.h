@@ -102,6 +102,9 @@ size_t callchain_store_count(const struct callchain_store *st);
 /* The i-th chain (i < count), in no particular order. */
 void callchain_store_get(const struct callchain_store *st, size_t i, struct callchain_chain *out);
 const struct callchain_frame *callchain_store_frame(const struct callchain_store *st, uint32_t id);
+/* The id of frame id's function: the same frame without its address
+ * (itself when it has none), for what counts functions, not addresses. */
+uint32_t callchain_store_function(const struct callchain_store *st, uint32_t id);
 /* Frame ids not stored since the start, because the store was full. */
 uint64_t callchain_store_dropped(const struct callchain_store *st);
 

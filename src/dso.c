@@ -14,6 +14,7 @@
 
 #include "dso.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -205,6 +206,25 @@ size_t dso_file_build_id(const struct dso *d, const uint8_t **id)
 		return 0;
 	*id = d->img.build_id;
 	return d->img.build_id_size;
+}
+
+int dso_text_segment(const struct dso *d, uint64_t *vaddr, uint64_t *memsz, uint64_t *offset)
+{
+	size_t i;
+
+	if (d->kind != DSO_USER || __atomic_load_n(&d->state, __ATOMIC_ACQUIRE) != DSO_SYMS_LOADED)
+		return -ENOENT;
+	for (i = 0; i < d->img.nsegs; i++) {
+		const struct elfsyms_segment *s = &d->img.segs[i];
+
+		if (s->flags & PF_X) {
+			*vaddr = s->vaddr;
+			*memsz = s->memsz;
+			*offset = s->offset;
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 bool dso_symbol_synthetic(const struct dso *d, const struct symbol *sym)

@@ -67,6 +67,9 @@ const struct symbol *dso_symbol_at(const struct dso *d, uint64_t vaddr);
  * reader (DWARF, after a /proc/PID path is gone) check another path holds
  * the same binary. */
 size_t dso_file_build_id(const struct dso *d, const uint8_t **id);
+/* Once a user DSO's symbols are loaded: its (first) executable PT_LOAD,
+ * the space of symbol addresses.  Returns 0, or -ENOENT. */
+int dso_text_segment(const struct dso *d, uint64_t *vaddr, uint64_t *memsz, uint64_t *offset);
 
 /* The DWARF answer (inlined functions, source line) at addr in dso (valid
  * until the next lookup), or NULL: from its debug file, else the file its

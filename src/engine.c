@@ -48,6 +48,7 @@ struct engine {
 	uint64_t sample_period;
 	double start;
 	double file_seconds;         /* first to last sample of the recording */
+	int64_t file_wall_start_ns;  /* its first sample on the wall clock, or 0 */
 
 	/* The start-up work left to engine_run (live): kallsyms and the /proc
 	 * synthesis, done on the engine thread while the events already
@@ -264,6 +265,10 @@ static int engine_start_file(struct engine *e)
 	e->sample_freq = e->freq ? ev->attr.sample_freq : 0;
 	e->sample_period = e->freq ? 0 : ev->attr.sample_period;
 	e->file_seconds = source_file_seconds(e->src);
+	/* The file is written as the recording ends: its time, less the
+	   recording's length, is when it began. */
+	if (info->mtime_ns)
+		e->file_wall_start_ns = info->mtime_ns - (int64_t)(e->file_seconds * 1e9);
 	if (c->dump)
 		return 0;
 	if (c->wall && (err = engine_file_wall(e, &ev, &clock)) != 0)
@@ -609,6 +614,7 @@ static void engine_publish(struct engine *e, const struct refresh_action *act, e
 		.sample_freq = e->sample_freq,
 		.sample_period = e->sample_period,
 		.target = e->target.name,
+		.wall_start_ns = e->live ? 0 : e->file_wall_start_ns,
 	};
 
 	ingest_publish(e->in, &hdr, act, cb, ctx);

@@ -324,7 +324,8 @@ static bool ingest_is_target(const struct ingest *in, uint32_t pid)
  * makes its own frame and entry. */
 static bool ingest_wants_addr(const struct ingest *in)
 {
-	return in->cfg.view.inline_frames || sort_spec_has(hist_sort_spec(in->hist), SORT_SRCLINE);
+	return in->cfg.view.inline_frames || in->cfg.view.stack_detail ||
+	       sort_spec_has(hist_sort_spec(in->hist), SORT_SRCLINE);
 }
 
 /* machine_resolve through the cache.  Only answers that cannot change
@@ -438,7 +439,9 @@ static struct unwind_queue *ingest_unwinder(struct ingest *in, const struct perf
 		return NULL;
 	if (!in->unwind_tried) {
 		in->unwind_tried = true;
-		in->uq = unwind_queue_new(in->machine, in->e_machine, INGEST_UNWIND_SLOTS);
+		/* A recording walks inline: it would wait for a thread. */
+		in->uq = unwind_queue_new(in->machine, in->e_machine,
+					  in->cfg.live ? INGEST_UNWIND_SLOTS : 0);
 	}
 	return in->uq;
 }
@@ -1011,6 +1014,7 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	snap.sample_freq = hdr->sample_freq;
 	snap.sample_period = hdr->sample_period;
 	snap.target = hdr->target;
+	snap.wall_start_ns = hdr->wall_start_ns;
 	snap.total_samples = in->samples;
 	snap.lost = in->lost;
 	snap.throttled = in->throttled;

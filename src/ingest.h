@@ -48,6 +48,7 @@ struct ingest_header {
 	bool freq;
 	uint64_t sample_freq, sample_period;
 	const char *target;
+	int64_t wall_start_ns;       /* see snapshot.wall_start_ns */
 };
 
 /* A new machine and hist.  e_machine (EM_*) is the machine the samples

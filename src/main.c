@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "engine.h"
 #include "errmsg.h"
 #include "options.h"
@@ -96,8 +97,10 @@ static void main_cpus_text(const struct options *o, char *buf, size_t size)
 	}
 }
 
-/* The browser over the engine, with what it shows of the options. */
-static int main_browse(const struct options *o, const struct engine_config *ecfg)
+/* The browser over the engine, with what it shows of the options; it
+ * takes the baseline. */
+static int main_browse(const struct options *o, const struct engine_config *ecfg,
+		       struct baseline *bl, const char *comment)
 {
 	struct main_engine m = { .cfg = ecfg };
 	char cpus[128];
@@ -114,6 +117,9 @@ static int main_browse(const struct options *o, const struct engine_config *ecfg
 			       (o->command || o->iterations) && !o->input,
 		.view = o->view,
 		.mode = o->mode,
+		.baseline = bl,
+		.baseline_save = o->baseline_save,
+		.comment = comment,
 		.source = {
 			.ctx = &m,
 			.start = main_engine_start,
@@ -129,11 +135,16 @@ static int main_browse(const struct options *o, const struct engine_config *ecfg
 	return tui_main(&cfg);
 }
 
-/* What the printed refreshes go to: the table on stdout, --pprof's file. */
+/* What the printed refreshes go to: the table on stdout, --pprof's file;
+ * --baseline's columns are added first, --baseline-save's last table kept. */
 struct main_render {
 	const struct options *o;
+	struct engine *e;
 	struct pprof_writer *pprof;
 	int pprof_err;               /* the first failure, told once */
+	struct baseline *baseline;
+	bool baseline_bad;           /* another event's: the run stops, exit 2 */
+	struct snapshot *last;       /* --baseline-save: the last snapshot */
 };
 
 static bool render(struct snapshot *snap, void *ctx)
@@ -143,6 +154,14 @@ static bool render(struct snapshot *snap, void *ctx)
 	struct errmsg em = ERRMSG_INIT;
 	int err;
 
+	if (mr->baseline_bad)
+		return false;
+	if (mr->baseline && (err = baseline_apply(mr->baseline, snap, &o->view, &em))) {
+		msg_error("--baseline: %s", errmsg_text(&em, err));
+		mr->baseline_bad = true;
+		engine_stop(mr->e);
+		return false;
+	}
 	if (mr->pprof && !mr->pprof_err && (err = pprof_writer_snapshot(mr->pprof, snap, &em))) {
 		msg_error("--pprof: %s", errmsg_text(&em, err));
 		mr->pprof_err = err;
@@ -162,33 +181,122 @@ static bool render(struct snapshot *snap, void *ctx)
 		break;
 	}
 	fflush(stdout);
-	return false;
+	if (!o->baseline_save)
+		return false;
+	if (mr->last) {
+		snapshot_release(mr->last);
+		free(mr->last);
+	}
+	mr->last = xmalloc(sizeof(*mr->last));
+	*mr->last = *snap;
+	return true;
+}
+
+static bool main_keep_last(struct snapshot *snap, void *ctx)
+{
+	struct snapshot **last = ctx;
+
+	if (*last) {
+		snapshot_release(*last);
+		free(*last);
+	}
+	*last = xmalloc(sizeof(**last));
+	**last = *snap;
+	return true;
+}
+
+/* --baseline=perf.data: the recording replayed with this run's table
+ * (sort keys, event check at the first refresh), its table taken as the
+ * baseline.  Returns 0, or the exit status after a message. */
+static int main_baseline_recording(const struct options *o, bool browser, struct baseline **out)
+{
+	struct engine_config cfg;
+	struct snapshot *last = NULL;
+	struct engine *e;
+	int status;
+
+	options_engine_config(o, browser, &cfg);
+	cfg.input = o->baseline;
+	cfg.command = NULL;
+	cfg.pids = cfg.tids = NULL;
+	cfg.npids = cfg.ntids = 0;
+	cfg.cpus = NULL;
+	cfg.ncpus = 0;
+	cfg.system_wide = false;
+	cfg.iterations = 0;
+	cfg.first_frame = false;
+	cfg.mode = HIST_ACCUMULATE;
+	cfg.view.stacks = cfg.view.stack_detail = false;
+	cfg.view.tree_rows = 0;
+	cfg.view.percent_limit = 0;
+	cfg.view.max_rows = 0;
+	cfg.view.hide_kernel = cfg.view.hide_user = false;
+	cfg.nannotate = 0;
+	if ((status = engine_start(&cfg, &e))) {
+		msg_error("--baseline: %s cannot be replayed", o->baseline);
+		return 2;
+	}
+	status = engine_run(e, main_keep_last, &last);
+	if (!status && last && last->period)
+		*out = baseline_from_snapshot(last, o->baseline);
+	if (last) {
+		snapshot_release(last);
+		free(last);
+	}
+	engine_free(e);
+	if (!*out) {
+		msg_error("--baseline: %s: no samples in the recording", o->baseline);
+		return 2;
+	}
+	return 0;
+}
+
+/* "proftop VERSION: the command line", the pprof files' comment. */
+static char *main_comment(int argc, char **argv)
+{
+	struct strbuf sb;
+	char *s;
+	int i;
+
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "proftop %s:", PROFTOP_VERSION);
+	for (i = 0; i < argc; i++)
+		strbuf_addf(&sb, " %s", argv[i]);
+	s = xstrdup(sb.buf);
+	strbuf_release(&sb);
+	return s;
 }
 
 /* The printed refreshes, with --pprof's writer; its comment names the
  * version and the command line. */
-static int main_run(const struct options *o, struct engine *e, int argc, char **argv)
+static int main_run(const struct options *o, struct engine *e, struct baseline *bl,
+		    const char *comment)
 {
-	struct main_render mr = { .o = o };
+	struct main_render mr = { .o = o, .e = e, .baseline = bl };
 	struct errmsg em = ERRMSG_INIT;
-	int status, err, i;
+	int status, err;
 
-	if (o->pprof) {
-		struct strbuf sb;
-
-		strbuf_init(&sb);
-		strbuf_addf(&sb, "proftop %s:", PROFTOP_VERSION);
-		for (i = 0; i < argc; i++)
-			strbuf_addf(&sb, " %s", argv[i]);
-		mr.pprof = pprof_writer_new(o->pprof, sb.buf);
-		strbuf_release(&sb);
-	}
+	if (o->pprof)
+		mr.pprof = pprof_writer_new(o->pprof, comment);
 	status = engine_run(e, render, &mr);
 	if (mr.pprof && !mr.pprof_err && (err = pprof_writer_finish(mr.pprof, &em))) {
 		msg_error("--pprof: %s", errmsg_text(&em, err));
 		mr.pprof_err = err;
 	}
 	pprof_writer_free(mr.pprof);
+	if (mr.last) {
+		struct pprof_writer *w = pprof_writer_new(o->baseline_save, comment);
+
+		if ((err = pprof_writer_snapshot(w, mr.last, &em))) {
+			msg_error("--baseline-save: %s", errmsg_text(&em, err));
+			mr.pprof_err = err;
+		}
+		pprof_writer_free(w);
+		snapshot_release(mr.last);
+		free(mr.last);
+	}
+	if (mr.baseline_bad)
+		return 2;
 	return status ? status : mr.pprof_err ? 1 : 0;
 }
 
@@ -198,6 +306,9 @@ int main(int argc, char **argv)
 	struct engine_config cfg;
 	enum options_result res;
 	struct engine *e;
+	struct baseline *bl = NULL;
+	struct errmsg em = ERRMSG_INIT;
+	char *comment;
 	int status;
 
 	/* The output is chosen below, knowing whether there is a terminal. */
@@ -209,6 +320,20 @@ int main(int argc, char **argv)
 		options_release(&opts);
 		return 0;
 	}
+	if (opts.baseline && baseline_is_recording(opts.baseline)) {
+		bool browser = opts.output == OUTPUT_SCREEN && !opts.dump &&
+			       (opts.tui || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)));
+
+		if ((status = main_baseline_recording(&opts, browser, &bl))) {
+			options_release(&opts);
+			return status;
+		}
+	} else if (opts.baseline && (status = baseline_load(opts.baseline, &bl, &em))) {
+		msg_error("--baseline: %s", errmsg_text(&em, status));
+		options_release(&opts);
+		return 2;
+	}
+	comment = main_comment(argc, argv);
 	/* libdw and libdwfl contact the servers of DEBUGINFOD_URLS by
 	 * themselves: only --debuginfod may reach the network.  Done before
 	 * any thread starts (setenv is not thread-safe). */
@@ -217,8 +342,9 @@ int main(int argc, char **argv)
 	if (opts.output == OUTPUT_SCREEN && !opts.dump) {
 		if (opts.tui || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))) {
 			options_engine_config(&opts, true, &cfg);
-			status = main_browse(&opts, &cfg);
+			status = main_browse(&opts, &cfg, bl, comment);
 			options_release(&opts);
+			free(comment);
 			return status;
 		}
 		msg_notice("not a terminal: printing text tables (--batch); --tui forces the "
@@ -227,12 +353,12 @@ int main(int argc, char **argv)
 	}
 	options_engine_config(&opts, false, &cfg);
 	status = engine_start(&cfg, &e);
-	if (status) {
-		options_release(&opts);
-		return status;
+	if (!status) {
+		status = main_run(&opts, e, bl, comment);
+		engine_free(e);
 	}
-	status = main_run(&opts, e, argc, argv);
-	engine_free(e);
+	baseline_free(bl);
+	free(comment);
 	options_release(&opts);
 	return status;
 }

@@ -49,6 +49,8 @@ enum {
 	OPT_OFF_CPU,
 	OPT_WALL,
 	OPT_PPROF,
+	OPT_BASELINE,
+	OPT_BASELINE_SAVE,
 };
 
 static const struct option long_options[] = {
@@ -91,6 +93,8 @@ static const struct option long_options[] = {
 	{ "tree-percent", required_argument, NULL, OPT_TREE_PERCENT },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "pprof", required_argument, NULL, OPT_PPROF },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "baseline-save", required_argument, NULL, OPT_BASELINE_SAVE },
 	{ "tui", no_argument, NULL, OPT_TUI },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "exit-on-end", no_argument, NULL, OPT_EXIT_ON_END },
@@ -204,6 +208,10 @@ void options_usage(FILE *out)
 	      "                           pprof profile.proto (replaced whole; \"-\": the\n"
 	      "                           last one to stdout at the end); no table unless\n"
 	      "                           --batch or --json (implies -g)\n"
+	      "      --baseline=FILE      Baseline and Delta columns: each row's share in\n"
+	      "                           FILE (pprof, folded stacks or perf.data), matched\n"
+	      "                           by name; B in the browser takes the table instead\n"
+	      "      --baseline-save=FILE write the last table to FILE as pprof at the end\n"
 	      "      --tui                the interactive browser even if not on a terminal\n"
 	      "      --no-color           no colours in the browser (also: NO_COLOR set)\n"
 	      "      --[no-]exit-on-end   leave the browser when the target ends (default:\n"
@@ -627,6 +635,13 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 				return usage_error("--pprof needs a file name (\"-\": stdout)");
 			o->pprof = optarg;
 			break;
+		case OPT_BASELINE:
+		case OPT_BASELINE_SAVE:
+			if (!*optarg)
+				return usage_error("--%s needs a file name", c == OPT_BASELINE ?
+						   "baseline" : "baseline-save");
+			*(c == OPT_BASELINE ? &o->baseline : &o->baseline_save) = optarg;
+			break;
 		case OPT_TUI:
 			o->tui = true;
 			break;
@@ -709,6 +724,14 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		o->output = OUTPUT_NONE;
 	if (folded)
 		o->output = OUTPUT_FOLDED;
+	if ((o->baseline_save || o->baseline) && o->dump)
+		return usage_error("-D prints records, no table: it excludes --baseline and "
+				   "--baseline-save");
+	/* The saved profile has the stacks the recording or -g gives. */
+	if (o->baseline_save)
+		o->view.stacks = true;
+	/* pprof keeps addresses, pids and tids in its stacks. */
+	o->view.stack_detail = o->pprof || o->baseline_save;
 	if (folded || o->pprof) {
 		o->view.stacks = true;
 		/* Live, stacks need chains; a recording has them or not. */

@@ -47,6 +47,8 @@ struct options {
 	const char *input;          /* -i FILE: replay a perf.data ("-": stdin) */
 	bool dump;                  /* -D: print the records of -i FILE */
 	const char *pprof;          /* --pprof FILE ("-": stdout), or NULL */
+	const char *baseline;       /* --baseline FILE (pprof or folded), or NULL */
+	const char *baseline_save;  /* --baseline-save FILE: the last table as pprof */
 	const char *symfs;          /* --symfs DIR */
 	const char *buildid_dir;    /* --buildid-dir DIR */
 	const char *vmlinux;        /* --vmlinux FILE */

@@ -54,6 +54,8 @@ static int load_file(struct perfdata *pd, const char *path, struct errmsg *em)
 		rc = -errno;
 		return errmsg_set(em, rc, "cannot open %s: %s", path, strerror(-rc));
 	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		pd->info.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 

@@ -49,6 +49,8 @@ struct perfdata_info {
 	bool swapped;                  /* written on a host of the other byte order */
 	bool pipe;                     /* pipe format */
 	uint64_t file_size;
+	int64_t mtime_ns;              /* the file's modification time (ns since the
+					  epoch: perf's "captured on"), 0 for a pipe */
 };
 
 struct perfdata_record {

@@ -25,6 +25,9 @@ struct unwind_files {
 
 struct unwind_files *unwind_files_new(void)
 {
+	/* elf_begin fails until this is said once: the files may be the
+	 * first ELF this program opens. */
+	elf_version(EV_CURRENT);
 	return xcalloc(1, sizeof(struct unwind_files));
 }
 
@@ -54,9 +57,14 @@ int unwind_dso_open(struct dso *dso, const char **path)
 {
 	/* The file the machine read symbols from (--symfs, a build ID) once
 	 * known, else the mapped path. */
+	int fd;
+
 	*path = machine_dso_pending(dso) ? NULL : dso_sym_path(dso);
-	if (!*path)
-		*path = dso_path(dso);
+	if (*path && (fd = open(*path, O_RDONLY | O_CLOEXEC)) >= 0)
+		return fd;
+	/* A symbols' file under /proc/PID/root or map_files went with the
+	 * process it was found through; the others may map it still. */
+	*path = dso_path(dso);
 	return open(*path, O_RDONLY | O_CLOEXEC);
 }
 
@@ -85,9 +93,15 @@ struct unwind_file *unwind_files_get(struct unwind_files *fs, struct dso *dso)
 	size_t h = ((uintptr_t)dso >> 4) % FILES_BUCKETS;
 	struct unwind_file *f;
 
-	for (f = fs->buckets[h]; f; f = f->next)
-		if (f->dso == dso)
-			return f;
+	for (f = fs->buckets[h]; f; f = f->next) {
+		if (f->dso != dso)
+			continue;
+		/* Asked for by another process's map: one that failed may be
+		 * readable now (a path that was gone). */
+		if (!f->elf)
+			unwind_file_open(f);
+		return f;
+	}
 	f = xcalloc(1, sizeof(*f));
 	f->dso = dso;
 	unwind_file_open(f);

@@ -48,11 +48,13 @@ struct unwind_files *unwind_files_new(void);
 void unwind_files_free(struct unwind_files *fs);
 
 /* dso's file, opened at the first call (its symbols' file once they are
- * loaded, else its path); never NULL, but ->elf NULL when unreadable. */
+ * loaded, else its path); never NULL, but ->elf NULL when unreadable (and
+ * tried again at the next call). */
 struct unwind_file *unwind_files_get(struct unwind_files *fs, struct dso *dso);
 
-/* Open dso's file (its symbols' file once they are loaded, else its
- * path): the descriptor or -1, *path the name opened. */
+/* Open dso's file (its symbols' file once they are loaded and while it
+ * can be opened, else its path): the descriptor or -1, *path the name
+ * opened. */
 int unwind_dso_open(struct dso *dso, const char **path);
 
 /* Where the file's address 0 is when mapped at start from file offset

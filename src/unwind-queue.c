@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "unwind-test.h"
 #include "util.h"
 
 enum slot_kind {
@@ -50,9 +51,21 @@ struct unwind_queue {
 	bool sleeping, stop;
 	size_t want;              /* the engine sleeps until done reaches it; 0: not */
 	pthread_t thread;
-	/* pids whose maps the thread has (engine's, sorted) */
-	uint32_t *sent;
+	/* No thread: submit walks at once on the caller's thread (a
+	 * recording, which waits for the walks anyway: handing each sample
+	 * to a thread cost a stack copy and two wakeups). */
+	bool inline_walks;
+	/* pids the thread has state for (engine's, sorted); stale: their
+	 * maps changed since they were sent */
+	struct uq_pid {
+		uint32_t pid;
+		bool stale;
+	} *sent;
 	size_t nsent, sent_cap;
+	/* pids gone while the queue was full: their forget goes first when
+	 * there is room (before any sample: a pid may come back) */
+	uint32_t *late;
+	size_t nlate, late_cap;
 };
 
 static struct slot *uq_slot(struct unwind_queue *q, size_t pos)
@@ -122,12 +135,14 @@ struct unwind_queue *unwind_queue_new(struct machine *m, int e_machine, size_t s
 	q = xcalloc(1, sizeof(*q));
 	q->m = m;
 	q->u = u;
-	q->nslots = n;
-	q->slots = xcalloc(n, sizeof(*q->slots));
+	/* Inline: a sample and its process's maps, then one forget. */
+	q->inline_walks = slots == 0;
+	q->nslots = q->inline_walks ? 4 : n;
+	q->slots = xcalloc(q->nslots, sizeof(*q->slots));
 	pthread_mutex_init(&q->lock, NULL);
 	pthread_cond_init(&q->work, NULL);
 	pthread_cond_init(&q->idle, NULL);
-	if (pthread_create(&q->thread, NULL, uq_thread, q)) {
+	if (!q->inline_walks && pthread_create(&q->thread, NULL, uq_thread, q)) {
 		q->thread = 0;
 		unwind_queue_free(q);
 		return NULL;
@@ -155,6 +170,7 @@ void unwind_queue_free(struct unwind_queue *q)
 	}
 	free(q->slots);
 	free(q->sent);
+	free(q->late);
 	pthread_mutex_destroy(&q->lock);
 	pthread_cond_destroy(&q->work);
 	pthread_cond_destroy(&q->idle);
@@ -172,7 +188,7 @@ static size_t uq_sent_pos(const struct unwind_queue *q, uint32_t pid)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (q->sent[mid] < pid)
+		if (q->sent[mid].pid < pid)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -180,18 +196,19 @@ static size_t uq_sent_pos(const struct unwind_queue *q, uint32_t pid)
 	return lo;
 }
 
-static bool uq_sent(const struct unwind_queue *q, uint32_t pid)
+/* pid's entry in the sent list, or NULL. */
+static struct uq_pid *uq_sent(struct unwind_queue *q, uint32_t pid)
 {
 	size_t i = uq_sent_pos(q, pid);
 
-	return i < q->nsent && q->sent[i] == pid;
+	return i < q->nsent && q->sent[i].pid == pid ? &q->sent[i] : NULL;
 }
 
 static void uq_sent_remove(struct unwind_queue *q, uint32_t pid)
 {
 	size_t i = uq_sent_pos(q, pid);
 
-	if (i < q->nsent && q->sent[i] == pid) {
+	if (i < q->nsent && q->sent[i].pid == pid) {
 		memmove(q->sent + i, q->sent + i + 1, (q->nsent - i - 1) * sizeof(*q->sent));
 		q->nsent--;
 	}
@@ -201,12 +218,15 @@ static void uq_sent_add(struct unwind_queue *q, uint32_t pid)
 {
 	size_t i = uq_sent_pos(q, pid);
 
-	if (i < q->nsent && q->sent[i] == pid)
+	if (i < q->nsent && q->sent[i].pid == pid) {
+		q->sent[i].stale = false;
 		return;
+	}
 	if (q->nsent == q->sent_cap)
 		q->sent = xgrow(q->sent, &q->sent_cap, q->nsent + 1, sizeof(*q->sent));
 	memmove(q->sent + i + 1, q->sent + i, (q->nsent - i) * sizeof(*q->sent));
-	q->sent[i] = pid;
+	q->sent[i].pid = pid;
+	q->sent[i].stale = false;
 	q->nsent++;
 }
 
@@ -215,9 +235,15 @@ static size_t uq_free_slots(const struct unwind_queue *q)
 	return q->nslots - (q->tail - q->head);
 }
 
-/* Hand the slots up to tail to the thread. */
+/* Hand the slots up to tail to the thread (inline: walk them). */
 static void uq_publish(struct unwind_queue *q, size_t tail)
 {
+	if (q->inline_walks) {
+		for (; q->tail < tail; q->tail++)
+			uq_run(q, uq_slot(q, q->tail));
+		q->done = tail;
+		return;
+	}
 	pthread_mutex_lock(&q->lock);
 	q->tail = tail;
 	if (q->sleeping)
@@ -225,13 +251,40 @@ static void uq_publish(struct unwind_queue *q, size_t tail)
 	pthread_mutex_unlock(&q->lock);
 }
 
+static void uq_publish(struct unwind_queue *q, size_t tail);
+
+/* Queue the forgets that waited for room; false while some still wait. */
+static bool uq_flush_late(struct unwind_queue *q)
+{
+	size_t tail = q->tail, i = 0;
+
+	for (; i < q->nlate && tail - q->head < q->nslots; i++) {
+		struct slot *sl = uq_slot(q, tail++);
+
+		sl->kind = SLOT_FORGET;
+		sl->pid = q->late[i];
+	}
+	if (i) {
+		memmove(q->late, q->late + i, (q->nlate - i) * sizeof(*q->late));
+		q->nlate -= i;
+		uq_publish(q, tail);
+	}
+	return !q->nlate;
+}
+
 int unwind_queue_submit(struct unwind_queue *q, const struct sample *s,
 			const struct perf_event_attr *attr, size_t max)
 {
-	bool maps = !uq_sent(q, s->sid.pid);
-	size_t tail = q->tail, i, need;
+	const struct uq_pid *known;
+	bool maps;
+	size_t tail, i, need;
 	struct slot *sl;
 
+	if (q->nlate && !uq_flush_late(q))
+		return -EAGAIN;
+	known = uq_sent(q, s->sid.pid);
+	maps = !known || known->stale;
+	tail = q->tail;
 	if (uq_free_slots(q) < 1u + maps)
 		return -EAGAIN;
 	if (maps) {
@@ -252,11 +305,13 @@ int unwind_queue_submit(struct unwind_queue *q, const struct sample *s,
 	if (s->regs && sl->s.nr_regs)
 		memcpy(sl->regs, s->regs, sl->s.nr_regs * sizeof(*s->regs));
 	sl->s.regs = s->regs ? sl->regs : NULL;
-	if (s->stack_size > sl->stack_cap)
+	/* Inline, the walk is done before s goes: no copy. */
+	if (s->stack_size > sl->stack_cap && !q->inline_walks)
 		sl->stack = xgrow(sl->stack, &sl->stack_cap, s->stack_size, 1);
-	if (s->stack_size)
+	if (s->stack_size && !q->inline_walks)
 		memcpy(sl->stack, s->stack, s->stack_size);
-	sl->s.stack = s->stack ? sl->stack : NULL;
+	if (!q->inline_walks)
+		sl->s.stack = s->stack ? sl->stack : NULL;
 	/* The kernel's part of the chain (all of it: exclude_callchain_user),
 	 * then room for PERF_CONTEXT_USER and max frames. */
 	for (i = 0; i < s->nr_callchain && s->callchain[i] != PERF_CONTEXT_USER; i++)
@@ -309,8 +364,12 @@ const struct sample *unwind_queue_next(struct unwind_queue *q,
 			uq_wait(q, q->head + 1);
 		done = q->done;
 		pthread_mutex_unlock(&q->lock);
-		if (q->head == done)
+		if (q->head == done) {
+			/* Room made by earlier calls: forgets that waited. */
+			if (q->nlate)
+				uq_flush_late(q);
 			return NULL;
+		}
 		sl = uq_slot(q, q->head++);
 		if (sl->kind == SLOT_SAMPLE) {
 			*attr = sl->attr;
@@ -326,7 +385,10 @@ size_t unwind_queue_pending(const struct unwind_queue *q)
 
 void unwind_queue_maps_changed(struct unwind_queue *q, uint32_t pid)
 {
-	uq_sent_remove(q, pid);
+	struct uq_pid *known = uq_sent(q, pid);
+
+	if (known)
+		known->stale = true;
 }
 
 void unwind_queue_forget(struct unwind_queue *q, uint32_t pid)
@@ -336,10 +398,13 @@ void unwind_queue_forget(struct unwind_queue *q, uint32_t pid)
 	if (!uq_sent(q, pid))
 		return;
 	uq_sent_remove(q, pid);
-	/* Only frees the thread's state early: a full queue leaves it to
-	 * the process's next maps (a new Dwfl where they differ). */
-	if (!uq_free_slots(q))
+	/* The thread's state for pid must go, or a system-wide run keeps
+	 * that of every process it saw: when the queue is full, later. */
+	if (q->nlate || !uq_free_slots(q)) {
+		q->late = xgrow(q->late, &q->late_cap, q->nlate + 1, sizeof(*q->late));
+		q->late[q->nlate++] = pid;
 		return;
+	}
 	sl = uq_slot(q, q->tail);
 	sl->kind = SLOT_FORGET;
 	sl->pid = pid;
@@ -354,4 +419,9 @@ void unwind_queue_counts(const struct unwind_queue *q, uint64_t out[UNWIND_NOUTC
 void unwind_queue_count_dropped(struct unwind_queue *q)
 {
 	unwind_count(q->u, UNWIND_DROPPED);
+}
+
+size_t unwind_queue_test_procs(const struct unwind_queue *q)
+{
+	return unwind_test_procs(q->u);
 }

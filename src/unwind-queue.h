@@ -19,7 +19,9 @@ struct unwind_queue;
 
 /* A queue of slots samples for the processes of m (read on the calling
  * thread only), with its thread; NULL where DWARF unwinding of e_machine
- * is not known, or the thread cannot start. */
+ * is not known, or the thread cannot start.  slots 0: no thread, each
+ * sample is walked in unwind_queue_submit (a recording's reader, which
+ * waits for the walks anyway), with the same results in the same order. */
 struct unwind_queue *unwind_queue_new(struct machine *m, int e_machine, size_t slots);
 /* Stops the thread; samples still queued are lost. */
 void unwind_queue_free(struct unwind_queue *q);

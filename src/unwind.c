@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "unwind.h"
+#include "unwind-test.h"
 
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
@@ -57,7 +58,17 @@ struct unwind_proc {
 	struct unwind_walk *walk;
 	struct unwind_mapx *mapx;    /* per map: its file and bias, when known */
 	struct unwind_proc *next;    /* hash chain */
+	/* The processes with a Dwfl, most recently walked by libdw first */
+	struct unwind_proc *lru_prev, *lru_next;
+	bool in_lru;
 };
+
+/* Processes that keep a Dwfl at most.  A Dwfl holds a private mapping and
+ * libdw's state of every ELF file its process maps (a megabyte or more
+ * each, for the few samples the cached rules leave to libdw); a
+ * system-wide run sees hundreds of processes.  The least recently used
+ * one's goes and is built again if needed. */
+#define UNWIND_DWFL_MAX 8
 
 struct unwinder {
 	struct machine *m;           /* NULL: maps come from unwind_set_maps */
@@ -65,6 +76,8 @@ struct unwinder {
 	const struct unwind_regs_arch *arch;
 	struct unwind_proc **buckets;
 	size_t nbuckets, nprocs;
+	struct unwind_proc *lru_head, *lru_tail;
+	size_t nlru;
 	uint64_t counts[UNWIND_NOUTCOMES];   /* atomic: read by other threads */
 	/* scratch: the process's maps as the machine has them now */
 	struct unwind_map *cur;
@@ -279,15 +292,65 @@ static struct unwind_proc **unwind_slot(struct unwinder *u, uint32_t pid)
 	return pp;
 }
 
-static void unwind_proc_reset(struct unwind_proc *p)
+static void unwind_lru_unlink(struct unwinder *u, struct unwind_proc *p)
 {
+	if (!p->in_lru)
+		return;
+	*(p->lru_prev ? &p->lru_prev->lru_next : &u->lru_head) = p->lru_next;
+	*(p->lru_next ? &p->lru_next->lru_prev : &u->lru_tail) = p->lru_prev;
+	p->lru_prev = p->lru_next = NULL;
+	p->in_lru = false;
+	u->nlru--;
+}
+
+/* p's Dwfl goes; its maps stay. */
+static void unwind_proc_drop_dwfl(struct unwinder *u, struct unwind_proc *p)
+{
+	unwind_lru_unlink(u, p);
 	if (p->dwfl)
 		dwfl_end(p->dwfl);
 	p->dwfl = NULL;
 	p->attached = false;
 	p->nrep = 0;
 	p->all_reported = false;
+}
+
+static void unwind_proc_reset(struct unwinder *u, struct unwind_proc *p)
+{
+	unwind_proc_drop_dwfl(u, p);
 	p->dirty = true;
+}
+
+/* p is about to walk with libdw: first in line, and the Dwfl of the one
+ * last in line goes when p would be one too many. */
+static void unwind_lru_touch(struct unwinder *u, struct unwind_proc *p)
+{
+	if (p->in_lru)
+		unwind_lru_unlink(u, p);
+	else
+		while (u->nlru >= UNWIND_DWFL_MAX)
+			unwind_proc_drop_dwfl(u, u->lru_tail);
+	p->lru_next = u->lru_head;
+	*(u->lru_head ? &u->lru_head->lru_prev : &u->lru_tail) = p;
+	u->lru_head = p;
+	p->in_lru = true;
+	u->nlru++;
+}
+
+size_t unwind_test_dwfls(const struct unwinder *u)
+{
+	size_t i, n = 0;
+	const struct unwind_proc *p;
+
+	for (i = 0; i < u->nbuckets; i++)
+		for (p = u->buckets[i]; p; p = p->next)
+			n += p->dwfl != NULL;
+	return n;
+}
+
+size_t unwind_test_procs(const struct unwinder *u)
+{
+	return u->nprocs;
 }
 
 static void unwind_grow(struct unwinder *u)
@@ -341,7 +404,7 @@ void unwind_forget(struct unwinder *u, uint32_t pid)
 	if (!(p = *pp))
 		return;
 	*pp = p->next;
-	unwind_proc_reset(p);
+	unwind_proc_reset(u, p);
 	free(p->maps);
 	free(p->mapx);
 	free(p->rep);
@@ -391,33 +454,22 @@ size_t unwind_maps_collect(struct machine *m, uint32_t pid, struct unwind_map **
 	return c.n;
 }
 
-/* The load bias of the ELF file fd mapped at start from file offset pgoff:
- * where its vaddr 0 sits.  False when no PT_LOAD holds pgoff. */
-static bool unwind_bias(int fd, uint64_t start, uint64_t pgoff, uint64_t *bias)
-{
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	bool ok = elf && elf_kind(elf) == ELF_K_ELF && unwind_elf_bias(elf, start, pgoff, bias);
-
-	if (elf)
-		elf_end(elf);
-	return ok;
-}
-
 /* Report one map's file to p's Dwfl. */
-static void unwind_report(struct unwind_proc *p, const struct unwind_map *mp)
+static void unwind_report(struct unwinder *u, struct unwind_proc *p, const struct unwind_map *mp)
 {
 	const char *path;
 	Dwfl_Module *mod;
 	void **userdata;
 	uint64_t bias;
-	int fd = unwind_dso_open(mp->dso, &path);
+	int fd;
 
-	if (fd < 0)
+	/* The bias from the file the cached rules read (open already, most
+	 * often): not a mapping of the whole file made and undone per map. */
+	if (!unwind_elf_bias(unwind_files_get(u->files, mp->dso)->elf, mp->start, mp->pgoff,
+			     &bias))
 		return;
-	if (!unwind_bias(fd, mp->start, mp->pgoff, &bias)) {
-		close(fd);
+	if ((fd = unwind_dso_open(mp->dso, &path)) < 0)
 		return;
-	}
 	/* fd is libdw's from here, even on failure. */
 	mod = dwfl_report_elf(p->dwfl, dso_short_name(mp->dso), path, fd, bias, true);
 	if (!mod)
@@ -444,7 +496,8 @@ static const struct unwind_map *unwind_map_at(const struct unwind_map *maps, siz
 }
 
 /* Report mp to p's Dwfl (made at the first), once. */
-static void unwind_proc_report(struct unwind_proc *p, const struct unwind_map *mp)
+static void unwind_proc_report(struct unwinder *u, struct unwind_proc *p,
+			       const struct unwind_map *mp)
 {
 	size_t i;
 
@@ -455,7 +508,7 @@ static void unwind_proc_report(struct unwind_proc *p, const struct unwind_map *m
 	if (!p->dwfl && !(p->dwfl = dwfl_begin(&dwfl_callbacks)))
 		return;
 	dwfl_report_begin_add(p->dwfl);
-	unwind_report(p, mp);
+	unwind_report(u, p, mp);
 	dwfl_report_end(p->dwfl, NULL, NULL);
 	/* Tried, reported or not: a file that failed is not opened again. */
 	if (p->nrep == p->repcap)
@@ -468,14 +521,14 @@ static void unwind_proc_report(struct unwind_proc *p, const struct unwind_map *m
 }
 
 /* Every map, for libdw's walk, which looks modules up itself. */
-static void unwind_proc_report_all(struct unwind_proc *p)
+static void unwind_proc_report_all(struct unwinder *u, struct unwind_proc *p)
 {
 	size_t i;
 
 	if (p->all_reported)
 		return;
 	for (i = 0; i < p->nmaps; i++)
-		unwind_proc_report(p, &p->maps[i]);
+		unwind_proc_report(u, p, &p->maps[i]);
 	p->all_reported = true;
 }
 
@@ -490,7 +543,7 @@ static void unwind_proc_update(struct unwinder *u, struct unwind_proc *p)
 
 		if (!mp || mp->start != p->rep[i].start || mp->end != p->rep[i].end ||
 		    mp->dso != p->rep[i].dso) {
-			unwind_proc_reset(p);
+			unwind_proc_reset(u, p);
 			break;
 		}
 	}
@@ -548,7 +601,7 @@ void unwind_free(struct unwinder *u)
 			struct unwind_proc *p = u->buckets[i];
 
 			u->buckets[i] = p->next;
-			unwind_proc_reset(p);
+			unwind_proc_reset(u, p);
 			free(p->maps);
 			free(p->mapx);
 			free(p->rep);
@@ -602,8 +655,28 @@ static bool unwind_cfa_rel(const Dwarf_Op *ops, size_t nops, bool *value, int32_
 	return true;
 }
 
-/* The rule at pc from its CFI (module bias applied). */
-static void unwind_rule_make(const struct unwind_regs_arch *a, Dwarf_Frame *f,
+/* The CFA of the x86-64 .plt entry holding vaddr, as "sp + *off": the
+ * expression ld writes for it (DW_OP_breg7 8; breg16 0; lit15; and;
+ * lit11; ge; lit3; shl; plus: 8 more past the entry's push), worked out
+ * for this pc (rip's low bits are vaddr's: the load bias is page-aligned).
+ * A sample in a call's PLT stub is common; libdw's walk costs 50 times
+ * more. */
+static bool unwind_plt_cfa(const struct unwind_regs_arch *a, const Dwarf_Op *ops, size_t nops,
+			   uint64_t vaddr, int32_t *off)
+{
+	if (nops != 9 || a->dwarf_sp > 31 || a->dwarf_ra > 31 ||
+	    ops[0].atom != DW_OP_breg0 + a->dwarf_sp || (int64_t)ops[0].number < 0 ||
+	    (int64_t)ops[0].number > 64 || ops[1].atom != DW_OP_breg0 + a->dwarf_ra ||
+	    ops[1].number != 0 || ops[2].atom != DW_OP_lit15 || ops[3].atom != DW_OP_and ||
+	    ops[4].atom < DW_OP_lit0 || ops[4].atom > DW_OP_lit15 || ops[5].atom != DW_OP_ge ||
+	    ops[6].atom != DW_OP_lit3 || ops[7].atom != DW_OP_shl || ops[8].atom != DW_OP_plus)
+		return false;
+	*off = (int32_t)ops[0].number + ((vaddr & 15) >= (uint64_t)(ops[4].atom - DW_OP_lit0) ? 8 : 0);
+	return true;
+}
+
+/* The rule at vaddr from its CFI (module bias applied). */
+static void unwind_rule_make(const struct unwind_regs_arch *a, Dwarf_Frame *f, uint64_t vaddr,
 			     struct unwind_rule *r)
 {
 	Dwarf_Op mem[3], *ops;
@@ -615,12 +688,19 @@ static void unwind_rule_make(const struct unwind_regs_arch *a, Dwarf_Frame *f,
 	r->kind = RULE_LIBDW;
 	if (dwarf_frame_info(f, &start, &end, &signalp) < 0 || signalp)
 		return;
-	if (dwarf_frame_cfa(f, &ops, &nops) || nops != 1 || ops[0].atom != DW_OP_bregx ||
-	    (ops[0].number != a->dwarf_sp && ops[0].number != a->dwarf_fp) ||
-	    (int64_t)ops[0].number2 < INT32_MIN || (int64_t)ops[0].number2 > INT32_MAX)
+	if (dwarf_frame_cfa(f, &ops, &nops))
 		return;
-	r->cfa_fp = ops[0].number == a->dwarf_fp;
-	r->cfa_off = (int32_t)ops[0].number2;
+	if (unwind_plt_cfa(a, ops, nops, vaddr, &off)) {
+		r->cfa_fp = false;
+		r->cfa_off = off;
+	} else {
+		if (nops != 1 || ops[0].atom != DW_OP_bregx ||
+		    (ops[0].number != a->dwarf_sp && ops[0].number != a->dwarf_fp) ||
+		    (int64_t)ops[0].number2 < INT32_MIN || (int64_t)ops[0].number2 > INT32_MAX)
+			return;
+		r->cfa_fp = ops[0].number == a->dwarf_fp;
+		r->cfa_off = (int32_t)ops[0].number2;
+	}
 	/* The caller's sp is the CFA. */
 	if (dwarf_frame_register(f, (int)a->dwarf_sp, mem, &ops, &nops) ||
 	    !unwind_cfa_rel(ops, nops, &value, &off) || !value || off)
@@ -687,7 +767,7 @@ static struct unwind_rule unwind_rule_at(struct unwinder *u, struct unwind_proc 
 		return *r;
 	r->kind = RULE_LIBDW;
 	if (dwarf_cfi_addrframe(file->cfi, vaddr, &f) == 0) {
-		unwind_rule_make(u->arch, f, r);
+		unwind_rule_make(u->arch, f, vaddr, r);
 		free(f);
 	}
 	return *r;
@@ -798,7 +878,8 @@ static enum unwind_outcome unwind_walk(struct unwinder *u, const struct sample *
 		w->n = 0;
 		w->stopped = false;
 	}
-	unwind_proc_report_all(p);
+	unwind_lru_touch(u, p);
+	unwind_proc_report_all(u, p);
 	if (!p->dwfl || !p->attached)
 		return UNWIND_NO_CFI;
 	p->walk = w;

@@ -98,7 +98,7 @@ static void view_dtab_push(struct view_dtab *t, uint32_t id)
 uint32_t view_dtab_expand(struct view_dtab *t, struct dso *dso, const struct symbol *sym,
 			  bool kernel, uint64_t addr)
 {
-	const char *inl[VIEW_MAX_INLINES];
+	const char *inl[VIEW_MAX_INLINES], *file[VIEW_MAX_INLINES];
 	const struct dwarfinfo *in = NULL;
 	struct view_dframe f;
 	size_t ninl = 0, k;
@@ -110,17 +110,23 @@ uint32_t view_dtab_expand(struct view_dtab *t, struct dso *dso, const struct sym
 	}
 	if (t->srcline)
 		f.srcline = dso_srcline_of(in, dso, sym, addr);
+	/* Each function's own file: the innermost's is the address's line's,
+	   an outer one's where it calls the next (its call_file). */
 	if (t->inl && in)
-		for (k = 0; k < in->nr_inlines && ninl < VIEW_MAX_INLINES; k++)
+		for (k = 0; k < in->nr_inlines && ninl < VIEW_MAX_INLINES; k++) {
+			file[ninl] = k ? in->inlines[k - 1].call_file : in->file;
 			inl[ninl++] = in->inlines[k].name;
+		}
 	f.dso = dso;
 	f.kernel = kernel;
 	f.inlined = true;
 	for (k = 0; k < ninl; k++) {
 		f.name = inl[k];
+		f.file = file[k];
 		view_dtab_push(t, view_dtab_intern(t, &f));
 	}
 	f.name = sym && sym->name ? sym->name : view_unknown;
+	f.file = !in ? NULL : in->nr_inlines ? in->inlines[in->nr_inlines - 1].call_file : in->file;
 	f.inlined = false;
 	f.synthetic = dso_symbol_synthetic(dso, sym);
 	view_dtab_push(t, view_dtab_intern(t, &f));
@@ -188,13 +194,28 @@ size_t view_object_build_id(const struct dso *d, const uint8_t **id)
 	return dso_file_build_id(d, id);
 }
 
+int view_object_text(const struct dso *d, uint64_t *start, uint64_t *limit, uint64_t *offset)
+{
+	uint64_t memsz;
+	int err = dso_text_segment(d, start, &memsz, offset);
+
+	if (!err)
+		*limit = *start + memsz;
+	return err;
+}
+
 struct view_stack_tmp {
 	const char *comm;
 	const uint32_t *ids;    /* innermost first */
+	const uint32_t *fns;    /* the same as functions (detail), else ids */
+	const uint64_t *addrs;  /* detail: the frames' addresses */
 	size_t nr;
+	uint32_t pid, tid;      /* detail: the keys', else 0 */
 	uint64_t samples, period;
+	size_t first, end;      /* a group's members in the fine list (detail) */
 };
 
+/* By comm and functions, root first, as folded stacks group them. */
 static int view_stack_cmp(const void *pa, const void *pb)
 {
 	const struct view_stack_tmp *a = pa, *b = pb;
@@ -205,9 +226,26 @@ static int view_stack_cmp(const void *pa, const void *pb)
 		return c;
 	/* Root first, as printed. */
 	for (i = 0; i < a->nr && i < b->nr; i++)
-		if ((c = CMP(a->ids[a->nr - 1 - i], b->ids[b->nr - 1 - i])))
+		if ((c = CMP(a->fns[a->nr - 1 - i], b->fns[b->nr - 1 - i])))
 			return c;
 	return CMP(a->nr, b->nr);
+}
+
+/* view_stack_cmp, then the pid, the tid and the frames' addresses (root
+ * first): not their ids, which come in the order of storing, so that the
+ * members of a group keep one order from run to run. */
+static int view_stack_fine_cmp(const void *pa, const void *pb)
+{
+	const struct view_stack_tmp *a = pa, *b = pb;
+	size_t i;
+	int c;
+
+	if ((c = view_stack_cmp(pa, pb)) || (c = CMP(a->pid, b->pid)) || (c = CMP(a->tid, b->tid)))
+		return c;
+	for (i = 0; i < a->nr; i++)
+		if ((c = CMP(a->addrs[a->nr - 1 - i], b->addrs[b->nr - 1 - i])))
+			return c;
+	return 0;
 }
 
 /* Folded stacks in the order of what they print (comm, then frames root
@@ -231,24 +269,71 @@ static int view_printed_stack_cmp(const void *pa, const void *pb)
 	}
 	if ((c = CMP(a->nr_frames, b->nr_frames)))
 		return c;
-	if ((c = CMP(b->samples, a->samples)))
+	if ((c = CMP(b->samples, a->samples)) || (c = CMP(b->period, a->period)))
 		return c;
-	return CMP(b->period, a->period);
+	/* With addresses (stack_detail), those of the group's first member. */
+	for (i = 0; i < a->nr_frames; i++)
+		if ((c = CMP(a->frames[i].addr, b->frames[i].addr)))
+			return c;
+	return 0;
+}
+
+/* s's frames (root first) from t's ids, into f. */
+static void view_stack_frames(const struct callchain_store *st, const struct view_dtab *dt,
+			      const struct view_stack_tmp *t, struct snapshot_frame *f)
+{
+	size_t j;
+
+	for (j = 0; j < t->nr; j++, f++) {
+		uint32_t id = t->ids[t->nr - 1 - j];
+
+		if (dt) {
+			const struct view_dframe *d = &dt->v[id];
+
+			f->symbol = d->name;
+			f->dso = d->dso ? dso_short_name(d->dso) : view_unknown;
+			f->kernel = d->kernel;
+			f->inlined = d->inlined;
+			f->synthetic = d->synthetic;
+			f->object = d->dso;
+			f->addr = 0;
+			f->file = d->file;
+		} else {
+			const struct callchain_frame *cf = callchain_store_frame(st, id);
+
+			f->symbol = view_frame_symbol(cf);
+			f->dso = view_frame_dso(cf);
+			f->kernel = cf ? cf->kernel : false;
+			f->inlined = false;
+			f->synthetic = cf && dso_symbol_synthetic(cf->dso, cf->sym);
+			f->object = cf ? cf->dso : NULL;
+			f->addr = cf ? cf->addr : 0;
+			f->file = NULL;
+		}
+	}
 }
 
 /* Every unique (comm, frames) stack, merged over pid/tid/cpu; with dt, of
- * display frames (inlined functions as frames of their own). */
+ * display frames (inlined functions as frames of their own).  With
+ * detail, each such stack (a group) is split again by pid and tid (when
+ * keys) and frame addresses, the members in a row. */
 void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
-		       struct snapshot *snap)
+		       struct snapshot *snap, bool detail)
 {
-	size_t n = callchain_store_count(st), i, j, m = 0, nframes = 0, cap = 0, ncap = 0;
-	struct view_stack_tmp *tmp;
-	struct snapshot_frame *f;
-	uint32_t *pool = NULL, *buf = NULL;
-	size_t npool = 0, *offs = NULL;
+	size_t n = callchain_store_count(st), i, m = 0, nf = 0, nframes = 0, cap = 0, ncap = 0;
+	size_t ngf;
+	struct view_stack_tmp *tmp, *fine = NULL, *grp;
+	struct snapshot_stack *coarse;
+	struct snapshot_frame *f, *gframes;
+	uint32_t *pool = NULL, *buf = NULL, *fns = NULL;
+	uint64_t *addrs = NULL;
+	size_t npool = 0, *offs = NULL, nfns = 0;
+	bool pids = sort_spec_has(&snap->sort, SORT_PID), tids = sort_spec_has(&snap->sort, SORT_TID);
 
 	if (!n)
 		return;
+	/* Display frames have no address: their stacks are the groups. */
+	detail = detail && !dt;
 	tmp = xmalloc(n * sizeof(*tmp));
 	if (dt) {
 		/* Expanded chains in one pool; pointers taken once it is full. */
@@ -266,6 +351,25 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 			npool += k;
 		}
 		free(buf);
+	} else if (detail) {
+		/* Each chain's functions, for the groups, and addresses. */
+		offs = xmalloc(n * sizeof(*offs));
+		for (i = 0; i < n; i++) {
+			struct callchain_chain c;
+			size_t k;
+
+			callchain_store_get(st, i, &c);
+			if (nfns + c.nr > cap) {
+				fns = xgrow(fns, &cap, nfns + c.nr, sizeof(*fns));
+				addrs = xrealloc(addrs, cap * sizeof(*addrs));
+			}
+			for (k = 0; k < c.nr; k++) {
+				fns[nfns + k] = callchain_store_function(st, c.ids[k]);
+				addrs[nfns + k] = callchain_store_frame(st, c.ids[k])->addr;
+			}
+			offs[i] = nfns;
+			nfns += c.nr;
+		}
 	}
 	for (i = 0; i < n; i++) {
 		struct callchain_chain c;
@@ -278,57 +382,103 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 			tmp[i].ids = c.ids;
 			tmp[i].nr = c.nr;
 		}
+		tmp[i].fns = detail ? fns + offs[i] : tmp[i].ids;
+		tmp[i].addrs = detail ? addrs + offs[i] : NULL;
+		tmp[i].pid = detail && pids ? c.key.pid : 0;
+		tmp[i].tid = detail && tids ? c.key.tid : 0;
 		tmp[i].samples = c.samples;
 		tmp[i].period = c.period;
 	}
-	qsort(tmp, n, sizeof(*tmp), view_stack_cmp);
+	qsort(tmp, n, sizeof(*tmp), detail ? view_stack_fine_cmp : view_stack_cmp);
+	if (detail) {
+		/* The members, merged where they are the same. */
+		fine = xmalloc(n * sizeof(*fine));
+		for (i = 0; i < n; i++) {
+			if (nf && view_stack_fine_cmp(&fine[nf - 1], &tmp[i]) == 0) {
+				fine[nf - 1].samples += tmp[i].samples;
+				fine[nf - 1].period += tmp[i].period;
+				continue;
+			}
+			fine[nf++] = tmp[i];
+			nframes += tmp[i].nr;
+		}
+		memcpy(tmp, fine, nf * sizeof(*tmp));
+		n = nf;
+	}
 	for (i = 0; i < n; i++) {
 		if (m && view_stack_cmp(&tmp[m - 1], &tmp[i]) == 0) {
 			tmp[m - 1].samples += tmp[i].samples;
 			tmp[m - 1].period += tmp[i].period;
+			tmp[m - 1].end = i + 1;
 			continue;
 		}
-		tmp[m++] = tmp[i];
-		nframes += tmp[i].nr;
+		tmp[m] = tmp[i];
+		tmp[m].first = i;
+		tmp[m++].end = i + 1;
+		if (!detail)
+			nframes += tmp[i].nr;
 	}
-	snap->stacks = xcalloc(m, sizeof(*snap->stacks));
-	snap->stack_frames = f = nframes ? xmalloc(nframes * sizeof(*f)) : NULL;
+	/* The groups in the order they print, each pointing at its tmp. */
+	coarse = xcalloc(m, sizeof(*coarse));
+	grp = xmalloc(m * sizeof(*grp));
+	memcpy(grp, tmp, m * sizeof(*grp));
+	for (i = 0, ngf = 0; i < m; i++)
+		ngf += grp[i].nr;
+	gframes = f = ngf ? xmalloc(ngf * sizeof(*f)) : NULL;
 	for (i = 0; i < m; i++) {
-		struct snapshot_stack *s = &snap->stacks[i];
+		struct snapshot_stack *s = &coarse[i];
 
-		s->comm = tmp[i].comm;
+		s->comm = grp[i].comm;
 		s->frames = f;
-		s->nr_frames = tmp[i].nr;
-		s->samples = tmp[i].samples;
-		s->period = tmp[i].period;
-		for (j = 0; j < tmp[i].nr; j++) {
-			uint32_t id = tmp[i].ids[tmp[i].nr - 1 - j];
-
-			if (dt) {
-				const struct view_dframe *d = &dt->v[id];
-
-				f->symbol = d->name;
-				f->dso = d->dso ? dso_short_name(d->dso) : view_unknown;
-				f->kernel = d->kernel;
-				f->inlined = d->inlined;
-				f->synthetic = d->synthetic;
-				f->object = d->dso;
-			} else {
-				const struct callchain_frame *cf = callchain_store_frame(st, id);
-
-				f->symbol = view_frame_symbol(cf);
-				f->dso = view_frame_dso(cf);
-				f->kernel = cf ? cf->kernel : false;
-				f->inlined = false;
-				f->synthetic = cf && dso_symbol_synthetic(cf->dso, cf->sym);
-				f->object = cf ? cf->dso : NULL;
-			}
-			f++;
-		}
+		s->nr_frames = grp[i].nr;
+		s->samples = grp[i].samples;
+		s->period = grp[i].period;
+		s->group = i;        /* its grp, until sorted */
+		view_stack_frames(st, dt, &grp[i], f);
+		f += grp[i].nr;
 	}
-	snap->nr_stacks = m;
-	qsort(snap->stacks, m, sizeof(*snap->stacks), view_printed_stack_cmp);
+	qsort(coarse, m, sizeof(*coarse), view_printed_stack_cmp);
+	if (!detail) {
+		for (i = 0; i < m; i++)
+			coarse[i].group = i;
+		snap->stacks = coarse;
+		snap->nr_stacks = m;
+		snap->stack_frames = gframes;
+	} else {
+		/* The members of each group, in the groups' order, with the
+		   frames of their own addresses. */
+		struct snapshot_stack *out = xcalloc(nf, sizeof(*out));
+		size_t k = 0, g, j;
+
+		snap->stack_frames = f = nframes ? xmalloc(nframes * sizeof(*f)) : NULL;
+		for (g = 0; g < m; g++) {
+			const struct view_stack_tmp *t = &grp[coarse[g].group];
+
+			for (j = t->first; j < t->end; j++, k++) {
+				out[k].comm = fine[j].comm;
+				out[k].has_pid = pids;
+				out[k].pid = fine[j].pid;
+				out[k].has_tid = tids;
+				out[k].tid = fine[j].tid;
+				out[k].group = g;
+				out[k].samples = fine[j].samples;
+				out[k].period = fine[j].period;
+				out[k].nr_frames = fine[j].nr;
+				out[k].frames = f;
+				view_stack_frames(st, NULL, &fine[j], f);
+				f += fine[j].nr;
+			}
+		}
+		free(coarse);
+		free(gframes);
+		snap->stacks = out;
+		snap->nr_stacks = nf;
+	}
 	free(tmp);
+	free(grp);
+	free(fine);
 	free(pool);
+	free(fns);
+	free(addrs);
 	free(offs);
 }

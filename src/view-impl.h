@@ -29,6 +29,8 @@ struct view_dframe {
 	const char *srcline;    /* interned, or NULL */
 	bool kernel, inlined;
 	bool synthetic;         /* follows from dso and name: not a key */
+	const char *file;       /* the function's source file (DWARF, interned) at
+				   the first address seen, or NULL: not a key */
 	uint32_t node;
 };
 
@@ -79,8 +81,10 @@ const char *view_frame_dso(const struct callchain_frame *f);
 const char *view_frame_symbol(const struct callchain_frame *f);
 
 /* Every unique (comm, frames) stack, merged over pid/tid/cpu; with dt, of
- * display frames (inlined functions as frames of their own). */
+ * display frames (inlined functions as frames of their own).  With detail
+ * (and no dt) split by the pid and tid keys and frame addresses, in groups
+ * (view_opts.stack_detail). */
 void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
-		       struct snapshot *snap);
+		       struct snapshot *snap, bool detail);
 
 #endif

@@ -26,6 +26,9 @@ struct view_bnode {
 struct view_builder {
 	struct view_bnode *nodes;
 	size_t n, cap, max;
+	/* Ids are the store's frames: a node is their function's (frames
+	   keep addresses for --pprof), else NULL: display frames. */
+	const struct callchain_store *st;
 	uint64_t dropped;       /* paths cut short by the node cap */
 };
 
@@ -36,6 +39,7 @@ static void view_builder_init(struct view_builder *b, size_t max)
 	b->n = 1;
 	b->max = max;
 	b->dropped = 0;
+	b->st = NULL;
 }
 
 /* Add a path below the root: ids[0], ids[step], ... (nr of them). */
@@ -48,7 +52,7 @@ static void view_builder_add(struct view_builder *b, const uint32_t *ids, size_t
 	b->nodes[0].period += period;
 	b->nodes[0].samples += samples;
 	for (k = 0; k < nr; k++) {
-		uint32_t id = *ids, c;
+		uint32_t id = b->st ? callchain_store_function(b->st, *ids) : *ids, c;
 
 		ids += step;
 		for (c = b->nodes[cur].first_child; c; c = b->nodes[c].next_sibling)
@@ -237,6 +241,7 @@ uint64_t view_build_trees(const struct hist *h, const struct hist_entry *e,
 
 	view_builder_init(&callers, max);
 	view_builder_init(&callees, max);
+	callers.st = callees.st = st;
 	for (i = 0; i < n; i++) {
 		struct callchain_chain c;
 		size_t inner, outer, k;

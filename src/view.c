@@ -417,7 +417,8 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 	snap->rows = rows;
 	snap->nr_rows = nr;
 	if (snap->callchains && opts->stacks)
-		view_build_stacks(hist_callchains(h), expand ? &dt : NULL, snap);
+		view_build_stacks(hist_callchains(h), expand ? &dt : NULL, snap,
+				  opts->stack_detail);
 	if (expand) {
 		snap->dwarf_lookups = dt.lookups;
 		view_dtab_free(&dt);

@@ -37,6 +37,10 @@ struct view_opts {
 	size_t tree_max_nodes;  /* per tree, 0: VIEW_TREE_MAX_NODES; beyond it the
 				   coldest branches are dropped and counted */
 	bool stacks;            /* fill snapshot.stacks (folded output) */
+	bool stack_detail;      /* and split them (--pprof) by the pid and tid
+				   keys and by the address of each frame (the
+				   engine keeps them), in groups of the same
+				   functions (snapshot_stack.group) */
 	bool inline_frames;     /* --inline: an address in inlined code counts for
 				   the innermost inlined function (a row and a
 				   tree node marked inlined), whose callers are the
@@ -101,6 +105,11 @@ struct snapshot_frame {
 	bool synthetic;              /* symbol is a sub_<hex> name from CFI */
 	const struct dso *object;    /* the DSO, or NULL: its path and build ID
 					for --pprof's mappings */
+	uint64_t addr;               /* view_opts.stack_detail: the address in the
+					DSO's ELF space (the kernel's own), else 0 */
+	const char *file;            /* --inline, -s srcline: the function's source
+					file from the DWARF (at the first address
+					seen), or NULL */
 };
 
 /* A frame's object (snapshot_frame.object) for exporters outside src/
@@ -108,14 +117,25 @@ struct snapshot_frame {
  * returned; 0 when unknown or its symbols are not loaded yet). */
 const char *view_object_path(const struct dso *d);
 size_t view_object_build_id(const struct dso *d, const uint8_t **id);
+/* Its code's addresses (snapshot_frame.addr) as pprof's Mapping gives them:
+ * [*start, *limit) of the executable segment, at *offset in the file, once
+ * its symbols are loaded.  Returns 0, or -ENOENT (the kernel, JIT code, not
+ * loaded). */
+int view_object_text(const struct dso *d, uint64_t *start, uint64_t *limit, uint64_t *offset);
 
-/* One unique stack (comm and frames) with its counts, for folded output. */
+/* One unique stack (comm and frames) with its counts, for folded output;
+ * with view_opts.stack_detail one per pid, tid and frame addresses, the
+ * stacks of the same comm and functions next to each other and of the
+ * same group (what --folded prints as one line). */
 struct snapshot_stack {
 	const char *comm;            /* NULL when unknown */
 	const struct snapshot_frame *frames;  /* root (outermost) first, leaf last */
 	size_t nr_frames;
 	uint64_t samples;            /* decayed, like the table */
 	uint64_t period;
+	size_t group;                /* stacks of one group are next to each other */
+	bool has_pid, has_tid;       /* stack_detail and the key is a sort key */
+	uint32_t pid, tid;
 };
 
 struct snapshot_row {
@@ -154,6 +174,10 @@ struct snapshot_row {
 	/* The row's payload stats (snapshot.payload_rows), else NULL: owned
 	   by the snapshot, read through snapshot.payload. */
 	const void *payload;
+	/* --baseline (snapshot.baseline; ui/baseline.c fills them): */
+	bool has_baseline;      /* the baseline has the row's keys; else "new" */
+	bool gone;              /* only in the baseline: no samples now */
+	double baseline;        /* percent of the baseline's total, by the same keys */
 };
 
 /* Outcomes of DWARF unwinding (enum unwind_outcome) a snapshot counts;
@@ -216,6 +240,9 @@ struct snapshot {
 	uint64_t sample_freq;        /* when freq */
 	uint64_t sample_period;      /* when !freq */
 	const char *target;          /* "system-wide", "pid 1234", "command ./wl" */
+	int64_t wall_start_ns;       /* a recording's start on the wall clock (ns since
+					the epoch: its file's time less its length), or
+					0: now less time */
 	uint64_t total_samples;      /* samples received since start */
 	uint64_t lost;               /* lost samples since start */
 	uint64_t throttled;          /* throttle events since start */
@@ -282,6 +309,10 @@ struct snapshot {
 	bool inline_frames;          /* the rows and trees have inlined functions */
 	size_t dwarf_lookups;        /* distinct addresses asked of libdw (or its
 					cache) for this snapshot */
+	/* --baseline: rows have baseline shares; the last nr_gone rows are
+	   the baseline's rows that have no samples now. */
+	bool baseline;
+	size_t nr_gone;
 };
 
 /* strcmp where NULL (a row without the value) sorts after every string:

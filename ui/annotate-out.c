@@ -37,10 +37,7 @@ void annotate_out_target(struct strbuf *sb, const struct annotate_line *l)
 		strbuf_addstr(sb, l->target_sym);
 }
 
-/* A number column's width: its title's, its declared one, 7, or its widest
- * value among f's lines; a name column's: its declared width (names are
- * cut to it), at least its title's. */
-static int annotate_out_pwidth(const struct payload_ops *ops, const struct annotate_fn *f,
+int annotate_out_pwidth(const struct payload_ops *ops, const struct annotate_fn *f,
 			       size_t col, struct strbuf *cell)
 {
 	size_t w = strlen(payload_title(ops, f->payload, col)), k;
@@ -60,10 +57,8 @@ static int annotate_out_pwidth(const struct payload_ops *ops, const struct annot
 	return (int)w;
 }
 
-/* The payload columns of a line (stats NULL: none), a space before each;
- * titles when title is set.  widths: annotate_out_pwidth's. */
-static void annotate_out_pcells(struct strbuf *sb, const struct payload_ops *ops, const void *stats,
-				const void *total, bool title, const int *widths)
+void annotate_out_pcells(struct strbuf *sb, const struct payload_ops *ops, const void *stats,
+			 const void *total, bool title, const int *widths)
 {
 	struct strbuf cell;
 	size_t c;
@@ -72,6 +67,8 @@ static void annotate_out_pcells(struct strbuf *sb, const struct payload_ops *ops
 	for (c = 0; c < ops->nr_columns; c++) {
 		int w = widths[c];
 
+		if (w < 0)
+			continue;
 		strbuf_reset(&cell);
 		if (title)
 			strbuf_addstr(&cell, payload_title(ops, total, c));
@@ -83,6 +80,24 @@ static void annotate_out_pcells(struct strbuf *sb, const struct payload_ops *ops
 			strbuf_addf(sb, " %*s", w, cell.buf);
 	}
 	strbuf_release(&cell);
+}
+
+bool annotate_out_source_starts(const struct annotate_fn *f, size_t k)
+{
+	const struct annotate_line *l = &f->lines[k];
+
+	return l->source && (!k || l->source != l[-1].source || l->inlined != l[-1].inlined);
+}
+
+void annotate_out_source(struct strbuf *sb, const struct annotate_line *l)
+{
+	const char *base = strrchr(l->source, '/');
+
+	strbuf_addstr(sb, base ? base + 1 : l->source);
+	if (l->inlined)
+		strbuf_addf(sb, " [inlined: %s]", l->inlined);
+	if (l->source_text)
+		strbuf_addf(sb, "  %s", l->source_text);
 }
 
 void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
@@ -119,6 +134,12 @@ void annotate_out_text(struct strbuf *sb, const struct annotate_report *r)
 			const struct annotate_line *l = &f->lines[k];
 			struct strbuf pct;
 
+			/* Its source line above the instructions it produced. */
+			if (annotate_out_source_starts(f, k)) {
+				strbuf_addf(sb, "%38s; ", "");
+				annotate_out_source(sb, l);
+				strbuf_addch(sb, '\n');
+			}
 			strbuf_init(&pct);
 			textfmt_fixed(&pct, annotate_out_percent(l->period, f->period), 2);
 			strbuf_addf(sb, "%7s%%  %8llu  %16llx", pct.buf,

@@ -10,6 +10,7 @@
 
 #include "annotate-out.h"
 #include "browser.h"
+#include "payload.h"
 #include "textfmt.h"
 #include "util.h"
 
@@ -53,6 +54,8 @@ static void annotate_view_drop(struct annotate_view *v)
 	v->hot = NULL;
 	v->nr_hot = 0;
 	v->nr_rows = 0;
+	free(v->pw);
+	v->pw = NULL;
 }
 
 static void annotate_view_clear_want(struct annotate_view *v)
@@ -107,8 +110,15 @@ static bool annotate_view_is(const struct annotate_view *v, const struct annotat
 	return !v->dso || strcmp(v->dso, f->dso_path) == 0 || strcmp(v->dso, f->dso) == 0;
 }
 
-/* A report of its own holding a copy of f (the snapshot's goes with it). */
-static struct annotate_report *annotate_view_copy(const struct annotate_fn *f)
+static void *annotate_view_dup_stats(const void *stats, size_t size)
+{
+	return stats ? memcpy(xmalloc(size), stats, size) : NULL;
+}
+
+/* A report of its own holding a copy of f (the snapshot's goes with it),
+ * payload stats (ops's) and all. */
+static struct annotate_report *annotate_view_copy(const struct annotate_fn *f,
+						  const struct payload_ops *ops)
 {
 	struct annotate_report *r = xcalloc(1, sizeof(*r));
 	struct annotate_fn *c;
@@ -125,11 +135,12 @@ static struct annotate_report *annotate_view_copy(const struct annotate_fn *f)
 	c->note = annotate_view_dup(f->note);
 	c->lines = xmalloc((f->nr_lines ? f->nr_lines : 1) * sizeof(*c->lines));
 	memcpy(c->lines, f->lines, f->nr_lines * sizeof(*c->lines));
-	/* The payload stats stay the snapshot's: the view has no columns for
-	 * them yet, and its copy must not free them. */
-	c->payload = NULL;
+	r->payload = f->payload ? ops : NULL;
+	c->payload = r->payload ? annotate_view_dup_stats(f->payload, ops->stats_size) : NULL;
 	for (i = 0; i < c->nr_lines; i++)
-		c->lines[i].payload = NULL;
+		c->lines[i].payload = r->payload ? annotate_view_dup_stats(f->lines[i].payload,
+									   ops->stats_size) :
+						   NULL;
 	return r;
 }
 
@@ -201,12 +212,6 @@ static size_t annotate_view_row_of(const struct annotate_view *v, size_t insn)
 	return 0;
 }
 
-static bool annotate_view_same_source(const struct annotate_line *a,
-				      const struct annotate_line *b)
-{
-	return a->source == b->source && a->inlined == b->inlined;
-}
-
 /* The rows: each instruction, and with s, its source line above it where
  * the line (or the inlined function) changes. */
 static void annotate_view_rows(struct annotate_view *v)
@@ -215,13 +220,58 @@ static void annotate_view_rows(struct annotate_view *v)
 
 	v->nr_rows = 0;
 	for (i = 0; v->fn && i < v->fn->nr_lines; i++) {
-		const struct annotate_line *l = &v->fn->lines[i];
-
 		v->rows = xgrow(v->rows, &v->cap_rows, v->nr_rows + 2, sizeof(*v->rows));
-		if (v->source && l->source && (!i || !annotate_view_same_source(l, l - 1)))
+		if (v->source && annotate_out_source_starts(v->fn, i))
 			v->rows[v->nr_rows++] = (struct annotate_view_row){ i, true };
 		v->rows[v->nr_rows++] = (struct annotate_view_row){ i, false };
 	}
+}
+
+/* The instruction's room (its text and a target) before payload columns
+ * give way. */
+#define ANNOTATE_VIEW_TEXT_MIN 36
+/* Percent, address and their spaces. */
+#define ANNOTATE_VIEW_PREFIX 21
+
+/* Which payload columns fit v->width: all, else those with the highest
+ * keep rank, in the decoder's order. */
+static void annotate_view_fit(struct annotate_view *v)
+{
+	const struct payload_ops *ops = v->own ? v->own->payload : NULL;
+	struct strbuf cell;
+	size_t c, used = ANNOTATE_VIEW_PREFIX + ANNOTATE_VIEW_TEXT_MIN;
+
+	free(v->pw);
+	v->pw = NULL;
+	if (!ops || !v->fn->nr_lines)
+		return;
+	v->pw = xcalloc(ops->nr_columns, sizeof(*v->pw));
+	strbuf_init(&cell);
+	for (c = 0; c < ops->nr_columns; c++) {
+		v->pw[c] = annotate_out_pwidth(ops, v->fn, c, &cell);
+		used += (size_t)v->pw[c] + 1;
+	}
+	strbuf_release(&cell);
+	while (v->width && used > v->width) {
+		size_t drop = ops->nr_columns;
+
+		for (c = 0; c < ops->nr_columns; c++)
+			if (v->pw[c] >= 0 && (drop == ops->nr_columns ||
+					      ops->columns[c].keep_rank < ops->columns[drop].keep_rank))
+				drop = c;
+		if (drop == ops->nr_columns)
+			break;
+		used -= (size_t)v->pw[drop] + 1;
+		v->pw[drop] = -1;
+	}
+}
+
+void annotate_view_set_width(struct annotate_view *v, unsigned cols)
+{
+	if (v->width == cols)
+		return;
+	v->width = cols;
+	annotate_view_fit(v);
 }
 
 bool annotate_view_update(struct annotate_view *v, const struct annotate_report *r)
@@ -237,8 +287,9 @@ bool annotate_view_update(struct annotate_view *v, const struct annotate_report 
 	if (!f)
 		return false;
 	annotate_view_drop(v);
-	v->own = annotate_view_copy(f);
+	v->own = annotate_view_copy(f, r->payload);
 	v->fn = &v->own->fns[0];
+	annotate_view_fit(v);
 	v->hot = xmalloc((v->fn->nr_lines ? v->fn->nr_lines : 1) * sizeof(*v->hot));
 	for (i = 0; i < v->fn->nr_lines; i++)
 		if (v->fn->lines[i].period || v->fn->lines[i].samples)
@@ -280,14 +331,9 @@ void annotate_view_line(const struct annotate_view *v, size_t i, struct strbuf *
 		return;
 	l = &v->fn->lines[v->rows[i].insn];
 	if (v->rows[i].source) {
-		const char *base = strrchr(l->source, '/');
-
 		*source = true;
-		strbuf_addf(sb, "%18s%s", "", base ? base + 1 : l->source);
-		if (l->inlined)
-			strbuf_addf(sb, " [inlined: %s]", l->inlined);
-		if (l->source_text)
-			strbuf_addf(sb, "  %s", l->source_text);
+		strbuf_addf(sb, "%18s", "");
+		annotate_out_source(sb, l);
 		return;
 	}
 	*pct = annotate_view_percent(v->fn, l->period);
@@ -307,6 +353,10 @@ void annotate_view_line(const struct annotate_view *v, size_t i, struct strbuf *
 		strbuf_addf(sb, " %6llx:  ", (unsigned long long)(l->addr - v->fn->start));
 	else
 		strbuf_addf(sb, " %8llx:  ", (unsigned long long)l->addr);
+	if (v->pw) {
+		annotate_out_pcells(sb, v->own->payload, l->payload, v->fn->payload, false, v->pw);
+		strbuf_addstr(sb, "  ");
+	}
 	strbuf_addstr(sb, l->text);
 	if (!l->target)
 		return;
@@ -332,8 +382,44 @@ void annotate_view_title(const struct annotate_view *v, struct strbuf *sb)
 
 void annotate_view_columns(const struct annotate_view *v, struct strbuf *sb)
 {
-	strbuf_addf(sb, "%s %s  Instruction", v->counts ? "Samples" : "Percent",
+	strbuf_addf(sb, "%s %s", v->counts ? "Samples" : "Percent",
 		    v->offsets ? "  Offset:" : "  Address:");
+	if (v->pw) {
+		/* The titles over the cells: the address field is " ADDR:  ". */
+		const struct annotate_line *last = &v->fn->lines[v->fn->nr_lines - 1];
+		uint64_t max = v->offsets ? last->addr - v->fn->start : last->addr;
+		int w = v->offsets ? 6 : 8, k;
+
+		for (k = w; k < 16 && (max >> (4 * k)); k++)
+			w++;
+		strbuf_addf(sb, "%*s", w + 4 - (v->offsets ? 9 : 10), "");
+		annotate_out_pcells(sb, v->own->payload, NULL, v->fn->payload, true, v->pw);
+		strbuf_addstr(sb, "  Instruction");
+		return;
+	}
+	strbuf_addstr(sb, "  Instruction");
+}
+
+int annotate_view_detail(const struct annotate_view *v, struct strbuf *sb, size_t width)
+{
+	const struct payload_ops *ops = v->own ? v->own->payload : NULL;
+	const struct annotate_line *l;
+	int n = 0;
+	size_t i;
+
+	if (!ops || v->selected >= v->nr_rows)
+		return 0;
+	l = &v->fn->lines[v->rows[v->selected].insn];
+	strbuf_addf(sb, "%s: %s+0x%llx  %llx:  %s\n", ops->title, v->fn->symbol,
+		    (unsigned long long)(l->addr - v->fn->start), (unsigned long long)l->addr,
+		    l->text);
+	if (l->payload && ops->stats_samples(l->payload) && ops->format_detail)
+		ops->format_detail(sb, l->payload, width);
+	else
+		strbuf_addf(sb, "  no %s samples at this instruction\n", ops->title);
+	for (i = 0; i < sb->len; i++)
+		n += sb->buf[i] == '\n';
+	return n;
 }
 
 /* ---- keys ---- */
@@ -500,6 +586,8 @@ unsigned annotate_view_key(struct annotate_view *v, int key)
 		return annotate_view_follow(v);
 	case ANNOTATE_VIEW_ACT_BACK:
 		return annotate_view_back(v);
+	case ANNOTATE_VIEW_ACT_DETAIL:
+		return ANNOTATE_VIEW_DETAIL;
 	case ANNOTATE_VIEW_ACT_PAUSE:
 		return ANNOTATE_VIEW_PAUSE;
 	case ANNOTATE_VIEW_ACT_CLOSE:

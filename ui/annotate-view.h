@@ -28,6 +28,7 @@ enum {
 	ANNOTATE_VIEW_HELP = 1 << 2,
 	ANNOTATE_VIEW_QUIT = 1 << 3,
 	ANNOTATE_VIEW_PAUSE = 1 << 4,  /* the browser's p */
+	ANNOTATE_VIEW_DETAIL = 1 << 5, /* the browser's I: its payload pane */
 };
 
 /* A line of the view: an instruction, or (s) the source line above it. */
@@ -68,6 +69,10 @@ struct annotate_view {
 	uint64_t want_addr;           /* the address to select then, or 0: the hottest */
 	uint64_t want_hint;           /* its hint */
 	char message[256];            /* for the status line; "" = none */
+	/* The payload's columns (own->payload's, for a function with payload
+	 * samples): each one's width, negative when the screen has no room. */
+	int *pw;
+	unsigned width;               /* the screen's columns; 0: unbounded */
 };
 
 void annotate_view_init(struct annotate_view *v);
@@ -84,6 +89,9 @@ void annotate_view_open(struct annotate_view *v, const char *symbol, const char 
 bool annotate_view_update(struct annotate_view *v, const struct annotate_report *r);
 
 void annotate_view_set_page(struct annotate_view *v, size_t lines);
+/* The screen's width: payload columns that leave too little room for the
+ * instruction give way, the lowest keep rank first. */
+void annotate_view_set_width(struct annotate_view *v, unsigned cols);
 unsigned annotate_view_key(struct annotate_view *v, int key);
 enum annotate_view_action annotate_view_action_of(int key);
 
@@ -97,6 +105,11 @@ void annotate_view_line(const struct annotate_view *v, size_t i, struct strbuf *
 /* The title ("leaf_a  [wl]  1234 samples ...") and the column titles. */
 void annotate_view_title(const struct annotate_view *v, struct strbuf *sb);
 void annotate_view_columns(const struct annotate_view *v, struct strbuf *sb);
+
+/* The payload breakdown of the selected instruction for the pane (lines
+ * ending in '\n', about width wide): its number of lines, 0 when the
+ * function has no payload samples. */
+int annotate_view_detail(const struct annotate_view *v, struct strbuf *sb, size_t width);
 
 /* The help screen's lines for the view's keys (as browser_help_line). */
 size_t annotate_view_help_lines(void);

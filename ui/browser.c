@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "baseline.h"
+#include "errmsg.h"
 #include "output.h"
 #include "util.h"
 
@@ -176,6 +178,7 @@ void browser_init(struct browser *b, const struct browser_init *init)
 	b->sort_col = COLUMN_SELF;
 	b->detail = true;
 	b->print_dir = init->print_dir;
+	b->baseline = init->baseline;
 	b->page = 1;
 	strbuf_init(&b->paths);
 	annotate_view_init(&b->ann);
@@ -211,6 +214,7 @@ void browser_release(struct browser *b)
 	free(b->zoom_dso);
 	browser_key_release(&b->sel);
 	annotate_view_release(&b->ann);
+	baseline_free(b->baseline);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -254,7 +258,8 @@ double browser_percent(const struct browser *b, uint64_t period)
  * every field, so equal rows keep their order between refreshes. */
 static int browser_line_cmp(const void *pa, const void *pb, void *ctx)
 {
-	static const enum column_id ties[] = { COLUMN_SELF, COLUMN_SAMPLES, COLUMN_SYM,
+	static const enum column_id ties[] = { COLUMN_SELF, COLUMN_SAMPLES, COLUMN_BASELINE,
+					       COLUMN_SYM,
 					       COLUMN_SRCLINE, COLUMN_DSO, COLUMN_COMM,
 					       COLUMN_PID, COLUMN_TID, COLUMN_CPU };
 	const struct browser *b = ctx;
@@ -513,10 +518,28 @@ void browser_rebuild(struct browser *b)
 	browser_remember(b);
 }
 
+/* snap's Baseline and Delta, from b's baseline; one that does not fit
+ * the data is dropped. */
+static void browser_apply_baseline(struct browser *b, struct snapshot *snap)
+{
+	struct errmsg em = ERRMSG_INIT;
+	int err;
+
+	if (!b->baseline)
+		return;
+	if ((err = baseline_apply(b->baseline, snap, NULL, &em))) {
+		browser_message(b, "baseline dropped: %s", errmsg_text(&em, err));
+		baseline_free(b->baseline);
+		b->baseline = NULL;
+	}
+}
+
 void browser_set_snapshot(struct browser *b, struct snapshot *snap)
 {
+	browser_apply_baseline(b, snap);
 	/* Live, payload samples may come after the first refresh. */
-	if (!b->snap || b->nr_cols == 0 || b->payload != snap->payload_rows)
+	if (!b->snap || b->nr_cols == 0 || b->payload != snap->payload_rows ||
+	    b->snap->baseline != snap->baseline)
 		browser_set_columns(b, snap);
 	browser_drop_snapshot(b);
 	/* The lines point into the old rows: empty them before anything
@@ -882,6 +905,19 @@ static unsigned browser_annotate_open(struct browser *b)
 	return BROWSER_ANNOTATE;
 }
 
+/* I, in the table and the per-instruction view. */
+static void browser_toggle_detail(struct browser *b)
+{
+	if (!b->payload) {
+		browser_message(b, "no payload data: the pane is for recordings whose "
+				   "samples carry a decoded payload");
+		return;
+	}
+	b->detail = !b->detail;
+	browser_message(b, b->detail ? "%s pane shown (I: hide)" : "%s pane hidden (I: show)",
+			b->snap->payload->title);
+}
+
 static unsigned browser_insns_key(struct browser *b, int key)
 {
 	unsigned r = annotate_view_key(&b->ann, key);
@@ -895,6 +931,8 @@ static unsigned browser_insns_key(struct browser *b, int key)
 		b->screen = BROWSER_TABLE;
 	if (r & ANNOTATE_VIEW_PAUSE)
 		return browser_pause(b);
+	if (r & ANNOTATE_VIEW_DETAIL)
+		browser_toggle_detail(b);
 	if (r & ANNOTATE_VIEW_HELP) {
 		b->screen = BROWSER_HELP;
 		b->help_from = BROWSER_INSNS;
@@ -1009,17 +1047,23 @@ unsigned browser_key(struct browser *b, int key)
 			return ret;
 		break;
 	case BROWSER_ACT_DETAIL:
-		if (!b->payload) {
-			browser_message(b, "no payload data: the pane is for recordings whose "
-					   "samples carry a decoded payload");
-			return ret;
-		}
-		b->detail = !b->detail;
-		browser_message(b, b->detail ? "%s pane shown (I: hide)" : "%s pane hidden (I: show)",
-				b->snap->payload->title);
+		browser_toggle_detail(b);
 		return ret;
 	case BROWSER_ACT_ANNOTATE:
 		return ret | browser_annotate_open(b);
+	case BROWSER_ACT_BASELINE:
+		if (!b->snap) {
+			browser_message(b, "no table yet to take as the baseline");
+			return ret;
+		}
+		baseline_free(b->baseline);
+		b->baseline = baseline_from_snapshot(b->snap, NULL);
+		/* The lines point into the rows, which gain and lose gone rows. */
+		b->nr_lines = 0;
+		browser_apply_baseline(b, b->snap);
+		browser_set_columns(b, b->snap);
+		browser_message(b, "baseline: %s", baseline_name(b->baseline));
+		break;
 	case BROWSER_ACT_PRINT:
 		browser_print_file(b);
 		return ret;

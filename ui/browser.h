@@ -84,8 +84,11 @@ struct browser_key {
 	uint32_t pid, tid, cpu;
 };
 
+struct baseline;
+
 struct browser_init {
 	struct view_opts view;            /* -K, -U, --percent-limit, -E */
+	struct baseline *baseline;        /* --baseline (the browser owns it), or NULL */
 	enum hist_mode mode;
 	const char *print_dir;            /* where P writes; NULL = "." */
 };
@@ -136,6 +139,8 @@ struct browser {
 	enum browser_prompt prompt;
 	char input[128];
 
+	struct baseline *baseline;        /* applied to each snapshot; B replaces it */
+
 	char message[256];                /* shown in the status line; "" = none */
 	const char *print_dir;
 	bool quit;
@@ -145,7 +150,9 @@ void browser_init(struct browser *b, const struct browser_init *init);
 void browser_release(struct browser *b);
 
 /* Show snap (malloc'd; the browser releases and frees it with the next one
- * or browser_release), keeping the selection on the same entry. */
+ * or browser_release), keeping the selection on the same entry; with a
+ * baseline, its Baseline and Delta first (a baseline of another event is
+ * dropped, with a message). */
 void browser_set_snapshot(struct browser *b, struct snapshot *snap);
 
 /* A report asked for after BROWSER_ANNOTATE (freed here): the view shows

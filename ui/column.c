@@ -13,6 +13,7 @@ enum column_kind {
 	COLUMN_PERCENT, /* self or children: "12.34%" */
 	COLUMN_COUNT,
 	COLUMN_ID,   /* pid, tid, cpu: "-" when not known */
+	COLUMN_POINTS, /* a difference of percentages: "+1.25" */
 	COLUMN_TEXT, /* a name */
 };
 
@@ -31,6 +32,8 @@ static const struct column_def column_defs[COLUMN__MAX] = {
 	[COLUMN_CHILDREN] = { "Children", SORT__MAX, COLUMN_PERCENT, 7, 0, 0 },
 	[COLUMN_SELF] = { "Self", SORT__MAX, COLUMN_PERCENT, 7, 0, 0 },
 	[COLUMN_OVERHEAD] = { "Overhead", SORT__MAX, COLUMN_PERCENT, 7, 0, 0 },
+	[COLUMN_BASELINE] = { "Baseline", SORT__MAX, COLUMN_PERCENT, 8, 0, 0 },
+	[COLUMN_DELTA] = { "Delta", SORT__MAX, COLUMN_POINTS, 6, 0, 0 },
 	[COLUMN_SAMPLES] = { "Samples", SORT__MAX, COLUMN_COUNT, 0, 0, 0 },
 	[COLUMN_COMM] = { "Command", SORT_COMM, COLUMN_TEXT, 6, 1, 16 },
 	[COLUMN_PID] = { "Pid", SORT_PID, COLUMN_ID, 0, 0, 0 },
@@ -68,6 +71,10 @@ size_t column_list(const struct snapshot *snap, bool batch, enum column_id *cols
 	if (snap->children)
 		cols[n++] = COLUMN_CHILDREN;
 	cols[n++] = batch && !snap->children ? COLUMN_OVERHEAD : COLUMN_SELF;
+	if (snap->baseline) {
+		cols[n++] = COLUMN_BASELINE;
+		cols[n++] = COLUMN_DELTA;
+	}
 	cols[n++] = COLUMN_SAMPLES;
 	if (snap->payload_rows)
 		for (i = 0; i < snap->payload->nr_columns && i < COLUMN_PAYLOAD_MAX; i++)
@@ -147,6 +154,25 @@ const char *column_mark(const struct snapshot_row *r)
 	return r->kernel ? "[k] " : "[.] ";
 }
 
+double column_delta(const struct snapshot_row *r)
+{
+	return r->self - (r->has_baseline ? r->baseline : 0.0);
+}
+
+/* "+1.25", "-0.50", "0.00": a change in points, signed. */
+static void column_points(struct strbuf *sb, double d, enum column_style style)
+{
+	if (d > -0.005 && d < 0.005)
+		d = 0;
+	if (style == COLUMN_SCREEN) {
+		strbuf_addf(sb, d ? "%+.2f" : "%.2f", d);
+		return;
+	}
+	if (d > 0)
+		strbuf_addch(sb, '+');
+	textfmt_fixed(sb, d, 2);
+}
+
 static void column_id_text(struct strbuf *sb, bool has, uint32_t v)
 {
 	if (has)
@@ -182,6 +208,18 @@ void column_text(struct strbuf *sb, const struct snapshot *snap, const struct sn
 	case COLUMN_SELF:
 	case COLUMN_OVERHEAD:
 		column_percent(sb, self, style);
+		break;
+	case COLUMN_BASELINE:
+		if (r->has_baseline)
+			column_percent(sb, r->baseline, style);
+		else
+			strbuf_addch(sb, '-');
+		break;
+	case COLUMN_DELTA:
+		if (r->gone || !r->has_baseline)
+			strbuf_addstr(sb, r->gone ? "gone" : "new");
+		else
+			column_points(sb, column_delta(r), style);
 		break;
 	case COLUMN_SAMPLES:
 		strbuf_addf(sb, "%llu", (unsigned long long)r->samples);
@@ -246,6 +284,10 @@ int column_cmp(const struct snapshot *snap, enum column_id c, const struct snaps
 	case COLUMN_SELF:
 	case COLUMN_OVERHEAD:
 		return CMP(b->period, a->period);
+	case COLUMN_BASELINE:
+		return CMP(b->has_baseline ? b->baseline : -1.0, a->has_baseline ? a->baseline : -1.0);
+	case COLUMN_DELTA:
+		return CMP(column_delta(b), column_delta(a));
 	case COLUMN_SAMPLES:
 		return CMP(b->samples, a->samples);
 	case COLUMN_COMM:

@@ -24,6 +24,8 @@ enum column_id {
 	COLUMN_CHILDREN, /* percent with callees (callchains) */
 	COLUMN_SELF,	 /* percent of the period in the function itself */
 	COLUMN_OVERHEAD, /* Self, as the batch table titles it without children */
+	COLUMN_BASELINE, /* --baseline: the row's share in the baseline ("-": new) */
+	COLUMN_DELTA,    /* Self minus Baseline, in points ("new", "gone") */
 	COLUMN_SAMPLES,
 	COLUMN_PAYLOAD, /* COLUMN_PAYLOAD + i: the payload decoder's column i */
 	COLUMN_COMM = COLUMN_PAYLOAD + COLUMN_PAYLOAD_MAX,
@@ -38,7 +40,7 @@ enum column_id {
 
 /* The columns of snap, in display order, into cols (COLUMN__MAX of room):
  * the percentages (Children and Self, or the batch table's Overhead),
- * Samples, the payload's columns when rows have payload stats, then one
+ * Baseline and Delta with a baseline, Samples, the payload's columns when rows have payload stats, then one
  * column per sort key in the order of the keys, as perf does.  Returns
  * their number. */
 size_t column_list(const struct snapshot *snap, bool batch, enum column_id *cols);
@@ -79,6 +81,9 @@ enum column_style {
 void column_text(struct strbuf *sb, const struct snapshot *snap, const struct snapshot_row *r,
 		 enum column_id c, double self, double children, enum column_style style);
 const char *column_mark(const struct snapshot_row *r);
+/* A row's Delta: Self minus Baseline, in points (a new row's whole Self,
+ * a gone row's minus its Baseline). */
+double column_delta(const struct snapshot_row *r);
 
 /* Rows in column c's order: numbers descending, names ascending, rows
  * without a value last for the payload's.  0 when c does not decide. */

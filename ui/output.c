@@ -4,6 +4,7 @@
 
 #include "output.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -448,6 +449,19 @@ static void output_json_row(struct strbuf *sb, const struct snapshot *snap,
 	}
 	strbuf_addf(sb, ",\"samples\":%llu,\"period\":%llu", (unsigned long long)r->samples,
 		    (unsigned long long)r->period);
+	/* --baseline: null for a new row; a gone row has no samples now. */
+	if (snap->baseline) {
+		strbuf_addstr(sb, ",\"baseline\":");
+		if (r->has_baseline)
+			textfmt_fixed(sb, r->baseline, 2);
+		else
+			strbuf_addstr(sb, "null");
+		strbuf_addstr(sb, ",\"delta\":");
+		/* No "-0.00". */
+		textfmt_fixed(sb, fabs(column_delta(r)) < 0.005 ? 0.0 : column_delta(r), 2);
+		if (r->gone || !r->has_baseline)
+			strbuf_addstr(sb, r->gone ? ",\"gone\":true" : ",\"new\":true");
+	}
 	if (r->comm) {
 		strbuf_addstr(sb, ",\"comm\":");
 		strbuf_add_json_string(sb, r->comm);
@@ -611,6 +625,22 @@ static void output_folded_frame(struct strbuf *sb, const char *symbol, const cha
 	}
 }
 
+/* Whether stacks a and b print the same line: one group (the view's
+ * stacks split by address or pid for --pprof), same comm and frames. */
+static bool output_same_stack(const struct snapshot_stack *a, const struct snapshot_stack *b)
+{
+	size_t j;
+
+	if (a->group != b->group || a->nr_frames != b->nr_frames || view_strcmp(a->comm, b->comm))
+		return false;
+	for (j = 0; j < a->nr_frames; j++)
+		if (view_strcmp(a->frames[j].symbol, b->frames[j].symbol) ||
+		    view_strcmp(a->frames[j].dso, b->frames[j].dso) ||
+		    a->frames[j].kernel != b->frames[j].kernel)
+			return false;
+	return true;
+}
+
 void output_folded(FILE *out, const struct snapshot *snap)
 {
 	struct strbuf sb;
@@ -620,9 +650,16 @@ void output_folded(FILE *out, const struct snapshot *snap)
 	if (snap->callchains) {
 		for (i = 0; i < snap->nr_stacks; i++) {
 			const struct snapshot_stack *st = &snap->stacks[i];
+			uint64_t samples = st->samples, period = st->period, weight;
 
+			/* A group (the stacks split by address or pid for
+			   --pprof) is one line. */
+			while (i + 1 < snap->nr_stacks && output_same_stack(st, &snap->stacks[i + 1])) {
+				samples += snap->stacks[++i].samples;
+				period += snap->stacks[i].period;
+			}
 			/* --off-cpu weighs stacks in microseconds off the CPU. */
-			uint64_t weight = snap->off_cpu ? (st->period + 500) / 1000 : st->samples;
+			weight = snap->off_cpu ? (period + 500) / 1000 : samples;
 
 			if (!weight)
 				continue;

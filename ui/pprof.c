@@ -34,20 +34,25 @@ enum {
 	VALUETYPE_TYPE = 1, VALUETYPE_UNIT,
 	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE, SAMPLE_LABEL,
 	LABEL_KEY = 1, LABEL_STR, LABEL_NUM,
-	MAPPING_ID = 1, MAPPING_FILENAME = 5, MAPPING_BUILD_ID, MAPPING_HAS_FUNCTIONS,
+	MAPPING_ID = 1, MAPPING_MEMORY_START, MAPPING_MEMORY_LIMIT, MAPPING_FILE_OFFSET,
+	MAPPING_FILENAME, MAPPING_BUILD_ID, MAPPING_HAS_FUNCTIONS, MAPPING_HAS_FILENAMES,
 	MAPPING_HAS_INLINE_FRAMES = 10,
-	LOCATION_ID = 1, LOCATION_MAPPING_ID, LOCATION_LINE = 4,
+	LOCATION_ID = 1, LOCATION_MAPPING_ID, LOCATION_ADDRESS, LOCATION_LINE,
 	LINE_FUNCTION_ID = 1,
-	FUNCTION_ID = 1, FUNCTION_NAME, FUNCTION_SYSTEM_NAME,
+	FUNCTION_ID = 1, FUNCTION_NAME, FUNCTION_SYSTEM_NAME, FUNCTION_FILENAME,
 };
 
 void pprof_put_varint(struct strbuf *sb, uint64_t v)
 {
+	char buf[10];
+	size_t n = 0;
+
 	while (v >= 0x80) {
-		strbuf_addch(sb, (char)(v | 0x80));
+		buf[n++] = (char)(v | 0x80);
 		v >>= 7;
 	}
-	strbuf_addch(sb, (char)v);
+	buf[n++] = (char)v;
+	strbuf_add(sb, buf, n);
 }
 
 void pprof_put_key(struct strbuf *sb, unsigned field, unsigned wire)
@@ -98,14 +103,14 @@ static void pprof_put_msg(struct strbuf *sb, unsigned field, struct strbuf *msg)
 /* Distinct keys of a few uint32 each, numbered in first-seen order from 0:
  * the profile's ids are the numbers plus one (0 means "none" in pprof). */
 struct pprof_keys {
-	uint32_t (*v)[3];
+	uint32_t (*v)[4];
 	size_t n, cap;
 	struct hashtab ht;
 };
 
 static uint64_t pprof_keys_hash_of(const uint32_t *k)
 {
-	return hash_finish(hash_combine(hash_combine(k[0], k[1]), k[2]));
+	return hash_finish(hash_combine(hash_combine(hash_combine(k[0], k[1]), k[2]), k[3]));
 }
 
 static uint64_t pprof_keys_hash(const void *ctx, uint32_t idx)
@@ -115,12 +120,13 @@ static uint64_t pprof_keys_hash(const void *ctx, uint32_t idx)
 
 static bool pprof_keys_eq(const void *ctx, uint32_t idx, const void *key)
 {
-	return memcmp(((const struct pprof_keys *)ctx)->v[idx], key, sizeof(uint32_t[3])) == 0;
+	return memcmp(((const struct pprof_keys *)ctx)->v[idx], key, sizeof(uint32_t[4])) == 0;
 }
 
-static uint32_t pprof_keys_add(struct pprof_keys *t, uint32_t a, uint32_t b, uint32_t c)
+static uint32_t pprof_keys_add(struct pprof_keys *t, uint32_t a, uint32_t b, uint32_t c,
+			       uint32_t d)
 {
-	uint32_t k[3] = { a, b, c };
+	uint32_t k[4] = { a, b, c, d };
 	uint64_t h = pprof_keys_hash_of(k);
 	size_t slot = hashtab_probe(&t->ht, h, pprof_keys_eq, t, k);
 
@@ -179,7 +185,42 @@ struct pprof_enc {
 	uint64_t *locs;
 	size_t locs_cap;
 	uint32_t comm_key, pid_key, tid_key;
+	/* Each Function's source file (snapshot_frame.file), or NULL. */
+	const char **fn_file;
+	size_t fn_file_cap;
+	/* A stack frame's Function id by its pointers: frames repeat from
+	   stack to stack, and their names need hashing only once. */
+	struct pprof_memo *memo;
+	size_t nmemo, memo_cap;
+	struct hashtab memo_ht;
 };
+
+struct pprof_memo {
+	const void *symbol, *dso, *object;
+	bool kernel;
+	uint64_t fid;
+};
+
+static uint64_t pprof_memo_hash_of(const struct pprof_memo *m)
+{
+	return hash_finish(hash_combine(hash_combine(hash_combine((uintptr_t)m->symbol,
+								  (uintptr_t)m->dso),
+						     (uintptr_t)m->object),
+					m->kernel));
+}
+
+static uint64_t pprof_memo_hash(const void *ctx, uint32_t idx)
+{
+	return pprof_memo_hash_of(&((const struct pprof_enc *)ctx)->memo[idx]);
+}
+
+static bool pprof_memo_eq(const void *ctx, uint32_t idx, const void *key)
+{
+	const struct pprof_memo *a = &((const struct pprof_enc *)ctx)->memo[idx], *b = key;
+
+	return a->symbol == b->symbol && a->dso == b->dso && a->object == b->object &&
+	       a->kernel == b->kernel;
+}
 
 /* The function of a frame, as --folded names it: an unknown symbol by its
  * object, "[libc.so.6]", so that pprof's stacks read like the folded ones.
@@ -207,13 +248,42 @@ static uint64_t pprof_frame(struct pprof_enc *e, const char *symbol, const char 
 		if (obj)
 			path = view_object_path(obj);
 		map = pprof_keys_add(&e->maps, pprof_str(&e->strs, dso),
-				     pprof_str(&e->strs, path ? path : dso), 0) + 1;
+				     pprof_str(&e->strs, path ? path : dso), 0, 0) + 1;
 		if (e->maps.n > n) {
 			e->objs = xgrow(e->objs, &e->objs_cap, e->maps.n, sizeof(*e->objs));
 			e->objs[n] = obj;
 		}
 	}
-	return pprof_keys_add(&e->funcs, name, map, kernel) + 1;
+	return pprof_keys_add(&e->funcs, name, map, kernel, 0) + 1;
+}
+
+/* pprof_frame of a stack's frame, remembered by its pointers. */
+static uint64_t pprof_stack_frame(struct pprof_enc *e, const struct snapshot_frame *f)
+{
+	struct pprof_memo k = { f->symbol, f->dso, f->object, f->kernel, 0 };
+	uint64_t h = pprof_memo_hash_of(&k);
+	size_t slot = hashtab_probe(&e->memo_ht, h, pprof_memo_eq, e, &k);
+
+	if (e->memo_ht.slots[slot] != HASHTAB_EMPTY)
+		return e->memo[e->memo_ht.slots[slot]].fid;
+	k.fid = pprof_frame(e, f->symbol, f->dso, f->object, NULL, f->kernel);
+	e->memo = xgrow(e->memo, &e->memo_cap, e->nmemo + 1, sizeof(*e->memo));
+	e->memo[e->nmemo] = k;
+	hashtab_insert_at(&e->memo_ht, slot, (uint32_t)e->nmemo++, pprof_memo_hash, e);
+	return k.fid;
+}
+
+/* Function fid's source file is file (the first one given stays). */
+static void pprof_function_file(struct pprof_enc *e, uint64_t fid, const char *file)
+{
+	size_t old = e->fn_file_cap;
+
+	if (fid > e->fn_file_cap) {
+		e->fn_file = xgrow(e->fn_file, &e->fn_file_cap, fid, sizeof(*e->fn_file));
+		memset(e->fn_file + old, 0, (e->fn_file_cap - old) * sizeof(*e->fn_file));
+	}
+	if (!e->fn_file[fid - 1])
+		e->fn_file[fid - 1] = file;
 }
 
 /* The string index of obj's build ID in hex, or 0 ("") when unknown (no
@@ -248,14 +318,17 @@ static void pprof_label_num(struct pprof_enc *e, uint32_t key, uint64_t v)
 }
 
 /* The Location of function ids fn[0..n), innermost inlined first, the
- * real function last. */
-static uint64_t pprof_location(struct pprof_enc *e, const uint64_t *fn, size_t n)
+ * real function last, at addr (0: unknown, as with --inline): the address
+ * is part of each entry's key, so a Location is one address's. */
+static uint64_t pprof_location(struct pprof_enc *e, const uint64_t *fn, size_t n, uint64_t addr)
 {
 	uint64_t loc = 0;
 
 	while (n--)
-		loc = pprof_keys_add(&e->loctab, (uint32_t)fn[n], (uint32_t)loc, 0) + 1;
-	e->used = xgrow(e->used, &e->used_cap, e->loctab.n, sizeof(*e->used));
+		loc = pprof_keys_add(&e->loctab, (uint32_t)fn[n], (uint32_t)loc, (uint32_t)addr,
+				     (uint32_t)(addr >> 32)) + 1;
+	if (e->loctab.n > e->used_cap)
+		e->used = xgrow(e->used, &e->used_cap, e->loctab.n, sizeof(*e->used));
 	while (e->used_n < e->loctab.n)
 		e->used[e->used_n++] = false;
 	e->used[loc - 1] = true;
@@ -286,6 +359,13 @@ static bool pprof_time_event(const char *event)
 	       (n == 10 && strncmp(event, "task-clock", n) == 0);
 }
 
+const char *pprof_event_type(const char *event)
+{
+	if (!event)
+		return "events";
+	return pprof_time_event(event) ? "cpu" : event;
+}
+
 static void pprof_value_type(struct pprof_enc *e, struct strbuf *out, unsigned field,
 			     const char *type, const char *unit)
 {
@@ -294,20 +374,23 @@ static void pprof_value_type(struct pprof_enc *e, struct strbuf *out, unsigned f
 	pprof_put_msg(out, field, &e->sub);
 }
 
-/* The snapshot keeps frames by function and DSO, not by address: each
- * function (with --inline, each run of inlined functions and the one they
- * were inlined into) is one Location (address 0), in the Mapping of its
- * DSO, which says has_functions (the names are resolved) and nothing else
- * it cannot back (no addresses, file names or lines). */
+/* Each distinct address of a stack's frame (view_opts.stack_detail; with
+ * --inline each run of inlined functions and the one they were inlined
+ * into, at address 0: display frames have none) is one Location, in the
+ * Mapping of its DSO, which gives the DSO's executable segment once its
+ * symbols are loaded (the addresses are the ELF's, as in its symbol
+ * table) and says has_functions (the names are resolved) and nothing else
+ * it cannot back (no file names or lines). */
 void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *comment,
 		  int64_t time_nanos)
 {
 	struct pprof_enc e;
 	bool pids = sort_spec_has(&snap->sort, SORT_PID);
 	bool tids = sort_spec_has(&snap->sort, SORT_TID);
-	const char *event = snap->event ? snap->event : "events";
-	bool timed = pprof_time_event(event);
+	const char *event = pprof_event_type(snap->event);
+	bool timed = strcmp(event, "cpu") == 0;
 	uint64_t period = 0, *fn = NULL, fn1;
+	size_t *map_fns, *map_files;
 	size_t i, j, g, n, fn_cap = 0;
 
 	memset(&e, 0, sizeof(e));
@@ -315,6 +398,7 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	hashtab_init(&e.funcs.ht, 0);
 	hashtab_init(&e.maps.ht, 0);
 	hashtab_init(&e.loctab.ht, 0);
+	hashtab_init(&e.memo_ht, 0);
 	strbuf_init(&e.samples);
 	strbuf_init(&e.msg);
 	strbuf_init(&e.sub);
@@ -327,27 +411,36 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 		for (i = 0; i < snap->nr_stacks; i++) {
 			const struct snapshot_stack *st = &snap->stacks[i];
 
-			if (!st->samples)
+			/* Decay takes a stack's samples to 0 before its period:
+			   the table still counts the period. */
+			if (!st->samples && !st->period)
 				continue;
 			e.locs = xgrow(e.locs, &e.locs_cap, st->nr_frames + 1, sizeof(*e.locs));
+			fn = xgrow(fn, &fn_cap, st->nr_frames + 1, sizeof(*fn));
 			/* Frames are root first; pprof wants the leaf first,
 			 * and a function inlined into the next one (--inline)
 			 * as a Line of the same Location. */
 			for (j = 0; j < st->nr_frames; j++) {
 				const struct snapshot_frame *f = &st->frames[st->nr_frames - 1 - j];
 
-				fn = xgrow(fn, &fn_cap, j + 1, sizeof(*fn));
-				fn[j] = pprof_frame(&e, f->symbol, f->dso, f->object, NULL, f->kernel);
+				fn[j] = pprof_stack_frame(&e, f);
+				if (f->file)
+					pprof_function_file(&e, fn[j], f->file);
 			}
 			for (j = 0, n = 0; j < st->nr_frames; j = g + 1) {
 				for (g = j; g + 1 < st->nr_frames &&
 					    st->frames[st->nr_frames - 1 - g].inlined; g++)
 					;
-				e.locs[n++] = pprof_location(&e, fn + j, g - j + 1);
+				e.locs[n++] = pprof_location(&e, fn + j, g - j + 1,
+							     st->frames[st->nr_frames - 1 - g].addr);
 			}
 			pprof_sample(&e, n, st->samples, st->period);
 			if (st->comm)
 				pprof_label_str(&e, e.comm_key, st->comm);
+			if (st->has_pid)
+				pprof_label_num(&e, e.pid_key, st->pid);
+			if (st->has_tid)
+				pprof_label_num(&e, e.tid_key, st->tid);
 			pprof_put_msg(&e.samples, PROFILE_SAMPLE, &e.msg);
 		}
 	} else {
@@ -355,11 +448,11 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 		for (i = 0; i < snap->nr_rows; i++) {
 			const struct snapshot_row *r = &snap->rows[i];
 
-			if (!r->samples)
+			if (!r->samples && !r->period)
 				continue;
 			e.locs = xgrow(e.locs, &e.locs_cap, 1, sizeof(*e.locs));
 			fn1 = pprof_frame(&e, r->symbol, r->dso, NULL, r->dso_path, r->kernel);
-			e.locs[0] = pprof_location(&e, &fn1, 1);
+			e.locs[0] = pprof_location(&e, &fn1, 1, 0);
 			pprof_sample(&e, 1, r->samples, r->period);
 			if (r->comm)
 				pprof_label_str(&e, e.comm_key, r->comm);
@@ -372,14 +465,32 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	}
 
 	pprof_value_type(&e, out, PROFILE_SAMPLE_TYPE, "samples", "count");
-	pprof_value_type(&e, out, PROFILE_SAMPLE_TYPE, timed ? "cpu" : event,
-			 timed ? "nanoseconds" : "count");
+	pprof_value_type(&e, out, PROFILE_SAMPLE_TYPE, event, timed ? "nanoseconds" : "count");
 	strbuf_add(out, e.samples.buf, e.samples.len);
+	/* A mapping has_filenames when every function of it has one. */
+	map_fns = xcalloc(e.maps.n + 1, sizeof(*map_fns));
+	map_files = xcalloc(e.maps.n + 1, sizeof(*map_files));
+	for (i = 0; i < e.funcs.n; i++) {
+		uint32_t m = e.funcs.v[i][1];
+
+		if (m) {
+			map_fns[m - 1]++;
+			map_files[m - 1] += i < e.fn_file_cap && e.fn_file[i];
+		}
+	}
 	for (i = 0; i < e.maps.n; i++) {
+		uint64_t start, limit, offset;
+
 		pprof_put_uint(&e.sub, MAPPING_ID, i + 1);
+		if (e.objs[i] && view_object_text(e.objs[i], &start, &limit, &offset) == 0) {
+			pprof_put_uint(&e.sub, MAPPING_MEMORY_START, start);
+			pprof_put_uint(&e.sub, MAPPING_MEMORY_LIMIT, limit);
+			pprof_put_uint(&e.sub, MAPPING_FILE_OFFSET, offset);
+		}
 		pprof_put_uint(&e.sub, MAPPING_FILENAME, e.maps.v[i][1]);
 		pprof_put_uint(&e.sub, MAPPING_BUILD_ID, pprof_build_id(&e, e.objs[i]));
 		pprof_put_uint(&e.sub, MAPPING_HAS_FUNCTIONS, 1);
+		pprof_put_uint(&e.sub, MAPPING_HAS_FILENAMES, map_fns[i] && map_files[i] == map_fns[i]);
 		pprof_put_uint(&e.sub, MAPPING_HAS_INLINE_FRAMES, snap->inline_frames);
 		pprof_put_msg(out, PROFILE_MAPPING, &e.sub);
 	}
@@ -390,6 +501,8 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 			continue;
 		pprof_put_uint(&e.sub, LOCATION_ID, i + 1);
 		pprof_put_uint(&e.sub, LOCATION_MAPPING_ID, e.funcs.v[e.loctab.v[i][0] - 1][1]);
+		pprof_put_uint(&e.sub, LOCATION_ADDRESS,
+			       (uint64_t)e.loctab.v[i][3] << 32 | e.loctab.v[i][2]);
 		for (; l; l = e.loctab.v[l - 1][1]) {
 			pprof_put_uint(&e.msg, LINE_FUNCTION_ID, e.loctab.v[l - 1][0]);
 			pprof_put_msg(&e.sub, LOCATION_LINE, &e.msg);
@@ -401,6 +514,9 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 		pprof_put_uint(&e.sub, FUNCTION_NAME, e.funcs.v[i][0]);
 		/* The snapshot has the shown (demangled) name only. */
 		pprof_put_uint(&e.sub, FUNCTION_SYSTEM_NAME, e.funcs.v[i][0]);
+		/* The table keeps pointers: the DWARF reader's are interned. */
+		if (i < e.fn_file_cap && e.fn_file[i])
+			pprof_put_uint(&e.sub, FUNCTION_FILENAME, pprof_str(&e.strs, e.fn_file[i]));
 		pprof_put_msg(out, PROFILE_FUNCTION, &e.sub);
 	}
 	if (comment)
@@ -409,8 +525,7 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 		period = snap->sample_period;
 	else if (timed && snap->sample_freq)
 		period = 1000000000ULL / snap->sample_freq;
-	pprof_value_type(&e, out, PROFILE_PERIOD_TYPE, timed ? "cpu" : event,
-			 timed ? "nanoseconds" : "count");
+	pprof_value_type(&e, out, PROFILE_PERIOD_TYPE, event, timed ? "nanoseconds" : "count");
 	for (i = 0; i < e.strs.n; i++)
 		pprof_put_bytes(out, PROFILE_STRING_TABLE, e.strs.v[i], strlen(e.strs.v[i]));
 	pprof_put_uint(out, PROFILE_TIME_NANOS, (uint64_t)time_nanos);
@@ -428,6 +543,11 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	free(e.used);
 	free(fn);
 	hashtab_release(&e.loctab.ht);
+	hashtab_release(&e.memo_ht);
+	free(e.memo);
+	free(e.fn_file);
+	free(map_fns);
+	free(map_files);
 	hashtab_release(&e.strs.ht);
 	hashtab_release(&e.funcs.ht);
 	hashtab_release(&e.maps.ht);
@@ -443,7 +563,7 @@ int pprof_gzip(const void *in, size_t n, struct strbuf *out, struct errmsg *em)
 
 	memset(&z, 0, sizeof(z));
 	/* 15 + 16: a gzip header and trailer around the deflate stream. */
-	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+	if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		return errmsg_set(em, -ENOMEM, "zlib: cannot start compressing");
 	z.next_in = (Bytef *)(uintptr_t)in;
 	z.avail_in = (uInt)n;
@@ -533,7 +653,9 @@ int pprof_writer_snapshot(struct pprof_writer *w, const struct snapshot *snap,
 	int err;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	start = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - (int64_t)(snap->time * 1e9);
+	start = snap->wall_start_ns ? snap->wall_start_ns :
+				      (int64_t)now.tv_sec * 1000000000 + now.tv_nsec -
+					      (int64_t)(snap->time * 1e9);
 	strbuf_init(&raw);
 	pprof_encode(&raw, snap, w->comment, start);
 	strbuf_reset(&w->gz);

@@ -20,6 +20,10 @@ void pprof_put_key(struct strbuf *sb, unsigned field, unsigned wire);
  * or over 10 bytes. */
 int pprof_get_varint(const unsigned char *p, size_t n, size_t *pos, uint64_t *v);
 
+/* The sample type an event's values have: "cpu" (in nanoseconds) for
+ * cpu-clock and task-clock, else the event's name ("events" for NULL). */
+const char *pprof_event_type(const char *event);
+
 /* snap as an uncompressed profile.proto message, appended to out.
  * comment goes to Profile.comment (NULL: none); time_nanos is the wall
  * clock of the profile's start. */

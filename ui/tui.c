@@ -24,8 +24,10 @@
 #include <unistd.h>
 
 #include "browser.h"
+#include "errmsg.h"
 #include "layout.h"
 #include "output.h"
+#include "pprof.h"
 #include "provide_curses.h"
 #include "util.h"
 #include "view.h"
@@ -541,6 +543,18 @@ static attr_t tui_heat(const struct tui *t, double pct)
 	return A_NORMAL;
 }
 
+/* --baseline's Delta: red up, green down, as a diff reads. */
+static attr_t tui_delta(const struct tui *t, const struct snapshot_row *r)
+{
+	double d = column_delta(r);
+
+	if (d >= 0.005)
+		return tui_attr(t, TUI_PAIR_HOT);
+	if (d <= -0.005 && t->color)
+		return tui_attr(t, TUI_PAIR_WARM);
+	return A_NORMAL;
+}
+
 /* A node of an expanded tree, from the first name column on:
  * indentation by depth, +/- when it has children, its share, its name. */
 static void tui_draw_node(struct tui *t, const struct browser_line *l, const struct layout *lay,
@@ -676,6 +690,8 @@ static void tui_draw_table(struct tui *t, int y0, int rows)
 				attrset(base | tui_heat(t, l->self));
 			else if (c->col == COLUMN_CHILDREN)
 				attrset(base | tui_heat(t, l->children));
+			else if (c->col == COLUMN_DELTA)
+				attrset(base | tui_delta(t, l->row));
 			tui_put(y0 + 1 + y, x, cut, (int)width);
 			attrset(base);
 		}
@@ -699,9 +715,19 @@ static void tui_draw_insns(struct tui *t, int y0, int rows)
 	int y;
 
 	strbuf_init(&sb);
+	annotate_view_set_width(v, COLS > 0 ? (unsigned)COLS : 1);
 	annotate_view_columns(v, &sb);
 	strbuf_addstr(&sb, "   ");
 	annotate_view_title(v, &sb);
+	/* Payload columns leave no room for the title: it goes above them. */
+	if (v->pw && layout_text_width(sb.buf) > (unsigned)COLS && rows > 1) {
+		strbuf_reset(&sb);
+		annotate_view_title(v, &sb);
+		tui_line(y0++, tui_attr(t, TUI_PAIR_TITLE), sb.buf);
+		rows--;
+		strbuf_reset(&sb);
+		annotate_view_columns(v, &sb);
+	}
 	tui_line(y0, tui_attr(t, TUI_PAIR_TITLE), sb.buf);
 	annotate_view_set_page(v, (size_t)rows);
 	n = annotate_view_lines(v);
@@ -737,9 +763,10 @@ static int tui_pane_text(const struct tui *t, struct strbuf *sb)
 	int n = 0;
 	size_t i;
 
-	if (!b->payload || !b->detail || b->screen == BROWSER_HELP || b->screen == BROWSER_INSNS ||
-	    !b->snap)
+	if (!b->payload || !b->detail || b->screen == BROWSER_HELP || !b->snap)
 		return 0;
+	if (b->screen == BROWSER_INSNS)
+		return annotate_view_detail(&b->ann, sb, COLS > 2 ? (size_t)COLS - 2 : 1);
 	if (r && r->payload && b->snap->payload->stats_samples(r->payload))
 		output_payload_detail(sb, b->snap, r, COLS > 2 ? (size_t)COLS - 2 : 1);
 	else
@@ -1068,9 +1095,24 @@ static int tui_signals(struct tui *t, sigset_t *engine_mask)
 	return t->sigfd < 0 ? -errno : 0;
 }
 
+/* --baseline-save: the last table shown, as pprof, once the terminal is
+ * back (so that an error can be read).  Returns 0 or -errno. */
+static int tui_save_baseline(const struct tui_config *cfg, const struct snapshot *snap)
+{
+	struct pprof_writer *w = pprof_writer_new(cfg->baseline_save, cfg->comment);
+	struct errmsg em = ERRMSG_INIT;
+	int err = pprof_writer_snapshot(w, snap, &em);
+
+	if (err)
+		msg_error("--baseline-save: %s", errmsg_text(&em, err));
+	pprof_writer_free(w);
+	return err;
+}
+
 int tui_main(const struct tui_config *cfg)
 {
-	struct browser_init init = { .view = cfg->view, .mode = cfg->mode };
+	struct browser_init init = { .view = cfg->view, .mode = cfg->mode,
+				     .baseline = cfg->baseline };
 	struct tui *t = xcalloc(1, sizeof(*t));
 	sigset_t engine_mask, ui_mask;
 	int status = 0, err;
@@ -1138,6 +1180,8 @@ out_output:
 	tui_release_output(t);
 out_engine:
 	tui_active = NULL;
+	if (cfg->baseline_save && t->b.snap && tui_save_baseline(cfg, t->b.snap) && !status)
+		status = 1;
 	browser_release(&t->b);
 	if (t->pending) {
 		snapshot_release(t->pending);

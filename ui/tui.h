@@ -7,6 +7,8 @@
 
 #include "view.h"
 
+struct baseline;
+
 /* The engine as the browser drives it: src/main.c fills this with thin
  * wrappers, so that ui/ sees only the snapshot, never the engine or the
  * command line.  start runs on the UI thread once the output is captured
@@ -45,6 +47,10 @@ struct tui_config {
 	bool exit_on_end;           /* leave when the engine ends by itself */
 	struct view_opts view;      /* -K, -U, --percent-limit, -E, ... */
 	enum hist_mode mode;
+	struct baseline *baseline;  /* --baseline, or NULL: the browser takes it */
+	const char *baseline_save;  /* --baseline-save FILE: the last table shown, at
+				       the end, as pprof, or NULL */
+	const char *comment;        /* the pprof comment (version, command line) */
 	struct tui_source source;
 };
 

@@ -11,6 +11,19 @@
 #include "alpha-disasm.h"
 #include "util.h"
 
+/* Capstone's flow for an Alpha word: bsr and jsr call, the other branches
+ * and jmp jump (jmp/jsr to their hint, the address objdump prints). */
+static void arch_disasm_alpha_flow(struct disasm_insn *di)
+{
+	uint32_t insn = alpha_disasm_word(di->bytes);
+	unsigned major = insn >> 26;
+
+	if (!arch_disasm_target(EM_ALPHA, di, &di->target))
+		return;
+	di->flow = major == 0x34 || (major == 0x1a && ((insn >> 14) & 3) == 1) ?
+			   DISASM_FLOW_CALL : DISASM_FLOW_JUMP;
+}
+
 static void arch_disasm_alpha(const uint8_t *code, size_t len, uint64_t addr,
 			      struct disasm_insn **out, size_t *n)
 {
@@ -23,6 +36,7 @@ static void arch_disasm_alpha(const uint8_t *code, size_t len, uint64_t addr,
 		memcpy(v[i].bytes, code + off, 4);
 		alpha_disasm_insn(alpha_disasm_word(code + off), addr + off, v[i].text,
 				  sizeof(v[i].text));
+		arch_disasm_alpha_flow(&v[i]);
 	}
 	/* A symbol that does not end on a word: what is left, byte by byte. */
 	for (; off < len; off++, i++) {

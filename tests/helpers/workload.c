@@ -2,7 +2,9 @@
  * lib_leaf in libworkload.so run the same loop body for 6:3:1:2 units of
  * iterations, so their shares of the samples are 50%, 25%, 8.3% and 16.7%.
  *
- * usage: workload [SECONDS]   (default 3; 0 runs until killed)
+ * usage: workload [SECONDS [C_UNITS]]   (default 3; 0 runs until killed;
+ * C_UNITS, default 1, makes leaf_c that many units: 2 doubles its cost, for
+ * the baseline diff test)
  * It prints "ready PID" on stdout once started. */
 #include <stdint.h>
 #include <stdio.h>
@@ -56,6 +58,7 @@ int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? atof(argv[1]) : 3.0;
 	double end = now() + secs;
+	uint64_t c = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
 	uint64_t x = 1;
 
 	printf("ready %d\n", (int)getpid());
@@ -63,7 +66,7 @@ int main(int argc, char **argv)
 	while (secs == 0 || now() < end) {
 		x = leaf_a(6 * UNIT, x);
 		x = leaf_b(3 * UNIT, x);
-		x = leaf_c(1 * UNIT, x);
+		x = leaf_c(c * UNIT, x);
 		x = lib_leaf(2 * UNIT, x);
 	}
 	return (int)(x & 0);

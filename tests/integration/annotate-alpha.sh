@@ -27,79 +27,8 @@ ID=$(readelf -n "$BIN" | awk '/Build ID/ { print $3 }')
 # The recording: 600 samples, most in alpha_hot's loop, some in
 # alpha_float; one payload in ten not ProfileMe (version 0), the first
 # sample among them; what each instruction must show in truth.json.
-python3 - "$TMP/objdump" "$BIN" "$ID" "$TMP/truth.json" >"$TMP/rec.txt" <<'PY' || fail "gen"
-import json, random, re, struct, sys
-objdump, path, bid, out = sys.argv[1:5]
-funcs, cur = {}, None
-for line in open(objdump):
-    m = re.match(r"^([0-9a-f]+) <(\w+)>:", line)
-    if m:
-        cur = funcs.setdefault(m.group(2), [])
-        continue
-    m = re.match(r"^ +([0-9a-f]+):\t(?:[0-9a-f]{2} ){4}\t(\S+)\t?(.*)$", line)
-    if m and cur is not None:
-        text = (m.group(2) + " " + m.group(3)).strip()
-        cur.append((int(m.group(1), 16), re.sub(r" <[^>]*>$", "", text)))
-TRAPS = {0: "replay", 2: "DTB double miss (3 level)", 3: "DTB double miss (4 level)",
-         4: "FP disabled", 5: "unaligned", 6: "DTB single miss", 7: "Dstream fault",
-         8: "OPCDEC", 10: "machine check", 12: "arithmetic", 14: "MT_FPCR", 15: "reset"}
-PAL = {0x481: "Istream access violation", 0x581: "ITB miss", 0x681: "interrupt"}
-PCTR1 = ["cycles", "retire delay", "bcache misses", "mbox replays"]
-def bit(x, lo, n=1):
-    return (x >> lo) & ((1 << n) - 1)
-rnd = random.Random(16)
-hot = [a for a, _ in funcs["alpha_hot"]]
-cold = [a for a, _ in funcs["alpha_float"]]
-print("attr type=0 config=0 sample_type=IP|TID|TIME|CPU|PERIOD|RAW|ID period=1000 name=cycles ids=5")
-print("arch alpha")
-print("sample_time 100 10000")
-print("comm pid=42 comm=alpha-code time=1")
-print("mmap2 pid=42 start=0x120000000 len=0x10000 pgoff=0 file=%s buildid=%s time=2" % (path, bid))
-truth = {}
-for i in range(600):
-    ip = rnd.choice(hot[3:13] * 4 + hot + cold) if i else hot[4]
-    pmpc = rnd.getrandbits(64) & ~1
-    if rnd.random() < 0.1:
-        pmpc = (pmpc & ~0x7fff) | rnd.choice([0x481, 0x581, 0x681])
-    i_stat, ctl = rnd.getrandbits(64), rnd.getrandbits(64)
-    if rnd.random() < 0.8:
-        ctl = (ctl & ~0xc) | (1 << 2)
-    ver = 0 if i == 0 or rnd.random() < 0.1 else 1
-    raw = struct.pack("<IQQQ", ver, pmpc, i_stat, ctl)
-    print("sample pid=42 ip=0x%x time=%d cpu=0 raw=%s" % (ip, 100 + i, raw.hex()))
-    t = truth.setdefault("%d" % ip, {"samples": 0, "retired": 0, "killed": 0, "stalled": 0,
-                                     "mispredicted": 0, "icache_miss": 0, "ldst_order": 0,
-                                     "taken": 0, "traps": {}, "pctr0_sum": 0, "pctr1_sum": {},
-                                     "modes": {},
-                                     "pctr1_samples": {}, "not_profileme": 0, "n": 0})
-    t["n"] += 1
-    if ver == 0:
-        # counted from the first sample, as the table counts (the first
-        # sample, not ProfileMe, comes before any that is)
-        t["not_profileme"] += 1
-        continue
-    killed, trp, mis = bit(ctl, 26), bit(i_stat, 39), bit(i_stat, 40)
-    trapped = trp and not killed
-    name = PAL.get(pmpc & 0x7fff) if pmpc & 1 else None
-    if name is None:
-        name = "none" if not trapped or mis else TRAPS.get(bit(i_stat, 34, 4), "other (see PMPC)")
-    t["samples"] += 1
-    t["retired"] += bit(ctl, 1)
-    t["taken"] += bit(ctl, 0)
-    t["killed"] += killed
-    t["stalled"] += bit(ctl, 27)
-    t["mispredicted"] += 1 if trapped and mis else 0
-    t["icache_miss"] += bit(i_stat, 33)
-    t["ldst_order"] += bit(i_stat, 38)
-    t["traps"][name] = t["traps"].get(name, 0) + 1
-    mode = "PAL" if pmpc & 1 else "kernel" if pmpc >> 63 else "user"
-    t["modes"][mode] = t["modes"].get(mode, 0) + 1
-    t["pctr0_sum"] += bit(ctl, 28, 20)
-    sl1 = PCTR1[bit(ctl, 2, 2)]
-    t["pctr1_sum"][sl1] = t["pctr1_sum"].get(sl1, 0) + bit(ctl, 6, 20)
-    t["pctr1_samples"][sl1] = t["pctr1_samples"].get(sl1, 0) + 1
-json.dump({"truth": truth, "hot": funcs["alpha_hot"]}, open(out, "w"))
-PY
+python3 tests/helpers/alpha-pm-rec.py "$TMP/objdump" "$BIN" "$ID" "$TMP/truth.json" >"$TMP/rec.txt" ||
+	fail "gen"
 "$MK" -o "$TMP/rec.data" "$TMP/rec.txt" || fail "mkperfdata"
 ok "an Alpha ProfileMe recording of $(grep -c '^sample ' "$TMP/rec.txt") samples at alpha_hot's and alpha_float's instructions"
 
@@ -166,6 +95,94 @@ if sum(i["samples"] for i in f["instructions"]) != row["samples"]:
 print("ok - the instructions' ProfileMe counts add up to the row's, all %d keys" % len(rowpm))
 PY
 
+# Jump and call targets: where objdump prints " <SYM+OFF>" after an
+# instruction (branches, and jsr's hint), the JSON has the same target,
+# its address, and call for bsr and jsr only; elsewhere none.
+"$PROFTOP" -i "$TMP/rec.data" --json --annotate=alpha_hot --annotate=alpha_float \
+	>"$TMP/targets.json" 2>"$TMP/err" || fail "--json, two --annotate: status $?"
+python3 - "$TMP/targets.json" "$TMP/objdump" <<'PY' || exit 1
+import json, re, sys
+snap = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")][-1]
+want = {}
+for line in open(sys.argv[2]):
+    m = re.match(r"^ +([0-9a-f]+):\t(?:[0-9a-f]{2} ){4}\t(\S+)\t?.*?([0-9a-f]+) <([^>]*)>$", line)
+    if m:
+        want[int(m.group(1), 16)] = (m.group(4), int(m.group(3), 16), m.group(2) in ("bsr", "jsr"))
+n = calls = 0
+for f in snap.get("annotate", []):
+    for i in f["instructions"]:
+        got = (i["target"], i["target_addr"], i["call"]) if "target" in i else None
+        if got != want.get(i["addr"]):
+            print("not ok - %s %x %s: target %s, objdump %s" % (f["symbol"], i["addr"], i["text"],
+                                                              got, want.get(i["addr"])))
+            sys.exit(1)
+        n += got is not None
+        calls += bool(got and got[2])
+if n < 5 or not calls:
+    print("not ok - only %d targets (%d calls) in %s" %
+          (n, calls, [f["symbol"] for f in snap.get("annotate", [])]))
+    sys.exit(1)
+print("ok - %d jump/call targets (%d calls) are objdump's, in %d functions" %
+      (n, calls, len(snap["annotate"])))
+PY
+
+# --annotate of a function with no samples of its own: main, a caller in
+# every chain (-g: a row with children only), shows with 0 samples and its
+# instructions, bsr's and jsr's targets objdump's; a function in no chain
+# (alpha_bytes) stays unmatched.
+HOT=$(awk '/<alpha_hot>:$/ { print "0x" $1 }' "$TMP/objdump")
+RET=$(awk '/<main>:$/ { f = 1 } f && /\tbsr\t/ { sub(":", "", $1); print $1; exit }' "$TMP/objdump")
+[ -n "$HOT" ] && [ -n "$RET" ] || fail "no alpha_hot, or no bsr in main, in objdump's output"
+{
+	echo "attr sample_type=IP|TID|TIME|CALLCHAIN|PERIOD period=1000 name=cpu-clock"
+	echo "arch alpha"
+	echo "comm pid=42 tid=42 comm=alpha-code time=1"
+	echo "mmap2 pid=42 tid=42 start=0x120000000 len=0x10000 pgoff=0 file=$BIN buildid=$ID time=2"
+	for t in 100 101 102 103; do
+		ip=$(printf '0x%x' $((HOT + 4 * (t - 96))))
+		echo "sample pid=42 tid=42 ip=$ip time=$t period=1000 callchain=-512,$ip,$(printf '0x%x' $((0x$RET + 4)))"
+	done
+} >"$TMP/cc.txt"
+"$MK" -o "$TMP/cc.data" "$TMP/cc.txt" || fail "mkperfdata (callchains)"
+"$PROFTOP" -i "$TMP/cc.data" -g --json --annotate=main --annotate=alpha_bytes \
+	>"$TMP/cc.json" 2>"$TMP/err" || fail "-g --annotate=main: status $? ($(tail -1 "$TMP/err"))"
+python3 - "$TMP/cc.json" "$TMP/objdump" <<'PY' || exit 1
+import json, re, sys
+snap = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")][-1]
+fns = {f["symbol"]: f for f in snap.get("annotate", [])}
+if sorted(fns) != ["main"] or snap.get("annotate_unmatched") != ["alpha_bytes"]:
+    print("not ok - -g: annotated %s, unmatched %s" % (sorted(fns), snap.get("annotate_unmatched")))
+    sys.exit(1)
+f = fns["main"]
+want, calls = {}, 0
+inmain = False
+for line in open(sys.argv[2]):
+    if re.match(r"^[0-9a-f]+ <", line):
+        inmain = line.rstrip().endswith("<main>:")
+    m = re.match(r"^ +([0-9a-f]+):\t(?:[0-9a-f]{2} ){4}\t(\S+)\t?.*?([0-9a-f]+) <([^>]*)>$", line)
+    if inmain and m:
+        want[int(m.group(1), 16)] = (m.group(4), int(m.group(3), 16), m.group(2) in ("bsr", "jsr"))
+for i in f["instructions"]:
+    got = (i["target"], i["target_addr"], i["call"]) if "target" in i else None
+    if got != want.get(i["addr"]) or i["samples"]:
+        print("not ok - main %x %s: target %s samples %d, objdump %s" %
+              (i["addr"], i["text"], got, i["samples"], want.get(i["addr"])))
+        sys.exit(1)
+    calls += bool(got and got[2])
+if f["samples"] or len(f["instructions"]) * 4 != f["size"] or calls < 3:
+    print("not ok - main: %d samples, %d instructions for %d bytes, %d calls" %
+          (f["samples"], len(f["instructions"]), f["size"], calls))
+    sys.exit(1)
+print("ok - -g --annotate=main (children only): 0 samples, %d instructions, %d calls' targets "
+      "objdump's; alpha_bytes (no row) unmatched" % (len(f["instructions"]), calls))
+PY
+"$PROFTOP" -i "$TMP/cc.data" -g --batch --annotate=main >"$TMP/cc.out" 2>/dev/null ||
+	fail "-g --batch --annotate=main: status $?"
+grep -q '^Annotate main \[alpha-code\] 0x[0-9a-f]*, [0-9]* bytes: 0 samples' "$TMP/cc.out" ||
+	fail "-g --batch: no main with 0 samples: $(grep -i annotate "$TMP/cc.out")"
+grep -q 'bsr ra,[0-9a-f]*  <alpha_bytes>$' "$TMP/cc.out" || fail "-g --batch: no bsr <alpha_bytes>"
+ok "-g --batch --annotate=main: main with 0 samples, bsr's target by name"
+
 "$PROFTOP" -i "$TMP/rec.data" --batch --annotate=alpha_hot >"$TMP/out.txt" 2>"$TMP/err" ||
 	fail "--batch --annotate: status $?"
 sed -n '/^Annotate alpha_hot/,$p' "$TMP/out.txt" >"$TMP/ann.txt"
@@ -176,7 +193,7 @@ python3 - "$TMP/ann.txt" "$TMP/truth.json" <<'PY' || exit 1
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()[2:]
 truth = json.load(open(sys.argv[2]))["truth"]
-rows = [l.split() for l in lines if l.strip()]
+rows = [l.split() for l in lines if l.strip() and not l.lstrip().startswith(";")]
 top = max(rows, key=lambda r: int(r[1]))
 t = truth[str(int(top[2], 16))]
 want = "%.1f%%" % (100.0 * t["retired"] / t["samples"])

@@ -167,6 +167,35 @@ for k in range(0, len(args), 3):
     print("ok - %s: %d instructions' source lines (%d inlined) as eu-addr2line's"
           % (name, marked, inl))
 PY
+	# The batch text: each source line ("; file:line [inlined: f]  text")
+	# above the instructions it produced, eu-addr2line's for the next one.
+	timeout 60 "$PROFTOP" -b -d 5 --annotate=outer_noinline -- "$TMP/inlfix" 1 \
+		>"$TMP/inl.txt" 2>"$TMP/inl.err" || fail "-b --annotate outer_noinline: status $?"
+	python3 - "$TMP/inl.txt" "$TMP/inlfix" <<'PY' || exit 1
+import os, re, subprocess, sys
+text = open(sys.argv[1]).read().split("\nAnnotate outer_noinline ")[-1].split("\n\n")[0]
+src, n, inl = None, 0, 0
+for l in text.split("\n")[2:]:
+    m = re.match(r"^ {38}; (\S+?:\d+)( \[inlined: (\w+)\])?", l)
+    if m:
+        src = (m.group(1), m.group(3))
+        continue
+    m = re.match(r"^ +[0-9.]+% +\d+ +([0-9a-f]+)  ", l)
+    if not m or src is None:
+        print("not ok - batch: an instruction before any source line: %r" % l); sys.exit(1)
+    out = subprocess.run(["eu-addr2line", "-f", "-i", "-e", sys.argv[2], "0x" + m.group(1)],
+                         capture_output=True, text=True).stdout.split("\n")
+    loc = os.path.basename(out[1].rsplit(":", 1)[0])
+    want = (loc, out[0].split(" inlined at ")[0] if " inlined at " in out[0] else None)
+    if src != want:
+        print("not ok - batch 0x%s: under %s, eu-addr2line %s" % (m.group(1), src, want))
+        sys.exit(1)
+    n += 1
+    inl += src[1] is not None
+if n < 10 or not inl:
+    print("not ok - batch: %d instructions, %d inlined" % (n, inl)); sys.exit(1)
+print("ok - batch text: each of %d instructions under its source line (%d inlined)" % (n, inl))
+PY
 else
 	echo "# no eu-addr2line or gcc: the source lines are not compared"
 fi

@@ -78,7 +78,9 @@ if cur:
 folded = blocks[-1] if blocks else {}
 traces, comm, frames, count = {}, None, None, 0
 def end():
-    if frames:
+    # A stack whose samples decayed to 0 keeps its period for pprof;
+    # --folded weighs by samples and leaves it out.
+    if frames and count:
         key = ";".join(([comm] if comm else ["[unknown]"]) + frames[::-1])
         traces[key] = traces.get(key, 0) + count
 for line in open(sys.argv[2]):
@@ -154,12 +156,51 @@ grep -q "leaf_a" "$TMP/r.pb.gz.top" && grep -q "54.55%" "$TMP/r.pb.gz.top" ||
 grep -q "^Type: cpu" "$TMP/r.pb.gz.top" || fail "sample type: $(cat "$TMP/r.pb.gz.top")"
 ok "-i: go tool pprof -top agrees with the batch table"
 
-# The mapping: the recorded object's path and build ID, functions only.
+# The mapping: the recorded object's path and build ID, its executable
+# segment as readelf gives it, functions only.
 ID=$(readelf -n "$WL" | awk '/Build ID/ { print $3 }')
+SEG=$(readelf -lW "$WL" | awk '$1 == "LOAD" && $8 == "E" { print $2, $3, $6; exit }' |
+	{ read -r off va memsz && printf '0x%x/0x%x/0x%x' $((va)) $((va + memsz)) $((off)); })
 $PP -raw "$TMP/r.pb.gz" >"$TMP/r.raw" 2>&1 || fail "pprof -raw: $(cat "$TMP/r.raw")"
-grep -q "^1: 0x0/0x0/0x0 $WL $ID \[FN\]\$" "$TMP/r.raw" ||
-	fail "mapping: $(sed -n '/^Mappings/,$p' "$TMP/r.raw")"
-ok "the mapping names $(basename "$WL") with its build ID ${ID:-(none)}"
+grep -q "^1: $SEG $WL $ID \[FN\]\$" "$TMP/r.raw" ||
+	fail "mapping (want $SEG): $(sed -n '/^Mappings/,$p' "$TMP/r.raw")"
+ok "the mapping names $(basename "$WL") with its build ID ${ID:-(none)} and segment $SEG"
+# Locations by address: each sampled leaf at its nm address + 4 (where the
+# recording put the samples), callers within their call (return address
+# less 1), the address outside any mapping kept as it is.
+python3 - "$TMP/r.raw" "$(nm "$WL")" <<'PY' || exit 1
+import re, sys
+nm = {f[2]: int(f[0], 16) for f in (l.split() for l in sys.argv[2].splitlines()) if len(f) == 3}
+locs = {}
+for line in open(sys.argv[1]):
+    m = re.match(r'^\s+\d+: 0x([0-9a-f]+) (?:M=\d+ )?(\S+) ', line)
+    if m:
+        locs.setdefault(m.group(2), set()).add(int(m.group(1), 16))
+want = {"leaf_a": {nm["leaf_a"] + 4, nm["leaf_a"] + 3}, "leaf_b": {nm["leaf_b"] + 4},
+        "leaf_c": {nm["leaf_c"] + 4}, "main": {nm["main"] + 3}, "[unknown]": {0x1234}}
+if locs != want:
+    print("not ok - locations %r, want %r" % ({k: sorted(map(hex, v)) for k, v in locs.items()},
+                                              {k: sorted(map(hex, v)) for k, v in want.items()}))
+    sys.exit(1)
+PY
+ok "locations at the recorded addresses (leaf_a as a leaf and as leaf_c's caller)"
+# The recording's time: its file's, less its length; pid labels with -s pid.
+"$PROFTOP" -i "$TMP/r.data" -s pid,dso,sym --pprof="$TMP/p.pb.gz" 2>"$TMP/r.err" || fail "-s pid"
+$PP -raw "$TMP/p.pb.gz" >"$TMP/p.raw" 2>&1 || fail "pprof -raw: $(cat "$TMP/p.raw")"
+python3 - "$TMP/p.raw" "$TMP/r.data" <<'PY' || exit 1
+import datetime, os, re, sys
+raw = open(sys.argv[1]).read()
+m = re.search(r'^Time: (\S+ \S+)', raw, re.M)
+t = datetime.datetime.strptime(m.group(1)[:26], "%Y-%m-%d %H:%M:%S.%f").replace(
+    tzinfo=datetime.timezone.utc).timestamp()
+mt = os.stat(sys.argv[2]).st_mtime
+if abs(t - (mt - 8e-6)) > 1e-3:
+    print("not ok - Time %s, the file's %f" % (m.group(1), mt)); sys.exit(1)
+n = len(re.findall(r'^\s+pid:\[42\]$', raw, re.M))
+if n != 4:
+    print("not ok - %d samples labelled pid 42, want 4:\n%s" % (n, raw)); sys.exit(1)
+PY
+ok "-i: the profile's time is the recording's; pid labels with -s pid"
 
 "$PROFTOP" -i "$TMP/r.data" --folded --pprof="$TMP/f.pb.gz" >"$TMP/r.folded" 2>"$TMP/r.err" ||
 	fail "-i --folded --pprof: exit status $?"
@@ -216,3 +257,21 @@ grep -A1 " hot_inline " "$TMP/ib.raw" | grep -q "^  *outer_noinline " ||
 	>"$TMP/if.folded" 2>"$TMP/if.err" || fail "--inline --folded --pprof: status $?"
 traces_vs_folded "$TMP/if.folded" "$TMP/live/if.pb.gz"
 ok "--inline: hot_inline is a line of outer_noinline's location; -top and -traces agree"
+# --inline reads the DWARF: the functions name their source file (as
+# eu-addr2line gives it for hot_inline's code), and the fixture's mapping
+# has_filenames; without --inline none does.
+SRC=$(grep " hot_inline " "$TMP/ib.raw" | head -1 | awk '{ print $(NF - 1) }' | sed 's/:[0-9]*$//')
+HOT=$(nm "$FIX" | awk '$3 == "outer_noinline" { print "0x" $1 }')
+WANT=$(eu-addr2line -i -e "$FIX" "$HOT" 2>/dev/null | head -1 | sed 's/:[0-9:]*$//')
+# (the line table's name, relative as gcc was given it; eu-addr2line adds
+# the compilation directory)
+case $WANT in
+*"/$SRC" | "$SRC") ;;
+*) WANT="$WANT (not ending in $SRC)" SRC= ;;
+esac
+[ -n "$SRC" ] ||
+	fail "hot_inline's file: pprof '$SRC', eu-addr2line '$WANT' ($(grep " hot_inline " "$TMP/ib.raw"))"
+grep -q -E "^[0-9]+: 0x[0-9a-f]+/0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*/$(basename "$FIX") .*\[FN\]\[FL\]\[IN\]\$" "$TMP/ib.raw" ||
+	fail "the fixture's mapping is not [FN][FL][IN]: $(sed -n '/^Mappings/,$p' "$TMP/ib.raw")"
+grep -q '\[FL\]' "$TMP/r.raw" && fail "has_filenames without --inline: $(sed -n '/^Mappings/,$p' "$TMP/r.raw")"
+ok "--inline: source files from the DWARF ($SRC), has_filenames on the fixture's mapping"

@@ -84,7 +84,33 @@ START_TEST(test_dispatch)
 	ck_assert_str_eq(v[3].text, ".byte 0xaa");
 	ck_assert_str_eq(v[4].text, ".byte 0xbb");
 	ck_assert(!arch_disasm_target(EM_X86_64, &v[0], &to));
+	/* The decoded flow, as Capstone's: ble jumps, ret has none. */
+	ck_assert_uint_eq(v[0].flow, DISASM_FLOW_JUMP);
+	ck_assert_uint_eq(v[0].target, 0x120000884);
+	ck_assert_uint_eq(v[2].flow, DISASM_FLOW_NONE);
 	free(v);
+
+	/* bsr and jsr call (jsr to its hint); br and jmp jump. */
+	{
+		static const uint8_t calls[] = { 0x07, 0x01, 0x40, 0xd3, 0x00, 0x40, 0x5b, 0x6b,
+						 0xd8, 0xff, 0xff, 0xc3, 0x02, 0x00, 0xfb, 0x6b };
+		static const uint8_t flows[] = { DISASM_FLOW_CALL, DISASM_FLOW_CALL,
+						 DISASM_FLOW_JUMP, DISASM_FLOW_JUMP };
+		static const uint64_t tos[] = { 0x1200006a8 + 4 + 0x107 * 4, 0x1200006b0,
+						0x1200006b0 + 4 - 40 * 4, 0x1200006b4 + 4 + 2 * 4 };
+		size_t i;
+
+		ck_assert_int_eq(arch_disasm_decode(EM_ALPHA, DISASM_ATT, calls, sizeof(calls),
+						    0x1200006a8, &v, &n, &em),
+				 0);
+		ck_assert_uint_eq(n, 4);
+		for (i = 0; i < n; i++) {
+			ck_assert_uint_eq(v[i].flow, flows[i]);
+			ck_assert_uint_eq(v[i].target, tos[i]);
+		}
+		ck_assert_str_eq(v[0].text, "bsr ra,120000ac8");
+		free(v);
+	}
 
 	/* Nothing to decode: one element allocated, none used. */
 	ck_assert_int_eq(arch_disasm_decode(EM_ALPHA, DISASM_ATT, code, 0, 0, &v, &n, &em), 0);

@@ -3,10 +3,14 @@
  * accumulate; names and SYMBOL@DSO matching; instruction lines. */
 #include "config.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate-test.h"
 #include "annotate.h"
 #include "errmsg.h"
 #include "hist.h"
@@ -178,6 +182,71 @@ START_TEST(test_watch)
 }
 END_TEST
 
+/* Decoding runs without the samples' lock: a sample from another thread
+ * while a function is decoded (the browser's a, the engine's refresh) is
+ * counted at once, not after the decoding. */
+struct during {
+	struct annotate *a;
+	int calls, done;
+};
+
+static void *during_sample(void *arg)
+{
+	struct during *d = arg;
+
+	annotate_sample(d->a, NULL, &hot, 0x1010, 3);
+	return NULL;
+}
+
+static void during_decode(void *arg)
+{
+	struct during *d = arg;
+	struct timespec until;
+	pthread_t th;
+
+	d->calls++;
+	ck_assert_int_eq(pthread_create(&th, NULL, during_sample, d), 0);
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 10;
+	if (pthread_timedjoin_np(th, NULL, &until) == 0)
+		d->done++;
+	else
+		pthread_detach(th); /* blocked on the lock: the assertion below fails */
+}
+
+START_TEST(test_decode_unlocked)
+{
+	struct annotate *a = annotate_new(NULL, 0, false);
+	struct during d = { .a = a };
+	struct annotate_report *r;
+
+	annotate_set_decode_hook(a, during_decode, &d);
+	annotate_watch(a, "hot", NULL);
+	annotate_sample(a, NULL, &hot, 0x1010, 5);
+	r = annotate_report_of(a, "hot", NULL, 0);      /* the browser's thread */
+	ck_assert_int_eq(d.calls, 1);
+	ck_assert_msg(d.done == 1, "a sample waited for the decoding");
+	ck_assert_uint_eq(r->nr_fns, 1);
+	ck_assert_uint_eq(r->fns[0].period, 8);
+	annotate_report_free(r);
+	/* Decoded once: the refresh's report does not decode again. */
+	r = annotate_report(a);
+	ck_assert_int_eq(d.calls, 1);
+	ck_assert_uint_eq(r->fns[0].samples, 2);
+	annotate_report_free(r);
+
+	/* The engine's refresh decodes a new function the same way. */
+	annotate_watch(a, "cold", NULL);
+	annotate_sample(a, NULL, &cold, 0x2000, 1);
+	r = annotate_report(a);
+	ck_assert_int_eq(d.calls, 2);
+	ck_assert_int_eq(d.done, 2);
+	ck_assert_uint_eq(r->nr_fns, 2);
+	annotate_report_free(r);
+	annotate_free(a);
+}
+END_TEST
+
 /* A recording in the browser: every function is kept, a function opened
  * after the end has all its samples, and only the watched ones (or
  * --annotate's) go into the refresh's report. */
@@ -232,13 +301,13 @@ START_TEST(test_keep_all)
 }
 END_TEST
 
-/* A function the browser opens that has no samples of its own yet (a row
- * with only children, say) is found among the hist's entries and shown
- * with none; --annotate's names are not looked for there (batch output
- * stays as it was: such a name is unmatched). */
+/* A function the browser opens, or --annotate names, that has no samples
+ * of its own yet (a row with only children, say) is found among the
+ * hist's entries and shown with none; a name no entry has stays
+ * unmatched. */
 START_TEST(test_resolve)
 {
-	const char *specs[] = { "hot" };
+	const char *specs[] = { "nowhere" };
 	struct sort_spec spec;
 	struct hist *h;
 	struct annotate *a = annotate_new(specs, 1, false);
@@ -263,13 +332,27 @@ START_TEST(test_resolve)
 	ck_assert_str_eq(r->fns[0].symbol, "cold");
 	ck_assert_uint_eq(r->fns[0].samples, 0);
 	ck_assert_uint_eq(r->nr_unmatched, 1);
-	ck_assert_str_eq(r->unmatched[0], "hot");
+	ck_assert_str_eq(r->unmatched[0], "nowhere");
 	annotate_report_free(r);
 	/* Counted from then on. */
 	annotate_sample(a, NULL, &cold, 0x2004, 3);
 	r = annotate_report_of(a, "cold", NULL, 0);
 	ck_assert_uint_eq(r->fns[0].samples, 1);
 	ck_assert_uint_eq(r->fns[0].period, 3);
+	annotate_report_free(r);
+	annotate_free(a);
+
+	/* --annotate's name: as the browser's. */
+	a = annotate_new((const char *[]){ "hot" }, 1, false);
+	r = annotate_report(a);
+	ck_assert_uint_eq(r->nr_unmatched, 1);
+	annotate_report_free(r);
+	annotate_resolve(a, h);
+	r = annotate_report(a);
+	ck_assert_uint_eq(r->nr_unmatched, 0);
+	ck_assert_uint_eq(r->nr_fns, 1);
+	ck_assert_str_eq(r->fns[0].symbol, "hot");
+	ck_assert_uint_eq(r->fns[0].samples, 0);
 	annotate_report_free(r);
 	annotate_free(a);
 	hist_free(h);
@@ -288,6 +371,7 @@ static Suite *suite(void)
 	tc = tcase_create("match");
 	tcase_add_test(tc, test_match);
 	tcase_add_test(tc, test_watch);
+	tcase_add_test(tc, test_decode_unlocked);
 	tcase_add_test(tc, test_keep_all);
 	tcase_add_test(tc, test_resolve);
 	suite_add_tcase(s, tc);

@@ -10,6 +10,8 @@
 
 #include "annotate-view.h"
 #include "browser.h"
+#include "payload.h"
+#include "strbuf.h"
 #include "testutil.h"
 #include "util.h"
 #include "view.h"
@@ -412,6 +414,100 @@ START_TEST(test_browser_a)
 END_TEST
 
 /* The help lists the view's keys after the table's, from annotate-actions.def. */
+/* A decoder of two counters: "hits" per sample (kept longest) and "wide"
+ * (a wide column, given way first). */
+struct fake_stats {
+	uint64_t samples, hits;
+};
+
+static uint64_t fake_samples(const void *st)
+{
+	return ((const struct fake_stats *)st)->samples;
+}
+
+static double fake_value(const void *st, const void *total, size_t col)
+{
+	const struct fake_stats *f = st;
+
+	(void)total;
+	return col == 0 ? payload_pct(f->hits, f->samples) : (double)f->hits * 1000;
+}
+
+static void fake_detail(struct strbuf *sb, const void *st, size_t width)
+{
+	(void)width;
+	strbuf_addf(sb, "  hits %llu of %llu\n", (unsigned long long)((const struct fake_stats *)st)->hits,
+		    (unsigned long long)((const struct fake_stats *)st)->samples);
+}
+
+static const struct payload_column fake_cols[] = {
+	{ "Hits", "hits", PAYLOAD_PERCENT, 0, 9, NULL },
+	{ "Wide", "wide", PAYLOAD_MEAN, 40, 1, NULL },
+};
+
+static const struct payload_ops fake_ops = {
+	.name = "fake", .title = "Fake", .stats_size = sizeof(struct fake_stats),
+	.stats_samples = fake_samples, .columns = fake_cols, .nr_columns = 2,
+	.column_value = fake_value, .format_detail = fake_detail,
+};
+
+/* Payload columns: each instruction's cells, those with the lowest keep
+ * rank gone on a narrow screen, the pane of the selected instruction. */
+START_TEST(test_payload_columns)
+{
+	struct annotate_report *r = report_of("leaf_a", leaf_a, ARRAY_SIZE(leaf_a), 0x1000, 1);
+	struct fake_stats *st;
+	struct annotate_view v;
+	struct strbuf sb;
+	double pct;
+	bool src;
+	size_t i;
+
+	r->payload = &fake_ops;
+	r->fns[0].payload = st = xcalloc(1, sizeof(*st));
+	st->samples = 100;
+	st->hits = 50;
+	for (i = 0; i < r->fns[0].nr_lines; i++) {
+		if (!r->fns[0].lines[i].samples)
+			continue;
+		r->fns[0].lines[i].payload = st = xcalloc(1, sizeof(*st));
+		st->samples = r->fns[0].lines[i].samples;
+		st->hits = st->samples / 5;
+	}
+	annotate_view_init(&v);
+	annotate_view_open(&v, "leaf_a", NULL);
+	ck_assert(annotate_view_update(&v, r));
+	annotate_report_free(r);         /* the view keeps its own copy */
+	strbuf_init(&sb);
+	annotate_view_set_width(&v, 200);
+	annotate_view_columns(&v, &sb);
+	ck_assert_msg(strstr(sb.buf, " Hits ") && strstr(sb.buf, " Wide "), "%s", sb.buf);
+	strbuf_reset(&sb);
+	annotate_view_line(&v, v.selected, &sb, &pct, &src);  /* 0x100c: 60 samples, 12 hits */
+	ck_assert_msg(strstr(sb.buf, "  20.0% ") && strstr(sb.buf, " 12000.0  imul"), "%s", sb.buf);
+	/* 80 columns: Wide goes, Hits stays. */
+	annotate_view_set_width(&v, 80);
+	strbuf_reset(&sb);
+	annotate_view_columns(&v, &sb);
+	ck_assert_msg(strstr(sb.buf, " Hits ") && !strstr(sb.buf, "Wide"), "%s", sb.buf);
+	strbuf_reset(&sb);
+	annotate_view_line(&v, v.selected, &sb, &pct, &src);
+	ck_assert_msg(strstr(sb.buf, "  20.0%  imul") && sb.len <= 80, "%s", sb.buf);
+	/* The pane: the selected instruction's breakdown. */
+	strbuf_reset(&sb);
+	ck_assert_int_eq(annotate_view_detail(&v, &sb, 78), 2);
+	ck_assert_msg(strstr(sb.buf, "Fake: leaf_a+0xc  100c:  imul") && strstr(sb.buf, "hits 12 of 60"),
+		      "%s", sb.buf);
+	annotate_view_key(&v, BKEY_HOME);
+	strbuf_reset(&sb);
+	annotate_view_detail(&v, &sb, 78);
+	ck_assert_msg(strstr(sb.buf, "no Fake samples at this instruction"), "%s", sb.buf);
+	ck_assert_uint_eq(annotate_view_key(&v, 'I'), ANNOTATE_VIEW_DETAIL);
+	strbuf_release(&sb);
+	annotate_view_release(&v);
+}
+END_TEST
+
 START_TEST(test_help)
 {
 	char buf[128];
@@ -448,6 +544,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_source_lines);
 	tcase_add_test(tc, test_browser_a);
 	tcase_add_test(tc, test_help);
+	tcase_add_test(tc, test_payload_columns);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -161,6 +161,55 @@ START_TEST(test_selection_follows_entry)
 }
 END_TEST
 
+/* B: the table becomes the baseline (every delta 0, Baseline and Delta
+ * columns), the next snapshot is compared with it (leaf_b up, leaf_a
+ * down, do_syscall_64 gone, leaf_d new), and Delta sorts the rise first. */
+START_TEST(test_baseline_key)
+{
+	static const struct spec_row next[] = {
+		{ "wl", "wl", "leaf_b", 700, false },
+		{ "wl", "wl", "leaf_a", 200, false },
+		{ "wl", "libwl.so", "lib_leaf", 60, false },
+		{ "wl", "wl", "leaf_c", 20, false },
+		{ "wl", "wl", "leaf_d", 20, false },
+	};
+	struct browser b;
+	size_t i, k;
+	bool has_delta = false;
+
+	setup(&b);
+	ck_assert_ptr_null(b.baseline);
+	browser_key(&b, 'B');
+	ck_assert_ptr_nonnull(b.baseline);
+	ck_assert_ptr_nonnull(strstr(b.message, "baseline: the table at"));
+	ck_assert(b.snap->baseline);
+	for (k = 0; k < b.nr_cols; k++)
+		has_delta |= b.cols[k] == COLUMN_DELTA;
+	ck_assert(has_delta);
+	for (i = 0; i < b.nr_lines; i++)
+		ck_assert_double_eq_tol(column_delta(b.lines[i].row), 0, 1e-9);
+	browser_set_snapshot(&b, snap_of(next, ARRAY_SIZE(next)));
+	ck_assert_uint_eq(b.snap->nr_gone, 1);
+	for (i = 0; i < b.nr_lines; i++) {
+		const struct snapshot_row *r = b.lines[i].row;
+
+		if (strcmp(r->symbol, "leaf_b") == 0)
+			ck_assert_double_eq_tol(column_delta(r), 70 - 25, 1e-9);
+		if (strcmp(r->symbol, "leaf_a") == 0)
+			ck_assert_double_eq_tol(column_delta(r), 20 - 50, 1e-9);
+		if (strcmp(r->symbol, "leaf_d") == 0)
+			ck_assert(!r->has_baseline);
+		if (strcmp(r->symbol, "do_syscall_64") == 0)
+			ck_assert(r->gone);
+	}
+	while (b.sort_col != COLUMN_DELTA)
+		browser_key(&b, 's');
+	ck_assert_str_eq(sym_at(&b, 0), "leaf_b");
+	ck_assert_str_eq(sym_at(&b, b.nr_lines - 1), "leaf_a");
+	browser_release(&b);
+}
+END_TEST
+
 /* -s sym,srcline --inline: a Source:Line column to sort by, and the
  * selection told apart by srcline and by the inlined mark, not only by
  * the symbol's name. */
@@ -530,6 +579,7 @@ static Suite *suite(void)
 
 	tc = tcase_create("selection");
 	tcase_add_test(tc, test_selection_follows_entry);
+	tcase_add_test(tc, test_baseline_key);
 	tcase_add_test(tc, test_srcline_inline);
 	tcase_add_test(tc, test_payload_order);
 	tcase_add_test(tc, test_sort_null_last);

@@ -11,6 +11,7 @@
 
 #include "errmsg.h"
 #include "kallsyms.h"
+#include "kallsyms-test.h"
 #include "symtab.h"
 #include "testutil.h"
 #include "util.h"
@@ -539,6 +540,135 @@ START_TEST(test_load_regular_file)
 }
 END_TEST
 
+/* Two parses of one text: the usual lines' fast way, and every line the
+ * general way; both tables must be the same, symbol by symbol. */
+static void same_tables(const struct kernel_syms *a, const struct kernel_syms *b)
+{
+	size_t i, j;
+
+	ck_assert_int_eq(a->restricted, b->restricted);
+	ck_assert_uint_eq(a->start, b->start);
+	ck_assert_uint_eq(a->end, b->end);
+	ck_assert_uint_eq(a->stext, b->stext);
+	ck_assert_uint_eq(a->text, b->text);
+	ck_assert_uint_eq(symtab_count(a->kernel), symtab_count(b->kernel));
+	for (i = 0; i < symtab_count(a->kernel); i++) {
+		const struct symbol *x = symtab_get(a->kernel, i), *y = symtab_get(b->kernel, i);
+
+		ck_assert_uint_eq(x->start, y->start);
+		ck_assert_uint_eq(x->end, y->end);
+		ck_assert_str_eq(x->name, y->name);
+	}
+	ck_assert_uint_eq(a->nmodules, b->nmodules);
+	for (i = 0; i < a->nmodules; i++) {
+		const struct kernel_module *x = &a->modules[i], *y = &b->modules[i];
+
+		ck_assert_str_eq(x->name, y->name);
+		ck_assert_uint_eq(x->start, y->start);
+		ck_assert_uint_eq(x->end, y->end);
+		ck_assert_uint_eq(symtab_count(x->symtab), symtab_count(y->symtab));
+		for (j = 0; j < symtab_count(x->symtab); j++)
+			ck_assert_str_eq(symtab_get(x->symtab, j)->name,
+					 symtab_get(y->symtab, j)->name);
+	}
+}
+
+static void parse_both(const char *text, size_t len, const char *modules, size_t *nsyms)
+{
+	struct kernel_syms fast, slow;
+	FILE *k, *m;
+
+	for (int pass = 0; pass < 2; pass++) {
+		k = fmemopen((void *)text, len, "r");
+		m = fmemopen((void *)modules, strlen(modules), "r");
+		ck_assert_ptr_nonnull(k);
+		kallsyms_test_slow(pass == 1);
+		ck_assert_int_eq(kallsyms_parse(k, m, pass ? &slow : &fast), 0);
+		fclose(k);
+		fclose(m);
+	}
+	kallsyms_test_slow(false);
+	same_tables(&fast, &slow);
+	*nsyms = symtab_count(fast.kernel);
+	kallsyms_release(&fast);
+	kallsyms_release(&slow);
+}
+
+/* Random lines near the usual shape (hex of either case, 15-17 digits,
+ * "0x", doubled or odd separators, names with CR, NUL, spaces, modules
+ * with and without "]", no final newline): the fast and general ways
+ * agree on every one. */
+START_TEST(test_fast_lines_agree)
+{
+	static const char types[] = "tTwWdDrRbB \t";
+	static const char namech[] = "abc_xyz.$09[] \t\r";
+	static const char *const mods[] = { "", "\t[ext4]", "\t[bpf]", " [ext4]", "\t[xfs",
+					     "\t[]", "\t[xfs] tail" };
+	static const char modules[] = "ext4 8192 1 - Live 0xffffffffc0001000\n";
+	size_t cap = 1 << 20, len = 0, n, i, k;
+	char *text = xmalloc(cap);
+	unsigned seed = 12345;
+
+	for (i = 0; i < 20000; i++) {
+		char line[128];
+		int digits = 16, l = 0;
+		uint64_t addr;
+
+		seed = seed * 1103515245u + 12345u;
+		addr = (seed >> 4) % 4 ? 0xffffffff81000000ULL + (seed >> 8) % 0x100000
+				       : 0xffffffffc0001000ULL + (seed >> 8) % 0x3000;
+		if ((seed >> 20) % 50 == 0)
+			digits = 15 + (int)((seed >> 10) % 3);
+		if ((seed >> 22) % 80 == 0)
+			l += sprintf(line + l, "0x");
+		l += sprintf(line + l, (seed >> 12) % 9 ? "%0*llx" : "%0*llX", digits,
+			     (unsigned long long)addr);
+		if ((seed >> 24) % 97 == 0)
+			line[l - 3] = 'g';
+		line[l++] = (seed >> 14) % 60 ? ' ' : '\t';
+		line[l++] = types[(seed >> 16) % 4 ? (seed >> 16) % 4 : (seed >> 18) % 12];
+		line[l++] = ' ';
+		if ((seed >> 26) % 70 == 0)
+			line[l++] = ' ';
+		seed = seed * 1103515245u + 12345u;
+		n = 1 + (seed >> 8) % 24;
+		for (k = 0; k < n; k++) {
+			unsigned r = (seed >> (k % 16)) ^ (unsigned)(k * 7);
+
+			line[l++] = r % 23 == 0 ? namech[(r >> 5) % (sizeof(namech) - 1)]
+						: (char)('a' + (r >> 3) % 26);
+		}
+		if ((seed >> 20) % 300 == 0)
+			line[l++] = '\0';
+		l += sprintf(line + l, "%s", mods[(seed >> 4) % 3 ? 0 : (seed >> 9) % 7]);
+		if ((seed >> 27) % 40 == 0)
+			line[l++] = '\r';
+		line[l++] = '\n';
+		memcpy(text + len, line, (size_t)l);
+		len += (size_t)l;
+	}
+	parse_both(text, len, modules, &n);
+	ck_assert_uint_gt(n, 5000);
+	/* no final newline, and a line cut short */
+	parse_both(text, len - 1, modules, &n);
+	parse_both(text, len - 9, modules, &n);
+	free(text);
+}
+END_TEST
+
+/* The same on the running kernel's kallsyms, when readable. */
+START_TEST(test_fast_real_kallsyms)
+{
+	char *text = NULL;
+	size_t len = 0, n;
+
+	if (read_file("/proc/kallsyms", SIZE_MAX, &text, &len) || len == 0)
+		return;
+	parse_both(text, len, "", &n);
+	free(text);
+}
+END_TEST
+
 /* perf record's copy: DIR/[kernel.kallsyms]/HEX/kallsyms under
  * $PERF_BUILDID_DIR, else $HOME/.debug; only an existing, non-empty
  * regular file. */
@@ -607,6 +737,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_malformed_lines);
 	tcase_add_test(tc, test_empty);
 	tcase_add_test(tc, test_load_regular_file);
+	tcase_add_test(tc, test_fast_lines_agree);
 	tcase_add_test(tc, test_find_cached);
 	suite_add_tcase(s, tc);
 
@@ -619,6 +750,7 @@ static Suite *suite(void)
 	tc = tcase_create("live");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_real_kallsyms);
+	tcase_add_test(tc, test_fast_real_kallsyms);
 	suite_add_tcase(s, tc);
 
 	return s;

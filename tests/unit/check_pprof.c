@@ -15,6 +15,8 @@
 #include "fileread.h"
 #include "hist.h"
 #include "options.h"
+#include "output.h"
+#include "pprof-read.h"
 #include "pprof.h"
 #include "testutil.h"
 #include "util.h"
@@ -218,11 +220,19 @@ static struct snapshot stacks_snapshot(struct snapshot_stack *st)
 		.nr_stacks = 4,
 	};
 
-	st[0] = (struct snapshot_stack){ "wl", &frames[0], 3, 30, 30000 };
-	st[1] = (struct snapshot_stack){ "wl", &frames[3], 3, 10, 10000 };
-	st[2] = (struct snapshot_stack){ NULL, &frames[6], 1, 5, 5000 };
+	st[0] = (struct snapshot_stack){
+		.comm = "wl", .frames = &frames[0], .nr_frames = 3, .samples = 30, .period = 30000
+	};
+	st[1] = (struct snapshot_stack){
+		.comm = "wl", .frames = &frames[3], .nr_frames = 3, .samples = 10, .period = 10000
+	};
+	st[2] = (struct snapshot_stack){
+		.comm = NULL, .frames = &frames[6], .nr_frames = 1, .samples = 5, .period = 5000
+	};
 	/* decayed to nothing: left out, as --folded does */
-	st[3] = (struct snapshot_stack){ "gone", &frames[0], 1, 0, 0 };
+	st[3] = (struct snapshot_stack){
+		.comm = "gone", .frames = &frames[0], .nr_frames = 1, .samples = 0, .period = 0
+	};
 	ck_assert_int_eq(sort_spec_parse("dso,sym", &snap.sort, NULL), 0);
 	return snap;
 }
@@ -339,6 +349,71 @@ START_TEST(test_encode_stacks)
 }
 END_TEST
 
+/* --pprof's detail (view_opts.stack_detail): stacks of one group differ by
+ * frame address and pid/tid; each address is a Location of its own, the
+ * pids and tids are labels, and --folded prints the group as one line. */
+START_TEST(test_encode_detail)
+{
+	static const struct snapshot_frame fr[] = {
+		{ .symbol = "main", .dso = "wl", .addr = 0x10 },
+		{ .symbol = "leaf", .dso = "wl", .addr = 0x20 },
+		{ .symbol = "main", .dso = "wl", .addr = 0x10 },
+		{ .symbol = "leaf", .dso = "wl", .addr = 0x24 },
+	};
+	struct snapshot_stack st[2] = {
+		{ .comm = "wl", .frames = &fr[0], .nr_frames = 2, .samples = 2, .period = 20,
+		  .has_pid = true, .pid = 1, .has_tid = true, .tid = 2 },
+		{ .comm = "wl", .frames = &fr[2], .nr_frames = 2, .samples = 1, .period = 10,
+		  .has_pid = true, .pid = 3, .has_tid = true, .tid = 3 },
+	};
+	struct snapshot snap = {
+		.event = "cpu-clock", .callchains = true, .stacks = st, .nr_stacks = 2,
+	};
+	struct pprof_profile p;
+	struct strbuf raw;
+	char *text = NULL;
+	size_t len = 0, i, j;
+	uint64_t addrs[3] = { 0 };
+	FILE *f;
+
+	strbuf_init(&raw);
+	pprof_encode(&raw, &snap, NULL, 0);
+	ck_assert_int_eq(pprof_decode((const unsigned char *)raw.buf, raw.len, &p, NULL), 0);
+	ck_assert_uint_eq(p.nr_samples, 2);
+	ck_assert_uint_eq(p.nr_locations, 3);
+	for (i = 0; i < 3; i++)
+		addrs[i] = p.locations[i].address;
+	ck_assert_uint_eq(addrs[0] + addrs[1] + addrs[2], 0x10 + 0x20 + 0x24);
+	/* Sample 0: leaf at 0x20, main at 0x10; pid 1, tid 2. */
+	ck_assert_uint_eq(p.locations[p.sample_locs[p.samples[0].first_loc]].address, 0x20);
+	ck_assert_uint_eq(p.locations[p.sample_locs[p.samples[0].first_loc + 1]].address, 0x10);
+	ck_assert_uint_eq(p.locations[p.sample_locs[p.samples[1].first_loc]].address, 0x24);
+	for (i = 0; i < 2; i++) {
+		uint32_t want[2][2] = { { 1, 2 }, { 3, 3 } };
+		size_t seen = 0;
+
+		for (j = 0; j < p.samples[i].nr_labels; j++) {
+			const struct pprof_label *l = &p.labels[p.samples[i].first_label + j];
+			const char *key = pprof_str_at(&p, l->key);
+
+			if (strcmp(key, "pid") == 0 && ++seen)
+				ck_assert_int_eq(l->num, want[i][0]);
+			if (strcmp(key, "tid") == 0 && ++seen)
+				ck_assert_int_eq(l->num, want[i][1]);
+		}
+		ck_assert_uint_eq(seen, 2);
+	}
+	pprof_profile_release(&p);
+	/* --folded: the group is one line. */
+	f = open_memstream(&text, &len);
+	output_folded(f, &snap);
+	fclose(f);
+	ck_assert_str_eq(text, "wl;main;leaf 3\n\n");
+	free(text);
+	strbuf_release(&raw);
+}
+END_TEST
+
 /* Without callchains each row is a one-frame sample, labelled with the
  * pid and tid the sort keys hold; a counted event is in its own unit. */
 START_TEST(test_encode_rows)
@@ -409,9 +484,14 @@ START_TEST(test_encode_inline)
 		{ .symbol = "work", .dso = "wl" },
 		{ .symbol = "helper", .dso = "wl", .inlined = true },
 	};
-	struct snapshot_stack st = { "wl", fr, 3, 4, 4000 };
+	struct snapshot_stack st = {
+		.comm = "wl", .frames = fr, .nr_frames = 3, .samples = 4, .period = 4000
+	};
 	struct snapshot snap = {
-		.event = "cpu-clock", .callchains = true, .stacks = &st, .nr_stacks = 1,
+		.event = "cpu-clock",
+		.callchains = true,
+		.stacks = &st,
+		.nr_stacks = 1,
 		.inline_frames = true,
 	};
 	struct strbuf raw, names;
@@ -597,6 +677,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, test_varint);
 	tcase_add_test(tc, test_encode_stacks);
+	tcase_add_test(tc, test_encode_detail);
 	tcase_add_test(tc, test_encode_rows);
 	tcase_add_test(tc, test_encode_inline);
 	tcase_add_test(tc, test_gzip);

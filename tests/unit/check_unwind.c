@@ -12,11 +12,13 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "dso.h"
 #include "machine.h"
 #include "record.h"
 #include "testutil.h"
 #include "unwind-queue.h"
 #include "unwind-regs.h"
+#include "unwind-test.h"
 #include "unwind.h"
 #include "util.h"
 
@@ -27,10 +29,12 @@
  * return address at CFA, so a stack word pointing back into it is a
  * frame that never moves; far: a CFA 1 GiB above the stack; exprf: good's
  * rule written as a DWARF expression (DW_CFA_def_cfa_expression, breg7 8),
- * a shape the cached rules leave to libdw's walk. */
+ * a shape the cached rules leave to libdw's walk; pltf: a .plt entry's
+ * CFA expression as ld writes it (rsp + 8, or + 16 from byte 11 of its
+ * 16). */
 static const char asm_src[] =
 	"\t.text\n"
-	"\t.globl good, top, loopy, far, exprf\n"
+	"\t.globl good, top, loopy, far, exprf, pltf\n"
 	"good:\n\t.cfi_startproc\n\tnop\n\tnop\n\tret\n\t.cfi_endproc\n"
 	"top:\n\t.cfi_startproc\n\t.cfi_undefined rip\n\tnop\n\tnop\n\tret\n\t.cfi_endproc\n"
 	"loopy:\n\t.cfi_startproc\n\t.cfi_def_cfa_offset 0\n\t.cfi_offset rip, 0\n"
@@ -38,14 +42,18 @@ static const char asm_src[] =
 	"far:\n\t.cfi_startproc\n\t.cfi_def_cfa_offset 0x40000000\n\tnop\n\tnop\n\tret\n"
 	"\t.cfi_endproc\n"
 	"exprf:\n\t.cfi_startproc\n\t.cfi_escape 0x0f, 0x02, 0x77, 0x08\n\tnop\n\tnop\n\tret\n"
-	"\t.cfi_endproc\n";
+	"\t.cfi_endproc\n"
+	"\t.p2align 4\n"
+	"pltf:\n\t.cfi_startproc\n"
+	"\t.cfi_escape 0x0f, 0x0b, 0x77, 0x08, 0x80, 0x00, 0x3f, 0x1a, 0x3b, 0x2a, 0x33, 0x24, 0x22\n"
+	"\t.fill 32, 1, 0x90\n\t.cfi_endproc\n";
 
 #define BASE 0x10000000ULL
 #define SP 0x7ff000000000ULL
 #define PID 4242
 
 static char *dir;
-static uint64_t sym_good, sym_top, sym_loopy, sym_far, sym_exprf;
+static uint64_t sym_good, sym_top, sym_loopy, sym_far, sym_exprf, sym_pltf;
 
 static uint64_t sym_value(const char *name)
 {
@@ -91,6 +99,7 @@ static void build_lib(void)
 	sym_loopy = sym_value("loopy");
 	sym_far = sym_value("far");
 	sym_exprf = sym_value("exprf");
+	sym_pltf = sym_value("pltf");
 }
 
 /* A machine whose process PID maps the library at BASE. */
@@ -410,6 +419,248 @@ START_TEST(test_queue)
 }
 END_TEST
 
+/* A sample in a .plt entry: its CFA expression is worked out by the
+ * cached rules (no Dwfl made), 8 or 16 above the sp by where in the
+ * entry the pc is. */
+START_TEST(test_plt)
+{
+	struct machine *m;
+	struct unwinder *u;
+	struct walk w;
+	uint64_t out[16];
+	enum unwind_outcome o;
+	unsigned k;
+
+	build_lib();
+	ck_assert_uint_eq(sym_pltf & 15, 0);
+	m = machine_with_lib();
+	u = unwind_new(m, EM_X86_64);
+	for (k = 0; k < 16; k++) {
+		walk_init(&w, sym_pltf + k, sizeof(w.stack));
+		w.stack[k >= 11] = sym_top + 1;
+		w.stack[k < 11] = sym_good; /* the wrong slot: a frame too many */
+		ck_assert_uint_eq(run(u, &w, out, 16, &o), 2);
+		ck_assert_int_eq(o, UNWIND_ROOT);
+		ck_assert_uint_eq(out[1], sym_top + 1);
+	}
+	ck_assert_uint_eq(unwind_test_dwfls(u), 0);
+	unwind_free(u);
+	machine_free(m);
+}
+END_TEST
+
+/* Map the library for pid too. */
+static void map_lib(struct machine *m, uint32_t pid)
+{
+	struct mmap_event ev;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/cfi.so", dir);
+	memset(&ev, 0, sizeof(ev));
+	ev.pid = ev.tid = pid;
+	ev.start = BASE;
+	ev.len = 0x10000;
+	ev.prot = PROT_READ | PROT_EXEC;
+	ev.filename = path;
+	machine_mmap(m, &ev);
+}
+
+/* Walks through libdw in 40 processes: only a few keep their Dwfl at a
+ * time, and one whose Dwfl went walks as well as before. */
+START_TEST(test_dwfl_bounded)
+{
+	struct machine *m;
+	struct unwinder *u;
+	struct walk w;
+	uint64_t out[16];
+	enum unwind_outcome o;
+	uint32_t pid;
+
+	build_lib();
+	m = machine_with_lib();
+	u = unwind_new(m, EM_X86_64);
+	for (pid = PID; pid < PID + 40; pid++) {
+		map_lib(m, pid);
+		walk_init(&w, sym_exprf + 1, sizeof(w.stack));
+		w.stack[0] = sym_top + 1;
+		w.s.sid.pid = w.s.sid.tid = pid;
+		ck_assert_uint_eq(run(u, &w, out, 16, &o), 2);
+		ck_assert_int_eq(o, UNWIND_ROOT);
+		ck_assert_uint_ge(unwind_test_dwfls(u), 1);
+		ck_assert_uint_le(unwind_test_dwfls(u), 8);
+	}
+	ck_assert_uint_eq(unwind_test_procs(u), 40);
+	walk_init(&w, sym_exprf + 1, sizeof(w.stack));
+	w.stack[0] = sym_top + 1;
+	ck_assert_uint_eq(run(u, &w, out, 16, &o), 2);
+	ck_assert_int_eq(o, UNWIND_ROOT);
+	ck_assert_uint_eq(out[1], sym_top + 1);
+	ck_assert_uint_le(unwind_test_dwfls(u), 8);
+	for (pid = PID; pid < PID + 40; pid++)
+		unwind_forget(u, pid);
+	ck_assert_uint_eq(unwind_test_procs(u), 0);
+	ck_assert_uint_eq(unwind_test_dwfls(u), 0);
+	unwind_free(u);
+	machine_free(m);
+}
+END_TEST
+
+/* The file symbols were read from went (a /proc/PID/root/... path of a
+ * process that exited: here a --symfs copy removed): the unwinder reads
+ * the mapped path instead, in its own walk and in libdw's. */
+START_TEST(test_sym_path_gone)
+{
+	struct machine *m;
+	struct unwinder *u;
+	struct resolved r;
+	struct walk w;
+	uint64_t out[16];
+	enum unwind_outcome o;
+	struct mmap_event ev;
+	char *symfs, *abs, *path;
+	const char *sp;
+
+	build_lib();
+	/* --symfs holds absolute paths */
+	abs = realpath(dir, NULL);
+	ck_assert_ptr_nonnull(abs);
+	path = xasprintf("%s/cfi.so", abs);
+	symfs = xasprintf("%s/symfs", abs);
+	ck_assert_int_eq(testutil_sh("mkdir -p '%s%s' && cp '%s' '%s%s/'", symfs, abs, path, symfs,
+				     abs),
+			 0);
+	m = machine_new();
+	machine_set_symfs(m, symfs);
+	memset(&ev, 0, sizeof(ev));
+	ev.pid = ev.tid = PID;
+	ev.start = BASE;
+	ev.len = 0x10000;
+	ev.prot = PROT_READ | PROT_EXEC;
+	ev.filename = path;
+	machine_mmap(m, &ev);
+	machine_resolve(m, PID, PID, PERF_RECORD_MISC_USER, sym_good, &r);
+	ck_assert_ptr_nonnull(r.dso);
+	sp = dso_sym_path(r.dso);
+	ck_assert_ptr_nonnull(sp);
+	ck_assert_msg(strncmp(sp, symfs, strlen(symfs)) == 0, "symbols from %s", sp);
+	ck_assert_int_eq(testutil_sh("rm -rf '%s'", symfs), 0);
+	u = unwind_new(m, EM_X86_64);
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.stack[0] = sym_top + 1;
+	ck_assert_uint_eq(run(u, &w, out, 16, &o), 2);
+	ck_assert_int_eq(o, UNWIND_ROOT);
+	walk_init(&w, sym_exprf + 1, sizeof(w.stack));
+	w.stack[0] = sym_top + 1;
+	ck_assert_uint_eq(run(u, &w, out, 16, &o), 2);
+	ck_assert_int_eq(o, UNWIND_ROOT);
+	unwind_free(u);
+	machine_free(m);
+	free(symfs);
+	free(path);
+	free(abs);
+}
+END_TEST
+
+/* Drain q: every sample back, every forget walked. */
+static void drain(struct unwind_queue *q)
+{
+	const struct perf_event_attr *attr;
+
+	while (unwind_queue_next(q, &attr, true))
+		;
+}
+
+/* The thread's state of a process goes at its exit: after new maps that
+ * no sample carried yet, and when the queue was full at the exit. */
+START_TEST(test_queue_forget)
+{
+	struct machine *m;
+	struct unwind_queue *q;
+	struct walk w;
+	uint32_t pid;
+	size_t refused = 0;
+
+	build_lib();
+	m = machine_with_lib();
+	q = unwind_queue_new(m, EM_X86_64, 8);
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.stack[0] = sym_top + 1;
+	ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
+	drain(q);
+	ck_assert_uint_eq(unwind_queue_test_procs(q), 1);
+	unwind_queue_maps_changed(q, PID);
+	unwind_queue_forget(q, PID);
+	drain(q);
+	ck_assert_uint_eq(unwind_queue_test_procs(q), 0);
+
+	/* Exits while the queue fills: each forget is walked, late or not. */
+	for (pid = PID; pid < PID + 200; pid++) {
+		w.s.sid.pid = w.s.sid.tid = pid;
+		if (unwind_queue_submit(q, &w.s, &w.attr, 16))
+			refused++;
+		unwind_queue_forget(q, pid);
+	}
+	drain(q);
+	/* forgets still waiting go before the next sample */
+	w.s.sid.pid = w.s.sid.tid = PID;
+	while (unwind_queue_submit(q, &w.s, &w.attr, 16))
+		drain(q);
+	drain(q);
+	ck_assert_uint_eq(unwind_queue_test_procs(q), 1);
+	/* Nothing is taken back while it fills: most are refused. */
+	ck_assert_uint_gt(refused, 100);
+	unwind_queue_free(q);
+	machine_free(m);
+}
+END_TEST
+
+/* slots 0: no thread; the walk is done in submit, so the record may go
+ * at once, and the sample is ready without waiting. */
+START_TEST(test_queue_inline)
+{
+	static const uint64_t kchain[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000010ULL };
+	struct machine *m;
+	struct unwind_queue *q;
+	struct walk w;
+	const struct perf_event_attr *attr;
+	const struct sample *s;
+	uint64_t counts[UNWIND_NOUTCOMES];
+	size_t i;
+
+	build_lib();
+	m = machine_with_lib();
+	q = unwind_queue_new(m, EM_X86_64, 0);
+	ck_assert_ptr_nonnull(q);
+	for (i = 0; i < 100; i++) {
+		walk_init(&w, sym_good, sizeof(w.stack));
+		w.stack[0] = sym_top + 1;
+		w.s.callchain = kchain;
+		w.s.nr_callchain = 2;
+		w.s.period = i;
+		ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
+		/* Walked already: what the sample pointed at may change. */
+		memset(w.regs, 0, sizeof(w.regs));
+		memset(w.stack, 0, sizeof(w.stack));
+		ck_assert_uint_ge(unwind_queue_pending(q), 1);
+		s = unwind_queue_next(q, &attr, false);
+		ck_assert_ptr_nonnull(s);
+		ck_assert_uint_eq(s->period, i);
+		ck_assert_uint_eq(s->nr_callchain, 5);
+		ck_assert_uint_eq(s->callchain[2], PERF_CONTEXT_USER);
+		ck_assert_uint_eq(s->callchain[3], sym_good);
+		ck_assert_uint_eq(s->callchain[4], sym_top + 1);
+		ck_assert_ptr_null(unwind_queue_next(q, &attr, false));
+		if (i == 50)
+			unwind_queue_forget(q, PID);
+	}
+	unwind_queue_counts(q, counts);
+	ck_assert_uint_eq(counts[UNWIND_ROOT], 100);
+	ck_assert_uint_eq(counts[UNWIND_DROPPED], 0);
+	unwind_queue_free(q);
+	machine_free(m);
+}
+END_TEST
+
 #endif
 
 START_TEST(test_arch_table)
@@ -447,6 +698,11 @@ int main(void)
 	tcase_add_test(tc, test_regs_missing);
 	tcase_add_test(tc, test_maps_change);
 	tcase_add_test(tc, test_queue);
+	tcase_add_test(tc, test_queue_inline);
+	tcase_add_test(tc, test_dwfl_bounded);
+	tcase_add_test(tc, test_plt);
+	tcase_add_test(tc, test_sym_path_gone);
+	tcase_add_test(tc, test_queue_forget);
 #endif
 	suite_add_tcase(s, tc);
 	return testutil_run(s) ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -1,0 +1,18 @@
+/* unwind.c's hooks for its unit tests: included by unwind.c,
+ * unwind-queue.c and tests/unit/check_unwind.c only. */
+#ifndef PROFTOP_UNWIND_TEST_H
+#define PROFTOP_UNWIND_TEST_H
+
+#include <stddef.h>
+
+struct unwinder;
+struct unwind_queue;
+
+/* Processes holding a Dwfl now (bounded), and processes known. */
+size_t unwind_test_dwfls(const struct unwinder *u);
+size_t unwind_test_procs(const struct unwinder *u);
+/* The queue thread's processes known, once the thread has walked all
+ * that was queued (call after unwind_queue_next(..., true) gave NULL). */
+size_t unwind_queue_test_procs(const struct unwind_queue *q);
+
+#endif
