@@ -165,5 +165,9 @@ print("ping-pong off-CPU time: proftop %.2f s (%.1f%% under anon_pipe_read), bpf
       % (p_tot / 1e6, 100 * p_pipe / p_tot if p_tot else 0, b_tot / 1e6, 100 * b_pipe / b_tot if b_tot else 0))
 PY
 else
-	echo "bpftrace: SKIP (not installed: apt-get install bpftrace)"
+	if [ -n "${NOBPF:-}" ]; then
+		echo "bpftrace: SKIP (NOBPF)"
+	else
+		echo "bpftrace: SKIP (not installed: apt-get install bpftrace)"
+	fi
 fi
