@@ -16,6 +16,22 @@
 #include "pprof.h"
 #include "util.h"
 
+int pprof_get_varint(const unsigned char *p, size_t n, size_t *pos, uint64_t *v)
+{
+	unsigned shift;
+
+	*v = 0;
+	for (shift = 0; shift < 70; shift += 7) {
+		if (*pos >= n)
+			return -EINVAL;
+		*v |= (uint64_t)(p[*pos] & 0x7f) << shift;
+		if (!(p[(*pos)++] & 0x80))
+			return 0;
+	}
+	return -EINVAL;
+}
+
+
 /* Field numbers of profile.proto, as the reader needs them. */
 enum {
 	PR_SAMPLE_TYPE = 1, PR_SAMPLE, PR_MAPPING, PR_LOCATION, PR_FUNCTION, PR_STRING_TABLE,

@@ -96,4 +96,8 @@ void pprof_profile_release(struct pprof_profile *p);
  * decoder has not checked). */
 const char *pprof_str_at(const struct pprof_profile *p, uint64_t s);
 
+/* Reads a varint at *pos (< n); returns 0, or -EINVAL when it runs past n
+ * or over 10 bytes. */
+int pprof_get_varint(const unsigned char *p, size_t n, size_t *pos, uint64_t *v);
+
 #endif

@@ -23,14 +23,14 @@
 
 static void put_uint(struct strbuf *sb, unsigned field, uint64_t v)
 {
-	pprof_put_key(sb, field, 0);
-	pprof_put_varint(sb, v);
+	testutil_pb_key(sb, field, 0);
+	testutil_pb_varint(sb, v);
 }
 
 static void put_bytes(struct strbuf *sb, unsigned field, const char *p, size_t n)
 {
-	pprof_put_key(sb, field, 2);
-	pprof_put_varint(sb, n);
+	testutil_pb_key(sb, field, 2);
+	testutil_pb_varint(sb, n);
 	strbuf_add(sb, p, n);
 }
 

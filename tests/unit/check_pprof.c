@@ -57,14 +57,22 @@ static size_t decode(const unsigned char *p, size_t n, struct fld *out, size_t m
 	return k;
 }
 
-/* The varint of field num in f[0..k) (0 when absent, as protobuf reads). */
+/* The varint of field num in f[0..k) (0 when absent, as protobuf reads;
+ * the first value of a packed repeated field, as proto3 writes Profile's
+ * comment). */
 static uint64_t field_u(const struct fld *f, size_t k, unsigned num)
 {
-	size_t i;
+	size_t i, pos = 0;
+	uint64_t v;
 
-	for (i = 0; i < k; i++)
+	for (i = 0; i < k; i++) {
 		if (f[i].num == num && f[i].wire == 0)
 			return f[i].v;
+		if (f[i].num == num && f[i].wire == 2) {
+			ck_assert_int_eq(pprof_get_varint(f[i].p, f[i].n, &pos, &v), 0);
+			return v;
+		}
+	}
 	return 0;
 }
 
@@ -247,7 +255,7 @@ START_TEST(test_varint)
 
 	strbuf_init(&sb);
 	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
-		pprof_put_varint(&sb, vals[i]);
+		testutil_pb_varint(&sb, vals[i]);
 	/* 300 is the spec's example: ac 02 */
 	ck_assert_mem_eq(sb.buf + 5, "\xac\x02", 2);
 	ck_assert_uint_eq((unsigned char)sb.buf[sb.len - 1], 1);  /* 2^64-1: 10 bytes */

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "strbuf.h"
 #include "util.h"
 
 int testutil_run(Suite *s)
@@ -48,4 +49,22 @@ int testutil_sh(const char *fmt, ...)
 	if (st == -1 || !WIFEXITED(st))
 		return -1;
 	return WEXITSTATUS(st);
+}
+
+/* Protobuf fields written by hand, for the pprof readers' bad input. */
+void testutil_pb_varint(struct strbuf *sb, uint64_t v)
+{
+	char buf[10];
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		buf[n++] = (char)(v | 0x80);
+		v >>= 7;
+	}
+	buf[n++] = (char)v;
+	strbuf_add(sb, buf, n);
+}
+void testutil_pb_key(struct strbuf *sb, unsigned field, unsigned wire)
+{
+	testutil_pb_varint(sb, (uint64_t)field << 3 | wire);
 }
