@@ -1,5 +1,11 @@
-/* --pprof: profile.proto (github.com/google/pprof proto/profile.proto)
- * from a snapshot's stacks, gzip compressed, written atomically. */
+/* --pprof: profile.proto (ui/profile.proto, pprof's schema) from a
+ * snapshot's stacks, packed by protobuf-c, gzip compressed, written
+ * atomically.  The tables (strings, functions, locations) are ours; the
+ * wire format is the library's.  Measured against the hand-written encoder
+ * it replaced (bench/pprof.sh, a 151K-sample -g -a recording, callgrind):
+ * writing 442M instructions against 417M (pprof_encode 263M against 237M,
+ * gzip 179M both), perf report 2,521M: 0.176x against 0.165x, peak RSS
+ * 121 MB against 111 MB; not the bottleneck, so the library stays. */
 #include "config.h"
 
 #include "pprof.h"
