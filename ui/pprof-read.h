@@ -1,6 +1,7 @@
 /* Reading a pprof profile.proto back (--baseline): gzip inflated with a
- * size bound, then the protobuf decoded by hand with every length, index
- * and id checked, since a baseline file may come from anywhere. */
+ * size bound, unpacked by protobuf-c within an allocation budget, then
+ * every index and id checked, since a baseline file may come from
+ * anywhere. */
 #ifndef PROFTOP_PPROF_READ_H
 #define PROFTOP_PPROF_READ_H
 
@@ -78,9 +79,9 @@ struct pprof_profile {
 
 /* Decode an uncompressed profile.proto message p[0..n) into *out (zeroed
  * first; pprof_profile_release it even on failure).  Returns 0, or
- * -EINVAL with em saying what is wrong (truncated, a varint over 10
- * bytes, a string index out of range, a location id that names no
- * location, ...), -E2BIG over a bound. */
+ * -EINVAL with em saying what is wrong (damaged or truncated wire data,
+ * a string index out of range, a location id that names no location,
+ * ...), -E2BIG over a bound. */
 int pprof_decode(const unsigned char *p, size_t n, struct pprof_profile *out,
 		 struct errmsg *em);
 
@@ -95,9 +96,5 @@ void pprof_profile_release(struct pprof_profile *p);
 /* The string s of the profile ("" when out of range: only for indexes the
  * decoder has not checked). */
 const char *pprof_str_at(const struct pprof_profile *p, uint64_t s);
-
-/* Reads a varint at *pos (< n); returns 0, or -EINVAL when it runs past n
- * or over 10 bytes. */
-int pprof_get_varint(const unsigned char *p, size_t n, size_t *pos, uint64_t *v);
 
 #endif

@@ -179,7 +179,7 @@ START_TEST(test_decode_hostile)
 	memset(over, 0x80, sizeof(over));
 	errmsg_clear(&em);
 	ck_assert_int_eq(pprof_decode(over, 11, &p, &em), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(em.text, "damaged or truncated at byte 0"));
+	ck_assert_ptr_nonnull(strstr(em.text, "damaged or truncated"));
 	pprof_profile_release(&p);
 	/* A length past the end. */
 	errmsg_clear(&em);

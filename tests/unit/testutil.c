@@ -3,6 +3,7 @@
 
 #include "testutil.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,4 +68,19 @@ void testutil_pb_varint(struct strbuf *sb, uint64_t v)
 void testutil_pb_key(struct strbuf *sb, unsigned field, unsigned wire)
 {
 	testutil_pb_varint(sb, (uint64_t)field << 3 | wire);
+}
+
+int testutil_pb_get_varint(const unsigned char *p, size_t n, size_t *pos, uint64_t *v)
+{
+	unsigned shift;
+
+	*v = 0;
+	for (shift = 0; shift < 70; shift += 7) {
+		if (*pos >= n)
+			return -EINVAL;
+		*v |= (uint64_t)(p[*pos] & 0x7f) << shift;
+		if (!(p[(*pos)++] & 0x80))
+			return 0;
+	}
+	return -EINVAL;
 }

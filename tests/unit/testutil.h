@@ -20,5 +20,8 @@ struct strbuf;
  * length-delimited), written by hand for the tests' malformed profiles. */
 void testutil_pb_varint(struct strbuf *sb, uint64_t v);
 void testutil_pb_key(struct strbuf *sb, unsigned field, unsigned wire);
+/* Reads a varint at *pos (< n); returns 0, or -EINVAL when it runs past n
+ * or over 10 bytes. */
+int testutil_pb_get_varint(const unsigned char *p, size_t n, size_t *pos, uint64_t *v);
 
 #endif
