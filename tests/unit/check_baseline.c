@@ -453,6 +453,11 @@ START_TEST(test_bad_files)
 
 	ck_assert_int_eq(load_bad("count.folded", "a;b 12x\n", 8, &em), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(em.text, "line 1: the count '12x' is not a whole number"));
+	/* A blank and a sign after the last space (fuzz_pprof found it:
+	   strtoull took it as 2^64 - 1). */
+	errmsg_clear(&em);
+	ck_assert_int_eq(load_bad("sign.folded", "a;b 3\nc;d \t-01\n", 15, &em), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(em.text, "line 2: the count"));
 	errmsg_clear(&em);
 	ck_assert_int_eq(load_bad("neg.folded", "a;b 1\na;c -3\n", 13, &em), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(em.text, "line 2:"));
