@@ -1,7 +1,9 @@
 /* Reading profile.proto (ui/profile.proto, pprof's schema): gzip inflated
  * with a bound, unpacked by protobuf-c within an allocation budget, then
  * each table checked (string indexes, ids, value counts) before anything
- * points into it. */
+ * points into it.  On --pprof's 2.5 MB profile of a 151K-sample recording,
+ * 498M instructions against the hand-written walker's 343M (callgrind
+ * --toggle-collect=pprof_decode), once at start: not worth our own. */
 #include "config.h"
 
 #include "pprof-read.h"
