@@ -87,7 +87,8 @@ live() {
 live --batch
 c_batch=$cpu
 # --baseline-save builds the same detailed stacks each refresh and
-# writes them once at the end: the split between the view and the writer.
+# writes them once at the end (and prints the table, as --batch does):
+# the split between the view's stacks and the writer.
 live --baseline-save="$TMP/save.pb.gz" --batch
 c_save=$cpu
 live --pprof="$TMP/live.pb.gz"
