@@ -28,9 +28,16 @@ while [ $i -lt 1000 ]; do
 done
 t1=$(date +%s)
 kill "$WL_PID"
-sleep 3
+# The system's thread count over the last 3 s, at its highest: on a busy
+# machine other programs' threads come and go, and proftop frees exited
+# ones a second or two after their EXIT.
+real=0
+for _ in 1 2 3 4 5 6; do
+	sleep 0.5
+	n=$(ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null | wc -l)
+	[ "$n" -gt "$real" ] && real=$n
+done
 rss1=$(rss_kb "$PT")
-real=$(ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null | wc -l)
 kill -INT "$PT"
 wait "$PT"
 st=$?
@@ -44,15 +51,19 @@ print("# machine threads per snapshot: %s" % th)
 if max(th) - th[0] < 20:
     print("# note: the churn was not seen in the thread count")
 real = int(sys.argv[2])
-print("# threads in /proc at the end: %d" % real)
+print("# threads in /proc over the last 3 s, at most: %d" % real)
 # After the churn's peak the count must come back near the system's: the
 # lowest count after the peak (later snapshots can rise again when other
 # programs start threads on a busy machine, and /proc was counted a few
 # seconds before the last snapshot).
+# The reference is the higher of /proc's count and proftop's own before
+# the churn: other programs' short-lived threads on a busy machine (a CI
+# host, other tests) keep both counts above /proc's idle one.
 peak = th.index(max(th))
 low = min(th[peak:])
-if low > real + 100:
-    print("# %d threads known after the churn at the least, %d in /proc" % (low, real)); sys.exit(1)
+ref = max(real, th[0])
+if low > ref + 100:
+    print("# %d threads known after the churn at the least, %d in /proc, %d before the churn" % (low, real, th[0])); sys.exit(1)
 PY
 churn_st=$?
 cat "$TMP/churn.py.out"
