@@ -24,14 +24,19 @@ B=$(addr leaf_b)
 C=$(addr leaf_c)
 ID=$(readelf -n "$WL" | awk '/Build ID/ { print $3 }')
 
-# gen.py KIND SEED CPUID ZEN4 BAD TRUTH: a description on stdout, the raw
+# gen.py KIND SEED CPUID ZEN4 MODE TRUTH: a description on stdout, the raw
 # blocks in TRUTH.  KIND op or fetch; ZEN4 1 sets the caps bit (and perf's
-# zen4_ibs_extensions PMU cap); BAD 1 mixes in short blocks, blocks whose
-# caps claim registers past the end, and blocks without En/Val.
+# zen4_ibs_extensions PMU cap); MODE 0: 500 random blocks; 1: the same with
+# short blocks, blocks whose caps claim registers past the end, and blocks
+# without En/Val mixed in; bits: every bit of every control and data
+# register set alone (beside En/Val), then all bits set; long: whole blocks
+# alternating with blocks whose caps word claims more registers than the
+# payload holds (TRUTH marks those "bad").
 cat >"$TMP/gen.py" <<'PY'
 import json, random, struct, sys
-kind, seed, cpuid, zen4, bad, out = sys.argv[1], int(sys.argv[2]), sys.argv[3], \
-    sys.argv[4] == "1", sys.argv[5] == "1", sys.argv[6]
+kind, seed, cpuid, zen4, mode, out = sys.argv[1], int(sys.argv[2]), sys.argv[3], \
+    sys.argv[4] == "1", sys.argv[5], sys.argv[6]
+bad = mode == "1"
 A, B, C, wl, bid = sys.argv[7:12]
 rnd = random.Random(seed)
 typ = 11 if kind == "op" else 12
@@ -58,6 +63,56 @@ def sparse():
         if rnd.random() < 1 / 3:
             x |= 1 << b
     return x
+def nregs(caps):
+    if kind == "op":
+        return 7 + (1 if caps & (1 << 5) else 0) + (1 if caps & (1 << 10) else 0)
+    return 3 + (1 if caps & (1 << 9) else 0)
+def emit(i, ip, raw, isbad=False):
+    print("sample pid=42 ip=%s time=%d cpu=%d raw=%s" % (ip, 100 + i, i % 2, raw.hex()))
+    truth.append({"ip": ip, "raw": raw.hex(), "bad": isbad})
+if mode == "bits":
+    n = nregs(CAPS)
+    ones = (1 << 64) - 1
+    base = [3 << 17 if kind == "op" else 3 << 48] + [0] * (n - 1)
+    # the control and data registers; the addresses are printed, not decoded
+    which = [0, 2, 3, 4] + ([8] if n > 8 else []) if kind == "op" else [0] + ([3] if n > 3 else [])
+    blocks = []
+    for r in which:
+        for b in range(64):
+            regs = list(base)
+            regs[r] |= 1 << b
+            blocks.append(regs)
+    blocks.append([ones] * n)
+    for i, regs in enumerate(blocks):
+        ip = [A, B, C][i % 3]
+        regs[1] = int(ip, 16)
+        emit(i, ip, struct.pack("<I%dQ" % n, CAPS, *regs))
+    json.dump(truth, open(out, "w"))
+    sys.exit(0)
+if mode == "long":
+    n = nregs(CAPS)
+    more = (1 << 10) if kind == "op" else (1 << 9)
+    i = 0
+    def good():
+        global i
+        regs = [(3 << 17) if kind == "op" else (3 << 48)] + [rnd.getrandbits(64) for _ in range(n - 1)]
+        regs[1] = int(A, 16)
+        emit(i, A, struct.pack("<I%dQ" % n, CAPS, *regs))
+        i += 1
+    regs = [(3 << 17) if kind == "op" else (3 << 48)] + [rnd.getrandbits(64) for _ in range(9)]
+    regs[1] = int(B, 16)
+    claims = [CAPS | more, 0xffffffff, CAPS | (1 << 5) | (1 << 9) | (1 << 10)]
+    for caps in claims:
+        for have in range(0, nregs(caps)):
+            good()
+            emit(i, B, struct.pack("<I%dQ" % have, caps, *regs[:have]), True)
+            i += 1
+    if kind == "op":  # without BrTarget, 7 registers; caps say 8
+        for have in range(0, 8):
+            emit(i, C, struct.pack("<I%dQ" % have, CAPS & ~(1 << 5), *regs[:have]), have < 7)
+            i += 1
+    json.dump(truth, open(out, "w"))
+    sys.exit(0)
 for i in range(500):
     ip = rnd.choice([A] * 5 + [B] * 3 + [C] * 2)
     caps = CAPS
@@ -143,8 +198,10 @@ def fetch(raw, fam, model):
     c = v[0]
     if not (bit(c, 48) and bit(c, 49)):
         return None
+    zen4 = bool(caps & (1 << 11))
     return dict(comp=bit(c, 50), icmiss=bit(c, 51), icvalid=not errata(fam, model),
-                l1tlb=bit(c, 55), l2tlb=bit(c, 56), l2miss=bit(c, 58), lat=bit(c, 32, 16))
+                l1tlb=bit(c, 55), l2tlb=bit(c, 56), l2miss=bit(c, 58), lat=bit(c, 32, 16),
+                zen4=zen4, ocmiss=zen4 and bit(c, 60), l3miss=zen4 and bit(c, 61))
 def want_op(samples, fam, model):
     w = {}
     for ip, raw in samples:
@@ -195,7 +252,7 @@ def want_fetch(samples, fam, model):
     for ip, raw in samples:
         s = w.setdefault(ip, dict(samples=0, not_ibs=0, completed=0, aborted=0, ic_miss=0,
                                   ic_miss_known=0, itlb_l1_miss=0, itlb_l2_miss=0, l2_miss=0,
-                                  latency_sum=0))
+                                  l3_miss=0, oc_miss=0, zen4=0, latency_sum=0))
         f = fetch(raw, fam, model)
         if not f:
             s["not_ibs"] += 1
@@ -210,6 +267,9 @@ def want_fetch(samples, fam, model):
         s["itlb_l2_miss"] += f["l2tlb"]
         s["l2_miss"] += f["comp"] and f["l2miss"]
         s["latency_sum"] += f["lat"]
+        s["zen4"] += f["zen4"]
+        s["l3_miss"] += f["l3miss"]
+        s["oc_miss"] += f["ocmiss"]
     return w
 PY
 
@@ -225,6 +285,13 @@ gen fe4 fetch 4 AuthenticAMD,25,17,1 1 0
 gen feerr fetch 5 AuthenticAMD,25,1,1 0 0 # erratum 1238, 1347
 gen opbad op 6 AuthenticAMD,25,17,1 1 1
 gen febad fetch 7 AuthenticAMD,23,49,0 0 1
+gen opb4 op 8 AuthenticAMD,25,17,1 1 bits  # each bit alone, then all: Zen 4 caps
+gen opb0 op 8 AuthenticAMD,25,17,1 0 bits  # the same CPU, caps without the Zen 4 bit
+gen opb3 op 8 AuthenticAMD,23,49,0 0 bits
+gen feb4 fetch 8 AuthenticAMD,25,17,1 1 bits
+gen feb0 fetch 8 AuthenticAMD,25,17,1 0 bits
+gen oplong op 9 AuthenticAMD,25,17,1 1 long
+gen felong fetch 10 AuthenticAMD,23,49,0 0 long
 { echo "order swapped"; cat "$TMP/opbad.txt"; } >"$TMP/opswap.txt"
 "$MK" -o "$TMP/opswap.data" "$TMP/opswap.txt" || fail "mkperfdata swapped"
 cp "$TMP/truth.opbad.json" "$TMP/truth.opswap.json"
@@ -241,7 +308,7 @@ ok "mkperfdata wrote IBS Op and Fetch recordings (Zen 2, Zen 4, family 19h model
 # a short one: it checks no length).
 IBSRE='^(ibs_|Ibs|ic_ibs_)'
 if command -v perf >/dev/null 2>&1; then
-	for f in op4 op3 operr fe4 feerr; do
+	for f in op4 op3 operr fe4 feerr opb4 opb0 opb3 feb4 feb0; do
 		perf report -D -i "$TMP/$f.data" 2>/dev/null | grep -E "$IBSRE" | grep -v ' stats:$' \
 			>"$TMP/$f.perf"
 		"$PROFTOP" -i "$TMP/$f.data" -D 2>"$TMP/$f.err" | grep -E "$IBSRE" >"$TMP/$f.pt" ||
@@ -252,7 +319,7 @@ if command -v perf >/dev/null 2>&1; then
 			fail "-D $f: the IBS lines differ from perf report -D's"
 		}
 	done
-	[ -s "$TMP/op4.perf" ] && ok "-D: $(wc -l <"$TMP/op4.perf") lines (Zen 4 Op) and 4 more files equal perf report -D's, byte for byte"
+	[ -s "$TMP/op4.perf" ] && ok "-D: $(wc -l <"$TMP/op4.perf") lines (Zen 4 Op) and 9 more files (5 with each bit alone and all bits) equal perf report -D's, byte for byte"
 else
 	echo "SKIP: no perf: -D not compared"
 fi
@@ -270,6 +337,10 @@ truth = json.load(open(sys.argv[2]))
 kind, fam, model = sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
 names = dict(zip(sys.argv[7:10], ["leaf_a", "leaf_b", "leaf_c"]))
 samples = [(names[s["ip"]], bytes.fromhex(s["raw"])) for s in truth]
+dec = op if kind == "op" else fetch
+for s in truth:  # the blocks made bad on purpose are the ones this decoder rejects
+    if "bad" in s and (dec(bytes.fromhex(s["raw"]), fam, model) is None) != s["bad"]:
+        print("not ok - python decoder: block %s: bad is %s" % (s["raw"], s["bad"])); sys.exit(1)
 want = (want_op if kind == "op" else want_fetch)(samples, fam, model)
 key = "ibs_" + kind
 def bad(msg):
@@ -280,8 +351,10 @@ for name, w in want.items():
     got = rows[name].get(key)
     if got is None:
         bad("row %s has no %s object" % (name, key))
+    if set(got) != set(w):
+        bad("%s: keys %s, want %s" % (name, sorted(got), sorted(w)))
     for k, v in w.items():
-        if k != "zen4" and got.get(k) != v and not (k == "source" and got[k] == v):
+        if got.get(k) != v:
             bad("%s: %s is %r, want %r" % (name, k, got.get(k), v))
     for k, v in got.items():
         if isinstance(v, int):
@@ -306,6 +379,21 @@ check_json febad fetch 23 49
 check_json opswap op 25 17
 check_json oppipe op 25 17
 ok "--json: per-row IBS counters equal the python decoder's and add up, for 9 files (bad blocks: not IBS; swapped, pipe format: same)"
+for f in "opb4 op 25 17" "opb0 op 25 17" "opb3 op 23 49" "feb4 fetch 25 17" "feb0 fetch 25 17"; do
+	# shellcheck disable=SC2086 # four words on purpose
+	check_json $f
+done
+ok "--json: each documented bit alone and all bits set (Op, Fetch; Zen 4 caps bit on and off): every counter equals the python decoder's"
+check_json oplong op 25 17
+check_json felong fetch 23 49
+for f in oplong:ibs_op_ctl felong:ibs_fetch_ctl; do
+	n=${f%%:*}
+	good=$(python3 -c 'import json, sys; print(sum(1 for s in json.load(open(sys.argv[1])) if not s["bad"]))' "$TMP/truth.$n.json")
+	"$PROFTOP" -i "$TMP/$n.data" -D 2>"$TMP/$n.err" >"$TMP/$n.D" || fail "-D $n: $(cat "$TMP/$n.err")"
+	[ "$(grep -c "^${f#*:}:" "$TMP/$n.D")" -eq "$good" ] ||
+		fail "-D $n: $(grep -c "^${f#*:}:" "$TMP/$n.D") decoded blocks, want $good"
+done
+ok "caps words claiming registers past the payload's end: not IBS, no -D lines; the whole blocks beside them decode"
 
 # Not decoded: an Intel CPUID, no PMU_MAPPINGS.
 for f in intel nomap; do
