@@ -364,8 +364,10 @@ for k, v in tot.items():
         bad("rows' %s add up to %d, total %d" % (k, v, snap[key][k]))
 nibs = sum(w["samples"] for w in want.values())
 nnot = sum(w["not_ibs"] for w in want.values())
-if snap[key + "_samples"] != nibs or snap["not_" + key] != nnot:
-    bad("counts %s/%s, want %d/%d" % (snap[key + "_samples"], snap["not_" + key], nibs, nnot))
+for k in (key, "ibs"):  # the decoder's keys, and the family's of the issue
+    if snap[k + "_samples"] != nibs or snap["not_" + k] != nnot:
+        bad("counts %s_samples/not_%s %s/%s, want %d/%d" % (k, k, snap[k + "_samples"],
+                                                          snap["not_" + k], nibs, nnot))
 print("# %s: %d IBS samples, %d not" % (sys.argv[2].split("truth.")[1], nibs, nnot))
 PY
 }
@@ -398,7 +400,7 @@ ok "caps words claiming registers past the payload's end: not IBS, no -D lines; 
 # Not decoded: an Intel CPUID, no PMU_MAPPINGS.
 for f in intel nomap; do
 	"$PROFTOP" -i "$TMP/$f.data" --json >"$TMP/$f.json" 2>/dev/null || fail "$f --json"
-	grep -q '"ibs_op_samples"\|"ibs_op":' "$TMP/$f.json" && fail "$f: JSON has IBS: $(head -c 300 "$TMP/$f.json")"
+	grep -q '"ibs_op_samples"\|"ibs_samples"\|"ibs_op":' "$TMP/$f.json" && fail "$f: JSON has IBS: $(head -c 300 "$TMP/$f.json")"
 	"$PROFTOP" -i "$TMP/$f.data" -D 2>/dev/null | grep -q -E "$IBSRE" && fail "$f: -D decodes IBS"
 done
 ok "an Intel CPUID or no PMU mapping: no IBS columns, counts or -D lines"
