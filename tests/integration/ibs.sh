@@ -364,19 +364,109 @@ grep -q -E '^ +66\.67% +10 +40\.0% +50\.0% +50\.0% +100\.0% +60\.0% +0\.0% +50\.
 ok "hand-made recording: every column of both rows is the value worked out by hand"
 
 # Live: a one-line error and exit 1 where the kernel has no IBS PMU (this
-# VM); where it has one, a workload's samples carry IBS columns, and a
-# period that is not a multiple of 16 is a usage error.
+# VM); where it has one, a load-heavy loop reports loads (missing L1) and
+# a branchy loop branches (mispredicted), each far more than the other
+# loop, and a period that is not a multiple of 16 is a usage error.
 if [ -d /sys/bus/event_source/devices/ibs_op ]; then
 	require_perf_events
-	start_workload 0
-	timeout 30 "$PROFTOP" -e ibs_op -p "$WL_PID" --json -d 1 -n 1 >"$TMP/live.json" 2>"$TMP/live.err" ||
-		fail "live -e ibs_op: $(cat "$TMP/live.err")"
-	json_check "$TMP/live.json" '(snaps[-1]["ibs_op_samples"] > 0 and
-any(r.get("ibs_op", {}).get("loads", 0) + r.get("ibs_op", {}).get("branches", 0) > 0
-    for r in snaps[-1]["rows"]))' || fail "live ibs_op: no IBS loads or branches: $(head -c 400 "$TMP/live.json")"
+	cat >"$TMP/ibsloops.c" <<'C'
+/* IBS live check: loads_loop chases pointers through a 32 MiB random
+ * cycle (four loads per loop branch, most missing L1); branch_loop takes
+ * two branches on random bits per iteration (about half mispredicted)
+ * and loads nothing.  Both run in turn for SECONDS (argv[1]). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#define N (8u << 20)
+
+__attribute__((noinline)) uint32_t loads_loop(const uint32_t *next, uint32_t i, uint64_t n)
+{
+	for (uint64_t k = 0; k < n; k++)
+		i = next[next[next[next[i]]]];
+	return i;
+}
+
+__attribute__((noinline)) uint64_t branch_loop(uint64_t x, uint64_t n)
+{
+	uint64_t s = 0;
+
+	for (uint64_t k = 0; k < n; k++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (x & 1)
+			s += k;
+		else
+			s ^= x;
+		if (x & 2)
+			s = s * 3;
+		else
+			s = s >> 1;
+	}
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	double secs = argc > 1 ? atof(argv[1]) : 3.0;
+	uint32_t *next = malloc(N * sizeof(*next)), i = 0;
+	uint64_t x = 88172645463325252ULL, s = 0;
+	struct timespec t0, t;
+
+	if (!next)
+		return 1;
+	for (uint32_t k = 0; k < N; k++)
+		next[k] = k;
+	for (uint32_t k = N - 1; k > 0; k--) { /* Sattolo: one cycle through all */
+		uint32_t j, tmp;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		j = (uint32_t)(x % k);
+		tmp = next[k];
+		next[k] = next[j];
+		next[j] = tmp;
+	}
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		i = loads_loop(next, i, 1u << 18);
+		s += branch_loop(x + i, 1u << 25);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (t.tv_sec - t0.tv_sec + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
+	return (int)((s + i) & 1) + 0 * (int)s;
+}
+C
+	${CC:-cc} -g -O1 -fno-if-conversion -fno-if-conversion2 -fno-inline -o "$TMP/ibsloops" \
+		"$TMP/ibsloops.c" || fail "cannot build the IBS loops"
+	"$TMP/ibsloops" 10 >"$TMP/loops.out" &
+	BG_PIDS="$BG_PIDS $!"
+	i=0
+	while ! grep -q ready "$TMP/loops.out" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 1000 ] || fail "the IBS loops did not start"
+		sleep 0.01
+	done
+	timeout 30 "$PROFTOP" -e ibs_op -p "$(awk '{ print $2 }' "$TMP/loops.out")" --json -d 2 -n 1 \
+		>"$TMP/live.json" 2>"$TMP/live.err" || fail "live -e ibs_op: $(cat "$TMP/live.err")"
+	json_check "$TMP/live.json" '(lambda s, rows: s["ibs_samples"] > 0 and
+(lambda L, B: L["samples"] >= 20 and B["samples"] >= 20 and
+ L["loads"] >= 0.25 * L["samples"] and B["loads"] * L["samples"] * 4 < L["loads"] * B["samples"] and
+ L["dc_miss"] >= 0.1 * L["loads"] and
+ B["branches"] * L["samples"] > L["branches"] * B["samples"] and
+ B["mispredicted"] >= 0.1 * B["branches"] and
+ B["mispredicted"] * max(L["branches"], 1) > L["mispredicted"] * B["branches"])(
+rows["loads_loop"], rows["branch_loop"]))(snaps[-1],
+{r["symbol"]: r.get("ibs_op", {"samples": 0}) for r in snaps[-1]["rows"]})' ||
+		fail "live ibs_op: loads_loop/branch_loop: $(head -c 1500 "$TMP/live.json")"
 	"$PROFTOP" -e ibs_op -c 1000 --batch -d 0.2 -- true >/dev/null 2>"$TMP/c.err"
 	[ $? -eq 2 ] && grep -q 'multiple of 16' "$TMP/c.err" || fail "-c 1000: $(cat "$TMP/c.err")"
-	ok "live ibs_op: IBS samples with loads or branches; -c 1000 is a usage error"
+	ok "live ibs_op: the load loop's samples are loads missing L1, the branchy loop's mispredicted branches; -c 1000 is a usage error"
 else
 	for ev in ibs_op ibs_fetch// ibs_op/cnt_ctl=1/; do
 		"$PROFTOP" -e "$ev" --batch -d 0.2 -- true >"$TMP/nopmu.out" 2>"$TMP/nopmu.err"
