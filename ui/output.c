@@ -561,10 +561,15 @@ void output_json(FILE *out, const struct snapshot *snap)
 	if (snap->callchain_zero_ends)
 		strbuf_addf(&sb, ",\"zero_return_addresses_dropped\":%llu",
 			    (unsigned long long)snap->callchain_zero_ends);
-	if (snap->payload && !snap->off_cpu)
-		strbuf_addf(&sb, ",\"%s_samples\":%llu,\"not_%s\":%llu", snap->payload->name,
-			    (unsigned long long)snap->payload_samples, snap->payload->name,
-			    (unsigned long long)snap->payload_other);
+	if (snap->payload && !snap->off_cpu) {
+		/* the decoder's keys, then its family's (ibs_samples) */
+		const char *key[2] = { snap->payload->name, snap->payload->family };
+
+		for (i = 0; i < 2 && key[i]; i++)
+			strbuf_addf(&sb, ",\"%s_samples\":%llu,\"not_%s\":%llu", key[i],
+				    (unsigned long long)snap->payload_samples, key[i],
+				    (unsigned long long)snap->payload_other);
+	}
 	if (snap->payload_rows) {
 		if (snap->payload->format_json_summary)
 			snap->payload->format_json_summary(&sb, snap->payload_total);

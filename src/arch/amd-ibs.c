@@ -745,6 +745,7 @@ static uint64_t ibs_op_p_samples(const void *stats)
 const struct payload_ops ibs_op_payload = {
 	.name = "ibs_op",
 	.title = "IBS Op",
+	.family = "ibs",
 	.stats_size = sizeof(struct ibs_op_stats),
 	.stats_add = ibs_op_p_add,
 	.stats_add_other = ibs_op_p_add_other,
@@ -883,6 +884,7 @@ static uint64_t ibs_fetch_p_samples(const void *stats)
 const struct payload_ops ibs_fetch_payload = {
 	.name = "ibs_fetch",
 	.title = "IBS Fetch",
+	.family = "ibs",
 	.stats_size = sizeof(struct ibs_fetch_stats),
 	.stats_add = ibs_fetch_p_add,
 	.stats_add_other = ibs_fetch_p_add_other,

@@ -40,6 +40,9 @@ struct payload_ops {
 	const char *name;  /* "profileme": the JSON keys (NAME{...}, NAME_samples,
 			      not_NAME) */
 	const char *title; /* "ProfileMe": the batch header and the pane */
+	/* Optional: "ibs" for ibs_op and ibs_fetch: FAMILY_samples and
+	 * not_FAMILY beside NAME's, one key whichever of the family. */
+	const char *family;
 	size_t stats_size;
 	/* Count a decoded sample (the decoder's own struct) in a row. */
 	void (*stats_add)(void *stats, const void *decoded);

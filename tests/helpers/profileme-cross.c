@@ -15,7 +15,9 @@
 #include "alpha_disasm_cases.h"
 #include "amd-ibs.h"
 #include "arch.h"
+#include "payload.h"
 #include "profileme_cases.h"
+#include "strbuf.h"
 
 static int cross_failed, cross_passed;
 
@@ -198,10 +200,82 @@ static void cross_ibs(void)
 	}
 }
 
-int main(void)
+/* argv "ibs FILE": FILE describes a recording for mkperfdata (written by
+ * tests/helpers/ibs_gen.py): each sample's raw block, decoded for the
+ * cpuid line's CPU as the attr line's event (ibs_op or ibs_fetch) from a
+ * buffer at an alignment that changes from sample to sample, prints its
+ * -D text or "not IBS"; then the JSON of all of them counted in one row.
+ * The output must be the same bytes on every host (bigendian.sh). */
+static int cross_ibs_file(const char *path)
+{
+	const struct payload_ops *p = &ibs_op_payload;
+	uint32_t family = 0, model = 0, n = 0;
+	FILE *f = fopen(path, "r");
+	char line[8192], text[IBS_DUMP_MAX];
+	unsigned char bytes[sizeof(line) / 2 + 8];
+	struct strbuf sb;
+	void *stats;
+
+	if (!f) {
+		perror(path);
+		return EXIT_FAILURE;
+	}
+	stats = calloc(1, sizeof(struct ibs_op_stats) + sizeof(struct ibs_fetch_stats));
+	if (!stats)
+		exit(2);
+	while (fgets(line, sizeof(line), f)) {
+		const char *h = strstr(line, " raw=");
+		unsigned char *raw = bytes + n % 8;
+		uint32_t size = 0;
+		unsigned x;
+		union {
+			struct ibs_op op;
+			struct ibs_fetch fetch;
+		} d;
+		int rc;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "cpuid ", 6) == 0)
+			ibs_cpuid_amd(line + 6, &family, &model);
+		if (strncmp(line, "attr ", 5) == 0 && strstr(line, " name=ibs_fetch"))
+			p = &ibs_fetch_payload;
+		if (strncmp(line, "sample ", 7) != 0 || !h)
+			continue;
+		for (h += 5; sscanf(h, "%2x", &x) == 1; h += 2)
+			raw[size++] = (unsigned char)x;
+		if (p == &ibs_op_payload)
+			rc = ibs_op_decode(raw, size, family, model, &d.op);
+		else
+			rc = ibs_fetch_decode(raw, size, family, model, &d.fetch);
+		if (rc == 0) {
+			if (p == &ibs_op_payload)
+				ibs_op_format_dump(&d.op, text, sizeof(text));
+			else
+				ibs_fetch_format_dump(&d.fetch, text, sizeof(text));
+			fputs(text, stdout);
+			p->stats_add(stats, &d);
+		} else {
+			printf("sample %u: not IBS\n", n);
+			p->stats_add_other(stats);
+		}
+		n++;
+	}
+	fclose(f);
+	strbuf_init(&sb);
+	p->format_json(&sb, stats);
+	printf("%s\n", sb.buf);
+	strbuf_release(&sb);
+	free(stats);
+	return EXIT_SUCCESS;
+}
+
+int main(int argc, char **argv)
 {
 	const uint16_t one = 1;
 	int host = arch_host_machine();
+
+	if (argc == 3 && strcmp(argv[1], "ibs") == 0)
+		return cross_ibs_file(argv[2]);
 
 	printf("# host: %s endian, machine %d (%s)\n",
 	       *(const unsigned char *)&one ? "little" : "big", host,

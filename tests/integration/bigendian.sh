@@ -53,6 +53,53 @@ cross_run() {
 }
 
 cross_run s390x "$S390X_CC" "$QEMU_S390X" "big endian" "-static"
+
+# IBS: every sample of generated little-endian recordings
+# (tests/helpers/ibs_gen.py: random blocks, bad ones, each bit alone and
+# all bits, caps words claiming registers past the end), decoded by the
+# driver built for s390x and for this host: the same -D text, not-IBS
+# verdicts and counters, byte for byte; on this host, the same -D lines as
+# proftop -D on the recording mkperfdata writes from the description.
+MK=${MKPERFDATA:-tests/helpers/mkperfdata}
+if [ -x "$TMP/profileme-cross-s390x" ]; then
+	host=$TMP/profileme-cross-host
+	# shellcheck disable=SC2086 # word lists on purpose
+	${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -I"$TMP" -Ilib -Isrc/arch -Itests/unit -o "$host" \
+		$SRCS -lm >"$TMP/host.build" 2>&1 || { cat "$TMP/host.build"; fail "host build of the driver"; }
+	WL=$(cd "$(dirname "$WORKLOAD")" && pwd)/$(basename "$WORKLOAD")
+	ID=$(readelf -n "$WL" 2>/dev/null | awk '/Build ID/ { print $3 }')
+	n=0 blocks=0
+	for spec in "op 1 AuthenticAMD,25,17,1 1 0" "op 2 AuthenticAMD,23,49,0 0 0" \
+		"op 3 AuthenticAMD,25,1,1 0 0" "fetch 4 AuthenticAMD,25,17,1 1 0" \
+		"fetch 5 AuthenticAMD,25,1,1 0 0" "op 6 AuthenticAMD,25,17,1 1 1" \
+		"fetch 7 AuthenticAMD,23,49,0 0 1" "op 8 AuthenticAMD,25,17,1 1 bits" \
+		"op 8 AuthenticAMD,25,17,1 0 bits" "op 8 AuthenticAMD,23,49,0 0 bits" \
+		"fetch 8 AuthenticAMD,25,17,1 1 bits" "fetch 8 AuthenticAMD,25,17,1 0 bits" \
+		"op 9 AuthenticAMD,25,17,1 1 long" "fetch 10 AuthenticAMD,23,49,0 0 long"; do
+		n=$((n + 1))
+		f=$TMP/ibs$n
+		# shellcheck disable=SC2086 # the spec's words
+		python3 tests/helpers/ibs_gen.py $spec "$f.truth" 0x555555555000 0x555555556000 \
+			0x555555557000 "$WL" "${ID:-00}" >"$f.txt" || fail "ibs_gen.py $spec"
+		"$host" ibs "$f.txt" >"$f.host" || fail "host driver: $spec"
+		"$QEMU_S390X" "$TMP/profileme-cross-s390x" ibs "$f.txt" >"$f.s390x" ||
+			fail "s390x driver: $spec"
+		cmp -s "$f.host" "$f.s390x" || {
+			diff "$f.host" "$f.s390x" | head -10 | sed 's/^/# /'
+			fail "IBS $spec: s390x decodes differently from this host"
+		}
+		blocks=$((blocks + $(grep -c ' raw=' "$f.txt")))
+		[ "$(grep -c ' raw=' "$f.txt")" -eq "$(grep -c '^ibs_op_ctl:\|^ibs_fetch_ctl:\|: not IBS$' "$f.host")" ] ||
+			fail "IBS $spec: a sample is neither decoded nor refused"
+		if [ -x "$MK" ] && [ -x "$PROFTOP" ]; then
+			"$MK" -o "$f.data" "$f.txt" || fail "mkperfdata $spec"
+			"$PROFTOP" -i "$f.data" -D 2>/dev/null | grep -E '^(ibs_|Ibs|ic_ibs_)' >"$f.pt"
+			grep -E '^(ibs_|Ibs|ic_ibs_)' "$f.host" | cmp -s - "$f.pt" ||
+				fail "IBS $spec: the driver's -D lines are not proftop -D's"
+		fi
+	done
+	ok "s390x: $blocks IBS samples of $n generated little-endian recordings decode as on this host (-D text, not-IBS, JSON counters)"
+fi
 if [ -d "$ALPHA_SYSROOT" ] || ! command -v "$ALPHA_CC" >/dev/null 2>&1; then
 	cross_run alpha "$ALPHA_CC" "$QEMU_ALPHA" "(alpha)" "" -L "$ALPHA_SYSROOT"
 else

@@ -24,68 +24,7 @@ B=$(addr leaf_b)
 C=$(addr leaf_c)
 ID=$(readelf -n "$WL" | awk '/Build ID/ { print $3 }')
 
-# gen.py KIND SEED CPUID ZEN4 BAD TRUTH: a description on stdout, the raw
-# blocks in TRUTH.  KIND op or fetch; ZEN4 1 sets the caps bit (and perf's
-# zen4_ibs_extensions PMU cap); BAD 1 mixes in short blocks, blocks whose
-# caps claim registers past the end, and blocks without En/Val.
-cat >"$TMP/gen.py" <<'PY'
-import json, random, struct, sys
-kind, seed, cpuid, zen4, bad, out = sys.argv[1], int(sys.argv[2]), sys.argv[3], \
-    sys.argv[4] == "1", sys.argv[5] == "1", sys.argv[6]
-A, B, C, wl, bid = sys.argv[7:12]
-rnd = random.Random(seed)
-typ = 11 if kind == "op" else 12
-print("attr type=%d config=0 sample_type=IP|TID|TIME|CPU|PERIOD|RAW|ID period=100000 "
-      "name=ibs_%s// ids=5" % (typ, kind))
-print("arch x86_64")
-print("cpuid %s" % cpuid)
-print("pmu 4 cpu")
-print("pmu 11 ibs_op")
-print("pmu 12 ibs_fetch")
-if zen4:
-    print("pmu_cap ibs_op zen4_ibs_extensions 1")
-print("sample_time 100 10000")
-print("comm pid=42 comm=wl time=1")
-print("mmap2 pid=42 start=0x555555554000 len=0x4000 pgoff=0 file=%s buildid=%s time=2" % (wl, bid))
-CAPS = 0x3ff | (0x800 if zen4 else 0)
-if kind == "fetch":
-    CAPS &= ~(1 << 10)
-truth = []
-def sparse():
-    # each bit set with probability 1/3: every bit gets seen alone and together
-    x = 0
-    for b in range(64):
-        if rnd.random() < 1 / 3:
-            x |= 1 << b
-    return x
-for i in range(500):
-    ip = rnd.choice([A] * 5 + [B] * 3 + [C] * 2)
-    caps = CAPS
-    if kind == "op":
-        ctl = sparse() | (3 << 17)
-        regs = [ctl, int(ip, 16), sparse(), sparse(), sparse(), rnd.getrandbits(64),
-                rnd.getrandbits(64), rnd.getrandbits(64) | 1]
-        if caps & (1 << 10):
-            regs.append(rnd.getrandbits(64))
-        nreg = 7 + (1 if caps & (1 << 5) else 0) + (1 if caps & (1 << 10) else 0)
-    else:
-        ctl = sparse() | (3 << 48)
-        regs = [ctl, int(ip, 16), rnd.getrandbits(64), rnd.getrandbits(64)]
-        nreg = 3 + (1 if caps & (1 << 9) else 0)
-    raw = struct.pack("<I%dQ" % nreg, caps, *regs[:nreg])
-    r = rnd.random() if bad else 1
-    if r < 0.05:
-        raw = raw[:rnd.randrange(0, len(raw))]            # short
-    elif r < 0.1:
-        raw = struct.pack("<I", caps | (1 << 5) | (1 << 10) | (1 << 9)) + raw[4:]  # claims more
-        if kind == "fetch" and caps & (1 << 9):
-            raw = raw[:-8]
-    elif r < 0.15:
-        raw = raw[:4] + struct.pack("<Q", regs[0] & ~((1 << 18) if kind == "op" else (1 << 49))) + raw[12:]
-    print("sample pid=42 ip=%s time=%d cpu=%d raw=%s" % (ip, 100 + i, i % 2, raw.hex()))
-    truth.append({"ip": ip, "raw": raw.hex()})
-json.dump(truth, open(out, "w"))
-PY
+GEN=tests/helpers/ibs_gen.py
 
 # decode.py: the field layouts of the kernel's amd-ibs.h and the caps of
 # its ibs.c, written again for the test (not proftop's code).
@@ -143,8 +82,10 @@ def fetch(raw, fam, model):
     c = v[0]
     if not (bit(c, 48) and bit(c, 49)):
         return None
+    zen4 = bool(caps & (1 << 11))
     return dict(comp=bit(c, 50), icmiss=bit(c, 51), icvalid=not errata(fam, model),
-                l1tlb=bit(c, 55), l2tlb=bit(c, 56), l2miss=bit(c, 58), lat=bit(c, 32, 16))
+                l1tlb=bit(c, 55), l2tlb=bit(c, 56), l2miss=bit(c, 58), lat=bit(c, 32, 16),
+                zen4=zen4, ocmiss=zen4 and bit(c, 60), l3miss=zen4 and bit(c, 61))
 def want_op(samples, fam, model):
     w = {}
     for ip, raw in samples:
@@ -195,7 +136,7 @@ def want_fetch(samples, fam, model):
     for ip, raw in samples:
         s = w.setdefault(ip, dict(samples=0, not_ibs=0, completed=0, aborted=0, ic_miss=0,
                                   ic_miss_known=0, itlb_l1_miss=0, itlb_l2_miss=0, l2_miss=0,
-                                  latency_sum=0))
+                                  l3_miss=0, oc_miss=0, zen4=0, latency_sum=0))
         f = fetch(raw, fam, model)
         if not f:
             s["not_ibs"] += 1
@@ -210,11 +151,14 @@ def want_fetch(samples, fam, model):
         s["itlb_l2_miss"] += f["l2tlb"]
         s["l2_miss"] += f["comp"] and f["l2miss"]
         s["latency_sum"] += f["lat"]
+        s["zen4"] += f["zen4"]
+        s["l3_miss"] += f["l3miss"]
+        s["oc_miss"] += f["ocmiss"]
     return w
 PY
 
 gen() { # NAME KIND SEED CPUID ZEN4 BAD
-	python3 "$TMP/gen.py" "$2" "$3" "$4" "$5" "$6" "$TMP/truth.$1.json" "$A" "$B" "$C" "$WL" "$ID" \
+	python3 "$GEN" "$2" "$3" "$4" "$5" "$6" "$TMP/truth.$1.json" "$A" "$B" "$C" "$WL" "$ID" \
 		>"$TMP/$1.txt" || fail "gen.py $1"
 	"$MK" -o "$TMP/$1.data" "$TMP/$1.txt" || fail "mkperfdata $1"
 }
@@ -225,6 +169,13 @@ gen fe4 fetch 4 AuthenticAMD,25,17,1 1 0
 gen feerr fetch 5 AuthenticAMD,25,1,1 0 0 # erratum 1238, 1347
 gen opbad op 6 AuthenticAMD,25,17,1 1 1
 gen febad fetch 7 AuthenticAMD,23,49,0 0 1
+gen opb4 op 8 AuthenticAMD,25,17,1 1 bits  # each bit alone, then all: Zen 4 caps
+gen opb0 op 8 AuthenticAMD,25,17,1 0 bits  # the same CPU, caps without the Zen 4 bit
+gen opb3 op 8 AuthenticAMD,23,49,0 0 bits
+gen feb4 fetch 8 AuthenticAMD,25,17,1 1 bits
+gen feb0 fetch 8 AuthenticAMD,25,17,1 0 bits
+gen oplong op 9 AuthenticAMD,25,17,1 1 long
+gen felong fetch 10 AuthenticAMD,23,49,0 0 long
 { echo "order swapped"; cat "$TMP/opbad.txt"; } >"$TMP/opswap.txt"
 "$MK" -o "$TMP/opswap.data" "$TMP/opswap.txt" || fail "mkperfdata swapped"
 cp "$TMP/truth.opbad.json" "$TMP/truth.opswap.json"
@@ -241,7 +192,7 @@ ok "mkperfdata wrote IBS Op and Fetch recordings (Zen 2, Zen 4, family 19h model
 # a short one: it checks no length).
 IBSRE='^(ibs_|Ibs|ic_ibs_)'
 if command -v perf >/dev/null 2>&1; then
-	for f in op4 op3 operr fe4 feerr; do
+	for f in op4 op3 operr fe4 feerr opb4 opb0 opb3 feb4 feb0; do
 		perf report -D -i "$TMP/$f.data" 2>/dev/null | grep -E "$IBSRE" | grep -v ' stats:$' \
 			>"$TMP/$f.perf"
 		"$PROFTOP" -i "$TMP/$f.data" -D 2>"$TMP/$f.err" | grep -E "$IBSRE" >"$TMP/$f.pt" ||
@@ -252,7 +203,7 @@ if command -v perf >/dev/null 2>&1; then
 			fail "-D $f: the IBS lines differ from perf report -D's"
 		}
 	done
-	[ -s "$TMP/op4.perf" ] && ok "-D: $(wc -l <"$TMP/op4.perf") lines (Zen 4 Op) and 4 more files equal perf report -D's, byte for byte"
+	[ -s "$TMP/op4.perf" ] && ok "-D: $(wc -l <"$TMP/op4.perf") lines (Zen 4 Op) and 9 more files (5 with each bit alone and all bits) equal perf report -D's, byte for byte"
 else
 	echo "SKIP: no perf: -D not compared"
 fi
@@ -270,6 +221,10 @@ truth = json.load(open(sys.argv[2]))
 kind, fam, model = sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
 names = dict(zip(sys.argv[7:10], ["leaf_a", "leaf_b", "leaf_c"]))
 samples = [(names[s["ip"]], bytes.fromhex(s["raw"])) for s in truth]
+dec = op if kind == "op" else fetch
+for s in truth:  # the blocks made bad on purpose are the ones this decoder rejects
+    if "bad" in s and (dec(bytes.fromhex(s["raw"]), fam, model) is None) != s["bad"]:
+        print("not ok - python decoder: block %s: bad is %s" % (s["raw"], s["bad"])); sys.exit(1)
 want = (want_op if kind == "op" else want_fetch)(samples, fam, model)
 key = "ibs_" + kind
 def bad(msg):
@@ -280,8 +235,10 @@ for name, w in want.items():
     got = rows[name].get(key)
     if got is None:
         bad("row %s has no %s object" % (name, key))
+    if set(got) != set(w):
+        bad("%s: keys %s, want %s" % (name, sorted(got), sorted(w)))
     for k, v in w.items():
-        if k != "zen4" and got.get(k) != v and not (k == "source" and got[k] == v):
+        if got.get(k) != v:
             bad("%s: %s is %r, want %r" % (name, k, got.get(k), v))
     for k, v in got.items():
         if isinstance(v, int):
@@ -291,8 +248,10 @@ for k, v in tot.items():
         bad("rows' %s add up to %d, total %d" % (k, v, snap[key][k]))
 nibs = sum(w["samples"] for w in want.values())
 nnot = sum(w["not_ibs"] for w in want.values())
-if snap[key + "_samples"] != nibs or snap["not_" + key] != nnot:
-    bad("counts %s/%s, want %d/%d" % (snap[key + "_samples"], snap["not_" + key], nibs, nnot))
+for k in (key, "ibs"):  # the decoder's keys, and the family's of the issue
+    if snap[k + "_samples"] != nibs or snap["not_" + k] != nnot:
+        bad("counts %s_samples/not_%s %s/%s, want %d/%d" % (k, k, snap[k + "_samples"],
+                                                          snap["not_" + k], nibs, nnot))
 print("# %s: %d IBS samples, %d not" % (sys.argv[2].split("truth.")[1], nibs, nnot))
 PY
 }
@@ -306,11 +265,26 @@ check_json febad fetch 23 49
 check_json opswap op 25 17
 check_json oppipe op 25 17
 ok "--json: per-row IBS counters equal the python decoder's and add up, for 9 files (bad blocks: not IBS; swapped, pipe format: same)"
+for f in "opb4 op 25 17" "opb0 op 25 17" "opb3 op 23 49" "feb4 fetch 25 17" "feb0 fetch 25 17"; do
+	# shellcheck disable=SC2086 # four words on purpose
+	check_json $f
+done
+ok "--json: each documented bit alone and all bits set (Op, Fetch; Zen 4 caps bit on and off): every counter equals the python decoder's"
+check_json oplong op 25 17
+check_json felong fetch 23 49
+for f in oplong:ibs_op_ctl felong:ibs_fetch_ctl; do
+	n=${f%%:*}
+	good=$(python3 -c 'import json, sys; print(sum(1 for s in json.load(open(sys.argv[1])) if not s["bad"]))' "$TMP/truth.$n.json")
+	"$PROFTOP" -i "$TMP/$n.data" -D 2>"$TMP/$n.err" >"$TMP/$n.D" || fail "-D $n: $(cat "$TMP/$n.err")"
+	[ "$(grep -c "^${f#*:}:" "$TMP/$n.D")" -eq "$good" ] ||
+		fail "-D $n: $(grep -c "^${f#*:}:" "$TMP/$n.D") decoded blocks, want $good"
+done
+ok "caps words claiming registers past the payload's end: not IBS, no -D lines; the whole blocks beside them decode"
 
 # Not decoded: an Intel CPUID, no PMU_MAPPINGS.
 for f in intel nomap; do
 	"$PROFTOP" -i "$TMP/$f.data" --json >"$TMP/$f.json" 2>/dev/null || fail "$f --json"
-	grep -q '"ibs_op_samples"\|"ibs_op":' "$TMP/$f.json" && fail "$f: JSON has IBS: $(head -c 300 "$TMP/$f.json")"
+	grep -q '"ibs_op_samples"\|"ibs_samples"\|"ibs_op":' "$TMP/$f.json" && fail "$f: JSON has IBS: $(head -c 300 "$TMP/$f.json")"
 	"$PROFTOP" -i "$TMP/$f.data" -D 2>/dev/null | grep -q -E "$IBSRE" && fail "$f: -D decodes IBS"
 done
 ok "an Intel CPUID or no PMU mapping: no IBS columns, counts or -D lines"
@@ -390,19 +364,105 @@ grep -q -E '^ +66\.67% +10 +40\.0% +50\.0% +50\.0% +100\.0% +60\.0% +0\.0% +50\.
 ok "hand-made recording: every column of both rows is the value worked out by hand"
 
 # Live: a one-line error and exit 1 where the kernel has no IBS PMU (this
-# VM); where it has one, a workload's samples carry IBS columns, and a
-# period that is not a multiple of 16 is a usage error.
+# VM); where it has one, a load-heavy loop reports loads (missing L1) and
+# a branchy loop branches (mispredicted), each far more than the other
+# loop, and a period that is not a multiple of 16 is a usage error.
 if [ -d /sys/bus/event_source/devices/ibs_op ]; then
 	require_perf_events
-	start_workload 0
-	timeout 30 "$PROFTOP" -e ibs_op -p "$WL_PID" --json -d 1 -n 1 >"$TMP/live.json" 2>"$TMP/live.err" ||
-		fail "live -e ibs_op: $(cat "$TMP/live.err")"
-	json_check "$TMP/live.json" '(snaps[-1]["ibs_op_samples"] > 0 and
-any(r.get("ibs_op", {}).get("loads", 0) + r.get("ibs_op", {}).get("branches", 0) > 0
-    for r in snaps[-1]["rows"]))' || fail "live ibs_op: no IBS loads or branches: $(head -c 400 "$TMP/live.json")"
+	cat >"$TMP/ibsloops.c" <<'C'
+/* IBS live check: loads_loop chases pointers through a 32 MiB random
+ * cycle (four loads per loop branch, most missing L1); branch_loop takes
+ * two branches on random bits per iteration (about half mispredicted)
+ * and loads nothing.  Both run in turn for SECONDS (argv[1]). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#define N (8u << 20)
+
+__attribute__((noinline)) uint32_t loads_loop(const uint32_t *next, uint32_t i, uint64_t n)
+{
+	for (uint64_t k = 0; k < n; k++)
+		i = next[next[next[next[i]]]];
+	return i;
+}
+
+__attribute__((noinline)) uint64_t branch_loop(uint64_t x, uint64_t n)
+{
+	uint64_t s = 0;
+
+	for (uint64_t k = 0; k < n; k++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (x & 1)
+			s += k;
+		else
+			s ^= x;
+		if (x & 2)
+			s = s * 3;
+		else
+			s = s >> 1;
+	}
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	double secs = argc > 1 ? atof(argv[1]) : 3.0;
+	uint32_t *next = malloc(N * sizeof(*next)), i = 0;
+	uint64_t x = 88172645463325252ULL, s = 0;
+	struct timespec t0, t;
+
+	if (!next)
+		return 1;
+	for (uint32_t k = 0; k < N; k++)
+		next[k] = k;
+	for (uint32_t k = N - 1; k > 0; k--) { /* Sattolo: one cycle through all */
+		uint32_t j, tmp;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		j = (uint32_t)(x % k);
+		tmp = next[k];
+		next[k] = next[j];
+		next[j] = tmp;
+	}
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		i = loads_loop(next, i, 1u << 18);
+		s += branch_loop(x + i, 1u << 25);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (t.tv_sec - t0.tv_sec + (t.tv_nsec - t0.tv_nsec) / 1e9 < secs);
+	return (s + i) == 0; /* uses both; never true in practice */
+}
+C
+	${CC:-cc} -g -O1 -fno-if-conversion -fno-if-conversion2 -fno-inline -o "$TMP/ibsloops" \
+		"$TMP/ibsloops.c" || fail "cannot build the IBS loops"
+	wl_saved=$WORKLOAD
+	WORKLOAD=$TMP/ibsloops
+	start_workload 10 # it prints "ready PID" as the workload does
+	WORKLOAD=$wl_saved
+	timeout 30 "$PROFTOP" -e ibs_op -p "$WL_PID" --json -d 2 -n 1 \
+		>"$TMP/live.json" 2>"$TMP/live.err" || fail "live -e ibs_op: $(cat "$TMP/live.err")"
+	json_check "$TMP/live.json" '(lambda s, rows: s["ibs_samples"] > 0 and
+(lambda L, B: L["samples"] >= 20 and B["samples"] >= 20 and
+ L["loads"] >= 0.25 * L["samples"] and B["loads"] * L["samples"] * 4 < L["loads"] * B["samples"] and
+ L["dc_miss"] >= 0.1 * L["loads"] and
+ B["branches"] * L["samples"] > L["branches"] * B["samples"] and
+ B["mispredicted"] >= 0.1 * B["branches"] and
+ B["mispredicted"] * max(L["branches"], 1) > L["mispredicted"] * B["branches"])(
+rows["loads_loop"], rows["branch_loop"]))(snaps[-1],
+{r["symbol"]: r.get("ibs_op", {"samples": 0}) for r in snaps[-1]["rows"]})' ||
+		fail "live ibs_op: loads_loop/branch_loop: $(head -c 1500 "$TMP/live.json")"
 	"$PROFTOP" -e ibs_op -c 1000 --batch -d 0.2 -- true >/dev/null 2>"$TMP/c.err"
 	[ $? -eq 2 ] && grep -q 'multiple of 16' "$TMP/c.err" || fail "-c 1000: $(cat "$TMP/c.err")"
-	ok "live ibs_op: IBS samples with loads or branches; -c 1000 is a usage error"
+	ok "live ibs_op: the load loop's samples are loads missing L1, the branchy loop's mispredicted branches; -c 1000 is a usage error"
 else
 	for ev in ibs_op ibs_fetch// ibs_op/cnt_ctl=1/; do
 		"$PROFTOP" -e "$ev" --batch -d 0.2 -- true >"$TMP/nopmu.out" 2>"$TMP/nopmu.err"
