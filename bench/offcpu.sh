@@ -8,10 +8,14 @@
 # ping-pong's own CPU time per 1000 round trips against a run alone (its
 # throughput loss: the tracepoint's callchains are taken in its context);
 # lost records; and how the tools agree on the ping-pong's off-CPU time.
+# CALLGRAPH=dwarf: both unwind user stacks (--call-graph dwarf), a stack
+# copy per switch.  NOBPF=1 skips bpftrace.
 # Needs root, perf, python3, cc; run from the top of the tree.
 . bench/common.sh
 SECS=${SECS:-15}
 RATE=${RATE:-20000}
+CG="-g"
+[ "${CALLGRAPH:-fp}" = dwarf ] && CG="--call-graph dwarf"
 TMP=${TMPDIR:-/tmp}/proftop-offcpu.$$
 mkdir -p "$TMP"
 trap 'rm -rf "$TMP"' EXIT INT TERM
@@ -72,15 +76,15 @@ echo "ping-pong alone: $(achieved "$TMP/pp.alone") round trips/s, $base ms CPU p
 
 # proftop: live, system-wide, a refresh a second as a user would watch it.
 pingpong_run proftop
-P_CPU=$(measure "$((SECS + 1))" "$TMP/proftop.json" "$PROFTOP" --off-cpu -a --json --accumulate -d 1 -s comm,sym)
+P_CPU=$(measure "$((SECS + 1))" "$TMP/proftop.json" "$PROFTOP" --off-cpu $CG -a --json --accumulate -d 1 -s comm,sym)
 wait $PP
 P_PP=$(per1000 "$TMP/pp.proftop")
-P_LOST=$(tail -1 "$TMP/proftop.json" | python3 -c 'import json,sys; s=json.loads(sys.stdin.read()); print(s["lost"], s["off_cpu"]["dropped"])' 2>/dev/null || echo "? ?")
+P_LOST=$(tail -1 "$TMP/proftop.json" | python3 -c 'import json,sys; s=json.loads(sys.stdin.read()); print(s["lost"], s["off_cpu"]["dropped"], s.get("unwind", {}).get("dropped", "-"))' 2>/dev/null || echo "? ? ?")
 P_SW=$(python3 -c 'import json,sys; v=[json.loads(l)["off_cpu"]["switches_per_sec"] for l in open(sys.argv[1]) if l.strip()][1:-1]; print("%.0f" % (sum(v)/len(v)) if v else "?")' "$TMP/proftop.json")
 
 # perf record, then perf report on what it wrote.
 pingpong_run perf
-Q_REC=$(measure "$((SECS + 1))" /dev/null perf record -q -e sched:sched_switch -g -a -o "$TMP/perf.data")
+Q_REC=$(measure "$((SECS + 1))" /dev/null perf record -q -e sched:sched_switch $CG -a -o "$TMP/perf.data")
 wait $PP
 Q_PP=$(per1000 "$TMP/pp.perf")
 Q_REP=$(measure 600 "$TMP/report.txt" perf report -i "$TMP/perf.data" --stdio --no-children --sort comm,sym)
@@ -95,7 +99,7 @@ R_P=$(measure 600 /dev/null "$PROFTOP" --off-cpu -i "$TMP/perf.data" --batch -s 
 echo "replay cpu: proftop --off-cpu -i $R_P s, perf report $Q_REP s, ratio $(ratio "$R_P" "$Q_REP")"
 if command -v valgrind >/dev/null 2>&1; then
 	pingpong_run small
-	perf record -q -e sched:sched_switch -g -a -o "$TMP/small.data" -- sleep 2 2>/dev/null
+	perf record -q -e sched:sched_switch $CG -a -o "$TMP/small.data" -- sleep 2 2>/dev/null
 	wait $PP
 	callgrind_ir() {
 		valgrind --tool=callgrind --callgrind-out-file="$TMP/cg.out" "$@" >/dev/null 2>"$TMP/cg.err"
@@ -112,12 +116,12 @@ loss() {
 echo "cpu: proftop $P_CPU s, perf $Q_CPU s (record $Q_REC + report $Q_REP), ratio $(ratio "$P_CPU" "$Q_CPU")"
 echo "ping-pong CPU per 1000 round trips: alone $base ms, under proftop $P_PP ms ($(loss "$P_PP")), under perf record $Q_PP ms ($(loss "$Q_PP"))"
 echo "ping-pong round trips/s: under proftop $(achieved "$TMP/pp.proftop"), under perf record $(achieved "$TMP/pp.perf") (paced at $ROUNDS)"
-echo "lost records: proftop $(echo "$P_LOST" | cut -d' ' -f1) (dropped intervals $(echo "$P_LOST" | cut -d' ' -f2)), perf record $Q_LOST"
+echo "lost records: proftop $(echo "$P_LOST" | cut -d' ' -f1) (dropped intervals $(echo "$P_LOST" | cut -d' ' -f2), not unwound for want of queue room $(echo "$P_LOST" | cut -d' ' -f3)), perf record $Q_LOST"
 echo "sched_switch: proftop ${P_SW}/s, perf record $Q_N samples ($(awk -v n="${Q_N:-0}" -v s="$SECS" 'BEGIN { printf "%.0f", n / (s + 1) }')/s)"
 
 # bpftrace: offcputime by the same tracepoint (the stack of the task going
 # off, charged at its switch-in), kernel and user stacks, in a BPF map.
-if command -v bpftrace >/dev/null 2>&1; then
+if [ -z "${NOBPF:-}" ] && command -v bpftrace >/dev/null 2>&1; then
 	cat >"$TMP/offcpu.bt" <<'BT'
 tracepoint:sched:sched_switch
 {
@@ -161,5 +165,9 @@ print("ping-pong off-CPU time: proftop %.2f s (%.1f%% under anon_pipe_read), bpf
       % (p_tot / 1e6, 100 * p_pipe / p_tot if p_tot else 0, b_tot / 1e6, 100 * b_pipe / b_tot if b_tot else 0))
 PY
 else
-	echo "bpftrace: SKIP (not installed: apt-get install bpftrace)"
+	if [ -n "${NOBPF:-}" ]; then
+		echo "bpftrace: SKIP (NOBPF)"
+	else
+		echo "bpftrace: SKIP (not installed: apt-get install bpftrace)"
+	fi
 fi

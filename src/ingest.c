@@ -27,6 +27,7 @@
 #include "kernel.h"
 #include "machine.h"
 #include "offcpu.h"
+#include "offcpu-defer.h"
 #include "symloader.h"
 #include "symtab.h"
 #include "synth.h"
@@ -100,6 +101,7 @@ struct ingest {
 	struct annotate *annotate;
 	/* --off-cpu: intervals off the CPU, weighed in ns (see offcpu.h) */
 	struct offcpu *offcpu;
+	struct offcpu_defer *offcpu_defer;  /* with dwarf: waiting for the unwinder */
 	uint64_t offcpu_now;               /* the latest switch's time */
 	const struct perf_event_attr *offcpu_attr;  /* the tracepoint's */
 	bool offcpu_runq;                  /* the interval charged now was runnable */
@@ -157,6 +159,7 @@ struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine)
 	annotate_set_live(in->annotate, cfg->live);
 	if (cfg->off_cpu) {
 		in->offcpu = offcpu_new();
+		in->offcpu_defer = offcpu_defer_new();
 		in->times = cfg->wall ? &walltime_wall : &walltime_offcpu;
 		hist_enable_payload(in->hist, in->times);
 	}
@@ -180,6 +183,7 @@ void ingest_free(struct ingest *in)
 	free(in->cc_at);
 	callchain_cache_free(in->rcache);
 	offcpu_free(in->offcpu);
+	offcpu_defer_free(in->offcpu_defer);
 	free(in->fp_pending);
 	free(in);
 }
@@ -418,8 +422,11 @@ static size_t ingest_resolve_chain(struct ingest *in, const struct sample *s,
 	return n;
 }
 
-static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
+static void ingest_offcpu_sample(struct ingest *in, const struct sample *s,
 				 const struct perf_event_attr *attr);
+static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
+				 const struct offcpu_switch *sw, const struct perf_event_attr *attr);
+static void ingest_offcpu_deferred(struct ingest *in, const struct sample *queued);
 
 /* Samples on the unwinder's queue, at most: ~4 MiB of 8 KiB stacks. */
 #define INGEST_UNWIND_SLOTS 512
@@ -443,8 +450,7 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 			      const struct perf_event_attr *attr, bool dwarf);
 
 /* s without user frames: the kernel's part of its chain only. */
-static void ingest_sample_kernel_part(struct ingest *in, const struct sample *sample,
-				      const struct perf_event_attr *attr)
+static struct sample ingest_kernel_part(const struct sample *sample)
 {
 	struct sample s = *sample;
 	size_t n;
@@ -452,6 +458,14 @@ static void ingest_sample_kernel_part(struct ingest *in, const struct sample *sa
 	for (n = 0; n < s.nr_callchain && s.callchain[n] != PERF_CONTEXT_USER; n++)
 		;
 	s.nr_callchain = n;
+	return s;
+}
+
+static void ingest_sample_kernel_part(struct ingest *in, const struct sample *sample,
+				      const struct perf_event_attr *attr)
+{
+	struct sample s = ingest_kernel_part(sample);
+
 	ingest_sample_add(in, &s, attr, true);
 }
 
@@ -464,8 +478,28 @@ static void ingest_unwound(struct ingest *in, bool wait)
 
 	if (!in->uq || !unwind_queue_pending(in->uq))
 		return;
-	while ((s = unwind_queue_next(in->uq, &attr, wait)))
-		ingest_sample_add(in, s, attr, true);
+	while ((s = unwind_queue_next(in->uq, &attr, wait))) {
+		if (in->offcpu && attr->type == PERF_TYPE_TRACEPOINT)
+			ingest_offcpu_deferred(in, s);
+		else
+			ingest_sample_add(in, s, attr, true);
+	}
+}
+
+/* Queue s to be unwound: 0, or -EAGAIN live when the unwinder is behind
+ * (a recording waits for it). */
+static int ingest_submit(struct ingest *in, struct unwind_queue *uq, const struct sample *s,
+			 const struct perf_event_attr *attr)
+{
+	if (!in->max_stack)
+		in->max_stack = in->cfg.max_stack ? in->cfg.max_stack : event_max_stack();
+	while (!in->cfg.live && unwind_queue_submit(uq, s, attr, in->max_stack)) {
+		/* Half the queue at a time: one by one, the two threads
+		 * would take turns waking each other. */
+		unwind_queue_wait(uq, unwind_queue_slots(uq) / 2);
+		ingest_unwound(in, false);
+	}
+	return in->cfg.live ? unwind_queue_submit(uq, s, attr, in->max_stack) : 0;
 }
 
 static void ingest_sample(struct ingest *in, const struct sample *s,
@@ -478,29 +512,23 @@ static void ingest_sample(struct ingest *in, const struct sample *s,
 	/* A switch opens and closes intervals; the closed ones come back
 	 * here as samples without RAW, weighed by their duration. */
 	if (in->offcpu && s->raw && attr->type == PERF_TYPE_TRACEPOINT) {
-		ingest_offcpu_switch(in, s, attr);
+		ingest_offcpu_sample(in, s, attr);
 		return;
 	}
 	if (!(uq = ingest_unwinder(in, attr))) {
 		ingest_sample_add(in, s, attr, false);
 		return;
 	}
-	/* A kernel thread's sample has no user part. */
-	if (s->regs_abi == PERF_SAMPLE_REGS_ABI_NONE) {
+	/* A kernel thread's sample has no user part; on the queue, a
+	 * tracepoint's samples are --off-cpu's switches alone. */
+	if (s->regs_abi == PERF_SAMPLE_REGS_ABI_NONE ||
+	    (in->offcpu && attr->type == PERF_TYPE_TRACEPOINT)) {
 		ingest_sample_kernel_part(in, s, attr);
 		return;
 	}
-	if (!in->max_stack)
-		in->max_stack = in->cfg.max_stack ? in->cfg.max_stack : event_max_stack();
-	/* The unwinder is behind: a recording waits for it, a live sample
-	 * keeps its kernel frames and leaf, and says so. */
-	while (!in->cfg.live && unwind_queue_submit(uq, s, attr, in->max_stack)) {
-		/* Half the queue at a time: one by one, the two threads
-		 * would take turns waking each other. */
-		unwind_queue_wait(uq, unwind_queue_slots(uq) / 2);
-		ingest_unwound(in, false);
-	}
-	if (in->cfg.live && unwind_queue_submit(uq, s, attr, in->max_stack)) {
+	/* The unwinder is behind: a live sample keeps its kernel frames and
+	 * leaf, and says so. */
+	if (ingest_submit(in, uq, s, attr)) {
 		unwind_queue_count_dropped(uq);
 		ingest_sample_kernel_part(in, s, attr);
 	}
@@ -711,36 +739,35 @@ static void ingest_offcpu_charge(struct ingest *in, const struct offcpu_interval
 	in->offcpu_ns += s.period;
 	in->offcpu_runq = iv->runnable;
 	in->time_kind = iv->runnable ? WALLTIME_RUNQ : WALLTIME_BLOCKED;
-	ingest_sample(in, &s, attr);
+	/* With dwarf the chain has its user part already (the unwinder's). */
+	if (unwind_attr_wants(attr))
+		ingest_sample_add(in, &s, attr, true);
+	else
+		ingest_sample(in, &s, attr);
 	in->offcpu_runq = false;
 	in->time_kind = WALLTIME_ON;
 }
 
 static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
-				 const struct perf_event_attr *attr)
+				 const struct offcpu_switch *sw, const struct perf_event_attr *attr)
 {
 	struct offcpu_interval iv;
-	struct offcpu_switch sw;
 
-	if (!offcpu_decode(in->cfg.off_cpu, s->raw, s->raw_size, &sw)) {
-		in->offcpu_bad++;
-		return;
-	}
 	if (s->sid.time > in->offcpu_now)
 		in->offcpu_now = s->sid.time;
 	in->offcpu_attr = attr;
 	/* System-wide the next task's switch-in is here; per thread, in the
 	 * PERF_RECORD_SWITCH that follows. */
-	if (sw.next_pid && offcpu_in(in->offcpu, sw.next_pid, s->sid.time, &iv))
+	if (sw->next_pid && offcpu_in(in->offcpu, sw->next_pid, s->sid.time, &iv))
 		ingest_offcpu_charge(in, &iv, attr);
-	if (!sw.prev_pid || offcpu_state_dead(sw.prev_state))
+	if (!sw->prev_pid || offcpu_state_dead(sw->prev_state))
 		return;    /* the idle task, or a thread's last switch */
 	memset(&iv, 0, sizeof(iv));
 	iv.pid = s->sid.pid;
-	iv.tid = sw.prev_pid;
+	iv.tid = sw->prev_pid;
 	iv.cpu = s->sid.cpu;
 	iv.start = s->sid.time;
-	iv.runnable = offcpu_state_runnable(sw.prev_state);
+	iv.runnable = offcpu_state_runnable(sw->prev_state);
 	iv.ip = s->ip;
 	iv.cpumode = s->cpumode;
 	iv.chain = s->callchain;
@@ -749,24 +776,109 @@ static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
 		ingest_offcpu_charge(in, &iv, attr);
 }
 
-/* Switch and exit records end intervals (--off-cpu). */
+/* A switch-in (or, with exit, an exit) of tid at time. */
+static void ingest_offcpu_end(struct ingest *in, uint32_t tid, uint64_t time, bool exit,
+			      const struct perf_event_attr *attr)
+{
+	struct offcpu_interval iv;
+	bool closed = exit ? offcpu_exit(in->offcpu, tid, time, &iv) :
+			     offcpu_in(in->offcpu, tid, time, &iv);
+
+	if (time > in->offcpu_now)
+		in->offcpu_now = time;
+	if (closed)
+		ingest_offcpu_charge(in, &iv, attr);
+}
+
+/* Switch and exit records end intervals (--off-cpu); behind switch-outs
+ * still being unwound, they wait for them. */
 static void ingest_offcpu_record(struct ingest *in, const struct record *rec,
 				 const struct perf_event_attr *attr)
 {
-	struct offcpu_interval iv;
-	bool closed = false;
+	struct offcpu_defer_event ev = { .attr = attr, .time = rec->sid.time };
 
 	if (!rec->has_sid)
 		return;
 	if ((rec->type == PERF_RECORD_SWITCH || rec->type == PERF_RECORD_SWITCH_CPU_WIDE) &&
-	    !(rec->misc & PERF_RECORD_MISC_SWITCH_OUT))
-		closed = offcpu_in(in->offcpu, rec->sid.tid, rec->sid.time, &iv);
-	else if (rec->kind == RECORD_EXIT)
-		closed = offcpu_exit(in->offcpu, rec->u.task.tid, rec->sid.time, &iv);
-	if (rec->sid.time > in->offcpu_now)
-		in->offcpu_now = rec->sid.time;
-	if (closed)
-		ingest_offcpu_charge(in, &iv, attr);
+	    !(rec->misc & PERF_RECORD_MISC_SWITCH_OUT)) {
+		ev.kind = OFFCPU_DEFER_IN;
+		ev.tid = rec->sid.tid;
+	} else if (rec->kind == RECORD_EXIT) {
+		ev.kind = OFFCPU_DEFER_EXIT;
+		ev.tid = rec->u.task.tid;
+	} else {
+		if (rec->sid.time > in->offcpu_now)
+			in->offcpu_now = rec->sid.time;
+		return;
+	}
+	if (offcpu_defer_len(in->offcpu_defer))
+		offcpu_defer_push(in->offcpu_defer, &ev);
+	else
+		ingest_offcpu_end(in, ev.tid, ev.time, ev.kind == OFFCPU_DEFER_EXIT, attr);
+}
+
+/* The events behind the oldest switch-out on the unwinder's queue wait;
+ * those before it go now. */
+static void ingest_offcpu_flush(struct ingest *in)
+{
+	const struct offcpu_defer_event *ev;
+
+	while ((ev = offcpu_defer_head(in->offcpu_defer)) && ev->kind != OFFCPU_DEFER_QUEUED) {
+		if (ev->kind == OFFCPU_DEFER_SWITCH)
+			ingest_offcpu_switch(in, &ev->s, &ev->sw, ev->attr);
+		else
+			ingest_offcpu_end(in, ev->tid, ev->time, ev->kind == OFFCPU_DEFER_EXIT,
+					  ev->attr);
+		offcpu_defer_pop(in->offcpu_defer);
+	}
+}
+
+/* A switch-out back from the unwinder: the FIFO's head is its switch. */
+static void ingest_offcpu_deferred(struct ingest *in, const struct sample *queued)
+{
+	const struct offcpu_defer_event *ev = offcpu_defer_head(in->offcpu_defer);
+
+	/* The queue returns in submit order, and queues no other
+	 * tracepoint sample (ingest_sample): always there. */
+	if (!ev || ev->kind != OFFCPU_DEFER_QUEUED)
+		return;
+	ingest_offcpu_switch(in, queued, &ev->sw, ev->attr);
+	offcpu_defer_pop(in->offcpu_defer);
+	ingest_offcpu_flush(in);
+}
+
+/* A sched_switch sample.  With dwarf, a thread going off with a user
+ * stack is unwound first, on the unwinder's thread, and what follows it
+ * waits for it. */
+static void ingest_offcpu_sample(struct ingest *in, const struct sample *s,
+				 const struct perf_event_attr *attr)
+{
+	struct offcpu_defer_event ev = { .kind = OFFCPU_DEFER_QUEUED, .attr = attr };
+	struct unwind_queue *uq = ingest_unwinder(in, attr);
+	struct sample kernel = uq ? ingest_kernel_part(s) : *s;
+
+	if (!offcpu_decode(in->cfg.off_cpu, s->raw, s->raw_size, &ev.sw)) {
+		in->offcpu_bad++;
+		return;
+	}
+	if (uq && s->regs_abi != PERF_SAMPLE_REGS_ABI_NONE && ev.sw.prev_pid &&
+	    !offcpu_state_dead(ev.sw.prev_state)) {
+		/* Pushed first: a recording's submit may drain the queue. */
+		offcpu_defer_push(in->offcpu_defer, &ev);
+		if (!ingest_submit(in, uq, s, attr))
+			return;
+		/* Live and the unwinder behind: its kernel frames only, in
+		 * its turn (the last event, just pushed). */
+		offcpu_defer_drop_last(in->offcpu_defer);
+		unwind_queue_count_dropped(uq);
+	}
+	if (offcpu_defer_len(in->offcpu_defer)) {
+		ev.kind = OFFCPU_DEFER_SWITCH;
+		ev.s = kernel;
+		offcpu_defer_push(in->offcpu_defer, &ev);
+		return;
+	}
+	ingest_offcpu_switch(in, &kernel, &ev.sw, attr);
 }
 
 /* The /proc sweep is under way: read the process rec speaks of first. */

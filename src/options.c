@@ -693,9 +693,6 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 	    (strcmp(o->view.order, "runq") ? walltime_order_known(o->view.order) : !o->off_cpu))
 		return usage_error("--order %s is a column of --wall%s", o->view.order,
 				   strcmp(o->view.order, "runq") ? "" : " and --off-cpu");
-	if (o->off_cpu && o->dwarf_stack)
-		return usage_error("--off-cpu keeps the chain of each switch-out: with frame "
-				   "pointers only, not --call-graph dwarf (not yet)");
 	if (o->off_cpu)
 		o->callchain = true;
 	if (o->dump && !o->input)

@@ -314,7 +314,8 @@ static int bl_folded_line(struct baseline *bl, char *line, size_t len, size_t li
 		return errmsg_set(em, -EINVAL, "line %zu: not \"frame;frame;... COUNT\"", lineno);
 	errno = 0;
 	count = strtoull(sp + 1, &end, 10);
-	if (*end || end == sp + 1 || errno || sp[1] == '-')
+	/* strtoull skips blanks and takes a sign: "\t-1" is not a count. */
+	if (*end || end == sp + 1 || errno || sp[1] < '0' || sp[1] > '9')
 		return errmsg_set(em, -EINVAL, "line %zu: the count '%.40s' is not a whole number",
 				  lineno, sp + 1);
 	*sp = '\0';

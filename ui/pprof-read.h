@@ -1,6 +1,7 @@
 /* Reading a pprof profile.proto back (--baseline): gzip inflated with a
- * size bound, then the protobuf decoded by hand with every length, index
- * and id checked, since a baseline file may come from anywhere. */
+ * size bound, unpacked by protobuf-c within an allocation budget, then
+ * every index and id checked, since a baseline file may come from
+ * anywhere. */
 #ifndef PROFTOP_PPROF_READ_H
 #define PROFTOP_PPROF_READ_H
 
@@ -78,9 +79,9 @@ struct pprof_profile {
 
 /* Decode an uncompressed profile.proto message p[0..n) into *out (zeroed
  * first; pprof_profile_release it even on failure).  Returns 0, or
- * -EINVAL with em saying what is wrong (truncated, a varint over 10
- * bytes, a string index out of range, a location id that names no
- * location, ...), -E2BIG over a bound. */
+ * -EINVAL with em saying what is wrong (damaged or truncated wire data,
+ * a string index out of range, a location id that names no location,
+ * ...), -E2BIG over a bound. */
 int pprof_decode(const unsigned char *p, size_t n, struct pprof_profile *out,
 		 struct errmsg *em);
 

@@ -1,5 +1,11 @@
-/* --pprof: profile.proto (github.com/google/pprof proto/profile.proto)
- * from a snapshot's stacks, gzip compressed, written atomically. */
+/* --pprof: profile.proto (ui/profile.proto, pprof's schema) from a
+ * snapshot's stacks, packed by protobuf-c, gzip compressed, written
+ * atomically.  The tables (strings, functions, locations) are ours; the
+ * wire format is the library's.  Measured against the hand-written encoder
+ * it replaced (bench/pprof.sh, a 151K-sample -g -a recording, callgrind):
+ * writing 442M instructions against 417M (pprof_encode 263M against 237M,
+ * gzip 179M both), perf report 2,521M: 0.176x against 0.165x, peak RSS
+ * 121 MB against 111 MB; not the bottleneck, so the library stays. */
 #include "config.h"
 
 #include "pprof.h"
@@ -20,83 +26,16 @@
 #include "hashtab.h"
 #include "util.h"
 #include "view.h"
+#include "profile.pb-c.h"
 
-/* Field numbers of profile.proto. */
-enum {
-	PB_VARINT = 0,
-	PB_LEN = 2,
-
-	PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE, PROFILE_MAPPING, PROFILE_LOCATION,
-	PROFILE_FUNCTION, PROFILE_STRING_TABLE,
-	PROFILE_TIME_NANOS = 9, PROFILE_DURATION_NANOS, PROFILE_PERIOD_TYPE, PROFILE_PERIOD,
-	PROFILE_COMMENT,
-
-	VALUETYPE_TYPE = 1, VALUETYPE_UNIT,
-	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE, SAMPLE_LABEL,
-	LABEL_KEY = 1, LABEL_STR, LABEL_NUM,
-	MAPPING_ID = 1, MAPPING_MEMORY_START, MAPPING_MEMORY_LIMIT, MAPPING_FILE_OFFSET,
-	MAPPING_FILENAME, MAPPING_BUILD_ID, MAPPING_HAS_FUNCTIONS, MAPPING_HAS_FILENAMES,
-	MAPPING_HAS_INLINE_FRAMES = 10,
-	LOCATION_ID = 1, LOCATION_MAPPING_ID, LOCATION_ADDRESS, LOCATION_LINE,
-	LINE_FUNCTION_ID = 1,
-	FUNCTION_ID = 1, FUNCTION_NAME, FUNCTION_SYSTEM_NAME, FUNCTION_FILENAME,
-};
-
-void pprof_put_varint(struct strbuf *sb, uint64_t v)
-{
-	char buf[10];
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		buf[n++] = (char)(v | 0x80);
-		v >>= 7;
-	}
-	buf[n++] = (char)v;
-	strbuf_add(sb, buf, n);
-}
-
-void pprof_put_key(struct strbuf *sb, unsigned field, unsigned wire)
-{
-	pprof_put_varint(sb, (uint64_t)field << 3 | wire);
-}
-
-int pprof_get_varint(const unsigned char *p, size_t n, size_t *pos, uint64_t *v)
-{
-	unsigned shift;
-
-	*v = 0;
-	for (shift = 0; shift < 70; shift += 7) {
-		if (*pos >= n)
-			return -EINVAL;
-		*v |= (uint64_t)(p[*pos] & 0x7f) << shift;
-		if (!(p[(*pos)++] & 0x80))
-			return 0;
-	}
-	return -EINVAL;
-}
-
-/* A varint field; 0 is the default and is left out, as protobuf does. */
-static void pprof_put_uint(struct strbuf *sb, unsigned field, uint64_t v)
-{
-	if (!v)
-		return;
-	pprof_put_key(sb, field, PB_VARINT);
-	pprof_put_varint(sb, v);
-}
-
-static void pprof_put_bytes(struct strbuf *sb, unsigned field, const void *p, size_t n)
-{
-	pprof_put_key(sb, field, PB_LEN);
-	pprof_put_varint(sb, n);
-	strbuf_add(sb, p, n);
-}
-
-/* A sub-message built in msg, then emptied for the next one. */
-static void pprof_put_msg(struct strbuf *sb, unsigned field, struct strbuf *msg)
-{
-	pprof_put_bytes(sb, field, msg->buf, msg->len);
-	strbuf_reset(msg);
-}
+typedef Perftools__Profiles__Profile Profile;
+typedef Perftools__Profiles__ValueType ValueType;
+typedef Perftools__Profiles__Sample Sample;
+typedef Perftools__Profiles__Label Label;
+typedef Perftools__Profiles__Mapping Mapping;
+typedef Perftools__Profiles__Location Location;
+typedef Perftools__Profiles__Line Line;
+typedef Perftools__Profiles__Function Function;
 
 /* ---- the tables of a profile ---- */
 
@@ -180,10 +119,19 @@ struct pprof_enc {
 	struct pprof_keys loctab;
 	bool *used;
 	size_t used_n, used_cap;
-	struct strbuf samples;       /* the encoded Sample fields */
-	struct strbuf msg, sub;      /* scratch */
-	uint64_t *locs;
-	size_t locs_cap;
+	/* The Samples; their location ids, values and labels are in flat
+	   arrays (a Sample's start in them in id_off, label_off) that move
+	   as they grow: the pointers are set once they are complete. */
+	Sample *smp;
+	size_t nsmp, smp_cap;
+	size_t *id_off, *label_off;
+	size_t id_off_cap, label_off_cap;
+	uint64_t *ids;
+	size_t nids, ids_cap;
+	int64_t *vals;
+	size_t vals_cap;
+	Label *labels;
+	size_t nlabels, labels_cap;
 	uint32_t comm_key, pid_key, tid_key;
 	/* Each Function's source file (snapshot_frame.file), or NULL. */
 	const char **fn_file;
@@ -302,19 +250,27 @@ static uint32_t pprof_build_id(struct pprof_enc *e, const struct dso *obj)
 	return pprof_str(&e->strs, intern(hex));
 }
 
+static void pprof_label(struct pprof_enc *e, uint32_t key, uint32_t str, uint64_t num)
+{
+	Label *l;
+
+	e->labels = xgrow(e->labels, &e->labels_cap, e->nlabels + 1, sizeof(*e->labels));
+	l = &e->labels[e->nlabels++];
+	perftools__profiles__label__init(l);
+	l->key = key;
+	l->str = str;
+	l->num = (int64_t)num;
+	e->smp[e->nsmp - 1].n_label++;
+}
+
 static void pprof_label_str(struct pprof_enc *e, uint32_t key, const char *s)
 {
-	pprof_put_uint(&e->sub, LABEL_KEY, key);
-	pprof_put_uint(&e->sub, LABEL_STR, pprof_str(&e->strs, s));
-	pprof_put_msg(&e->msg, SAMPLE_LABEL, &e->sub);
+	pprof_label(e, key, pprof_str(&e->strs, s), 0);
 }
 
 static void pprof_label_num(struct pprof_enc *e, uint32_t key, uint64_t v)
 {
-	pprof_put_uint(&e->sub, LABEL_KEY, key);
-	pprof_put_key(&e->sub, LABEL_NUM, PB_VARINT);
-	pprof_put_varint(&e->sub, v);
-	pprof_put_msg(&e->msg, SAMPLE_LABEL, &e->sub);
+	pprof_label(e, key, 0, v);
 }
 
 /* The Location of function ids fn[0..n), innermost inlined first, the
@@ -335,18 +291,33 @@ static uint64_t pprof_location(struct pprof_enc *e, const uint64_t *fn, size_t n
 	return loc;
 }
 
-/* A Sample's locations (e->locs[0..n), leaf first) and values, into
- * e->msg; the caller adds the labels, then puts e->msg out. */
+/* A new Sample of n location ids, which the caller puts in
+ * e->ids[e->nids - n ..), leaf first (pprof_sample_ids makes the room),
+ * then adds the labels. */
+static uint64_t *pprof_sample_ids(struct pprof_enc *e, size_t n)
+{
+	e->ids = xgrow(e->ids, &e->ids_cap, e->nids + n, sizeof(*e->ids));
+	return e->ids + e->nids;
+}
+
 static void pprof_sample(struct pprof_enc *e, size_t n, uint64_t samples, uint64_t period)
 {
-	size_t i;
+	Sample *sm;
 
-	for (i = 0; i < n; i++)
-		pprof_put_varint(&e->sub, e->locs[i]);
-	pprof_put_msg(&e->msg, SAMPLE_LOCATION_ID, &e->sub);
-	for (i = 0; i < 2; i++)
-		pprof_put_varint(&e->sub, i ? period : samples);
-	pprof_put_msg(&e->msg, SAMPLE_VALUE, &e->sub);
+	e->smp = xgrow(e->smp, &e->smp_cap, e->nsmp + 1, sizeof(*e->smp));
+	e->id_off = xgrow(e->id_off, &e->id_off_cap, e->nsmp + 1, sizeof(*e->id_off));
+	e->label_off = xgrow(e->label_off, &e->label_off_cap, e->nsmp + 1, sizeof(*e->label_off));
+	e->vals = xgrow(e->vals, &e->vals_cap, 2 * (e->nsmp + 1), sizeof(*e->vals));
+	sm = &e->smp[e->nsmp];
+	perftools__profiles__sample__init(sm);
+	sm->n_location_id = n;
+	sm->n_value = 2;
+	e->id_off[e->nsmp] = e->nids;
+	e->label_off[e->nsmp] = e->nlabels;
+	e->vals[2 * e->nsmp] = (int64_t)samples;
+	e->vals[2 * e->nsmp + 1] = (int64_t)period;
+	e->nids += n;
+	e->nsmp++;
 }
 
 /* cpu-clock and task-clock count nanoseconds, with perf's modifiers too
@@ -366,12 +337,12 @@ const char *pprof_event_type(const char *event)
 	return pprof_time_event(event) ? "cpu" : event;
 }
 
-static void pprof_value_type(struct pprof_enc *e, struct strbuf *out, unsigned field,
-			     const char *type, const char *unit)
+static void pprof_value_type(struct pprof_enc *e, ValueType *vt, const char *type,
+			     const char *unit)
 {
-	pprof_put_uint(&e->sub, VALUETYPE_TYPE, pprof_str(&e->strs, type));
-	pprof_put_uint(&e->sub, VALUETYPE_UNIT, pprof_str(&e->strs, unit));
-	pprof_put_msg(out, field, &e->sub);
+	perftools__profiles__value_type__init(vt);
+	vt->type = pprof_str(&e->strs, type);
+	vt->unit = pprof_str(&e->strs, unit);
 }
 
 /* Each distinct address of a stack's frame (view_opts.stack_detail; with
@@ -389,9 +360,19 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	bool tids = sort_spec_has(&snap->sort, SORT_TID);
 	const char *event = pprof_event_type(snap->event);
 	bool timed = strcmp(event, "cpu") == 0;
-	uint64_t period = 0, *fn = NULL, fn1;
+	uint64_t *fn = NULL, *ids, fn1;
 	size_t *map_fns, *map_files;
-	size_t i, j, g, n, fn_cap = 0;
+	size_t i, j, g, n, fn_cap = 0, nlocs = 0, nlines = 0;
+	Profile prof;
+	ValueType types[2], period_type;
+	Sample **smp_p;
+	Label **label_p;
+	Mapping *maps, **maps_p;
+	Location *locs, **locs_p;
+	Line *lines, **lines_p;
+	Function *funcs, **funcs_p;
+	int64_t comment_idx;
+	size_t len;
 
 	memset(&e, 0, sizeof(e));
 	hashtab_init(&e.strs.ht, 0);
@@ -399,13 +380,13 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	hashtab_init(&e.maps.ht, 0);
 	hashtab_init(&e.loctab.ht, 0);
 	hashtab_init(&e.memo_ht, 0);
-	strbuf_init(&e.samples);
-	strbuf_init(&e.msg);
-	strbuf_init(&e.sub);
 	pprof_str(&e.strs, "");
 	e.comm_key = pprof_str(&e.strs, "comm");
 	e.pid_key = pprof_str(&e.strs, "pid");
 	e.tid_key = pprof_str(&e.strs, "tid");
+	perftools__profiles__profile__init(&prof);
+	pprof_value_type(&e, &types[0], "samples", "count");
+	pprof_value_type(&e, &types[1], event, timed ? "nanoseconds" : "count");
 
 	if (snap->callchains) {
 		for (i = 0; i < snap->nr_stacks; i++) {
@@ -415,7 +396,7 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 			   the table still counts the period. */
 			if (!st->samples && !st->period)
 				continue;
-			e.locs = xgrow(e.locs, &e.locs_cap, st->nr_frames + 1, sizeof(*e.locs));
+			ids = pprof_sample_ids(&e, st->nr_frames);
 			fn = xgrow(fn, &fn_cap, st->nr_frames + 1, sizeof(*fn));
 			/* Frames are root first; pprof wants the leaf first,
 			 * and a function inlined into the next one (--inline)
@@ -431,8 +412,8 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 				for (g = j; g + 1 < st->nr_frames &&
 					    st->frames[st->nr_frames - 1 - g].inlined; g++)
 					;
-				e.locs[n++] = pprof_location(&e, fn + j, g - j + 1,
-							     st->frames[st->nr_frames - 1 - g].addr);
+				ids[n++] = pprof_location(&e, fn + j, g - j + 1,
+							  st->frames[st->nr_frames - 1 - g].addr);
 			}
 			pprof_sample(&e, n, st->samples, st->period);
 			if (st->comm)
@@ -441,7 +422,6 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 				pprof_label_num(&e, e.pid_key, st->pid);
 			if (st->has_tid)
 				pprof_label_num(&e, e.tid_key, st->tid);
-			pprof_put_msg(&e.samples, PROFILE_SAMPLE, &e.msg);
 		}
 	} else {
 		/* No chains: each row is a one-frame stack, as --folded does. */
@@ -450,9 +430,9 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 
 			if (!r->samples && !r->period)
 				continue;
-			e.locs = xgrow(e.locs, &e.locs_cap, 1, sizeof(*e.locs));
+			ids = pprof_sample_ids(&e, 1);
 			fn1 = pprof_frame(&e, r->symbol, r->dso, NULL, r->dso_path, r->kernel);
-			e.locs[0] = pprof_location(&e, &fn1, 1, 0);
+			ids[0] = pprof_location(&e, &fn1, 1, 0);
 			pprof_sample(&e, 1, r->samples, r->period);
 			if (r->comm)
 				pprof_label_str(&e, e.comm_key, r->comm);
@@ -460,13 +440,20 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 				pprof_label_num(&e, e.pid_key, r->pid);
 			if (tids && r->has_tid)
 				pprof_label_num(&e, e.tid_key, r->tid);
-			pprof_put_msg(&e.samples, PROFILE_SAMPLE, &e.msg);
 		}
 	}
+	/* The flat arrays are complete: point the Samples into them. */
+	smp_p = xmalloc((e.nsmp + 1) * sizeof(*smp_p));
+	label_p = xmalloc((e.nlabels + 1) * sizeof(*label_p));
+	for (i = 0; i < e.nlabels; i++)
+		label_p[i] = &e.labels[i];
+	for (i = 0; i < e.nsmp; i++) {
+		e.smp[i].location_id = e.ids + e.id_off[i];
+		e.smp[i].value = e.vals + 2 * i;
+		e.smp[i].label = label_p + e.label_off[i];
+		smp_p[i] = &e.smp[i];
+	}
 
-	pprof_value_type(&e, out, PROFILE_SAMPLE_TYPE, "samples", "count");
-	pprof_value_type(&e, out, PROFILE_SAMPLE_TYPE, event, timed ? "nanoseconds" : "count");
-	strbuf_add(out, e.samples.buf, e.samples.len);
 	/* A mapping has_filenames when every function of it has one. */
 	map_fns = xcalloc(e.maps.n + 1, sizeof(*map_fns));
 	map_files = xcalloc(e.maps.n + 1, sizeof(*map_files));
@@ -478,63 +465,125 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 			map_files[m - 1] += i < e.fn_file_cap && e.fn_file[i];
 		}
 	}
+	maps = xmalloc((e.maps.n + 1) * sizeof(*maps));
+	maps_p = xmalloc((e.maps.n + 1) * sizeof(*maps_p));
 	for (i = 0; i < e.maps.n; i++) {
+		Mapping *m = &maps[i];
 		uint64_t start, limit, offset;
 
-		pprof_put_uint(&e.sub, MAPPING_ID, i + 1);
+		perftools__profiles__mapping__init(m);
+		m->id = i + 1;
 		if (e.objs[i] && view_object_text(e.objs[i], &start, &limit, &offset) == 0) {
-			pprof_put_uint(&e.sub, MAPPING_MEMORY_START, start);
-			pprof_put_uint(&e.sub, MAPPING_MEMORY_LIMIT, limit);
-			pprof_put_uint(&e.sub, MAPPING_FILE_OFFSET, offset);
+			m->memory_start = start;
+			m->memory_limit = limit;
+			m->file_offset = offset;
 		}
-		pprof_put_uint(&e.sub, MAPPING_FILENAME, e.maps.v[i][1]);
-		pprof_put_uint(&e.sub, MAPPING_BUILD_ID, pprof_build_id(&e, e.objs[i]));
-		pprof_put_uint(&e.sub, MAPPING_HAS_FUNCTIONS, 1);
-		pprof_put_uint(&e.sub, MAPPING_HAS_FILENAMES, map_fns[i] && map_files[i] == map_fns[i]);
-		pprof_put_uint(&e.sub, MAPPING_HAS_INLINE_FRAMES, snap->inline_frames);
-		pprof_put_msg(out, PROFILE_MAPPING, &e.sub);
+		m->filename = e.maps.v[i][1];
+		m->build_id = pprof_build_id(&e, e.objs[i]);
+		m->has_functions = 1;
+		m->has_filenames = map_fns[i] && map_files[i] == map_fns[i];
+		m->has_inline_frames = snap->inline_frames;
+		maps_p[i] = m;
 	}
+
 	for (i = 0; i < e.loctab.n; i++) {
+		uint32_t l;
+
+		for (l = (uint32_t)i + 1; e.used[i] && l; l = e.loctab.v[l - 1][1])
+			nlines++;
+	}
+	locs = xmalloc((e.loctab.n + 1) * sizeof(*locs));
+	locs_p = xmalloc((e.loctab.n + 1) * sizeof(*locs_p));
+	lines = xmalloc((nlines + 1) * sizeof(*lines));
+	lines_p = xmalloc((nlines + 1) * sizeof(*lines_p));
+	for (i = 0, nlines = 0; i < e.loctab.n; i++) {
+		Location *lo = &locs[nlocs];
 		uint32_t l = (uint32_t)i + 1;
 
 		if (!e.used[i])
 			continue;
-		pprof_put_uint(&e.sub, LOCATION_ID, i + 1);
-		pprof_put_uint(&e.sub, LOCATION_MAPPING_ID, e.funcs.v[e.loctab.v[i][0] - 1][1]);
-		pprof_put_uint(&e.sub, LOCATION_ADDRESS,
-			       (uint64_t)e.loctab.v[i][3] << 32 | e.loctab.v[i][2]);
+		perftools__profiles__location__init(lo);
+		lo->id = i + 1;
+		lo->mapping_id = e.funcs.v[e.loctab.v[i][0] - 1][1];
+		lo->address = (uint64_t)e.loctab.v[i][3] << 32 | e.loctab.v[i][2];
+		lo->line = lines_p + nlines;
 		for (; l; l = e.loctab.v[l - 1][1]) {
-			pprof_put_uint(&e.msg, LINE_FUNCTION_ID, e.loctab.v[l - 1][0]);
-			pprof_put_msg(&e.sub, LOCATION_LINE, &e.msg);
+			perftools__profiles__line__init(&lines[nlines]);
+			lines[nlines].function_id = e.loctab.v[l - 1][0];
+			lines_p[nlines] = &lines[nlines];
+			nlines++;
+			lo->n_line++;
 		}
-		pprof_put_msg(out, PROFILE_LOCATION, &e.sub);
+		locs_p[nlocs++] = lo;
 	}
+
+	funcs = xmalloc((e.funcs.n + 1) * sizeof(*funcs));
+	funcs_p = xmalloc((e.funcs.n + 1) * sizeof(*funcs_p));
 	for (i = 0; i < e.funcs.n; i++) {
-		pprof_put_uint(&e.sub, FUNCTION_ID, i + 1);
-		pprof_put_uint(&e.sub, FUNCTION_NAME, e.funcs.v[i][0]);
+		Function *f = &funcs[i];
+
+		perftools__profiles__function__init(f);
+		f->id = i + 1;
+		f->name = e.funcs.v[i][0];
 		/* The snapshot has the shown (demangled) name only. */
-		pprof_put_uint(&e.sub, FUNCTION_SYSTEM_NAME, e.funcs.v[i][0]);
+		f->system_name = e.funcs.v[i][0];
 		/* The table keeps pointers: the DWARF reader's are interned. */
 		if (i < e.fn_file_cap && e.fn_file[i])
-			pprof_put_uint(&e.sub, FUNCTION_FILENAME, pprof_str(&e.strs, e.fn_file[i]));
-		pprof_put_msg(out, PROFILE_FUNCTION, &e.sub);
+			f->filename = pprof_str(&e.strs, e.fn_file[i]);
+		funcs_p[i] = f;
 	}
-	if (comment)
-		pprof_str(&e.strs, comment);
-	if (!snap->freq)
-		period = snap->sample_period;
-	else if (timed && snap->sample_freq)
-		period = 1000000000ULL / snap->sample_freq;
-	pprof_value_type(&e, out, PROFILE_PERIOD_TYPE, event, timed ? "nanoseconds" : "count");
-	for (i = 0; i < e.strs.n; i++)
-		pprof_put_bytes(out, PROFILE_STRING_TABLE, e.strs.v[i], strlen(e.strs.v[i]));
-	pprof_put_uint(out, PROFILE_TIME_NANOS, (uint64_t)time_nanos);
-	pprof_put_uint(out, PROFILE_DURATION_NANOS, (uint64_t)(snap->time * 1e9));
-	pprof_put_uint(out, PROFILE_PERIOD, period);
-	if (comment)
-		pprof_put_uint(out, PROFILE_COMMENT, pprof_str(&e.strs, comment));
 
-	free(e.locs);
+	pprof_value_type(&e, &period_type, event, timed ? "nanoseconds" : "count");
+	if (comment) {
+		comment_idx = pprof_str(&e.strs, comment);
+		prof.n_comment = 1;
+		prof.comment = &comment_idx;
+	}
+	if (!snap->freq)
+		prof.period = (int64_t)snap->sample_period;
+	else if (timed && snap->sample_freq)
+		prof.period = (int64_t)(1000000000ULL / snap->sample_freq);
+	prof.n_sample_type = 2;
+	prof.sample_type = (ValueType *[]){ &types[0], &types[1] };
+	prof.n_sample = e.nsmp;
+	prof.sample = smp_p;
+	prof.n_mapping = e.maps.n;
+	prof.mapping = maps_p;
+	prof.n_location = nlocs;
+	prof.location = locs_p;
+	prof.n_function = e.funcs.n;
+	prof.function = funcs_p;
+	/* protobuf-c takes char **: it does not write through them. */
+	prof.n_string_table = e.strs.n;
+	prof.string_table = (char **)e.strs.v;
+	prof.time_nanos = time_nanos;
+	prof.duration_nanos = (int64_t)(snap->time * 1e9);
+	prof.period_type = &period_type;
+
+	len = perftools__profiles__profile__get_packed_size(&prof);
+	if (out->cap < out->len + len + 1) {
+		out->cap = out->len + len + 1;
+		out->buf = xrealloc(out->buf, out->cap);
+	}
+	out->len += perftools__profiles__profile__pack(&prof, (uint8_t *)out->buf + out->len);
+	out->buf[out->len] = '\0';
+
+	free(smp_p);
+	free(label_p);
+	free(maps);
+	free(maps_p);
+	free(locs);
+	free(locs_p);
+	free(lines);
+	free(lines_p);
+	free(funcs);
+	free(funcs_p);
+	free(e.smp);
+	free(e.id_off);
+	free(e.label_off);
+	free(e.ids);
+	free(e.vals);
+	free(e.labels);
 	free(e.strs.v);
 	free(e.funcs.v);
 	free(e.maps.v);
@@ -551,9 +600,6 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	hashtab_release(&e.strs.ht);
 	hashtab_release(&e.funcs.ht);
 	hashtab_release(&e.maps.ht);
-	strbuf_release(&e.samples);
-	strbuf_release(&e.msg);
-	strbuf_release(&e.sub);
 }
 
 int pprof_gzip(const void *in, size_t n, struct strbuf *out, struct errmsg *em)

@@ -1,7 +1,6 @@
 /* --pprof: a snapshot's stacks as Google's profile.proto (pprof), gzip
- * compressed, for pprof, Pyroscope and Parca.  The protobuf wire format is
- * written here by hand (varints and length-delimited fields): a dozen
- * lines against a generated library and a code generator at build time. */
+ * compressed, for pprof, Pyroscope and Parca.  protobuf-c packs it, with
+ * the code protoc-c generates from ui/profile.proto at build time. */
 #ifndef PROFTOP_PPROF_H
 #define PROFTOP_PPROF_H
 
@@ -11,14 +10,6 @@
 struct errmsg;
 struct snapshot;
 struct strbuf;
-
-/* The protobuf primitives, for the encoder and its test's decoder. */
-void pprof_put_varint(struct strbuf *sb, uint64_t v);
-/* Field number and wire type (0 varint, 2 length-delimited). */
-void pprof_put_key(struct strbuf *sb, unsigned field, unsigned wire);
-/* Reads a varint at *pos (< n); returns 0, or -EINVAL when it runs past n
- * or over 10 bytes. */
-int pprof_get_varint(const unsigned char *p, size_t n, size_t *pos, uint64_t *v);
 
 /* The sample type an event's values have: "cpu" (in nanoseconds) for
  * cpu-clock and task-clock, else the event's name ("events" for NULL). */

@@ -244,9 +244,7 @@ START_TEST(test_errors)
 		{ "--buildid-dir=", NULL, "--buildid-dir wants a directory" },
 		{ "--off-cpu", "-ecycles", "--off-cpu samples sched:sched_switch: it excludes -e" },
 		{ "--off-cpu", "-F100", "--off-cpu takes every switch" },
-		{ "--off-cpu", "--call-graph=dwarf", "not --call-graph dwarf" },
 		{ "--wall", "-ecycles", "--wall samples cpu-clock and sched:sched_switch" },
-		{ "--wall", "--call-graph=dwarf", "not --call-graph dwarf" },
 		{ "--order=wall", NULL, "--order wall is a column of --wall" },
 		{ "--order=runq", NULL, "--order runq is a column of --wall and --off-cpu" },
 		{ "--off-cpu", "--order=on-cpu", "--order on-cpu is a column of --wall" },
@@ -406,6 +404,14 @@ START_TEST(test_off_cpu)
 	options_release(&o);
 	ck_assert_int_eq(parse(&o, &res, "--off-cpu", "--order=runq", NULL), 0);
 	ck_assert(!o.wall);
+	options_release(&o);
+	/* A switch-out's user frames unwound from its stack copy. */
+	ck_assert_int_eq(parse(&o, &res, "--wall", "--call-graph=dwarf", "-p", "1", NULL), 0);
+	options_engine_config(&o, false, &ec);
+	ck_assert(ec.wall && ec.off_cpu && ec.callchain && ec.dwarf_stack == 8192);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, &res, "--off-cpu", "--call-graph=dwarf,4096", NULL), 0);
+	ck_assert(o.off_cpu && o.dwarf_stack == 4096);
 	options_release(&o);
 }
 END_TEST

@@ -1,0 +1,96 @@
+#!/bin/sh
+# --pprof's cost, against perf in the same run (issue 18's speed targets):
+#  1. replay: a ~150K-sample `perf record -g -a` file; callgrind counts the
+#     instructions of writing the pprof (pprof_writer_snapshot: encoding with
+#     protobuf-c and gzip) and of `perf report` on the file; wall and CPU
+#     time of both commands, peak RSS.  Target: write <= 0.2x perf report.
+#  2. live: two busy workloads, proftop -a -g -F 4000 -d 1 for SECS (20) s
+#     with --batch, then with --pprof instead: proftop's CPU time (utime +
+#     stime), the ratio, and the same for perf top -g as the yardstick.
+#     Target: --pprof adds <= 10%.
+# usage: sh bench/pprof.sh [perf.data | --live]   (default: record one, 19 s)
+# Needs root, perf, valgrind, tmux; run from the top of the tree.
+. bench/common.sh
+SECS=${SECS:-20}
+TMP=${TMPDIR:-/tmp}/proftop-bench.$$
+mkdir -p "$TMP"
+WL=
+cleanup() {
+	for p in $WL; do kill "$p" 2>/dev/null; done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+need perf valgrind callgrind_annotate
+[ -x "$PROFTOP" ] && [ -x "$WORKLOAD" ] || { echo "build first: make && make tests/helpers/workload"; exit 1; }
+
+"$WORKLOAD" 0 >/dev/null & WL="$WL $!"
+"$WORKLOAD" 0 >/dev/null & WL="$WL $!"
+
+# The replay half, skipped with --live.
+replay() {
+	F=$1
+	if [ -z "$F" ]; then
+		F=$TMP/perf.data
+		perf record -q -g -a -F 4000 -o "$F" -- sleep 19 >/dev/null 2>"$TMP/rec.err" ||
+			{ echo "SKIP: perf record -a failed: $(tail -1 "$TMP/rec.err")"; exit 77; }
+	fi
+	samples=$(perf report -i "$F" --stdio --sort sym 2>/dev/null | sed -n 's/^# Samples: \([0-9.]*K*\) .*/\1/p' | head -1)
+	echo "# replay file: $(du -h "$F" | cut -f1), $samples samples"
+
+	# ir TOGGLE CMD...: instructions callgrind counts (only under function
+	# TOGGLE's calls unless it is "-").
+	ir() {
+		tog=
+		[ "$1" = - ] || tog=--toggle-collect=$1
+		shift
+		valgrind --tool=callgrind --callgrind-out-file="$TMP/cg" $tog "$@" >/dev/null 2>"$TMP/cg.err" ||
+			{ echo "callgrind failed: $(tail -1 "$TMP/cg.err")" >&2; echo 0; return; }
+		callgrind_annotate "$TMP/cg" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }'
+	}
+	w_ir=$(ir pprof_writer_snapshot "$PROFTOP" -i "$F" --pprof="$TMP/out.pb.gz")
+	all_ir=$(ir - "$PROFTOP" -i "$F" --pprof="$TMP/out.pb.gz")
+	r_ir=$(ir - perf report -i "$F" --stdio --no-children --sort sym)
+	echo "replay Ir: pprof write $w_ir (whole proftop -i --pprof $all_ir), perf report $r_ir, ratio write/perf $(ratio "$w_ir" "$r_ir"), whole/perf $(ratio "$all_ir" "$r_ir")"
+
+	# best of 3 of CMD: wall seconds, CPU seconds and peak RSS (kB) of the best
+	best3() {
+		bw=999999
+		for i in 1 2 3; do
+			/usr/bin/time -f "%e %U %S %M" -o "$TMP/t" "$@" >/dev/null 2>&1
+			read -r w u s m <"$TMP/t"
+			if [ "$(awk -v a="$w" -v b="$bw" 'BEGIN { print (a < b) }')" = 1 ]; then
+				bw=$w bc=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }') bm=$m
+			fi
+		done
+		echo "$bw $bc $bm"
+	}
+	set -- $(best3 "$PROFTOP" -i "$F" --pprof="$TMP/out.pb.gz")
+	pw=$1 pc=$2 pm=$3
+	set -- $(best3 "$PROFTOP" -i "$F" --batch)
+	bw=$1 bc=$2 bm=$3
+	set -- $(best3 perf report -i "$F" --stdio --no-children --sort sym)
+	qw=$1 qc=$2 qm=$3
+	echo "replay time: proftop -i --pprof ${pw}s (cpu ${pc}s), -i --batch ${bw}s (cpu ${bc}s), perf report ${qw}s (cpu ${qc}s), ratio --pprof/perf $(ratio "$pc" "$qc") cpu"
+	echo "replay rss: proftop -i --pprof $pm kB, -i --batch $bm kB, perf report $qm kB, ratio --pprof/perf $(ratio "$pm" "$qm")"
+}
+[ "$1" = --live ] || replay "$1"
+
+# live ARGS...: proftop's CPU seconds after SECS s into $cpu
+live() {
+	"$PROFTOP" -a -g -F 4000 -d 1 "$@" >/dev/null 2>"$TMP/live.err" &
+	pid=$!
+	sleep "$SECS"
+	cpu=$(cpu_seconds $pid)
+	kill -INT $pid
+	wait $pid 2>/dev/null
+}
+live --batch
+c_batch=$cpu
+# --baseline-save builds the same detailed stacks each refresh and
+# writes them once at the end (and prints the table, as --batch does):
+# the split between the view's stacks and the writer.
+live --baseline-save="$TMP/save.pb.gz" --batch
+c_save=$cpu
+live --pprof="$TMP/live.pb.gz"
+c_pprof=$cpu
+echo "live cpu -g -d 1: --batch ${c_batch}s, --pprof ${c_pprof}s, ratio $(ratio "$c_pprof" "$c_batch") (target <= 1.10); the stacks alone (--batch --baseline-save) ${c_save}s, ratio $(ratio "$c_save" "$c_batch")"
