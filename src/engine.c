@@ -46,6 +46,7 @@ struct engine {
 	bool freq;                   /* sampling by frequency, else by period */
 	uint64_t sample_freq;        /* after -F max and clamping */
 	uint64_t sample_period;
+	size_t ring_pages;           /* live: each CPU's ring */
 	double start;
 	double file_seconds;         /* first to last sample of the recording */
 	int64_t file_wall_start_ns;  /* its first sample on the wall clock, or 0 */
@@ -476,6 +477,7 @@ static int engine_sampling_rest(struct engine *e, struct live_config *lc)
 		}
 		lc->sampling.dwarf_stack = c->dwarf_stack;
 		lc->sampling.regs_user = ra->perf_mask;
+		e->ring_pages = lc->mmap_pages;
 	}
 	if (c->callchain) {
 		unsigned kmax = event_max_stack();
@@ -615,6 +617,8 @@ static void engine_publish(struct engine *e, const struct refresh_action *act, e
 		.sample_period = e->sample_period,
 		.target = e->target.name,
 		.wall_start_ns = e->live ? 0 : e->file_wall_start_ns,
+		.ring_pages = e->live ? e->ring_pages : 0,
+		.stack_copy = e->live && e->ring_pages ? e->cfg.dwarf_stack : 0,
 	};
 
 	ingest_publish(e->in, &hdr, act, cb, ctx);

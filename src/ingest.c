@@ -1018,6 +1018,8 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	snap.total_samples = in->samples;
 	snap.lost = in->lost;
 	snap.throttled = in->throttled;
+	snap.ring_pages = hdr->ring_pages;
+	snap.stack_copy = hdr->stack_copy;
 	snap.callchain_zero_ends = in->zero_ends;
 	snap.threads = machine_get_stats(in->machine)->threads;
 	snap.processes = machine_get_stats(in->machine)->processes;

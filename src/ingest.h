@@ -49,6 +49,8 @@ struct ingest_header {
 	uint64_t sample_freq, sample_period;
 	const char *target;
 	int64_t wall_start_ns;       /* see snapshot.wall_start_ns */
+	size_t ring_pages;           /* see snapshot.ring_pages */
+	uint32_t stack_copy;
 };
 
 /* A new machine and hist.  e_machine (EM_*) is the machine the samples

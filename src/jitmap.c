@@ -38,6 +38,7 @@ static struct jitmap *jitmap_get(struct machine *m, struct process *p)
 	free(path);
 	j->next = m->jitmaps;
 	m->jitmaps = j;
+	m->stats.jitmaps++;
 	p->jit = j;
 	return j;
 }
@@ -112,6 +113,26 @@ static void jitmap_free(struct jitmap *j)
 	free(j->proxies);
 	free(j);
 }
+void jitmap_release(struct machine *m, struct process *p)
+{
+	struct jitmap *j = p->jit, **pp;
+
+	p->jit = NULL;
+	/* Kept while it may have named a sample (rows hold its DSO and
+	 * symbols) or a read is in flight: only a map never read into, the
+	 * usual process without perf-PID.map, goes. */
+	if (!j || j->size || j->nproxies || j->index.n ||
+	    __atomic_load_n(&j->state, __ATOMIC_ACQUIRE) != JIT_IDLE)
+		return;
+	for (pp = &m->jitmaps; *pp && *pp != j; pp = &(*pp)->next)
+		;
+	if (!*pp)
+		return;
+	*pp = j->next;
+	m->stats.jitmaps--;
+	jitmap_free(j);
+}
+
 /* ip in JIT code of live process p: its perf-PID.map names it.  Read on
  * the first such sample, then again on a miss at most once a second, and
  * only the lines appended since (JITs append); when async and more than

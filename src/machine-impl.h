@@ -273,6 +273,8 @@ void jitmap_install(struct machine *m, struct jitmap *j);
 bool jitmap_resolve(struct machine *m, struct process *p, uint64_t ip, struct resolved *out,
 		    struct dso *fallback);
 void jitmap_resolve_deferred(struct machine *m, struct dso *d, uint64_t addr, struct resolved *out);
+/* p exits or execs: its map goes unless a sample may hold its names. */
+void jitmap_release(struct machine *m, struct process *p);
 /* machine_free: every process's map and every table read. */
 void jitmap_free_all(struct machine *m);
 

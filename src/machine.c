@@ -40,6 +40,7 @@ static void process_free(struct machine *m, struct process *p)
 	if (p->in_table)
 		idtab_remove(&m->procs, p);
 	m->stats.maps -= p->nmaps;
+	jitmap_release(m, p);
 	free(p->maps);
 	free(p);
 	m->stats.processes = m->procs.n;
@@ -297,8 +298,9 @@ void machine_comm(struct machine *m, const struct comm_event *ev)
 	if (ev->exec) {
 		/* The new image's MMAP2s follow. */
 		machine_maps_flush(m, t->proc);
-		/* A new program: its own perf map (the machine keeps the old). */
-		t->proc->jit = NULL;
+		/* A new program: its own perf map (the machine keeps the old
+		 * where it named samples). */
+		jitmap_release(m, t->proc);
 		t->proc->comm = comm;
 		t->proc->execd = true;
 	} else if (ev->tid == ev->pid || !t->proc->comm) {

@@ -31,6 +31,7 @@ struct resolved {
 
 struct machine_stats {
 	uint64_t threads, processes, dsos, maps;
+	uint64_t jitmaps;            /* perf-PID.map states kept */
 	uint64_t unknown_thread;     /* samples whose thread was never seen */
 	uint64_t unmapped;           /* addresses outside every map */
 };

@@ -53,7 +53,8 @@ void unwind_files_free(struct unwind_files *fs)
 	free(fs);
 }
 
-int unwind_dso_open(struct dso *dso, const char **path)
+/* Open dso's file: the descriptor or -1, *path the name opened. */
+static int unwind_dso_open(struct dso *dso, const char **path)
 {
 	/* The file the machine read symbols from (--symfs, a build ID) once
 	 * known, else the mapped path. */
@@ -126,6 +127,28 @@ bool unwind_elf_bias(Elf *elf, uint64_t start, uint64_t pgoff, uint64_t *bias)
 		return true;
 	}
 	return false;
+}
+
+bool unwind_elf_range(Elf *elf, uint64_t *low, uint64_t *high)
+{
+	size_t phnum, i;
+	bool any = false;
+
+	if (!elf || elf_getphdrnum(elf, &phnum))
+		return false;
+	for (i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		/* The first segment's start as libdw takes it (aligned down):
+		 * the module's bias is its low address less that. */
+		if (!any)
+			*low = ph.p_align > 1 ? ph.p_vaddr & -ph.p_align : ph.p_vaddr;
+		*high = ph.p_vaddr + ph.p_memsz;
+		any = true;
+	}
+	return any && *high > *low;
 }
 
 bool unwind_file_read(const struct unwind_file *f, uint64_t vaddr, uint64_t *val)

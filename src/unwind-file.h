@@ -52,10 +52,9 @@ void unwind_files_free(struct unwind_files *fs);
  * tried again at the next call). */
 struct unwind_file *unwind_files_get(struct unwind_files *fs, struct dso *dso);
 
-/* Open dso's file (its symbols' file once they are loaded and while it
- * can be opened, else its path): the descriptor or -1, *path the name
- * opened. */
-int unwind_dso_open(struct dso *dso, const char **path);
+/* The file's loaded addresses, from its first segment's page (libdw's
+ * module start for it) to its last segment's end. */
+bool unwind_elf_range(Elf *elf, uint64_t *low, uint64_t *high);
 
 /* Where the file's address 0 is when mapped at start from file offset
  * pgoff; false when no PT_LOAD holds pgoff. */

@@ -116,6 +116,20 @@ bool unwind_attr_wants(const struct perf_event_attr *attr)
 
 /* ---- libdw callbacks ---- */
 
+/* The module's ELF: the unwinder's own, shared by every process's Dwfl
+ * (a reference more, dropped by dwfl_end): not a mapping of the file per
+ * process and Dwfl built. */
+static int unwind_find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+			   Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	struct unwind_file *f = *userdata;
+
+	(void)mod, (void)modname, (void)base, (void)file_name;
+	if (f && f->elf)
+		*elfp = elf_begin(-1, ELF_C_READ_MMAP, f->elf);
+	return -1;
+}
+
 /* The separate debug file the machine found for the module's DSO (its
  * .debug_frame), never a search of its own: that could reach debuginfod. */
 static int unwind_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
@@ -123,7 +137,8 @@ static int unwind_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *
 				 const char *debuglink_file, GElf_Word debuglink_crc,
 				 char **debuginfo_file_name)
 {
-	struct dso *d = *userdata;
+	struct unwind_file *f = *userdata;
+	struct dso *d = f ? f->dso : NULL;
 	const char *path;
 	int fd;
 
@@ -142,7 +157,7 @@ static int unwind_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *
 }
 
 static const Dwfl_Callbacks dwfl_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
+	.find_elf = unwind_find_elf,
 	.find_debuginfo = unwind_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 };
@@ -454,28 +469,23 @@ size_t unwind_maps_collect(struct machine *m, uint32_t pid, struct unwind_map **
 	return c.n;
 }
 
-/* Report one map's file to p's Dwfl. */
+/* Report one map's file to p's Dwfl: its address range, the ELF itself
+ * given by unwind_find_elf when libdw first needs it. */
 static void unwind_report(struct unwinder *u, struct unwind_proc *p, const struct unwind_map *mp)
 {
-	const char *path;
+	struct unwind_file *f = unwind_files_get(u->files, mp->dso);
+	uint64_t bias, low, high;
 	Dwfl_Module *mod;
 	void **userdata;
-	uint64_t bias;
-	int fd;
 
-	/* The bias from the file the cached rules read (open already, most
-	 * often): not a mapping of the whole file made and undone per map. */
-	if (!unwind_elf_bias(unwind_files_get(u->files, mp->dso)->elf, mp->start, mp->pgoff,
-			     &bias))
+	if (!unwind_elf_bias(f->elf, mp->start, mp->pgoff, &bias) ||
+	    !unwind_elf_range(f->elf, &low, &high))
 		return;
-	if ((fd = unwind_dso_open(mp->dso, &path)) < 0)
-		return;
-	/* fd is libdw's from here, even on failure. */
-	mod = dwfl_report_elf(p->dwfl, dso_short_name(mp->dso), path, fd, bias, true);
+	mod = dwfl_report_module(p->dwfl, dso_short_name(mp->dso), bias + low, bias + high);
 	if (!mod)
 		return;
 	dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
-	*userdata = mp->dso;
+	*userdata = f;
 }
 
 /* The map of p holding addr, or NULL. */

@@ -246,6 +246,9 @@ struct snapshot {
 	uint64_t total_samples;      /* samples received since start */
 	uint64_t lost;               /* lost samples since start */
 	uint64_t throttled;          /* throttle events since start */
+	size_t ring_pages;           /* live --call-graph dwarf: pages of each
+					CPU's ring (0: not known) */
+	uint32_t stack_copy;         /* and the bytes of stack per sample */
 	uint64_t callchain_zero_ends; /* return addresses of 0 left out since start */
 	uint64_t threads, processes; /* known to the machine now (exited ones
 					are freed: tests watch this stay bounded) */

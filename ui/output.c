@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "annotate-out.h"
 #include "column.h"
@@ -116,10 +117,52 @@ static void output_unwind_line(struct strbuf *sb, const struct snapshot *snap)
 		textfmt_fixed(sb, 100.0 * (double)snap->unwind[i] / (double)snap->unwind_walks, 1);
 		strbuf_addstr(sb, "%");
 	}
-	/* Each sample carries its stack copy: lost ones mean small rings. */
-	if (snap->lost)
+	/* Each sample carries its stack copy: lost ones mean small rings
+	 * (live, the rings line says how many pages). */
+	if (snap->lost && !snap->ring_pages)
 		strbuf_addstr(sb, "  (samples lost: rings too small for the stack copies, try -m)");
 	strbuf_addstr(sb, "\n");
+}
+
+/* Records a ring should hold at least, and the bytes of a DWARF sample
+ * beyond its stack copy (registers, kernel chain, ids), about. */
+#define OUTPUT_RING_RECORDS 8
+#define OUTPUT_RECORD_EXTRA 512
+
+/* Live DWARF samples: rings that lost samples, or that hold fewer than
+ * OUTPUT_RING_RECORDS of them, and the -m that should do: twice the
+ * pages, scaled by the share lost, a power of 2 (as -m takes). */
+static void output_rings_line(struct strbuf *sb, const struct snapshot *snap)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t bytes = snap->ring_pages * page, rec = snap->stack_copy + OUTPUT_RECORD_EXTRA;
+	uint64_t need = OUTPUT_RING_RECORDS * rec, hint = snap->ring_pages;
+
+	if (!snap->ring_pages || !snap->stack_copy || (!snap->lost && bytes >= need))
+		return;
+	if (snap->lost) {
+		uint64_t seen = snap->total_samples ? snap->total_samples : 1;
+		uint64_t scaled = 2 * bytes * (seen + snap->lost) / seen;
+
+		if (scaled > need)
+			need = scaled;
+	}
+	while (hint * page < need)
+		hint *= 2;
+	strbuf_addf(sb, "rings: %llu KiB per CPU, too small for ",
+		    (unsigned long long)(bytes / 1024));
+	if (snap->stack_copy % 1024)
+		strbuf_addf(sb, "%u-byte", snap->stack_copy);
+	else
+		strbuf_addf(sb, "%u KiB", snap->stack_copy / 1024);
+	strbuf_addf(sb, " stack copies at this rate: -m %llu\n", (unsigned long long)hint);
+}
+
+void output_unwind_text(struct strbuf *sb, const struct snapshot *snap)
+{
+	if (snap->unwind_walks)
+		output_unwind_line(sb, snap);
+	output_rings_line(sb, snap);
 }
 
 /* The unwind object of the JSON header: walks per outcome. */
@@ -198,8 +241,7 @@ static void output_header(struct strbuf *sb, const struct snapshot *snap)
 	if (snap->debuginfod_active)
 		strbuf_addf(sb, "  debuginfod: %zu", snap->debuginfod_active);
 	strbuf_addstr(sb, "\n");
-	if (snap->unwind_walks)
-		output_unwind_line(sb, snap);
+	output_unwind_text(sb, snap);
 	strbuf_addstr(sb, "\n");
 }
 

@@ -25,4 +25,11 @@ void output_folded(FILE *out, const struct snapshot *snap);
 void output_payload_detail(struct strbuf *sb, const struct snapshot *snap,
 			   const struct snapshot_row *r, size_t width);
 
+/* How the chains were unwound, when they were: the "unwind:" line (DWARF
+ * outcomes, or the frame-pointer hint) and, live with --call-graph dwarf,
+ * a "rings:" line when the rings are too small for the stack copies.
+ * Each line ends in '\n'; nothing when there is nothing to say.  The
+ * text header prints them, the browser's header too. */
+void output_unwind_text(struct strbuf *sb, const struct snapshot *snap);
+
 #endif

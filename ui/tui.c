@@ -864,9 +864,30 @@ static void tui_draw_status(struct tui *t)
 	tui_line(LINES - 1, attr, line);
 }
 
+/* The header's lines below the first three (output_unwind_text's: how
+ * chains were unwound, rings too small), drawn from line 3; how many. */
+static int tui_draw_unwind(struct tui *t)
+{
+	struct strbuf sb;
+	char *line, *nl;
+	int n = 0;
+
+	if (!t->b.snap)
+		return 0;
+	strbuf_init(&sb);
+	output_unwind_text(&sb, t->b.snap);
+	for (line = sb.buf; (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		tui_line(TUI_HEADER_LINES + n++, A_NORMAL, line);
+	}
+	strbuf_release(&sb);
+	return n;
+}
+
 static void tui_draw(struct tui *t)
 {
-	int rows = LINES - TUI_CHROME, pane;
+	int extra = tui_draw_unwind(t);
+	int head = TUI_HEADER_LINES + extra, rows = LINES - TUI_CHROME - extra, pane;
 	struct strbuf pane_text;
 
 	strbuf_init(&pane_text);
@@ -879,16 +900,16 @@ static void tui_draw(struct tui *t)
 	browser_set_page(&t->b, (size_t)rows);
 	tui_draw_header(t);
 	if (t->b.screen == BROWSER_HELP)
-		tui_draw_help(t, TUI_HEADER_LINES, rows);
+		tui_draw_help(t, head, rows);
 	else if (t->b.screen == BROWSER_INSNS)
-		tui_draw_insns(t, TUI_HEADER_LINES, rows);
+		tui_draw_insns(t, head, rows);
 	else
-		tui_draw_table(t, TUI_HEADER_LINES, rows);
+		tui_draw_table(t, head, rows);
 	/* The selection may have moved with the page: the pane follows it. */
 	if (pane) {
 		strbuf_reset(&pane_text);
 		tui_pane_text(t, &pane_text);
-		tui_draw_pane(t, TUI_HEADER_LINES + 1 + rows, &pane_text, pane);
+		tui_draw_pane(t, head + 1 + rows, &pane_text, pane);
 	}
 	strbuf_release(&pane_text);
 	tui_draw_status(t);

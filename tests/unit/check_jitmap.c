@@ -258,6 +258,38 @@ START_TEST(test_jit_perfmap_new_process)
 }
 END_TEST
 
+/* Process churn: a process without perf-PID.map whose samples fell in
+ * anonymous memory leaves no map state behind at its exit or exec (the
+ * machine kept one per process for ever, in a 10-minute churn run). */
+START_TEST(test_jit_churn_bounded)
+{
+	uint32_t pid, base = 4000000;
+	struct machine *m = jit_machine(true);
+	struct resolved r;
+
+	for (pid = base; pid < base + 200; pid++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/tmp/perf-%u.map", pid);
+		unlink(path);
+		do_fork(m, pid, 1, pid, 1);
+		do_mmap(m, pid, pid, JIT_BASE, 0x10000, 0, "//anon");
+		r = user(m, pid, pid, JIT_BASE + 0x10);
+		ck_assert_ptr_null(r.sym);
+		/* exec: the new program's samples look again. */
+		do_comm(m, pid, pid, "next", true);
+		do_mmap(m, pid, pid, JIT_BASE, 0x10000, 0, "//anon");
+		r = user(m, pid, pid, JIT_BASE + 0x10);
+		ck_assert_ptr_null(r.sym);
+		do_exit(m, pid, pid);
+		machine_gc(m);
+		machine_gc(m);
+	}
+	ck_assert_uint_le(machine_get_stats(m)->jitmaps, 2);
+	machine_free(m);
+}
+END_TEST
+
 START_TEST(test_jit_perfmap_refused)
 {
 	char *target = xasprintf("%s.target", jit_map_path());
@@ -304,6 +336,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_jit_perfmap_refused);
 	tcase_add_test(tc, test_jit_perfmap_async);
 	tcase_add_test(tc, test_jit_perfmap_new_process);
+	tcase_add_test(tc, test_jit_churn_bounded);
 	suite_add_tcase(s, tc);
 
 	return s;

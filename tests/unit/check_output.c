@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "alpha-profileme.h"
 #include "column.h"
@@ -402,6 +403,54 @@ START_TEST(test_unwind_header)
 	snap.unwind[0] = 10;
 	out = render(output_text, &snap);
 	ck_assert_ptr_null(strstr(out, "unwind:"));
+	free(out);
+}
+END_TEST
+
+/* Live --call-graph dwarf: the rings line when samples were lost or the
+ * rings hold too few stack copies, with an -m that would do (a power of
+ * 2); none for a recording (no ring size) or roomy rings. */
+START_TEST(test_rings_line)
+{
+	struct snapshot snap = std_snapshot();
+	size_t kib = (size_t)sysconf(_SC_PAGESIZE) / 1024;
+	char want[160], *out;
+	int i;
+
+	for (i = 0; i < SNAPSHOT_UNWIND_OUTCOMES; i++) {
+		snap.unwind_name[i] = unwind_outcome_name((enum unwind_outcome)i);
+		snap.unwind_key[i] = unwind_outcome_key((enum unwind_outcome)i);
+	}
+	snap.unwind_walks = 200;
+	snap.unwind[0] = 200;
+	snap.total_samples = 300;
+	snap.stack_copy = 8192;
+	snap.ring_pages = 512;
+	out = render(output_text, &snap); /* 2 MiB, nothing lost: quiet */
+	ck_assert_msg(!strstr(out, "rings:"), "%s", out);
+	free(out);
+	snap.lost = 300; /* half lost: twice the pages, twice again */
+	out = render(output_text, &snap);
+	snprintf(want, sizeof(want),
+		 "root 100.0%%\nrings: %zu KiB per CPU, too small for 8 KiB stack copies at "
+		 "this rate: -m 2048\n\n", 512 * kib);
+	ck_assert_msg(strstr(out, want), "%s", out);
+	ck_assert_msg(!strstr(out, "(samples lost"), "%s", out);
+	free(out);
+	snap.lost = 0;
+	snap.ring_pages = 4; /* fewer than 8 copies: said before any loss */
+	snap.stack_copy = 4000;
+	out = render(output_text, &snap);
+	snprintf(want, sizeof(want),
+		 "rings: %zu KiB per CPU, too small for 4000-byte stack copies at this rate: -m %d\n",
+		 4 * kib, kib == 4 ? 16 : 4);
+	ck_assert_msg(strstr(out, want), "%s", out);
+	free(out);
+	snap.ring_pages = 0; /* a recording: the old hint, no rings line */
+	snap.lost = 3;
+	out = render(output_text, &snap);
+	ck_assert_msg(!strstr(out, "rings:") && strstr(out, "(samples lost: rings too small"),
+		      "%s", out);
 	free(out);
 }
 END_TEST
@@ -884,6 +933,7 @@ static Suite *suite(void)
 	tc = tcase_create("json");
 	tcase_add_test(tc, test_json_valid);
 	tcase_add_test(tc, test_unwind_header);
+	tcase_add_test(tc, test_rings_line);
 	tcase_add_test(tc, test_json_profileme);
 	tcase_add_test(tc, test_json_keys);
 	tcase_add_test(tc, test_json_period);
