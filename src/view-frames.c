@@ -446,9 +446,12 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 		snap->stack_frames = gframes;
 	} else {
 		/* The members of each group, in the groups' order, with the
-		   frames of their own addresses. */
+		   frames of their own addresses.  A member's frames are its
+		   group's (the same functions: symbol, DSO and kind come from
+		   the function) but for the address: copied, not looked up
+		   and demangled again for every member at every refresh. */
 		struct snapshot_stack *out = xcalloc(nf, sizeof(*out));
-		size_t k = 0, g, j;
+		size_t k = 0, g, j, x;
 
 		snap->stack_frames = f = nframes ? xmalloc(nframes * sizeof(*f)) : NULL;
 		for (g = 0; g < m; g++) {
@@ -465,7 +468,9 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 				out[k].period = fine[j].period;
 				out[k].nr_frames = fine[j].nr;
 				out[k].frames = f;
-				view_stack_frames(st, NULL, &fine[j], f);
+				memcpy(f, coarse[g].frames, fine[j].nr * sizeof(*f));
+				for (x = 0; x < fine[j].nr; x++)
+					f[x].addr = fine[j].addrs[fine[j].nr - 1 - x];
 				f += fine[j].nr;
 			}
 		}

@@ -936,6 +936,63 @@ START_TEST(test_folded_order)
 }
 END_TEST
 
+/* --pprof's detail: each group (the same functions) splits by tid and
+ * frame addresses; every member's frames are its own addresses, root
+ * first, with its group's names (issue 18 copies them from the group). */
+START_TEST(test_stacks_detail)
+{
+	struct hist *h = hist_of("tid,sym");
+	struct view_opts o = { .stacks = true, .stack_detail = true };
+	struct snapshot snap = { 0 };
+	static const struct {
+		uint32_t tid;
+		uint64_t leaf, mid;
+		unsigned times;
+	} c[] = { { 7, 0x1310, 0x1110, 1 }, { 7, 0x1320, 0x1110, 2 }, { 8, 0x1310, 0x1120, 4 } };
+	size_t i, j;
+
+	for (i = 0; i < 3; i++) {
+		struct callchain_frame fr[3] = { F(&sym_leaf), F(&sym_px), F(&sym_main) };
+		struct hist_sample s = { 0 };
+
+		fr[0].addr = c[i].leaf;
+		fr[1].addr = c[i].mid;
+		fr[2].addr = 0x1010;
+		s.comm = intern("app");
+		s.pid = 42;
+		s.tid = c[i].tid;
+		s.dso = dso_app;
+		s.sym = &sym_leaf;
+		s.addr = c[i].leaf;
+		s.period = 10;
+		s.chain = fr;
+		s.nr_chain = 3;
+		for (j = 0; j < c[i].times; j++)
+			hist_add(h, &s);
+	}
+	view_build(h, &o, &snap);
+	ck_assert_uint_eq(snap.nr_stacks, 3);
+	for (i = 0; i < 3; i++) {
+		const struct snapshot_stack *st = &snap.stacks[i];
+
+		ck_assert_uint_eq(st->group, 0);
+		ck_assert(st->has_tid);
+		ck_assert_uint_eq(st->tid, c[i].tid);
+		ck_assert_uint_eq(st->samples, c[i].times);
+		ck_assert_uint_eq(st->nr_frames, 3);
+		ck_assert_str_eq(st->frames[0].symbol, "main");
+		ck_assert_str_eq(st->frames[1].symbol, "parent_x");
+		ck_assert_str_eq(st->frames[2].symbol, "leaf");
+		ck_assert_uint_eq(st->frames[0].addr, 0x1010);
+		ck_assert_uint_eq(st->frames[1].addr, c[i].mid);
+		ck_assert_uint_eq(st->frames[2].addr, c[i].leaf);
+		ck_assert_ptr_eq(st->frames[2].object, dso_app);
+	}
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
 START_TEST(test_render_tree)
 {
 	struct hist *h = two_parents();
@@ -1050,6 +1107,7 @@ static Suite *callchain_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_folded);
 	tcase_add_test(tc, test_folded_order);
+	tcase_add_test(tc, test_stacks_detail);
 	tcase_add_test(tc, test_render_tree);
 	tcase_add_test(tc, test_options);
 	suite_add_tcase(s, tc);
