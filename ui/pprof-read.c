@@ -205,12 +205,14 @@ static int pr_locations(struct pr *r)
 			o->lines[o->nr_lines++].line = l->line[j]->line;
 			ol->nr_lines++;
 		}
-		if (l->mapping_id && (idx = pr_ids_find(&r->map_ids, l->mapping_id)) < 0)
+		/* Mapping 0 is "none"; others are kept 1-based. */
+		idx = l->mapping_id ? pr_ids_find(&r->map_ids, l->mapping_id) : -1;
+		if (l->mapping_id && idx < 0)
 			return errmsg_set(r->em, -EINVAL,
 					  "not a valid pprof profile: a Location names mapping id "
 					  "%llu, which no Mapping has",
 					  (unsigned long long)l->mapping_id);
-		ol->mapping = l->mapping_id ? (size_t)idx + 1 : 0;
+		ol->mapping = (size_t)(idx + 1);
 		pr_ids_add(&r->loc_ids, ol->id);
 		o->nr_locations++;
 	}
