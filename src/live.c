@@ -218,7 +218,8 @@ int live_open(const struct live_config *cfg, struct live **out, struct errmsg *e
 			 cfg->also.name);
 	else
 		snprintf(l->info.event_name, sizeof(l->info.event_name), "%s", ev.name);
-	qsort(l->also_ids, l->nalso_ids, sizeof(*l->also_ids), live_id_cmp);
+	if (l->nalso_ids) /* qsort(NULL, 0) is undefined */
+		qsort(l->also_ids, l->nalso_ids, sizeof(*l->also_ids), live_id_cmp);
 	l->info.exclude_kernel = s.exclude_kernel;
 	l->info.nr_cpus = ncpus;
 	l->info.nr_fds = l->nfds;

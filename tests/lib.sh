@@ -26,10 +26,18 @@ skip() {
 }
 
 # Skip unless perf_event_open works for us here (a command of our own).
+# Skips only where proftop says why it cannot sample (exit 1, no sanitizer
+# report): a crash or a sanitizer's report is a failure, not a skip.
 require_perf_events() {
-	if ! out=$(timeout 30 "$PROFTOP" --json -d 0.2 -- true 2>&1); then
-		skip "perf_event_open unavailable: $(echo "$out" | tail -1)"
-	fi
+	out=$(timeout 30 "$PROFTOP" --json -d 0.2 -- true 2>&1)
+	st=$?
+	[ $st -eq 0 ] && return 0
+	case $out in
+	*"runtime error:"*|*Sanitizer*|*"==ERROR"*)
+		fail "proftop --json -d 0.2 -- true: a sanitizer report: $(echo "$out" | head -5)" ;;
+	esac
+	[ $st -eq 1 ] || fail "proftop --json -d 0.2 -- true: status $st: $(echo "$out" | tail -3)"
+	skip "perf_event_open unavailable: $(echo "$out" | tail -1)"
 }
 
 # Start the workload in the background for SECS (0 = until killed); sets WL_PID.
