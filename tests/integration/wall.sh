@@ -72,7 +72,9 @@ import json, sys
 last = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
 assert last["event"] == "cpu-clock,sched:sched_switch", last["event"]
 assert "on_cpu" in last and "off_cpu" in last, list(last)
-rows = [r for r in last["rows"] if r.get("comm") == "waiter"]
+# The waiter's main thread (its filler thread is named "filler" once it
+# runs, but a sample taken before it renamed itself says "waiter").
+rows = [r for r in last["rows"] if r.get("comm") == "waiter" and r["pid"] == r["tid"]]
 assert len(rows) == 1, rows
 t = rows[0]["wall"]
 assert t["on_cpu_ns"] + t["off_cpu_ns"] == t["wall_ns"] == rows[0]["period"], t
