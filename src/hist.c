@@ -78,6 +78,7 @@ static void *hist_pstats(struct hist *h, size_t i)
 static const char *const sort_key_names[SORT__MAX] = {
 	[SORT_COMM] = "comm", [SORT_PID] = "pid", [SORT_TID] = "tid",
 	[SORT_CPU] = "cpu",   [SORT_DSO] = "dso", [SORT_SYM] = "sym", [SORT_SRCLINE] = "srcline",
+	[SORT_DADDR_DSO] = "daddr_dso", [SORT_DADDR_SYM] = "daddr_sym",
 };
 
 const char *sort_key_name(enum sort_key key)
@@ -95,6 +96,11 @@ bool sort_spec_has(const struct sort_spec *spec, enum sort_key key)
 		if (spec->keys[i] == key)
 			return true;
 	return false;
+}
+
+bool sort_spec_has_daddr(const struct sort_spec *spec)
+{
+	return sort_spec_has(spec, SORT_DADDR_DSO) || sort_spec_has(spec, SORT_DADDR_SYM);
 }
 
 int sort_spec_parse(const char *s, struct sort_spec *out, struct errmsg *em)
@@ -124,7 +130,7 @@ int sort_spec_parse(const char *s, struct sort_spec *out, struct errmsg *em)
 		if (k == SORT__MAX)
 			return errmsg_set(em, -EINVAL,
 					  "unknown sort key '%.*s' (known: comm, pid, tid, cpu, dso, "
-					  "sym, srcline)",
+					  "sym, srcline, daddr_dso, daddr_sym)",
 					  (int)(len > 40 ? 40 : len), p);
 		if (sort_spec_has(&spec, (enum sort_key)k))
 			return errmsg_set(em, -EINVAL, "duplicate sort key '%s'",
@@ -151,13 +157,19 @@ static uint64_t hist_hash(const struct hist_entry *k)
 	h = hash_combine(h, (uintptr_t)k->dso);
 	h = hash_combine(h, (uintptr_t)k->sym);
 	h = hash_combine(h, k->addr);
+	/* Only the daddr keys set them: other tables hash as before. */
+	if (k->ddso || k->dsym) {
+		h = hash_combine(h, (uintptr_t)k->ddso);
+		h = hash_combine(h, (uintptr_t)k->dsym);
+	}
 	return hash_finish(h);
 }
 
 static bool hist_key_eq(const struct hist_entry *a, const struct hist_entry *b)
 {
 	return a->comm == b->comm && a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu &&
-	       a->dso == b->dso && a->sym == b->sym && a->addr == b->addr;
+	       a->dso == b->dso && a->sym == b->sym && a->addr == b->addr &&
+	       a->ddso == b->ddso && a->dsym == b->dsym;
 }
 
 struct hist_key {
@@ -255,6 +267,11 @@ static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct ds
 		key.sym = sym;
 	if (h->key[SORT_SRCLINE] || h->key_addr)
 		key.addr = addr;
+	/* A data symbol's row without one is named by its mapping. */
+	if (h->key[SORT_DADDR_DSO] || h->key[SORT_DADDR_SYM])
+		key.ddso = s->ddso;
+	if (h->key[SORT_DADDR_SYM])
+		key.dsym = s->dsym;
 	k.hash = hist_hash(&key);
 
 	j = hashtab_probe(&h->index, k.hash, hist_index_eq, h, &k);

@@ -169,7 +169,8 @@ static size_t maps_lower(const struct process *p, uint64_t addr)
 	return lo;
 }
 
-static const struct map *maps_find(const struct process *p, uint64_t addr)
+/* The map holding addr, code or data. */
+static const struct map *maps_find_any(const struct process *p, uint64_t addr)
 {
 	size_t i = maps_lower(p, addr);
 
@@ -178,11 +179,19 @@ static const struct map *maps_find(const struct process *p, uint64_t addr)
 	return NULL;
 }
 
+/* The code map holding addr: a data map's range is unmapped for code. */
+static const struct map *maps_find(const struct process *p, uint64_t addr)
+{
+	const struct map *map = maps_find_any(p, addr);
+
+	return map && map->kind == MAP_CODE ? map : NULL;
+}
+
 /* Map [start, end) to dso (or only unmap the range when dso is NULL), the
  * way mmap replaces what was there: overlapped maps keep their pieces
  * outside the range. */
 static void maps_insert(struct machine *m, struct process *p, uint64_t start,
-			uint64_t end, uint64_t pgoff, struct dso *dso)
+			uint64_t end, uint64_t pgoff, struct dso *dso, enum map_kind kind)
 {
 	size_t lo = maps_lower(p, start), hi = lo, nnew, i;
 	struct map left = { 0 }, right = { 0 };
@@ -216,7 +225,7 @@ static void maps_insert(struct machine *m, struct process *p, uint64_t start,
 	if (has_left)
 		p->maps[i++] = left;
 	if (dso)
-		p->maps[i++] = (struct map){ start, end, pgoff, dso };
+		p->maps[i++] = (struct map){ start, end, pgoff, dso, (uint8_t)kind };
 	if (has_right)
 		p->maps[i++] = right;
 }
@@ -245,8 +254,9 @@ void machine_map_event(struct machine *m, struct process *p, const struct mmap_e
 	/* MMAP records carry no prot (0 here) and are exec maps; an MMAP2
 	 * without PROT_EXEC (attr.mmap_data) still replaces what was there. */
 	bool exec = ev->prot == 0 || (ev->prot & PROT_EXEC);
+	enum map_kind mkind = exec ? MAP_CODE : (ev->prot & PROT_WRITE) ? MAP_DATA_RW : MAP_DATA_RO;
 
-	if (exec) {
+	if (exec || m->data_maps) {
 		const char *path = ev->filename ? ev->filename : "";
 		enum dso_kind kind = dso_kind_from_path(path);
 		bool has_id = ev->has_build_id && ev->build_id_size &&
@@ -272,7 +282,12 @@ void machine_map_event(struct machine *m, struct process *p, const struct mmap_e
 			d->hint_end = ev->start + ev->len;
 		}
 	}
-	maps_insert(m, p, ev->start, ev->start + ev->len, ev->pgoff, d);
+	maps_insert(m, p, ev->start, ev->start + ev->len, ev->pgoff, d, mkind);
+}
+
+void machine_keep_data_maps(struct machine *m)
+{
+	m->data_maps = true;
 }
 
 void machine_set_time(struct machine *m, uint64_t time)
@@ -552,14 +567,53 @@ void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
 		m->stats.unmapped++;
 }
 
+void machine_resolve_data(struct machine *m, uint32_t pid, uint32_t tid, uint64_t addr,
+			  struct resolved *out)
+{
+	struct thread *t = idtab_find(&m->threads, tid);
+	struct process *p;
+	const struct map *map;
+
+	if (t && t->pid != pid)
+		t = NULL;
+	p = t ? t->proc : idtab_find(&m->procs, pid);
+	memset(out, 0, sizeof(*out));
+	out->addr = addr;
+	map = p ? maps_find_any(p, addr) : NULL;
+	if (!map) {
+		/* The kernel's data: its DSO, no object names (kallsyms
+		 * here keeps functions). */
+		if (addr >> 63) {
+			kernel_resolve(m, addr, out);
+			out->sym = NULL;
+			out->addr = addr;
+		}
+		return;
+	}
+	out->dso = map->dso;
+	if (map->dso->kind != DSO_USER)
+		return;
+	/* Code maps too: constants read from a text segment. */
+	if (__atomic_load_n(&map->dso->state, __ATOMIC_ACQUIRE) == DSO_SYMS_NONE && !m->async)
+		dso_load_symbols(m, map->dso, false);
+	dso_data_symbolize(map->dso, addr - map->start + map->pgoff, map->kind == MAP_DATA_RW,
+			   out);
+}
+
 size_t machine_maps_of(struct machine *m, uint32_t pid, machine_map_fn fn, void *ctx)
 {
 	struct process *p = idtab_find(&m->procs, pid);
 	size_t i;
 
-	for (i = 0; p && i < p->nmaps; i++)
+	size_t n = 0;
+
+	for (i = 0; p && i < p->nmaps; i++) {
+		if (p->maps[i].kind != MAP_CODE)
+			continue;
 		fn(ctx, p->maps[i].start, p->maps[i].end, p->maps[i].pgoff, p->maps[i].dso);
-	return p ? p->nmaps : 0;
+		n++;
+	}
+	return n;
 }
 
 const char *machine_comm_of(struct machine *m, uint32_t pid, uint32_t tid)

@@ -52,6 +52,9 @@ static int view_row_cmp(const void *pa, const void *pb)
 		return c;
 	if ((c = view_strcmp(a->dso, b->dso)))
 		return c;
+	if ((c = view_strcmp(a->daddr_sym, b->daddr_sym)) ||
+	    (c = view_strcmp(a->daddr_dso, b->daddr_dso)))
+		return c;
 	if ((c = view_strcmp(a->comm, b->comm)))
 		return c;
 	if ((c = CMP(a->has_pid, b->has_pid)) || (c = CMP(a->pid, b->pid)))
@@ -119,6 +122,15 @@ static void view_fill_row(const struct hist_entry *e, const bool *key, double to
 		r->symbol = e->sym && e->sym->name ? demangle_display(e->sym->name) : view_unknown;
 		r->synthetic = dso_symbol_synthetic(e->dso, e->sym);
 	}
+	if (key[SORT_DADDR_DSO]) {
+		r->has_daddr_dso = true;
+		r->daddr_dso = e->ddso ? dso_short_name(e->ddso) : view_unknown;
+	}
+	if (key[SORT_DADDR_SYM]) {
+		r->has_daddr_sym = true;
+		r->daddr_sym = e->dsym && e->dsym->name ? e->dsym->name :
+			       e->ddso ? dso_short_name(e->ddso) : view_unknown;
+	}
 }
 
 /* A row and the hist entry it came from, sorted together. */
@@ -157,6 +169,9 @@ static int view_merge_cmp(const void *pa, const void *pb, void *ctx)
 				 (c = CMP(x->inlined, y->inlined))))
 		return c;
 	if (m->key[SORT_SRCLINE] && (c = view_strcmp(x->srcline, y->srcline)))
+		return c;
+	if ((c = view_strcmp(a->row.daddr_dso, b->row.daddr_dso)) ||
+	    (c = view_strcmp(a->row.daddr_sym, b->row.daddr_sym)))
 		return c;
 	return CMP(a->entry, b->entry);
 }

@@ -162,6 +162,13 @@ struct snapshot_row {
 	const char *srcline;    /* "file.c:12" (base name, perf's format); without
 				   line information perf's fallbacks: "sym+OFF"
 				   (decimal), "dso[hexaddr]", or "??:0" */
+	bool has_daddr_dso;     /* daddr_dso is a key */
+	const char *daddr_dso;  /* the data address's mapping: the DSO's short name,
+				   "[heap]", "[stack]", "//anon"; "[unknown]" for
+				   samples without a data address (or one in no
+				   map), as perf names them */
+	bool has_daddr_sym;     /* daddr_sym is a key */
+	const char *daddr_sym;  /* its data symbol, else daddr_dso's name */
 	bool kernel;
 	/* callchains (snapshot.callchains), else zero/NULL: */
 	double children;        /* percent of the total period: samples with this row's
