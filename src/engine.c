@@ -465,6 +465,7 @@ static int engine_sampling_rest(struct engine *e, struct live_config *lc)
 		lc->sampling.freq_or_period = c->sample_period;
 	}
 	lc->sampling.tracking = true;
+	lc->sampling.mmap_data = sort_spec_has_daddr(&c->sort);
 	lc->cpus = c->cpus;
 	lc->ncpus = c->ncpus;
 	lc->mmap_pages = c->mmap_pages;
@@ -542,6 +543,10 @@ static int engine_start_live(struct engine *e)
 	/* live.c asks for the payload with arch_adjust_attr on the same host. */
 	engine_new_ingest(e, arch_host_machine());
 	engine_live_payload(e, &lc.event);
+	if (engine_daddr_check(e, NULL)) {
+		status = 2;
+		goto out;
+	}
 	if (c->npids)
 		ingest_set_targets(e->in, c->pids, c->npids);
 	machine_set_live(ingest_machine(e->in), true);

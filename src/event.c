@@ -279,6 +279,7 @@ void event_attr_init(struct perf_event_attr *attr, const struct event_spec *ev,
 		attr->comm = 1;
 		attr->comm_exec = 1;
 		attr->task = 1;
+		attr->mmap_data = s->mmap_data;
 		/* 5.12+: MMAP2 carries the build ID, so a binary replaced on
 		 * disk is told apart from the one mapped.  event_open drops it
 		 * where the kernel says EINVAL. */

@@ -288,6 +288,7 @@ void machine_map_event(struct machine *m, struct process *p, const struct mmap_e
 void machine_keep_data_maps(struct machine *m)
 {
 	m->data_maps = true;
+	m->procfs.data_vmas = true;
 }
 
 void machine_set_time(struct machine *m, uint64_t time)

@@ -84,6 +84,19 @@ int view_order_parse(const char *s, const char **out, struct errmsg *em)
 			  arch_payload_order_keys(), walltime_order_keys());
 }
 
+/* A data address's mapping as perf report --mem-mode names it: the DSO's
+ * short name, "anon" for an anonymous map (its "//anon" cut after the
+ * last '/', as perf does). */
+static const char *view_daddr_map(const struct dso *d)
+{
+	const char *name;
+
+	if (!d)
+		return view_unknown;
+	name = dso_short_name(d);
+	return strcmp(name, "//anon") == 0 ? "anon" : name;
+}
+
 static void view_fill_row(const struct hist_entry *e, const bool *key, double total,
 			  bool children, struct snapshot_row *r)
 {
@@ -124,12 +137,11 @@ static void view_fill_row(const struct hist_entry *e, const bool *key, double to
 	}
 	if (key[SORT_DADDR_DSO]) {
 		r->has_daddr_dso = true;
-		r->daddr_dso = e->ddso ? dso_short_name(e->ddso) : view_unknown;
+		r->daddr_dso = view_daddr_map(e->ddso);
 	}
 	if (key[SORT_DADDR_SYM]) {
 		r->has_daddr_sym = true;
-		r->daddr_sym = e->dsym && e->dsym->name ? e->dsym->name :
-			       e->ddso ? dso_short_name(e->ddso) : view_unknown;
+		r->daddr_sym = e->dsym && e->dsym->name ? e->dsym->name : view_daddr_map(e->ddso);
 	}
 }
 

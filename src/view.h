@@ -164,9 +164,9 @@ struct snapshot_row {
 				   (decimal), "dso[hexaddr]", or "??:0" */
 	bool has_daddr_dso;     /* daddr_dso is a key */
 	const char *daddr_dso;  /* the data address's mapping: the DSO's short name,
-				   "[heap]", "[stack]", "//anon"; "[unknown]" for
-				   samples without a data address (or one in no
-				   map), as perf names them */
+				   "[heap]", "[stack]", "anon" (as perf names
+				   them); "[unknown]" for samples without a data
+				   address, or with one in no map */
 	bool has_daddr_sym;     /* daddr_sym is a key */
 	const char *daddr_sym;  /* its data symbol, else daddr_dso's name */
 	bool kernel;
