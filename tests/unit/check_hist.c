@@ -89,6 +89,21 @@ START_TEST(test_spec_names)
 	ck_assert_str_eq(sort_key_name(SORT_CPU), "cpu");
 	ck_assert_str_eq(sort_key_name(SORT_DSO), "dso");
 	ck_assert_str_eq(sort_key_name(SORT_SYM), "sym");
+	ck_assert_str_eq(sort_key_name(SORT_DADDR_DSO), "daddr_dso");
+	ck_assert_str_eq(sort_key_name(SORT_DADDR_SYM), "daddr_sym");
+}
+END_TEST
+
+START_TEST(test_spec_daddr)
+{
+	struct sort_spec spec = spec_of("sym,daddr_sym");
+
+	ck_assert(sort_spec_has_daddr(&spec));
+	ck_assert_int_eq(spec.keys[1], SORT_DADDR_SYM);
+	spec = spec_of("daddr_dso");
+	ck_assert(sort_spec_has_daddr(&spec));
+	spec = spec_of("dso,sym,srcline");
+	ck_assert(!sort_spec_has_daddr(&spec));
 }
 END_TEST
 
@@ -863,6 +878,7 @@ static Suite *suite(void)
 	tc = tcase_create("sort_spec");
 	tcase_add_test(tc, test_spec_good);
 	tcase_add_test(tc, test_spec_names);
+	tcase_add_test(tc, test_spec_daddr);
 	tcase_add_test(tc, test_spec_bad);
 	suite_add_tcase(s, tc);
 
