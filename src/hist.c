@@ -41,6 +41,7 @@ struct hist {
 	struct sort_spec spec;
 	bool key[SORT__MAX];
 	bool key_addr;            /* hist_key_addresses */
+	bool key_daddr;           /* SORT_DADDR_DSO or SORT_DADDR_SYM: one test per lookup */
 	struct hist_entry *entries; /* dense, hist_entry_at order */
 	struct hist_extra *extra;   /* parallel to entries */
 	/* The children column, parallel to entries and copied into them as
@@ -198,6 +199,7 @@ struct hist *hist_new(const struct sort_spec *spec)
 	h->spec = *spec;
 	for (i = 0; i < spec->n; i++)
 		h->key[spec->keys[i]] = true;
+	h->key_daddr = h->key[SORT_DADDR_DSO] || h->key[SORT_DADDR_SYM];
 	h->epoch = 1;
 	hashtab_init(&h->index, HIST_MIN_SLOTS);
 	return h;
@@ -268,10 +270,11 @@ static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct ds
 	if (h->key[SORT_SRCLINE] || h->key_addr)
 		key.addr = addr;
 	/* A data symbol's row without one is named by its mapping. */
-	if (h->key[SORT_DADDR_DSO] || h->key[SORT_DADDR_SYM])
+	if (h->key_daddr) {
 		key.ddso = s->ddso;
-	if (h->key[SORT_DADDR_SYM])
-		key.dsym = s->dsym;
+		if (h->key[SORT_DADDR_SYM])
+			key.dsym = s->dsym;
+	}
 	k.hash = hist_hash(&key);
 
 	j = hashtab_probe(&h->index, k.hash, hist_index_eq, h, &k);

@@ -169,22 +169,17 @@ static size_t maps_lower(const struct process *p, uint64_t addr)
 	return lo;
 }
 
-/* The map holding addr, code or data. */
-static const struct map *maps_find_any(const struct process *p, uint64_t addr)
+/* The map holding addr: only a code map with code_only (a data map's
+ * range is unmapped for code), else code or data. */
+static inline const struct map *maps_find(const struct process *p, uint64_t addr,
+					  bool code_only)
 {
 	size_t i = maps_lower(p, addr);
 
-	if (i < p->nmaps && p->maps[i].start <= addr)
+	if (i < p->nmaps && p->maps[i].start <= addr &&
+	    (!code_only || p->maps[i].kind == MAP_CODE))
 		return &p->maps[i];
 	return NULL;
-}
-
-/* The code map holding addr: a data map's range is unmapped for code. */
-static const struct map *maps_find(const struct process *p, uint64_t addr)
-{
-	const struct map *map = maps_find_any(p, addr);
-
-	return map && map->kind == MAP_CODE ? map : NULL;
 }
 
 /* Map [start, end) to dso (or only unmap the range when dso is NULL), the
@@ -553,7 +548,7 @@ void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
 	}
 	/* User or unknown mode: user maps first (some user code, like
 	 * [vsyscall], sits in the top half), then the kernel half. */
-	map = p ? maps_find(p, ip) : NULL;
+	map = p ? maps_find(p, ip, true) : NULL;
 	if (map) {
 		resolve_map(m, p, map, ip, out);
 		return;
@@ -580,7 +575,7 @@ void machine_resolve_data(struct machine *m, uint32_t pid, uint32_t tid, uint64_
 	p = t ? t->proc : idtab_find(&m->procs, pid);
 	memset(out, 0, sizeof(*out));
 	out->addr = addr;
-	map = p ? maps_find_any(p, addr) : NULL;
+	map = p ? maps_find(p, addr, false) : NULL;
 	if (!map) {
 		/* The kernel's data: its DSO, no object names (kallsyms
 		 * here keeps functions). */
