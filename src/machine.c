@@ -513,18 +513,23 @@ bool machine_resolve_deferred(struct machine *m, struct dso *d, uint64_t addr, b
 	return true;
 }
 
+/* The process of a sample of pid/tid, or NULL.  The sample's pid is
+ * authoritative: a thread filed under another pid is a stale entry for a
+ * reused tid. */
+static inline struct process *machine_process_of(struct machine *m, uint32_t pid, uint32_t tid)
+{
+	struct thread *t = idtab_find(&m->threads, tid);
+
+	if (t && t->pid != pid)
+		t = NULL;
+	return t ? t->proc : idtab_find(&m->procs, pid);
+}
+
 void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
 		     uint16_t cpumode, uint64_t ip, struct resolved *out)
 {
-	struct thread *t = idtab_find(&m->threads, tid);
-	struct process *p;
+	struct process *p = machine_process_of(m, pid, tid);
 	const struct map *map;
-
-	/* The sample's pid is authoritative: a thread filed under another
-	 * pid is a stale entry for a reused tid. */
-	if (t && t->pid != pid)
-		t = NULL;
-	p = t ? t->proc : idtab_find(&m->procs, pid);
 
 	memset(out, 0, sizeof(*out));
 	cpumode &= PERF_RECORD_MISC_CPUMODE_MASK;
@@ -566,13 +571,9 @@ void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
 void machine_resolve_data(struct machine *m, uint32_t pid, uint32_t tid, uint64_t addr,
 			  struct resolved *out)
 {
-	struct thread *t = idtab_find(&m->threads, tid);
-	struct process *p;
+	struct process *p = machine_process_of(m, pid, tid);
 	const struct map *map;
 
-	if (t && t->pid != pid)
-		t = NULL;
-	p = t ? t->proc : idtab_find(&m->procs, pid);
 	memset(out, 0, sizeof(*out));
 	out->addr = addr;
 	map = p ? maps_find(p, addr, false) : NULL;

@@ -536,13 +536,13 @@ static void elfsyms_synth_pltgot(Elf *elf, const struct elfsyms_pltsecs *ps,
 	free(slots);
 }
 
-/* The first SHT_SYMTAB section of elf, or NULL. */
-static Elf_Scn *elfsyms_find_symtab(Elf *elf, GElf_Shdr *sh)
+/* The first section of elf of type (SHT_SYMTAB, SHT_DYNSYM), or NULL. */
+static Elf_Scn *elfsyms_find_symtab(Elf *elf, GElf_Shdr *sh, Elf64_Word type)
 {
 	Elf_Scn *scn = NULL;
 
 	while ((scn = elf_nextscn(elf, scn)) != NULL)
-		if (gelf_getshdr(scn, sh) && sh->sh_type == SHT_SYMTAB)
+		if (gelf_getshdr(scn, sh) && sh->sh_type == type)
 			return scn;
 	return NULL;
 }
@@ -594,8 +594,10 @@ static void elfsyms_read_debugdata(Elf_Scn *scn, struct elfsyms_image *img,
 		return;
 	mini = elf_memory(buf, len);
 	if (mini && elf_kind(mini) == ELF_K_ELF && gelf_getehdr(mini, &eh) &&
-	    eh.e_machine == img->machine && (symscn = elfsyms_find_symtab(mini, &symsh)) &&
-	    elfsyms_read_symbols(mini, symscn, &symsh, img->machine, img->symtab, plt, false) == 0)
+	    eh.e_machine == img->machine &&
+	    (symscn = elfsyms_find_symtab(mini, &symsh, SHT_SYMTAB)) &&
+	    elfsyms_read_symbols(mini, symscn, &symsh, img->machine, img->symtab, plt,
+				 false) == 0)
 		img->from_debugdata = true;
 	if (mini)
 		elf_end(mini);
@@ -812,8 +814,8 @@ int elfsyms_data_offset_to_vaddr(const struct elfsyms_image *img, uint64_t offse
 
 int elfsyms_load_objects(const char *path, int machine, struct symtab **out)
 {
-	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
-	GElf_Shdr sh, symsh, dynsh;
+	Elf_Scn *symscn;
+	GElf_Shdr symsh;
 	GElf_Ehdr eh;
 	struct symtab *st;
 	Elf *elf;
@@ -827,22 +829,12 @@ int elfsyms_load_objects(const char *path, int machine, struct symtab **out)
 		elfsyms_close(fd, elf);
 		return -ENOEXEC;
 	}
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_SYMTAB && !symtab) {
-			symtab = scn;
-			symsh = sh;
-		} else if (sh.sh_type == SHT_DYNSYM && !dynsym) {
-			dynsym = scn;
-			dynsh = sh;
-		}
-	}
 	st = symtab_new();
-	if (symtab)
-		err = elfsyms_read_symbols(elf, symtab, &symsh, machine, st, NULL, true);
-	else if (dynsym)
-		err = elfsyms_read_symbols(elf, dynsym, &dynsh, machine, st, NULL, true);
+	symscn = elfsyms_find_symtab(elf, &symsh, SHT_SYMTAB);
+	if (!symscn)
+		symscn = elfsyms_find_symtab(elf, &symsh, SHT_DYNSYM);
+	if (symscn)
+		err = elfsyms_read_symbols(elf, symscn, &symsh, machine, st, NULL, true);
 	elfsyms_close(fd, elf);
 	if (err) {
 		symtab_free(st);
@@ -909,7 +901,7 @@ int elfsyms_merge_debug(struct elfsyms_image *img, const char *path)
 	if (err)
 		return err;
 	if (!gelf_getehdr(elf, &eh) || eh.e_machine != img->machine ||
-	    !(symscn = elfsyms_find_symtab(elf, &symsh))) {
+	    !(symscn = elfsyms_find_symtab(elf, &symsh, SHT_SYMTAB))) {
 		elfsyms_close(fd, elf);
 		return -ENODATA;
 	}
