@@ -391,7 +391,8 @@ static size_t hist_add_chain(struct hist *h, const struct hist_sample *s)
 	 * is the sample's own function, as every caller passes it. */
 	memo = callchain_store_add_split(h->chains, &ck, leaf, callers, n - 1, token, s->period,
 					 &ci) == 0 &&
-	       leaf->dso == s->dso && leaf->sym == s->sym && leaf->addr == s->addr;
+	       leaf->dso == s->dso && leaf->sym == s->sym && leaf->addr == s->addr &&
+	       !h->key_daddr; /* the data address is no part of the chain */
 	if (memo) {
 		m = hist_memo_of(h, ci);
 		if (m->epoch == h->epoch && (m->any_pid || m->pid == s->pid)) {

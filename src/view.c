@@ -343,7 +343,7 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 {
 	static const struct view_opts none;
 	const struct sort_spec *spec = hist_sort_spec(h);
-	size_t n = hist_count(h), i, nr = 0;
+	size_t n = hist_count(h), i, nr = 0, tree_rows;
 	bool key[SORT__MAX] = { false };
 	struct view_row_tmp *tmp;
 	struct snapshot_row *rows;
@@ -355,6 +355,7 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 
 	if (!opts)
 		opts = &none;
+	tree_rows = opts->tree_rows;
 	for (i = 0; i < spec->n; i++)
 		key[spec->keys[i]] = true;
 	/* Rows over display frames: only then is libdw asked anything. */
@@ -420,6 +421,10 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 	if (opts->max_rows && nr > opts->max_rows)
 		nr = opts->max_rows;
 
+	/* The chains do not keep the data address: a row of one would get
+	 * the trees of every data row of its functions. */
+	if (key[SORT_DADDR_DSO] || key[SORT_DADDR_SYM])
+		tree_rows = 0;
 	rows = nr ? xmalloc(nr * sizeof(*rows)) : NULL;
 	if (nr && snap->payload_rows)
 		snap->payload_store = xmalloc(nr * snap->payload->stats_size);
@@ -431,10 +436,10 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 			memcpy(st, tmp[i].row.payload, snap->payload->stats_size);
 			rows[i].payload = st;
 		}
-		if (snap->callchains && i < opts->tree_rows && expand)
+		if (snap->callchains && i < tree_rows && expand)
 			snap->callchain_nodes_dropped +=
 				view_build_trees_x(h, &dt, tmp[i].df, key, opts, snap, &rows[i]);
-		else if (snap->callchains && i < opts->tree_rows)
+		else if (snap->callchains && i < tree_rows)
 			snap->callchain_nodes_dropped +=
 				view_build_trees(h, hist_entry_at(h, tmp[i].entry), key, opts, snap,
 						 &rows[i]);

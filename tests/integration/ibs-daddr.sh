@@ -35,9 +35,9 @@ nm "$DS" >"$TMP/ds.nm" || fail "nm"
 readelf -lW "$DS" | awk '$1 == "LOAD"' >"$TMP/ds.loads" || fail "readelf -l"
 
 # gen.py MODE SEED: the description on stdout, the expected rows (JSON) in
-# $TMP/want.MODE.json.  MODE ibs: IBS raw only; ibsaddr: with ADDR and
-# DATA_SRC (perf's --mem-mode wants DATA_SRC); addr: a cpu-clock event with
-# ADDR alone.
+# $TMP/want.MODE.json.  MODE ibs: IBS raw only; ibscc: with callchains;
+# ibsaddr: with ADDR and DATA_SRC (perf's --mem-mode wants DATA_SRC); addr:
+# a cpu-clock event with ADDR alone.
 cat >"$TMP/gen.py" <<'PY'
 import json, random, struct, sys
 mode, seed, tmp, ds = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
@@ -53,7 +53,8 @@ if mode == "addr":
     print("attr type=1 config=0 sample_type=IP|TID|TIME|CPU|PERIOD|ADDR|ID period=100000 "
           "name=cpu-clock ids=5")
 else:
-    st = "IP|TID|TIME|CPU|PERIOD|RAW|ID" + ("|ADDR|DATA_SRC" if mode == "ibsaddr" else "")
+    st = "IP|TID|TIME|CPU|PERIOD|RAW|ID" + ("|ADDR|DATA_SRC" if mode == "ibsaddr" else "") + \
+        ("|CALLCHAIN" if mode == "ibscc" else "")
     print("attr type=11 config=0 sample_type=%s period=100000 name=ibs_op// ids=5" % st)
     print("cpuid AuthenticAMD,25,17,1\npmu 4 cpu\npmu 11 ibs_op\npmu 12 ibs_fetch")
 print("arch x86_64\nsample_time 100 100000\ncomm pid=42 comm=ds time=1")
@@ -92,7 +93,9 @@ for i in range(600):
         dso = sym = "[unknown]"
     want[dso + "/" + sym] = want.get(dso + "/" + sym, 0) + 1
     extra = ""
-    if mode != "ibs":
+    if mode == "ibscc":  # one chain for every sample: rows must still split
+        extra = " callchain=0x%x,0x%x" % (ip, ip + 8)
+    elif mode != "ibs":
         extra = " addr=%d" % (addr if has else 0)
     if mode == "addr":
         print("sample pid=42 tid=42 ip=0x%x time=%d cpu=0 period=1%s" % (ip, 100 + i, extra))
@@ -105,7 +108,7 @@ for i in range(600):
 json.dump(want, open("%s/want.%s.json" % (tmp, mode), "w"))
 PY
 
-for m in ibs ibsaddr addr; do
+for m in ibs ibscc ibsaddr addr; do
 	python3 "$TMP/gen.py" $m 7 "$TMP" "$DS" >"$TMP/$m.txt" || fail "gen.py $m"
 	"$MK" -o "$TMP/$m.data" "$TMP/$m.txt" || fail "mkperfdata $m"
 done
@@ -136,17 +139,19 @@ total = sum(want.values())
 seen = 0
 for l in open(sys.argv[3]):
     f = l.split()
-    if len(f) >= 4 and f[0].endswith("%") and f[1].isdigit():
+    # Overhead, or Children and Self (with callchains: equal here), Samples
+    n = 2 if len(f) > 2 and f[1].endswith("%") else 1
+    if len(f) >= 4 and f[0].endswith("%") and f[n].isdigit():
         k = f[-2] + "/" + f[-1]
-        pct = float(f[0][:-1])
         exp = 100.0 * want[k] / total
-        assert abs(pct - exp) < 0.006, "%s: %.2f%%, want %.2f%%" % (k, pct, exp)
-        assert int(f[1]) == want[k], k
+        for pct in f[:n]:
+            assert abs(float(pct[:-1]) - exp) < 0.006, "%s: %s, want %.2f%%" % (k, pct, exp)
+        assert int(f[n]) == want[k], k
         seen += 1
 assert sys.argv[3] == "/dev/null" or seen == len(want), "%d batch rows" % seen
 print(total, len(want))
 PY
-for m in ibs swap pipe addr; do
+for m in ibs ibscc swap pipe addr; do
 	f=$TMP/$m.data
 	[ $m = pipe ] && f=-
 	if [ $m = pipe ]; then
@@ -185,6 +190,21 @@ assert {r["daddr_dso"]: r["samples"] for r in rows} == dso, rows
 assert all(r["symbol"] == "main" and "daddr_sym" not in r for r in rows), rows
 PY
 ok "-s daddr_sym alone and -s sym,daddr_dso group as expected"
+
+# With callchains: children per data row, and no trees (the chains do not
+# keep the data address: a row's tree would be every data row's).
+"$PROFTOP" -i "$TMP/ibscc.data" --json -G 5 -s daddr_dso,daddr_sym >"$TMP/cc.json" 2>/dev/null ||
+	fail "ibscc -G 5"
+python3 - "$TMP/want.ibscc.json" "$TMP/cc.json" <<'PY' || fail "ibscc: children or trees"
+import json, sys
+want = json.load(open(sys.argv[1]))
+snap = [json.loads(l) for l in open(sys.argv[2])][-1]
+assert snap["rows"], snap
+for r in snap["rows"]:
+    assert "callers" not in r and "callees" not in r, r
+    assert abs(r["children"] - r["self"]) < 1e-9, r
+PY
+ok "with callchains: children per data row, no trees"
 
 # perf 6.1 on the same recording with ADDR: its rows are per address
 # ("table+0x10", "0x00007fff..."); summed by symbol, or by mapping where

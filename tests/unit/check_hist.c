@@ -401,6 +401,42 @@ START_TEST(test_decay)
 }
 END_TEST
 
+/* The same chain with other data addresses: rows per data symbol (the
+ * chain's memo of entries must not hide them), children per row too. */
+START_TEST(test_daddr_chains)
+{
+	struct symbol leaf = { 0, 1, "leaf" }, top = { 2, 3, "top" };
+	static const struct symbol obj_a = { 0x10, 0x20, "a" }, obj_b = { 0x20, 0x30, "b" };
+	struct sort_spec spec = spec_of("daddr_sym");
+	struct hist *h = hist_new(&spec);
+	struct callchain_frame chain[2] = { { NULL, &leaf, false, 0 }, { NULL, &top, false, 0 } };
+	const struct symbol *order[] = { &obj_a, &obj_a, &obj_b, &obj_a, NULL };
+	uint64_t want_a = 0, want_b = 0, want_none = 0;
+	struct hist_sample s;
+	size_t i;
+
+	hist_enable_callchains(h, 0);
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		s = sample("x", 1, 1, 0, NULL, &leaf, false, 10 + i);
+		s.chain = chain;
+		s.nr_chain = 2;
+		s.dsym = order[i];
+		hist_add(h, &s);
+		*(order[i] == &obj_a ? &want_a : order[i] ? &want_b : &want_none) += 10 + i;
+	}
+	ck_assert_uint_eq(hist_count(h), 3);
+	for (i = 0; i < hist_count(h); i++) {
+		const struct hist_entry *e = hist_entry_at(h, i);
+		uint64_t want = e->dsym == &obj_a ? want_a : e->dsym ? want_b : want_none;
+
+		ck_assert_ptr_null(e->sym); /* sym is no key here */
+		ck_assert_uint_eq(e->period, want);
+		ck_assert_uint_eq(e->children, want);
+	}
+	hist_free(h);
+}
+END_TEST
+
 /* Children are kept apart from the entries and copied in as they are
  * read: an entry only callers have (period 0) keeps decaying children and
  * is dropped with them, entries moved down by the compaction keep theirs,
@@ -879,6 +915,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_spec_good);
 	tcase_add_test(tc, test_spec_names);
 	tcase_add_test(tc, test_spec_daddr);
+	tcase_add_test(tc, test_daddr_chains);
 	tcase_add_test(tc, test_spec_bad);
 	suite_add_tcase(s, tc);
 
