@@ -436,13 +436,12 @@ END_TEST
 
 static struct machine *vm;
 
-/* The fixture mapped whole at MAP_START in pid 100, its symbols loaded. */
-static void view_setup(void)
+/* A new machine with path mapped whole at MAP_START in pid 100. */
+static void map_fixture(const char *path)
 {
 	struct mmap_event ev;
-	struct resolved r;
 
-	setup();
+	machine_free(vm);
 	vm = machine_new();
 	memset(&ev, 0, sizeof(ev));
 	ev.pid = ev.tid = 100;
@@ -450,8 +449,17 @@ static void view_setup(void)
 	ev.len = 0x10000;
 	ev.pgoff = 0;
 	ev.prot = PROT_READ | PROT_EXEC;
-	ev.filename = fixture;
+	ev.filename = path;
 	machine_mmap(vm, &ev);
+}
+
+/* The fixture mapped whole at MAP_START in pid 100, its symbols loaded. */
+static void view_setup(void)
+{
+	struct resolved r;
+
+	setup();
+	map_fixture(fixture);
 	machine_resolve(vm, 100, 100, PERF_RECORD_MISC_USER, MAP_START + outer_start, &r);
 	ck_assert_ptr_nonnull(r.sym);
 	ck_assert_str_eq(r.sym->name, "outer_noinline");
@@ -479,6 +487,19 @@ static size_t hot_addrs(uint64_t *out, size_t max, unsigned want_line)
 			out[n++] = a;
 	dwarfinfo_cache_free(c);
 	return n;
+}
+
+/* main's call of outer_noinline, as a return address - 1 */
+static void main_caller(struct callchain_frame *caller)
+{
+	struct resolved r;
+
+	machine_resolve(vm, 100, 100, PERF_RECORD_MISC_USER, MAP_START + main_start + 1, &r);
+	ck_assert_str_eq(r.sym->name, "main");
+	memset(caller, 0, sizeof(*caller));
+	caller->dso = r.dso;
+	caller->sym = r.sym;
+	caller->addr = r.addr;
 }
 
 static void add_at(struct hist *h, uint64_t vaddr, const struct callchain_frame *callers,
@@ -606,19 +627,12 @@ START_TEST(test_view_inline_rows_and_trees)
 	struct snapshot snap;
 	const struct snapshot_row *hot, *outer;
 	struct callchain_frame caller;
-	struct resolved r;
 	uint64_t a[2];
 
 	hist_key_addresses(h);
 	hist_enable_callchains(h, 0);
 	ck_assert_uint_eq(hot_addrs(a, 1, 14), 1);
-	/* main's call of outer_noinline, as a return address - 1 */
-	machine_resolve(vm, 100, 100, PERF_RECORD_MISC_USER, MAP_START + main_start + 1, &r);
-	ck_assert_str_eq(r.sym->name, "main");
-	memset(&caller, 0, sizeof(caller));
-	caller.dso = r.dso;
-	caller.sym = r.sym;
-	caller.addr = r.addr;
+	main_caller(&caller);
 	add_at(h, a[0], &caller, 1, 8);
 	add_at(h, outer_start, &caller, 1, 2);
 	memset(&o, 0, sizeof(o));
@@ -724,9 +738,7 @@ static void stacks_of(bool inlined_first, uint64_t hot, const struct callchain_f
 
 START_TEST(test_view_stack_lines)
 {
-	struct mmap_event ev;
 	struct callchain_frame caller;
-	struct resolved r;
 	struct strbuf a, b;
 	const struct dwarfinfo *in;
 	struct dwarfinfo_cache *c = dwarfinfo_cache_new(0);
@@ -735,22 +747,9 @@ START_TEST(test_view_stack_lines)
 
 	build_relative();
 	/* pid 100 maps the relative build (the same code) instead. */
-	machine_free(vm);
-	vm = machine_new();
-	memset(&ev, 0, sizeof(ev));
-	ev.pid = ev.tid = 100;
-	ev.start = MAP_START;
-	ev.len = 0x10000;
-	ev.prot = PROT_READ | PROT_EXEC;
-	ev.filename = relfix;
-	machine_mmap(vm, &ev);
+	map_fixture(relfix);
 	ck_assert_uint_eq(hot_addrs(hot, 1, 14), 1);
-	machine_resolve(vm, 100, 100, PERF_RECORD_MISC_USER, MAP_START + main_start + 1, &r);
-	ck_assert_str_eq(r.sym->name, "main");
-	memset(&caller, 0, sizeof(caller));
-	caller.dso = r.dso;
-	caller.sym = r.sym;
-	caller.addr = r.addr;
+	main_caller(&caller);
 	strbuf_init(&a);
 	strbuf_init(&b);
 	stacks_of(true, hot[0], &caller, &a);
