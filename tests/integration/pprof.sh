@@ -284,14 +284,16 @@ ok "--inline: source files from the DWARF ($SRC), has_filenames and has_line_num
 # names one file for that function: two static functions of one name
 # share a Function, as they share a row).  And go tool pprof -lines -top
 # gives each leaf line the samples of the addresses eu-addr2line puts on
-# that line.
+# that line.  With "outer" (-s srcline without --inline) each Location has
+# one Line, the function's own: eu-addr2line's last.
 lines_vs_addr2line() {
 	$PP -raw "$1" >"$1.raw" 2>&1 || fail "pprof -raw $1: $(cat "$1.raw")"
 	$PP -lines -top -nodecount=100000 -nodefraction=0 -sample_index=samples "$1" \
 		>"$1.ltop" 2>"$1.lterr" || fail "pprof -lines -top $1: $(cat "$1.lterr")"
-	python3 - "$1.raw" "$1.ltop" <<'PY' || exit 1
+	python3 - "$1.raw" "$1.ltop" "${2:-}" <<'PY' || exit 1
 import collections, os, re, subprocess, sys
 raw = open(sys.argv[1]).read()
+outer = sys.argv[3] == "outer"
 maps = dict(re.findall(r'^(\d+): 0x[0-9a-f]+/0x[0-9a-f]+/0x[0-9a-f]+ (\S+) ', raw, re.M))
 locs, cur = {}, None
 for line in raw[raw.index("\nLocations"):raw.index("\nMappings")].splitlines():
@@ -322,6 +324,8 @@ for path, ids in byfile.items():
             if rows[k] != "??" or rows[k + 1] != "??:0":
                 w.append((rows[k].split(" inlined at ")[0], m.group(1) if m else "", int(m.group(2)) if m else 0))
         want[i] = w or [("??", "", 0)]
+        if outer:
+            want[i] = want[i][-1:]
 files = collections.defaultdict(set)
 for w in want.values():
     for name, f, line in w:
@@ -395,3 +399,9 @@ lines_vs_addr2line "$TMP/d.pb.gz"
 grep -q " hot_inline \./src/\./src/inline-fixture\.c:[0-9]* s=" "$TMP/d.pb.gz.raw" ||
 	fail "hot_inline's file is not eu-addr2line's ./src/./src/inline-fixture.c: $(grep hot_inline "$TMP/d.pb.gz.raw" | head -3)"
 ok "-i --inline: five replays write the same bytes; files, lines and -lines -top as eu-addr2line gives them"
+# -s srcline (with -g) reads the DWARF too: no inlined Lines, but each
+# Location's line is its function's there (the call of what is inlined).
+"$PROFTOP" -i "$TMP/ld.data" -s dso,sym,srcline --pprof="$TMP/sl.pb.gz" 2>"$TMP/d.err" ||
+	fail "-i -s srcline --pprof: status $? ($(cat "$TMP/d.err"))"
+lines_vs_addr2line "$TMP/sl.pb.gz" outer
+ok "-i -s srcline: each Location's one Line as eu-addr2line's outermost frame gives it"
