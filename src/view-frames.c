@@ -149,6 +149,10 @@ uint32_t view_dtab_expand(struct view_dtab *t, struct dso *dso, const struct sym
 	f.name = sym && sym->name ? sym->name : view_unknown;
 	f.file = NULL;
 	f.start_line = 0;
+	/* A frame without a symbol stands for all the object's unnamed code:
+	   no one file or line is its. */
+	if (!sym)
+		in = NULL;
 	if (in) {
 		/* Code without a DW_TAG_subprogram (assembly) has its lines. */
 		f.file = in->function_file ? in->function_file :
