@@ -108,8 +108,13 @@ struct snapshot_frame {
 	uint64_t addr;               /* view_opts.stack_detail: the address in the
 					DSO's ELF space (the kernel's own), else 0 */
 	const char *file;            /* --inline, -s srcline: the function's source
-					file from the DWARF (at the first address
-					seen), or NULL */
+					file from the DWARF (where it is defined),
+					or NULL */
+	unsigned start_line;         /* and the line where it is defined, or 0 */
+	unsigned line;               /* stack_detail with --inline or -s srcline:
+					the source line at addr in this function
+					(the innermost inlined one's line there,
+					each caller's the line of its call), or 0 */
 };
 
 /* A frame's object (snapshot_frame.object) for exporters outside src/
