@@ -186,3 +186,29 @@ else
 		echo "bpftrace: SKIP (not installed: apt-get install bpftrace)"
 	fi
 fi
+
+# AB=N: what the kernel's side of each choice costs the ping-pong, apart
+# from proftop's own work: N interleaved rounds (the order swapped every
+# other round) of perf record -g -a plain, with --switch-events (the
+# records proftop keeps beside the tracepoint) and with -k mono (the
+# clock proftop asks for); each run's CPU per 1000 round trips, then the
+# means.  The machine's other load moves single runs by 10-20%.
+if [ -n "${AB:-}" ]; then
+	ab_run() {
+		name=$1
+		shift
+		"$TMP/pingpong" "$ROUNDS" 8 >"$TMP/pp.ab" &
+		PP=$!
+		perf record -q -e sched:sched_switch $CG -a "$@" -o "$TMP/ab.data" -- sleep 8 2>/dev/null
+		wait $PP
+		echo "$name $(per1000 "$TMP/pp.ab")"
+	}
+	for r in $(seq "$AB"); do
+		if [ $((r % 2)) = 1 ]; then
+			ab_run plain; ab_run switch-events --switch-events; ab_run mono -k mono
+		else
+			ab_run mono -k mono; ab_run switch-events --switch-events; ab_run plain
+		fi
+	done | tee "$TMP/ab.txt" | sed 's/^/ab: /'
+	awk '{ s[$1] += $2; n[$1]++ } END { for (k in s) printf "ab mean: %s %.3f ms per 1000 (%d runs)\n", k, s[k] / n[k], n[k] }' "$TMP/ab.txt" | sort
+fi

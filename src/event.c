@@ -248,8 +248,7 @@ void event_attr_init(struct perf_event_attr *attr, const struct event_spec *ev,
 		attr->sample_type |= PERF_SAMPLE_RAW;
 		attr->context_switch = s->tracking;
 		/* Times on CLOCK_MONOTONIC: a refresh charges the threads
-		 * still off the CPU up to its own clock_gettime (per thread;
-		 * system-wide live_clock takes it off again). */
+		 * still off the CPU up to its own clock_gettime. */
 		attr->use_clockid = 1;
 		attr->clockid = CLOCK_MONOTONIC;
 	}

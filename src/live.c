@@ -159,22 +159,6 @@ static void live_also_attr(struct live *l, const struct live_config *cfg,
 	l->has_also = true;
 }
 
-/* Per thread, the sched_switch tracepoint's times (and those of the event
- * beside it) are on CLOCK_MONOTONIC, so that a refresh charges a thread
- * still off the CPU up to its own clock: a sleeping target writes nothing
- * meanwhile.  System-wide they stay on the kernel's default clock, as perf
- * record's: a CLOCK_MONOTONIC read in every record cost the switching
- * workload 8-15% more CPU (bench/offcpu.sh), and a refresh charges up to
- * the latest switch read instead, which is no older than the engine's own
- * wake-up (itself a switch). */
-static void live_clock(struct live *l, const struct live_config *cfg)
-{
-	if (cfg->tids || !l->attr.use_clockid)
-		return;
-	l->attr.use_clockid = l->also_attr.use_clockid = 0;
-	l->attr.clockid = l->also_attr.clockid = 0;
-}
-
 int live_open(const struct live_config *cfg, struct live **out, struct errmsg *em)
 {
 	struct live *l = xcalloc(1, sizeof(*l));
@@ -215,7 +199,6 @@ int live_open(const struct live_config *cfg, struct live **out, struct errmsg *e
 		arch_adjust_attr(&l->attr, arch_host_machine());
 		if (cfg->has_also)
 			live_also_attr(l, cfg, &s);
-		live_clock(l, cfg);
 		err = live_open_all(l, cfg, cpus, ncpus);
 		if (!err)
 			break;
