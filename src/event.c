@@ -242,7 +242,8 @@ void event_attr_init(struct perf_event_attr *attr, const struct event_spec *ev,
 	attr->enable_on_exec = s->enable_on_exec;
 	/* A tracepoint (--off-cpu's sched_switch) carries its fields in RAW;
 	 * switch records give the switch-in of per-thread targets, whose
-	 * events see only their own switch-outs. */
+	 * events see only their own switch-outs, and system-wide those
+	 * the tracepoint misses (live.c, live_also_attr). */
 	if (ev->type == PERF_TYPE_TRACEPOINT) {
 		attr->sample_type |= PERF_SAMPLE_RAW;
 		attr->context_switch = s->tracking;

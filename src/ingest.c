@@ -975,6 +975,13 @@ void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
 {
 	struct record rec;
 
+	/* Live --off-cpu: a switch-out record says nothing the tracepoint's
+	 * sample of that switch did not (a refresh charges up to its own
+	 * clock), so it is not even decoded: a third of the records in a
+	 * switch storm. */
+	if (in->offcpu && in->cfg.live && (hdr->misc & PERF_RECORD_MISC_SWITCH_OUT) &&
+	    (hdr->type == PERF_RECORD_SWITCH || hdr->type == PERF_RECORD_SWITCH_CPU_WIDE))
+		return;
 	ingest_unwound(in, false);
 	if (record_decode(hdr, attr, &rec, NULL)) {
 		in->bad_records++;
