@@ -1,8 +1,7 @@
 /* ELF files through libelf: type, PT_LOAD segments, GNU build ID and the
- * function symbols of .symtab (else .dynsym), in ELF virtual addresses;
- * and a function's code bytes for annotate.  Just over 900 lines: the
- * symbol, build-ID and code readers share one way of opening a file
- * (nsopen, regular files only) and of finding its build ID. */
+ * function symbols of .symtab (else .dynsym), in ELF virtual addresses,
+ * with func@plt names from elfplt; data objects for -s daddr_sym; and a
+ * function's code bytes for annotate. */
 #include "config.h"
 
 #include "elfsyms.h"
@@ -18,6 +17,7 @@
 
 #include "cfi.h"
 #include "debugfile.h"
+#include "elfplt.h"
 #include "errmsg.h"
 #include "symtab.h"
 #include "nsopen.h"
@@ -190,32 +190,11 @@ struct elfsyms_sect {
 	bool data;                /* SHF_ALLOC without SHF_EXECINSTR */
 };
 
-/* The PLT sections, and the symbols found inside them: synthesized
- * func@plt names go only where no real symbol is. */
-struct elfsyms_plt {
-	uint64_t lo, hi;          /* union of .plt and .plt.sec; lo == hi: none */
-	struct { uint64_t start, end; } *taken;
-	size_t ntaken, cap;
-};
-
-static void elfsyms_plt_note(struct elfsyms_plt *plt, uint64_t start, uint64_t size)
-{
-	/* Sizeless: at least its own start is taken. */
-	uint64_t end = size && start + size > start ? start + size : start + 1;
-
-	if (!plt || start >= plt->hi || end <= plt->lo)
-		return;
-	plt->taken = xgrow(plt->taken, &plt->cap, plt->ntaken + 1, sizeof(*plt->taken));
-	plt->taken[plt->ntaken].start = start;
-	plt->taken[plt->ntaken].end = end;
-	plt->ntaken++;
-}
-
 /* Add the functions of one symbol table section (SHT_SYMTAB or SHT_DYNSYM),
  * or with objects its data objects (STT_OBJECT in an allocated section
  * that is not code) instead. */
 static int elfsyms_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *symsh,
-				  int machine, struct symtab *st, struct elfsyms_plt *plt,
+				  int machine, struct symtab *st, struct elfplt *plt,
 				  bool objects)
 {
 	struct elfsyms_sect *sects;
@@ -275,265 +254,10 @@ static int elfsyms_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *syms
 		 * saves most of the load time of a large C++ binary. */
 		symtab_add(st, sym.st_value, sym.st_size, elfsyms_bind(GELF_ST_BIND(sym.st_info)),
 			   name, sects[shndx].end);
-		elfsyms_plt_note(plt, sym.st_value, sym.st_size);
+		elfplt_note(plt, sym.st_value, sym.st_size);
 	}
 	free(sects);
 	return 0;
-}
-
-/* x86_64 PLT entries are 16 bytes: with IBT (.plt.sec) entry i is at
- * .plt.sec + 16 * i, else at .plt + 16 * (i + 1) after the PLT0 header. */
-#define ELF_PLT_ENTRY 16
-
-/* The .plt / .plt.sec / .rela.plt sections, when the file has them, and
- * .plt.got with the .rela.dyn that names its GOT slots. */
-struct elfsyms_pltsecs {
-	Elf_Scn *rela, *reladyn, *pltgot;
-	GElf_Shdr relash, pltsh, secsh, gotsh, reladynsh, pltgotsh;
-	bool have_rela, have_plt, have_sec, have_got;
-};
-
-static void elfsyms_find_plt(Elf *elf, struct elfsyms_pltsecs *ps,
-			       struct elfsyms_plt *plt)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	GElf_Shdr sh;
-
-	memset(ps, 0, sizeof(*ps));
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
-			continue;
-		/* Debug files keep the headers but not the bytes (NOBITS). */
-		if (strcmp(name, ".rela.plt") == 0 && sh.sh_type == SHT_RELA) {
-			ps->rela = scn;
-			ps->relash = sh;
-			ps->have_rela = true;
-		} else if (strcmp(name, ".plt") == 0 && (sh.sh_flags & SHF_EXECINSTR)) {
-			ps->pltsh = sh;
-			ps->have_plt = true;
-		} else if (strcmp(name, ".plt.sec") == 0 && (sh.sh_flags & SHF_EXECINSTR)) {
-			ps->secsh = sh;
-			ps->have_sec = true;
-		} else if (strcmp(name, ".got.plt") == 0) {
-			ps->gotsh = sh;
-			ps->have_got = true;
-		} else if (strcmp(name, ".rela.dyn") == 0 && sh.sh_type == SHT_RELA) {
-			ps->reladyn = scn;
-			ps->reladynsh = sh;
-		} else if (strcmp(name, ".plt.got") == 0 && (sh.sh_flags & SHF_EXECINSTR) &&
-			   sh.sh_type == SHT_PROGBITS) {
-			ps->pltgot = scn;
-			ps->pltgotsh = sh;
-		}
-	}
-	plt->lo = UINT64_MAX;
-	if (ps->pltgot && ps->reladyn) {
-		plt->lo = ps->pltgotsh.sh_addr;
-		plt->hi = ps->pltgotsh.sh_addr + ps->pltgotsh.sh_size;
-	}
-	if (!ps->have_rela || !(ps->have_plt || ps->have_sec)) {
-		ps->have_plt = ps->have_sec = false;
-		if (plt->hi <= plt->lo)
-			plt->lo = plt->hi = 0;
-		return;
-	}
-	if (ps->have_plt) {
-		if (ps->pltsh.sh_addr < plt->lo)
-			plt->lo = ps->pltsh.sh_addr;
-		if (ps->pltsh.sh_addr + ps->pltsh.sh_size > plt->hi)
-			plt->hi = ps->pltsh.sh_addr + ps->pltsh.sh_size;
-	}
-	if (ps->have_sec) {
-		if (ps->secsh.sh_addr < plt->lo)
-			plt->lo = ps->secsh.sh_addr;
-		if (ps->secsh.sh_addr + ps->secsh.sh_size > plt->hi)
-			plt->hi = ps->secsh.sh_addr + ps->secsh.sh_size;
-	}
-}
-
-static bool elfsyms_plt_taken(const struct elfsyms_plt *plt, uint64_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < plt->ntaken; i++)
-		if (addr >= plt->taken[i].start && addr < plt->taken[i].end)
-			return true;
-	return false;
-}
-
-/* Name the PLT entries func@plt from their R_X86_64_JUMP_SLOT relocations
- * (perf does the same): samples in them are otherwise [unknown]. */
-static void elfsyms_synth_plt(Elf *elf, const struct elfsyms_pltsecs *ps,
-				const struct elfsyms_plt *plt, struct symtab *st)
-{
-	Elf_Data *rel, *dyn;
-	Elf_Scn *dynscn;
-	GElf_Shdr dynsh;
-	uint64_t base, end;
-	size_t i, nrel;
-	struct strbuf name;
-
-	if (!ps->have_plt && !ps->have_sec)
-		return;
-	rel = elf_getdata(ps->rela, NULL);
-	dynscn = elf_getscn(elf, ps->relash.sh_link);
-	if (!rel || !rel->d_buf || ps->relash.sh_entsize == 0 || !dynscn ||
-	    !gelf_getshdr(dynscn, &dynsh) || dynsh.sh_type != SHT_DYNSYM || dynsh.sh_entsize == 0)
-		return;
-	dyn = elf_getdata(dynscn, NULL);
-	if (!dyn || !dyn->d_buf)
-		return;
-	if (ps->have_sec) {
-		base = ps->secsh.sh_addr;
-		end = ps->secsh.sh_addr + ps->secsh.sh_size;
-	} else {
-		base = ps->pltsh.sh_addr + ELF_PLT_ENTRY;
-		end = ps->pltsh.sh_addr + ps->pltsh.sh_size;
-	}
-	nrel = rel->d_size / ps->relash.sh_entsize;
-	strbuf_init(&name);
-	for (i = 0; i < nrel; i++) {
-		uint64_t slot = i, addr;
-		const char *sname;
-		GElf_Rela r;
-		GElf_Sym sym;
-
-		if (!gelf_getrela(rel, (int)i, &r))
-			continue;
-		/* The slot is the entry's .got.plt word (after 3 reserved
-		 * ones): linkers move IRELATIVE relocations to the end of
-		 * .rela.plt, so the relocation's index is only a fallback. */
-		if (ps->have_got && r.r_offset >= ps->gotsh.sh_addr + 24 &&
-		    r.r_offset < ps->gotsh.sh_addr + ps->gotsh.sh_size)
-			slot = (r.r_offset - ps->gotsh.sh_addr) / 8 - 3;
-		addr = base + slot * ELF_PLT_ENTRY;
-		if (slot > (end - base) / ELF_PLT_ENTRY || addr + ELF_PLT_ENTRY > end)
-			continue;
-		/* Only JUMP_SLOTs name a function (IRELATIVE has no symbol). */
-		if (GELF_R_TYPE(r.r_info) != R_X86_64_JUMP_SLOT ||
-		    GELF_R_SYM(r.r_info) >= dyn->d_size / dynsh.sh_entsize ||
-		    !gelf_getsym(dyn, (int)GELF_R_SYM(r.r_info), &sym) ||
-		    !(sname = elf_strptr(elf, dynsh.sh_link, sym.st_name)) || !*sname ||
-		    elfsyms_plt_taken(plt, addr))
-			continue;
-		strbuf_reset(&name);
-		strbuf_addstr(&name, sname);
-		strbuf_addstr(&name, "@plt");
-		symtab_add(st, addr, ELF_PLT_ENTRY, SYMTAB_LOCAL, name.buf, end);
-	}
-	strbuf_release(&name);
-}
-
-/* A GOT slot and the .dynsym index its R_X86_64_GLOB_DAT names. */
-struct elfsyms_gotslot {
-	uint64_t addr;
-	uint32_t sym;
-};
-
-static int elfsyms_gotslot_cmp(const void *a, const void *b)
-{
-	const struct elfsyms_gotslot *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* The GOT slot an x86_64 .plt.got entry jumps through: the entry is
- * `jmp *disp32(%rip)` (ff 25), maybe after endbr64 (f3 0f 1e fa) and with
- * a bnd prefix (f2).  Returns false when the bytes are anything else. */
-static bool elfsyms_pltgot_target(const unsigned char *p, size_t len, uint64_t addr,
-				    uint64_t *slot)
-{
-	size_t i = 0;
-	int32_t disp;
-
-	if (len >= 4 && p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa)
-		i = 4;
-	if (i < len && p[i] == 0xf2)
-		i++;
-	if (i + 6 > len || p[i] != 0xff || p[i + 1] != 0x25)
-		return false;
-	disp = (int32_t)((uint32_t)p[i + 2] | (uint32_t)p[i + 3] << 8 |
-			 (uint32_t)p[i + 4] << 16 | (uint32_t)p[i + 5] << 24);
-	*slot = addr + i + 6 + (uint64_t)(int64_t)disp;
-	return true;
-}
-
-/* Name the .plt.got entries func@plt, as perf and objdump do: the linker
- * puts there the PLT entries of functions whose address is also taken,
- * which jump through a GOT slot that an R_X86_64_GLOB_DAT relocation of
- * .rela.dyn fills with func.  Entries are 8 bytes, or 16 with IBT. */
-static void elfsyms_synth_pltgot(Elf *elf, const struct elfsyms_pltsecs *ps,
-				   const struct elfsyms_plt *plt, struct symtab *st)
-{
-	struct elfsyms_gotslot *slots = NULL;
-	size_t nslots = 0, cap = 0, i, nrel, nsyms, esize;
-	const unsigned char *code;
-	Elf_Data *rel, *dyn, *text;
-	Elf_Scn *dynscn;
-	GElf_Shdr dynsh;
-	uint64_t base, size;
-	struct strbuf name;
-
-	if (!ps->pltgot || !ps->reladyn || ps->reladynsh.sh_entsize == 0)
-		return;
-	text = elf_getdata(ps->pltgot, NULL);
-	rel = elf_getdata(ps->reladyn, NULL);
-	dynscn = elf_getscn(elf, ps->reladynsh.sh_link);
-	if (!text || !text->d_buf || !rel || !rel->d_buf || !dynscn ||
-	    !gelf_getshdr(dynscn, &dynsh) || dynsh.sh_type != SHT_DYNSYM || dynsh.sh_entsize == 0)
-		return;
-	dyn = elf_getdata(dynscn, NULL);
-	if (!dyn || !dyn->d_buf)
-		return;
-	nsyms = dyn->d_size / dynsh.sh_entsize;
-	nrel = rel->d_size / ps->reladynsh.sh_entsize;
-	for (i = 0; i < nrel; i++) {
-		GElf_Rela r;
-
-		if (!gelf_getrela(rel, (int)i, &r) || GELF_R_TYPE(r.r_info) != R_X86_64_GLOB_DAT ||
-		    GELF_R_SYM(r.r_info) == 0 || GELF_R_SYM(r.r_info) >= nsyms)
-			continue;
-		slots = xgrow(slots, &cap, nslots + 1, sizeof(*slots));
-		slots[nslots].addr = r.r_offset;
-		slots[nslots].sym = (uint32_t)GELF_R_SYM(r.r_info);
-		nslots++;
-	}
-	if (!nslots)
-		return;
-	qsort(slots, nslots, sizeof(*slots), elfsyms_gotslot_cmp);
-	code = text->d_buf;
-	size = text->d_size < ps->pltgotsh.sh_size ? text->d_size : ps->pltgotsh.sh_size;
-	base = ps->pltgotsh.sh_addr;
-	/* With IBT every entry starts with endbr64 and is 16 bytes. */
-	esize = size >= 4 && code[0] == 0xf3 && code[1] == 0x0f && code[2] == 0x1e &&
-		code[3] == 0xfa ? 16 : 8;
-	strbuf_init(&name);
-	for (i = 0; i + esize <= size; i += esize) {
-		struct elfsyms_gotslot key, *hit;
-		const char *sname;
-		uint64_t slot;
-		GElf_Sym sym;
-
-		if (!elfsyms_pltgot_target(code + i, esize, base + i, &slot))
-			continue;
-		key.addr = slot;
-		hit = bsearch(&key, slots, nslots, sizeof(*slots), elfsyms_gotslot_cmp);
-		if (!hit || !gelf_getsym(dyn, (int)hit->sym, &sym) ||
-		    !(sname = elf_strptr(elf, dynsh.sh_link, sym.st_name)) || !*sname ||
-		    elfsyms_plt_taken(plt, base + i))
-			continue;
-		strbuf_reset(&name);
-		strbuf_addstr(&name, sname);
-		strbuf_addstr(&name, "@plt");
-		symtab_add(st, base + i, esize, SYMTAB_LOCAL, name.buf, base + size);
-	}
-	strbuf_release(&name);
-	free(slots);
 }
 
 /* The first section of elf of type (SHT_SYMTAB, SHT_DYNSYM), or NULL. */
@@ -578,7 +302,7 @@ static void elfsyms_read_debuglink(Elf *elf, Elf_Scn *scn, struct elfsyms_image 
  * the functions .dynsym lacks; add them to img's table.  The sizes are
  * capped: the section is whatever the file says. */
 static void elfsyms_read_debugdata(Elf_Scn *scn, struct elfsyms_image *img,
-				     struct elfsyms_plt *plt)
+				     struct elfplt *plt)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	Elf_Scn *symscn;
@@ -610,8 +334,8 @@ static int elfsyms_load_symbols(Elf *elf, struct elfsyms_image *img)
 {
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL, *debugdata = NULL;
 	GElf_Shdr sh, symsh, dynsh;
-	struct elfsyms_pltsecs ps;
-	struct elfsyms_plt plt = { 0 };
+	struct elfplt_secs ps;
+	struct elfplt plt = { 0 };
 	size_t shstrndx = 0;
 	int err = 0;
 
@@ -641,7 +365,7 @@ static int elfsyms_load_symbols(Elf *elf, struct elfsyms_image *img)
 	}
 	/* Only the x86_64 PLT layout is known here; elsewhere no @plt. */
 	if (img->machine == EM_X86_64)
-		elfsyms_find_plt(elf, &ps, &plt);
+		elfplt_find(elf, &ps, &plt);
 	if (symtab) {
 		err = elfsyms_read_symbols(elf, symtab, &symsh, img->machine, img->symtab,
 					     plt.hi > plt.lo ? &plt : NULL, false);
@@ -654,8 +378,7 @@ static int elfsyms_load_symbols(Elf *elf, struct elfsyms_image *img)
 	if (!err && !symtab && debugdata)
 		elfsyms_read_debugdata(debugdata, img, plt.hi > plt.lo ? &plt : NULL);
 	if (!err && plt.hi > plt.lo) {
-		elfsyms_synth_plt(elf, &ps, &plt, img->symtab);
-		elfsyms_synth_pltgot(elf, &ps, &plt, img->symtab);
+		elfplt_synth(elf, &ps, &plt, img->symtab);
 	}
 	free(plt.taken);
 	return err;
