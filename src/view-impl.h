@@ -86,5 +86,9 @@ const char *view_frame_symbol(const struct callchain_frame *f);
  * (view_opts.stack_detail). */
 void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 		       struct snapshot *snap, bool detail);
+/* The same built and sorted from nothing (view_build_stacks keeps groups
+ * between refreshes without dt): for display frames, and tests. */
+void view_build_stacks_sorted(const struct callchain_store *st, struct view_dtab *dt,
+			      struct snapshot *snap, bool detail);
 
 #endif
