@@ -908,6 +908,13 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	free(mem);
 }
 
+size_t view_stacks_kept_groups(const struct callchain_store *st)
+{
+	const struct view_scache *c = callchain_store_view_cache(st);
+
+	return c ? c->ng : 0;
+}
+
 void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 		       struct snapshot *snap, bool detail)
 {

@@ -90,5 +90,7 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
  * between refreshes without dt): for display frames, and tests. */
 void view_build_stacks_sorted(const struct callchain_store *st, struct view_dtab *dt,
 			      struct snapshot *snap, bool detail);
+/* For tests: the groups view_build_stacks keeps with st (0: none yet). */
+size_t view_stacks_kept_groups(const struct callchain_store *st);
 
 #endif
