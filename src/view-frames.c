@@ -531,7 +531,7 @@ struct view_scache {
 	size_t nframes, frames_cap;
 	struct hashtab index;    /* over g */
 	uint32_t *order;         /* every group, by view_sgroup_cmp */
-	size_t order_cap;
+	bool *same;              /* order[i] prints as order[i - 1] does */
 	uint32_t build;          /* builds so far */
 	size_t live;             /* groups of the last build */
 };
@@ -559,6 +559,7 @@ static void view_scache_free(void *p)
 	free(c->fns);
 	free(c->frames);
 	free(c->order);
+	free(c->same);
 	hashtab_release(&c->index);
 	free(c);
 }
@@ -681,9 +682,19 @@ static void view_scache_prune(struct view_scache *c)
 		map[i] = (uint32_t)n;
 		c->g[n++] = g;
 	}
-	for (i = 0; i < c->ng; i++)
-		if (map[c->order[i]] != UINT32_MAX)
-			c->order[no++] = map[c->order[i]];
+	/* Printing the same is transitive: a group that goes joins its
+	   neighbours' runs. */
+	for (i = 0; i < c->ng; i++) {
+		bool same = i && c->same[i];
+
+		if (map[c->order[i]] == UINT32_MAX) {
+			if (i + 1 < c->ng)
+				c->same[i + 1] = c->same[i + 1] && same;
+			continue;
+		}
+		c->same[no] = no && same;
+		c->order[no++] = map[c->order[i]];
+	}
 	free(c->fns);
 	free(c->frames);
 	c->fns = fns;
@@ -698,11 +709,13 @@ static void view_scache_prune(struct view_scache *c)
 }
 
 /* The groups first seen in this build, [old, ng), sorted and merged into
- * the kept order. */
+ * the kept order; whether each prints as the one before it is carried
+ * over between kept neighbours, compared next to a new one. */
 static void view_scache_order(struct view_scache *c, size_t old)
 {
 	size_t nnew = c->ng - old, i, a = 0, b = 0, k = 0;
 	uint32_t *add, *merged;
+	bool *same, last_kept = false;
 
 	if (!nnew)
 		return;
@@ -711,16 +724,29 @@ static void view_scache_order(struct view_scache *c, size_t old)
 		add[i] = (uint32_t)(old + i);
 	qsort_r(add, nnew, sizeof(*add), view_sgroup_cmp, c);
 	merged = xmalloc(c->ng * sizeof(*merged));
+	same = xmalloc(c->ng * sizeof(*same));
 	while (a < old || b < nnew) {
-		if (b == nnew || (a < old && view_sgroup_cmp(&c->order[a], &add[b], c) <= 0))
-			merged[k++] = c->order[a++];
+		bool kept = b == nnew || (a < old && view_sgroup_cmp(&c->order[a], &add[b], c) <= 0);
+
+		merged[k] = kept ? c->order[a] : add[b];
+		if (!k)
+			same[k] = false;
+		else if (kept && last_kept)
+			same[k] = c->same[a];
 		else
-			merged[k++] = add[b++];
+			same[k] = view_sgroup_cmp(&merged[k - 1], &merged[k], c) == 0;
+		k++;
+		if (kept)
+			a++;
+		else
+			b++;
+		last_kept = kept;
 	}
 	free(c->order);
+	free(c->same);
 	free(add);
 	c->order = merged;
-	c->order_cap = c->ng;
+	c->same = same;
 }
 
 /* Stacks that print the same (one run of equal keys in the kept order)
@@ -764,6 +790,7 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	struct snapshot_stack *out;
 	struct snapshot_frame *f;
 	struct view_stie tie;
+	bool *same, run;
 	bool pids = sort_spec_has(&snap->sort, SORT_PID), tids = sort_spec_has(&snap->sort, SORT_TID);
 
 	if (!n)
@@ -809,13 +836,18 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	c->live = nlive;
 	view_scache_order(c, old);
 
-	/* The live groups in order, each one's members together. */
+	/* The live groups in order, each one's members together; whether
+	   each prints as the live one before it. */
 	live = xmalloc(nlive * sizeof(*live));
-	for (i = 0, j = 0, off = 0; i < c->ng; i++) {
+	same = xmalloc(nlive * sizeof(*same));
+	for (i = 0, j = 0, off = 0, run = false; i < c->ng; i++) {
 		struct view_sgroup *g = &c->g[c->order[i]];
 
+		run = i && c->same[i] && run;
 		if (g->seen != c->build)
 			continue;
+		same[j] = j && run;
+		run = true;
 		live[j++] = c->order[i];
 		g->mem_off = off;
 		g->fill = 0;
@@ -863,7 +895,7 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	tie.mem = mem;
 	tie.mi = mi;
 	for (i = 0; i < nlive; i = j) {
-		for (j = i + 1; j < nlive && view_sgroup_cmp(&live[j - 1], &live[j], c) == 0; j++)
+		for (j = i + 1; j < nlive && same[j]; j++)
 			;
 		if (j - i > 1)
 			qsort_r(live + i, j - i, sizeof(*live), view_stie_cmp, &tie);
@@ -904,6 +936,7 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	snap->stacks = out;
 	snap->nr_stacks = nout;
 	free(live);
+	free(same);
 	free(mi);
 	free(mem);
 }
