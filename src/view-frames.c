@@ -300,6 +300,8 @@ static void view_stack_frames(const struct callchain_store *st, const struct vie
 	for (j = 0; j < t->nr; j++, f++) {
 		uint32_t id = t->ids[t->nr - 1 - j];
 
+		/* Padding too: --pprof compares whole frames. */
+		memset(f, 0, sizeof(*f));
 		if (dt) {
 			const struct view_dframe *d = &dt->v[id];
 
