@@ -408,7 +408,6 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 
 				prev_loc = xgrow(prev_loc, &cap, nr, sizeof(*prev_loc));
 				cur_loc = xrealloc(cur_loc, cap * sizeof(*cur_loc));
-				memset(prev_loc + loc_cap, 0, (cap - loc_cap) * sizeof(*prev_loc));
 				loc_cap = cap;
 			}
 			/* The outer frames this stack shares with the one
@@ -454,11 +453,10 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 				}
 				cur_loc[pos] = ids[n++];
 			}
+			/* Past nr, prev_loc is stale: never read (shared <= nr). */
 			swap = prev_loc;
 			prev_loc = cur_loc;
 			cur_loc = swap;
-			/* The other's tail past nr is stale: cleared. */
-			memset(prev_loc + nr, 0, (loc_cap - nr) * sizeof(*prev_loc));
 			prev = st;
 			pprof_sample(&e, n, st->samples, st->period);
 			if (st->comm)
