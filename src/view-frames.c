@@ -873,19 +873,34 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 			continue;
 		}
 		if (g->nmem > 1) {
-			tmp = xmalloc(g->nmem * sizeof(*tmp));
-			for (k = 0; k < g->nmem; k++)
-				tmp[k] = mem[m[k]];
-			qsort_r(tmp, g->nmem, sizeof(*tmp), view_smember_cmp, (void *)st);
+			/* Their indices: a group has a few members (insertion
+			   sort), a long one is sorted in place of a copy. */
+			if (g->nmem > 16) {
+				tmp = xmalloc(g->nmem * sizeof(*tmp));
+				for (k = 0; k < g->nmem; k++)
+					tmp[k] = mem[m[k]];
+				qsort_r(tmp, g->nmem, sizeof(*tmp), view_smember_cmp, (void *)st);
+				for (k = 0; k < g->nmem; k++)
+					mem[m[k]] = tmp[k];
+				free(tmp);
+			} else {
+				for (k = 1; k < g->nmem; k++) {
+					uint32_t x = m[k], y = k;
+
+					for (; y && view_smember_cmp(&mem[m[y - 1]], &mem[x], (void *)st) > 0; y--)
+						m[y] = m[y - 1];
+					m[y] = x;
+				}
+			}
+			/* The same ones merged into the first. */
 			for (k = 0; k < g->nmem; k++) {
-				if (kept && view_smember_cmp(&mem[m[kept - 1]], &tmp[k], (void *)st) == 0) {
-					mem[m[kept - 1]].samples += tmp[k].samples;
-					mem[m[kept - 1]].period += tmp[k].period;
+				if (kept && view_smember_cmp(&mem[m[kept - 1]], &mem[m[k]], (void *)st) == 0) {
+					mem[m[kept - 1]].samples += mem[m[k]].samples;
+					mem[m[kept - 1]].period += mem[m[k]].period;
 					continue;
 				}
-				mem[m[kept++]] = tmp[k];
+				m[kept++] = m[k];
 			}
-			free(tmp);
 			g->nmem = kept;
 		}
 		nout += g->nmem;
