@@ -133,6 +133,8 @@ struct pprof_enc {
 	Label *labels;
 	size_t nlabels, labels_cap;
 	uint32_t comm_key, pid_key, tid_key;
+	const char *last_label;      /* pprof_label_str's last string */
+	uint32_t last_label_idx;
 	/* Each Function's source file (snapshot_frame.file), or NULL. */
 	const char **fn_file;
 	size_t fn_file_cap;
@@ -265,7 +267,12 @@ static void pprof_label(struct pprof_enc *e, uint32_t key, uint32_t str, uint64_
 
 static void pprof_label_str(struct pprof_enc *e, uint32_t key, const char *s)
 {
-	pprof_label(e, key, pprof_str(&e->strs, s), 0);
+	/* Stacks come by comm: the last one's index, without hashing. */
+	if (s != e->last_label) {
+		e->last_label = s;
+		e->last_label_idx = pprof_str(&e->strs, s);
+	}
+	pprof_label(e, key, e->last_label_idx, 0);
 }
 
 static void pprof_label_num(struct pprof_enc *e, uint32_t key, uint64_t v)
@@ -378,7 +385,9 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	hashtab_init(&e.strs.ht, 0);
 	hashtab_init(&e.funcs.ht, 0);
 	hashtab_init(&e.maps.ht, 0);
-	hashtab_init(&e.loctab.ht, 0);
+	/* About a Location per stack (one address each, mostly): sized
+	   once, not grown and rehashed at every refresh. */
+	hashtab_init(&e.loctab.ht, snap->callchains ? 2 * snap->nr_stacks : 0);
 	hashtab_init(&e.memo_ht, 0);
 	pprof_str(&e.strs, "");
 	e.comm_key = pprof_str(&e.strs, "comm");
