@@ -11,7 +11,8 @@
 #     the same noise), then one after the other: each one's CPU time
 #     (utime + stime) and the ratio --pprof / --batch.  Target: <= 1.10.
 # usage: sh bench/pprof.sh [perf.data | --live]   (default: record one, 19 s)
-# Needs root, perf, valgrind, tmux; run from the top of the tree.
+# Needs root, perf, valgrind, tmux; run from the top of the tree (and make
+# bench/pprof-refresh for the refresh counts).
 . bench/common.sh
 SECS=${SECS:-20}
 TMP=${TMPDIR:-/tmp}/proftop-bench.$$
@@ -78,6 +79,18 @@ replay() {
 	echo "replay rss: proftop -i --pprof $pm kB, -i --batch $bm kB, perf report $qm kB, ratio --pprof/perf $(ratio "$pm" "$qm")"
 }
 [ "$1" = --live ] || replay "$1"
+
+# A live refresh's work, deterministic: bench/pprof-refresh's 20 refreshes
+# of generated samples under callgrind, each mode's instructions a refresh.
+if [ "$1" != --live ] && [ -x bench/pprof-refresh ]; then
+	for m in batch full kept; do
+		valgrind --tool=callgrind --callgrind-out-file="$TMP/cg.$m" --toggle-collect=bench_refresh \
+			bench/pprof-refresh $m 20 >"$TMP/pr.out" 2>"$TMP/cg.err"
+		n=$(callgrind_annotate "$TMP/cg.$m" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }')
+		eval "pr_$m=\$((n / 20))"
+	done
+	echo "refresh Ir (pprof-refresh, $(sed 's/.*samples, //' "$TMP/pr.out")): --batch $pr_batch, --pprof before $pr_full, now $pr_kept; now/batch $(ratio "$pr_kept" "$pr_batch"), now/before $(ratio "$pr_kept" "$pr_full")"
+fi
 
 # pair: proftop --batch and --pprof side by side for SECS s; their CPU
 # seconds into $c_batch and $c_pprof.
