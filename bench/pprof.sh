@@ -4,12 +4,15 @@
 #     instructions of writing the pprof (pprof_writer_snapshot: encoding with
 #     protobuf-c and gzip) and of `perf report` on the file; wall and CPU
 #     time of both commands, peak RSS.  Target: write <= 0.2x perf report.
+#     Also the instructions of one refresh's --pprof work apart: the
+#     stacks (view_build_stacks) and the write (pprof_writer_snapshot).
 #  2. live: two busy workloads, proftop -a -g -F 4000 -d 1 for SECS (20) s
-#     with --batch, then with --pprof instead: proftop's CPU time (utime +
-#     stime), the ratio, and the same for perf top -g as the yardstick.
-#     Target: --pprof adds <= 10%.
+#     with --batch and with --pprof at the same time (the same workload,
+#     the same noise), then one after the other: each one's CPU time
+#     (utime + stime) and the ratio --pprof / --batch.  Target: <= 1.10.
 # usage: sh bench/pprof.sh [perf.data | --live]   (default: record one, 19 s)
-# Needs root, perf, valgrind, tmux; run from the top of the tree.
+# Needs root, perf, valgrind, tmux; run from the top of the tree (and make
+# bench/pprof-refresh for the refresh counts).
 . bench/common.sh
 SECS=${SECS:-20}
 TMP=${TMPDIR:-/tmp}/proftop-bench.$$
@@ -48,6 +51,8 @@ replay() {
 		callgrind_annotate "$TMP/cg" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }'
 	}
 	w_ir=$(ir pprof_writer_snapshot "$PROFTOP" -i "$F" --pprof="$TMP/out.pb.gz")
+	s_ir=$(ir view_build_stacks "$PROFTOP" -i "$F" --pprof="$TMP/out.pb.gz")
+	echo "replay Ir of the one refresh: stacks (view_build_stacks) $s_ir, write (pprof_writer_snapshot) $w_ir, both $((s_ir + w_ir))"
 	all_ir=$(ir - "$PROFTOP" -i "$F" --pprof="$TMP/out.pb.gz")
 	r_ir=$(ir - perf report -i "$F" --stdio --no-children --sort sym)
 	echo "replay Ir: pprof write $w_ir (whole proftop -i --pprof $all_ir), perf report $r_ir, ratio write/perf $(ratio "$w_ir" "$r_ir"), whole/perf $(ratio "$all_ir" "$r_ir")"
@@ -75,6 +80,34 @@ replay() {
 }
 [ "$1" = --live ] || replay "$1"
 
+# A live refresh's work, deterministic: bench/pprof-refresh's 20 refreshes
+# of generated samples under callgrind, each mode's instructions a refresh.
+if [ "$1" != --live ] && [ -x bench/pprof-refresh ]; then
+	for m in batch full kept; do
+		valgrind --tool=callgrind --callgrind-out-file="$TMP/cg.$m" --toggle-collect=bench_refresh \
+			bench/pprof-refresh $m 20 >"$TMP/pr.out" 2>"$TMP/cg.err"
+		n=$(callgrind_annotate "$TMP/cg.$m" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }')
+		eval "pr_$m=\$((n / 20))"
+	done
+	echo "refresh Ir (pprof-refresh, $(sed 's/.*samples, //' "$TMP/pr.out")): --batch $pr_batch, --pprof before $pr_full, now $pr_kept; now/batch $(ratio "$pr_kept" "$pr_batch"), now/before $(ratio "$pr_kept" "$pr_full")"
+fi
+
+# pair: proftop --batch and --pprof side by side for SECS s; their CPU
+# seconds into $c_batch and $c_pprof.
+pair() {
+	"$PROFTOP" -a -g -F 4000 -d 1 --batch >/dev/null 2>"$TMP/live.err" &
+	pb=$!
+	"$PROFTOP" -a -g -F 4000 -d 1 --pprof="$TMP/pair.pb.gz" >/dev/null 2>"$TMP/live2.err" &
+	pp=$!
+	sleep "$SECS"
+	c_batch=$(cpu_seconds $pb)
+	c_pprof=$(cpu_seconds $pp)
+	kill -INT $pb $pp
+	wait $pb $pp 2>/dev/null
+}
+pair
+echo "live cpu -g -d 1, side by side: --batch ${c_batch}s, --pprof ${c_pprof}s, ratio $(ratio "$c_pprof" "$c_batch") (target <= 1.10)"
+
 # live ARGS...: proftop's CPU seconds after SECS s into $cpu
 live() {
 	"$PROFTOP" -a -g -F 4000 -d 1 "$@" >/dev/null 2>"$TMP/live.err" &
@@ -86,11 +119,6 @@ live() {
 }
 live --batch
 c_batch=$cpu
-# --baseline-save builds the same detailed stacks each refresh and
-# writes them once at the end (and prints the table, as --batch does):
-# the split between the view's stacks and the writer.
-live --baseline-save="$TMP/save.pb.gz" --batch
-c_save=$cpu
 live --pprof="$TMP/live.pb.gz"
 c_pprof=$cpu
-echo "live cpu -g -d 1: --batch ${c_batch}s, --pprof ${c_pprof}s, ratio $(ratio "$c_pprof" "$c_batch") (target <= 1.10); the stacks alone (--batch --baseline-save) ${c_save}s, ratio $(ratio "$c_save" "$c_batch")"
+echo "live cpu -g -d 1, one after the other: --batch ${c_batch}s, --pprof ${c_pprof}s, ratio $(ratio "$c_pprof" "$c_batch") (target <= 1.10)"

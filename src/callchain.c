@@ -138,6 +138,9 @@ struct callchain_store {
 
 	uint64_t dropped;
 	uint64_t hint_hits;
+
+	void *view_cache;       /* callchain_store_set_view_cache */
+	void (*view_cache_release)(void *);
 };
 
 static uint64_t cc_frame_hash_of(const void *ctx, uint32_t idx)
@@ -167,6 +170,7 @@ void callchain_store_free(struct callchain_store *st)
 {
 	if (!st)
 		return;
+	callchain_store_set_view_cache(st, NULL, NULL);
 	free(st->frames);
 	free(st->frame_hash);
 	free(st->frame_fn);
@@ -510,6 +514,23 @@ uint32_t callchain_store_function(const struct callchain_store *st, uint32_t id)
 uint64_t callchain_store_dropped(const struct callchain_store *st)
 {
 	return st->dropped;
+}
+
+void *callchain_store_view_cache(const struct callchain_store *st)
+{
+	return st->view_cache;
+}
+
+void callchain_store_set_view_cache(const struct callchain_store *cst, void *cache,
+				    void (*release)(void *))
+{
+	/* The cache is not the store's data: the view keeps it here. */
+	struct callchain_store *st = (struct callchain_store *)(uintptr_t)cst;
+
+	if (st->view_cache && st->view_cache_release)
+		st->view_cache_release(st->view_cache);
+	st->view_cache = cache;
+	st->view_cache_release = release;
 }
 
 size_t callchain_store_nr_ids(const struct callchain_store *st)

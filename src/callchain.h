@@ -107,6 +107,14 @@ const struct callchain_frame *callchain_store_frame(const struct callchain_store
 uint32_t callchain_store_function(const struct callchain_store *st, uint32_t id);
 /* Frame ids not stored since the start, because the store was full. */
 uint64_t callchain_store_dropped(const struct callchain_store *st);
+/* A cache the view keeps from one refresh to the next (view-stacks.c's
+ * stack groups): what it holds is keyed by frame and function ids, which
+ * live as long as the store (decay and clear drop chains, never frames).
+ * The store only holds it, and frees it with release when it is replaced
+ * or the store freed.  Set through a const store: the view sees it so. */
+void *callchain_store_view_cache(const struct callchain_store *st);
+void callchain_store_set_view_cache(const struct callchain_store *st, void *cache,
+				    void (*release)(void *));
 
 /* A cache of resolved addresses for the engine, so that a chain seen before
  * costs one hash instead of one map and symbol lookup per frame.  Entries

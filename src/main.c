@@ -293,8 +293,11 @@ static int main_run(const struct options *o, struct engine *e, struct baseline *
 
 	if (o->pprof || o->baseline_save)
 		main_keep_heap();
-	if (o->pprof)
+	if (o->pprof) {
 		mr.pprof = pprof_writer_new(o->pprof, comment);
+		if (!o->input)
+			pprof_writer_live(mr.pprof);
+	}
 	status = engine_run(e, render, &mr);
 	if (mr.pprof && !mr.pprof_err && (err = pprof_writer_finish(mr.pprof, &em))) {
 		msg_error("--pprof: %s", errmsg_text(&em, err));

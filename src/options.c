@@ -724,8 +724,12 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 		return usage_error("--pprof=- writes the profile to stdout: it excludes --batch, "
 				   "--json and --folded there");
 	/* --pprof alone prints no table; with --batch or --json it does. */
-	if (o->pprof && !batch && !json && !folded)
+	if (o->pprof && !batch && !json && !folded) {
 		o->output = OUTPUT_NONE;
+		/* Nothing shows the rows' call trees (pprof has the stacks):
+		   not built at each refresh (issue 18's live cost). */
+		o->view.tree_rows = 0;
+	}
 	if (folded)
 		o->output = OUTPUT_FOLDED;
 	if ((o->baseline_save || o->baseline) && o->dump)

@@ -303,6 +303,26 @@ static int view_stack_fine_cmp(const void *pa, const void *pb)
 	return 0;
 }
 
+/* The printed part of the order below: comm, then frames root first by
+ * name, DSO and kind, then the count of frames. */
+int view_printed_key_cmp(const char *ca, const struct snapshot_frame *fa, size_t na,
+			 const char *cb, const struct snapshot_frame *fb, size_t nb)
+{
+	size_t i;
+	int c;
+
+	if ((c = view_strcmp(ca, cb)))
+		return c;
+	for (i = 0; i < na && i < nb; i++) {
+		const struct snapshot_frame *x = &fa[i], *y = &fb[i];
+
+		if ((c = view_strcmp(x->symbol, y->symbol)) || (c = view_strcmp(x->dso, y->dso)) ||
+		    (c = CMP(x->kernel, y->kernel)) || (c = CMP(x->inlined, y->inlined)))
+			return c;
+	}
+	return CMP(na, nb);
+}
+
 /* Folded stacks in the order of what they print (comm, then frames root
  * first): frame ids come in the order chains were first stored, which held
  * samples (symbols loading) make differ from run to run.  Stacks that print
@@ -313,16 +333,8 @@ static int view_printed_stack_cmp(const void *pa, const void *pb)
 	size_t i;
 	int c;
 
-	if ((c = view_strcmp(a->comm, b->comm)))
-		return c;
-	for (i = 0; i < a->nr_frames && i < b->nr_frames; i++) {
-		const struct snapshot_frame *x = &a->frames[i], *y = &b->frames[i];
-
-		if ((c = view_strcmp(x->symbol, y->symbol)) || (c = view_strcmp(x->dso, y->dso)) ||
-		    (c = CMP(x->kernel, y->kernel)) || (c = CMP(x->inlined, y->inlined)))
-			return c;
-	}
-	if ((c = CMP(a->nr_frames, b->nr_frames)))
+	if ((c = view_printed_key_cmp(a->comm, a->frames, a->nr_frames, b->comm, b->frames,
+				      b->nr_frames)))
 		return c;
 	if ((c = CMP(b->samples, a->samples)) || (c = CMP(b->period, a->period)))
 		return c;
@@ -342,6 +354,8 @@ static void view_stack_frames(const struct callchain_store *st, const struct vie
 	for (j = 0; j < t->nr; j++, f++) {
 		uint32_t id = t->ids[t->nr - 1 - j];
 
+		/* Padding too: --pprof compares whole frames. */
+		memset(f, 0, sizeof(*f));
 		if (dt) {
 			const struct view_dframe *d = &dt->v[id];
 
@@ -375,9 +389,11 @@ static void view_stack_frames(const struct callchain_store *st, const struct vie
 /* Every unique (comm, frames) stack, merged over pid/tid/cpu; with dt, of
  * display frames (inlined functions as frames of their own).  With
  * detail, each such stack (a group) is split again by pid and tid (when
- * keys) and frame addresses, the members in a row. */
-void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
-		       struct snapshot *snap, bool detail)
+ * keys) and frame addresses, the members in a row.  Everything is built
+ * and sorted again: view_build_stacks keeps the groups between refreshes
+ * where it can, and gives the same stacks. */
+void view_build_stacks_sorted(const struct callchain_store *st, struct view_dtab *dt,
+			      struct snapshot *snap, bool detail)
 {
 	size_t n = callchain_store_count(st), i, m = 0, nf = 0, nframes = 0, cap = 0, ncap = 0;
 	size_t ngf;
@@ -555,4 +571,14 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 	free(addrs);
 	free(lines);
 	free(offs);
+}
+
+void view_chain_frames(const struct callchain_store *st, const uint32_t *ids, size_t nr,
+		       struct snapshot_frame *f)
+{
+	struct view_stack_tmp t = { 0 };
+
+	t.ids = ids;
+	t.nr = nr;
+	view_stack_frames(st, NULL, &t, f);
 }

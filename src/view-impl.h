@@ -93,5 +93,18 @@ const char *view_frame_symbol(const struct callchain_frame *f);
  * (view_opts.stack_detail). */
 void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 		       struct snapshot *snap, bool detail);
+/* The same built and sorted from nothing (view_build_stacks keeps groups
+ * between refreshes without dt): for display frames, and tests. */
+void view_build_stacks_sorted(const struct callchain_store *st, struct view_dtab *dt,
+			      struct snapshot *snap, bool detail);
+/* For tests: the groups view_build_stacks keeps with st (0: none yet). */
+size_t view_stacks_kept_groups(const struct callchain_store *st);
+/* view-frames.c's, for view-stacks.c: stacks by what they print
+ * (comm, then frames root first by name, DSO and kind, then length); the
+ * frames of a chain's ids (innermost first), root first, addresses kept. */
+int view_printed_key_cmp(const char *ca, const struct snapshot_frame *fa, size_t na,
+			 const char *cb, const struct snapshot_frame *fb, size_t nb);
+void view_chain_frames(const struct callchain_store *st, const uint32_t *ids, size_t nr,
+		       struct snapshot_frame *f);
 
 #endif

@@ -135,6 +135,8 @@ struct pprof_enc {
 	Label *labels;
 	size_t nlabels, labels_cap;
 	uint32_t comm_key, pid_key, tid_key;
+	const char *last_label;      /* pprof_label_str's last string */
+	uint32_t last_label_idx;
 	/* Each Function's source file (snapshot_frame.file), or NULL, and
 	   start line. */
 	const char **fn_file;
@@ -278,7 +280,12 @@ static void pprof_label(struct pprof_enc *e, uint32_t key, uint32_t str, uint64_
 
 static void pprof_label_str(struct pprof_enc *e, uint32_t key, const char *s)
 {
-	pprof_label(e, key, pprof_str(&e->strs, s), 0);
+	/* Stacks come by comm: the last one's index, without hashing. */
+	if (s != e->last_label) {
+		e->last_label = s;
+		e->last_label_idx = pprof_str(&e->strs, s);
+	}
+	pprof_label(e, key, e->last_label_idx, 0);
 }
 
 static void pprof_label_num(struct pprof_enc *e, uint32_t key, uint64_t v)
@@ -403,7 +410,9 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	hashtab_init(&e.strs.ht, 0);
 	hashtab_init(&e.funcs.ht, 0);
 	hashtab_init(&e.maps.ht, 0);
-	hashtab_init(&e.loctab.ht, 0);
+	/* About a Location per stack (one address each, mostly): sized
+	   once, not grown and rehashed at every refresh. */
+	hashtab_init(&e.loctab.ht, snap->callchains ? 2 * snap->nr_stacks : 0);
 	hashtab_init(&e.memo_ht, 0);
 	pprof_str(&e.strs, "");
 	e.comm_key = pprof_str(&e.strs, "comm");
@@ -414,6 +423,10 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	pprof_value_type(&e, &types[1], event, timed ? "nanoseconds" : "count");
 
 	if (snap->callchains) {
+		const struct snapshot_stack *prev = NULL;
+		uint64_t *prev_loc = NULL, *cur_loc = NULL, *swap;
+		size_t loc_cap = 0, shared, nr;
+
 		for (i = 0; i < snap->nr_stacks; i++) {
 			const struct snapshot_stack *st = &snap->stacks[i];
 
@@ -421,29 +434,68 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 			   the table still counts the period. */
 			if (!st->samples && !st->period)
 				continue;
-			ids = pprof_sample_ids(&e, st->nr_frames);
-			if (st->nr_frames + 1 > fn_cap) {
-				fn = xgrow(fn, &fn_cap, st->nr_frames + 1, sizeof(*fn));
+			nr = st->nr_frames;
+			ids = pprof_sample_ids(&e, nr);
+			if (nr + 1 > fn_cap) {
+				fn = xgrow(fn, &fn_cap, nr + 1, sizeof(*fn));
 				ln = xrealloc(ln, fn_cap * sizeof(*ln));
 			}
+			if (nr > loc_cap) {
+				size_t cap = loc_cap;
+
+				prev_loc = xgrow(prev_loc, &cap, nr, sizeof(*prev_loc));
+				cur_loc = xrealloc(cur_loc, cap * sizeof(*cur_loc));
+				loc_cap = cap;
+			}
+			/* The outer frames this stack shares with the one
+			 * before (a group's members differ at the leaf end,
+			 * groups are sorted root first): their Functions and
+			 * the Locations that start there are known, and are
+			 * taken over without lookups.  Nothing new is numbered
+			 * there, so the ids are those a lookup gives.  Whole
+			 * frames are compared, every field (the view zeroes
+			 * their padding). */
+			for (shared = 0; prev && shared < nr && shared < prev->nr_frames &&
+					 memcmp(&st->frames[shared], &prev->frames[shared],
+						sizeof(*st->frames)) == 0;
+			     shared++)
+				;
 			/* Frames are root first; pprof wants the leaf first,
 			 * and a function inlined into the next one (--inline)
 			 * as a Line of the same Location. */
-			for (j = 0; j < st->nr_frames; j++) {
-				const struct snapshot_frame *f = &st->frames[st->nr_frames - 1 - j];
+			for (j = 0; j < nr; j++) {
+				const struct snapshot_frame *f = &st->frames[nr - 1 - j];
 
-				fn[j] = pprof_stack_frame(&e, f);
+				fn[j] = 0;
 				ln[j] = f->line;
+				if (nr - 1 - j < shared)
+					continue;
+				fn[j] = pprof_stack_frame(&e, f);
 				if (f->file)
 					pprof_function_file(&e, fn[j], f->file, f->start_line);
 			}
-			for (j = 0, n = 0; j < st->nr_frames; j = g + 1) {
-				for (g = j; g + 1 < st->nr_frames &&
-					    st->frames[st->nr_frames - 1 - g].inlined; g++)
+			memset(cur_loc, 0, nr * sizeof(*cur_loc));
+			for (j = 0, n = 0; j < nr; j = g + 1) {
+				size_t pos = nr - 1 - j, k;
+
+				for (g = j; g + 1 < nr && st->frames[nr - 1 - g].inlined; g++)
 					;
-				ids[n++] = pprof_location(&e, fn + j, ln + j, g - j + 1,
-							  st->frames[st->nr_frames - 1 - g].addr);
+				if (pos < shared && prev_loc[pos]) {
+					ids[n] = prev_loc[pos];
+				} else {
+					for (k = j; k <= g; k++)
+						if (!fn[k])
+							fn[k] = pprof_stack_frame(&e, &st->frames[nr - 1 - k]);
+					ids[n] = pprof_location(&e, fn + j, ln + j, g - j + 1,
+								st->frames[nr - 1 - g].addr);
+				}
+				cur_loc[pos] = ids[n++];
 			}
+			/* Past nr, prev_loc is stale: never read (shared <= nr). */
+			swap = prev_loc;
+			prev_loc = cur_loc;
+			cur_loc = swap;
+			prev = st;
 			pprof_sample(&e, n, st->samples, st->period);
 			if (st->comm)
 				pprof_label_str(&e, e.comm_key, st->comm);
@@ -452,6 +504,8 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 			if (st->has_tid)
 				pprof_label_num(&e, e.tid_key, st->tid);
 		}
+		free(prev_loc);
+		free(cur_loc);
 	} else {
 		/* No chains: each row is a one-frame stack, as --folded does. */
 		for (i = 0; i < snap->nr_rows; i++) {
@@ -648,14 +702,16 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	hashtab_release(&e.maps.ht);
 }
 
-int pprof_gzip(const void *in, size_t n, struct strbuf *out, struct errmsg *em)
+/* pprof_gzip at zlib's level (Z_NO_COMPRESSION: stored blocks). */
+static int pprof_gzip_level(const void *in, size_t n, int level, struct strbuf *out,
+			    struct errmsg *em)
 {
 	z_stream z;
 	int rc;
 
 	memset(&z, 0, sizeof(z));
 	/* 15 + 16: a gzip header and trailer around the deflate stream. */
-	if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+	if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		return errmsg_set(em, -ENOMEM, "zlib: cannot start compressing");
 	z.next_in = (Bytef *)(uintptr_t)in;
 	z.avail_in = (uInt)n;
@@ -675,11 +731,19 @@ int pprof_gzip(const void *in, size_t n, struct strbuf *out, struct errmsg *em)
 	return 0;
 }
 
+int pprof_gzip(const void *in, size_t n, struct strbuf *out, struct errmsg *em)
+{
+	return pprof_gzip_level(in, n, Z_BEST_SPEED, out, em);
+}
+
 struct pprof_writer {
 	const char *path;
 	char *comment;
-	struct strbuf gz;            /* the last profile, compressed */
-	bool pending;                /* gz not written yet (stdout) */
+	struct strbuf raw;           /* the last profile, encoded */
+	struct strbuf gz;            /* the same compressed (a file) */
+	bool pending;                /* raw not written yet (stdout) */
+	bool live;                   /* pprof_writer_live */
+	bool stored;                 /* the file holds raw in stored blocks */
 };
 
 struct pprof_writer *pprof_writer_new(const char *path, const char *comment)
@@ -688,8 +752,14 @@ struct pprof_writer *pprof_writer_new(const char *path, const char *comment)
 
 	w->path = path;
 	w->comment = comment ? xstrdup(comment) : NULL;
+	strbuf_init(&w->raw);
 	strbuf_init(&w->gz);
 	return w;
+}
+
+void pprof_writer_live(struct pprof_writer *w)
+{
+	w->live = true;
 }
 
 static int pprof_write_all(int fd, const char *p, size_t n)
@@ -736,39 +806,52 @@ static int pprof_replace_file(const char *path, const struct strbuf *data, struc
 	return err;
 }
 
+/* FILE from the last profile at level (the one place that compresses). */
+static int pprof_writer_file(struct pprof_writer *w, int level, struct errmsg *em)
+{
+	int err;
+
+	strbuf_reset(&w->gz);
+	if ((err = pprof_gzip_level(w->raw.buf, w->raw.len, level, &w->gz, em)))
+		return err;
+	w->stored = level == Z_NO_COMPRESSION;
+	return pprof_replace_file(w->path, &w->gz, em);
+}
+
 int pprof_writer_snapshot(struct pprof_writer *w, const struct snapshot *snap,
 			  struct errmsg *em)
 {
-	struct strbuf raw;
 	struct timespec now;
 	int64_t start;
-	int err;
 
 	clock_gettime(CLOCK_REALTIME, &now);
 	start = snap->wall_start_ns ? snap->wall_start_ns :
 				      (int64_t)now.tv_sec * 1000000000 + now.tv_nsec -
 					      (int64_t)(snap->time * 1e9);
-	strbuf_init(&raw);
-	pprof_encode(&raw, snap, w->comment, start);
-	strbuf_reset(&w->gz);
-	err = pprof_gzip(raw.buf, raw.len, &w->gz, em);
-	strbuf_release(&raw);
-	if (err)
-		return err;
+	strbuf_reset(&w->raw);
+	pprof_encode(&w->raw, snap, w->comment, start);
+	/* stdout gets the last one only: compressed then. */
 	if (strcmp(w->path, "-") == 0) {
 		w->pending = true;
 		return 0;
 	}
-	return pprof_replace_file(w->path, &w->gz, em);
+	/* Live, a file rewritten every refresh is stored, not compressed:
+	   deflate was most of the writing (issue 18). */
+	return pprof_writer_file(w, w->live ? Z_NO_COMPRESSION : Z_BEST_SPEED, em);
 }
 
 int pprof_writer_finish(struct pprof_writer *w, struct errmsg *em)
 {
 	int err;
 
+	if (w->stored)
+		return pprof_writer_file(w, Z_BEST_SPEED, em);
 	if (!w->pending)
 		return 0;
 	w->pending = false;
+	strbuf_reset(&w->gz);
+	if ((err = pprof_gzip(w->raw.buf, w->raw.len, &w->gz, em)))
+		return err;
 	err = pprof_write_all(STDOUT_FILENO, w->gz.buf, w->gz.len);
 	if (err)
 		return errmsg_set(em, err, "cannot write the profile to stdout: %s", strerror(-err));
@@ -780,6 +863,7 @@ void pprof_writer_free(struct pprof_writer *w)
 	if (!w)
 		return;
 	free(w->comment);
+	strbuf_release(&w->raw);
 	strbuf_release(&w->gz);
 	free(w);
 }

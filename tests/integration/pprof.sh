@@ -241,6 +241,25 @@ ok "live: go tool pprof -top agrees with the batch table"
 traces_vs_folded "$TMP/l.folded" "$TMP/live/f.pb.gz"
 ok "live: go tool pprof -traces gives the --folded stacks"
 
+# Live, each refresh's file is gzip in stored blocks (issue 18: deflate
+# was most of a write), still a whole profile; at the end it is deflated.
+"$PROFTOP" -d 0.3 --pprof="$TMP/live/s.pb.gz" -- "$WORKLOAD" 3 >/dev/null 2>"$TMP/s.err" &
+sp=$!
+i=0
+while [ ! -s "$TMP/live/s.pb.gz" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.5
+cp "$TMP/live/s.pb.gz" "$TMP/s.mid.pb.gz" || fail "live: no --pprof file while running"
+wait $sp || fail "live --pprof: exit status $? ($(cat "$TMP/s.err"))"
+# The first deflate block's type (after gzip's 10-byte header): 0 stored.
+btype() { od -An -tu1 -j10 -N1 "$1" | awk '{ print int($1 / 2) % 4 }'; }
+[ "$(btype "$TMP/s.mid.pb.gz")" = 0 ] || fail "live: a refresh's file is deflated (block type $(btype "$TMP/s.mid.pb.gz"))"
+[ "$(btype "$TMP/live/s.pb.gz")" != 0 ] || fail "live: the last file is not deflated"
+$PP -top "$TMP/s.mid.pb.gz" >"$TMP/s.mid.top" 2>&1 || fail "pprof -top of a refresh's file: $(cat "$TMP/s.mid.top")"
+grep -q leaf_a "$TMP/s.mid.top" || fail "live: no leaf_a in a refresh's file: $(cat "$TMP/s.mid.top")"
+$PP -top "$TMP/live/s.pb.gz" >"$TMP/s.top" 2>&1 || fail "pprof -top of the last file: $(cat "$TMP/s.top")"
+mid=$(wc -c <"$TMP/s.mid.pb.gz") last=$(wc -c <"$TMP/live/s.pb.gz")
+ok "live: a refresh's file is stored gzip ($mid bytes), go tool pprof reads it; the last one deflated ($last bytes)"
+
 # --inline: a function inlined into another is a Line of the same Location,
 # innermost first; the shares and stacks still agree.
 command -v gcc >/dev/null 2>&1 || skip "gcc is not installed (the --inline fixture)"

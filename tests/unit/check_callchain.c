@@ -19,6 +19,7 @@
 #include "testutil.h"
 #include "util.h"
 #include "view.h"
+#include "view-impl.h"
 
 #define K(x) ((uint64_t)(x))
 
@@ -993,6 +994,126 @@ START_TEST(test_stacks_detail)
 }
 END_TEST
 
+/* ---- stacks kept between refreshes ---- */
+
+static const struct symbol sym_dup1 = { 0x1500, 0x1600, "dup" };
+static const struct symbol sym_dup2 = { 0x1600, 0x1700, "dup" };
+
+static void assert_same_stacks(const struct snapshot *a, const struct snapshot *b)
+{
+	size_t i, j;
+
+	ck_assert_uint_eq(a->nr_stacks, b->nr_stacks);
+	for (i = 0; i < a->nr_stacks; i++) {
+		const struct snapshot_stack *x = &a->stacks[i], *y = &b->stacks[i];
+
+		ck_assert_ptr_eq(x->comm, y->comm);
+		ck_assert_uint_eq(x->group, y->group);
+		ck_assert_uint_eq(x->samples, y->samples);
+		ck_assert_uint_eq(x->period, y->period);
+		ck_assert_int_eq(x->has_pid, y->has_pid);
+		ck_assert_int_eq(x->has_tid, y->has_tid);
+		ck_assert_uint_eq(x->pid, y->pid);
+		ck_assert_uint_eq(x->tid, y->tid);
+		ck_assert_uint_eq(x->nr_frames, y->nr_frames);
+		for (j = 0; j < x->nr_frames; j++) {
+			const struct snapshot_frame *f = &x->frames[j], *g = &y->frames[j];
+
+			ck_assert_ptr_eq(f->symbol, g->symbol);
+			ck_assert_ptr_eq(f->dso, g->dso);
+			ck_assert_ptr_eq(f->object, g->object);
+			ck_assert_ptr_eq(f->file, g->file);
+			ck_assert_int_eq(f->kernel, g->kernel);
+			ck_assert_int_eq(f->inlined, g->inlined);
+			ck_assert_int_eq(f->synthetic, g->synthetic);
+			ck_assert_uint_eq(f->addr, g->addr);
+		}
+	}
+}
+
+/* n random chains (seeded by *seed): 1-4 frames of six functions, two of
+ * them named alike (stacks that print the same), addresses in them,
+ * three tids, two comms. */
+static void add_random_chains(struct hist *h, unsigned *seed, size_t n, uint64_t period, bool addrs)
+{
+	static const struct symbol *const syms[] = { &sym_main, &sym_px, &sym_py, &sym_leaf,
+						     &sym_dup1, &sym_dup2 };
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		struct callchain_frame fr[4];
+		struct hist_sample s = { 0 };
+		size_t nr = 1 + rand_r(seed) % 4;
+
+		for (k = 0; k < nr; k++) {
+			const struct symbol *sym = syms[rand_r(seed) % 6];
+
+			fr[k] = F(sym);
+			fr[k].addr = addrs ? sym->start + 4 * (rand_r(seed) % 3) : 0;
+		}
+		s.comm = intern(rand_r(seed) % 4 ? "app" : "bb");
+		s.pid = 42;
+		s.tid = 1 + rand_r(seed) % 3;
+		s.dso = fr[0].dso;
+		s.sym = fr[0].sym;
+		s.addr = fr[0].addr;
+		s.period = period + rand_r(seed) % 7;
+		s.chain = fr;
+		s.nr_chain = nr;
+		hist_add(h, &s);
+	}
+}
+
+/* view_build_stacks keeps its groups with the store from one refresh to
+ * the next: after adds, decays that drop and compact chains, a clear and
+ * a mass of groups that die (pruned), each refresh's stacks are exactly
+ * those built and sorted from nothing; with and without detail. */
+START_TEST(test_stacks_kept)
+{
+	static const struct {
+		const char *keys;
+		bool detail, addrs;
+	} cases[] = { { "pid,tid,sym", true, true }, { "sym", true, true }, { "dso,sym", false, false } };
+	size_t ci;
+
+	for (ci = 0; ci < 3; ci++) {
+		struct hist *h = hist_of(cases[ci].keys);
+		struct view_opts o = { .stacks = true, .stack_detail = cases[ci].detail };
+		unsigned seed = 7 + (unsigned)ci;
+		void *cache = NULL;
+		size_t round, before = 0;
+
+		for (round = 0; round < 12; round++) {
+			struct snapshot a = { 0 }, b = { 0 };
+
+			add_random_chains(h, &seed, 60, 400, cases[ci].addrs);
+			/* Many groups that the next decay drops: pruned then. */
+			if (round == 3)
+				add_random_chains(h, &seed, 8000, 0, cases[ci].addrs);
+			view_build(h, &o, &a);
+			if (cache)
+				ck_assert_ptr_eq(callchain_store_view_cache(hist_callchains(h)), cache);
+			cache = callchain_store_view_cache(hist_callchains(h));
+			ck_assert_ptr_nonnull(cache);
+			b.sort = a.sort;
+			view_build_stacks_sorted(hist_callchains(h), NULL, &b, cases[ci].detail);
+			ck_assert_uint_gt(a.nr_stacks, 0);
+			assert_same_stacks(&a, &b);
+			if (round == 3)
+				before = view_stacks_kept_groups(hist_callchains(h));
+			/* Round 8's clear leaves round 9's groups alive: pruned
+			   as round 10 starts. */
+			if (round == 10)
+				ck_assert_uint_lt(view_stacks_kept_groups(hist_callchains(h)), before);
+			snapshot_release(&a);
+			snapshot_release(&b);
+			hist_age(h, round == 8 ? HIST_ZERO : HIST_DECAY);
+		}
+		hist_free(h);
+	}
+}
+END_TEST
+
 START_TEST(test_render_tree)
 {
 	struct hist *h = two_parents();
@@ -1110,6 +1231,13 @@ static Suite *callchain_suite(void)
 	tcase_add_test(tc, test_stacks_detail);
 	tcase_add_test(tc, test_render_tree);
 	tcase_add_test(tc, test_options);
+	suite_add_tcase(s, tc);
+
+	/* Thousands of chains over a dozen refreshes: room on a busy host. */
+	tc = tcase_create("kept");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_stacks_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }

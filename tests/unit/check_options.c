@@ -57,6 +57,25 @@ static int parse_err(char *buf, size_t size, const char *a1, const char *a2)
 	return rc;
 }
 
+/* --pprof alone prints nothing: no call trees are built for the rows
+ * (issue 18's live cost); with --batch they are, as without --pprof. */
+START_TEST(test_pprof_no_trees)
+{
+	struct options o;
+	enum options_result res;
+
+	ck_assert_int_eq(parse(&o, &res, "--pprof=x.pb.gz", NULL), 0);
+	ck_assert_int_eq(o.output, OUTPUT_NONE);
+	ck_assert_uint_eq(o.view.tree_rows, 0);
+	ck_assert(o.view.stacks && o.view.stack_detail);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, &res, "--pprof=x.pb.gz", "--batch", NULL), 0);
+	ck_assert_int_eq(o.output, OUTPUT_TEXT);
+	ck_assert_uint_gt(o.view.tree_rows, 0);
+	options_release(&o);
+}
+END_TEST
+
 START_TEST(test_defaults)
 {
 	struct options o;
@@ -566,6 +585,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_event_parse);
 	tcase_add_test(tc, test_event_attr);
 	tcase_add_test(tc, test_explain);
+	tcase_add_test(tc, test_pprof_no_trees);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -698,6 +698,64 @@ START_TEST(test_gzip)
 }
 END_TEST
 
+/* Live, each refresh's file is stored (gzip without deflate: the CPU of a
+ * file rewritten every second, issue 18), the same profile; finishing
+ * compresses the last one into exactly what a one-shot writer writes. */
+START_TEST(test_writer_live)
+{
+	char *dir = testutil_tmpdir("check_pprof");
+	char *live = xasprintf("%s/live.pb.gz", dir), *once = xasprintf("%s/once.pb.gz", dir);
+	struct snapshot_stack st[4];
+	struct snapshot snap = stacks_snapshot(st);
+	struct errmsg em = ERRMSG_INIT;
+	struct pprof_writer *w = pprof_writer_new(live, "c"), *o = pprof_writer_new(once, "c");
+	struct strbuf gz, back, raw;
+	size_t len, len2;
+	char *data, *data2;
+
+	snap.wall_start_ns = 1234567890;
+	pprof_writer_live(w);
+	ck_assert_int_eq(pprof_writer_snapshot(w, &snap, &em), 0);
+	st[0].samples = 77;
+	ck_assert_int_eq(pprof_writer_snapshot(w, &snap, &em), 0);
+	strbuf_init(&raw);
+	pprof_encode(&raw, &snap, "c", 1234567890);
+	ck_assert_int_eq(read_file(live, 1 << 20, &data, &len), 0);
+	strbuf_init(&gz);
+	strbuf_init(&back);
+	strbuf_add(&gz, data, len);
+	ck_assert_mem_eq(gz.buf, "\x1f\x8b", 2);
+	/* stored: the profile's bytes as they are, plus framing */
+	ck_assert_uint_gt(len, raw.len);
+	ck_assert_ptr_nonnull(memmem(data, len, raw.buf, raw.len));
+	inflate_all(&gz, &back);
+	ck_assert_uint_eq(back.len, raw.len);
+	ck_assert_mem_eq(back.buf, raw.buf, raw.len);
+	free(data);
+
+	ck_assert_int_eq(pprof_writer_finish(w, &em), 0);
+	pprof_writer_free(w);
+	ck_assert_int_eq(pprof_writer_snapshot(o, &snap, &em), 0);
+	ck_assert_int_eq(pprof_writer_finish(o, &em), 0);
+	pprof_writer_free(o);
+	ck_assert_int_eq(read_file(live, 1 << 20, &data, &len), 0);
+	ck_assert_int_eq(read_file(once, 1 << 20, &data2, &len2), 0);
+	ck_assert_uint_eq(len, len2);
+	ck_assert_mem_eq(data, data2, len);
+	ck_assert_uint_lt(len, raw.len);
+	ck_assert_int_eq(testutil_sh("test $(ls '%s' | wc -l) = 2", dir), 0);
+
+	free(data);
+	free(data2);
+	strbuf_release(&gz);
+	strbuf_release(&back);
+	strbuf_release(&raw);
+	free(live);
+	free(once);
+	free(dir);
+}
+END_TEST
+
 /* The file is replaced at each snapshot, with no temporary left, readable
  * by others; a directory that does not exist is a clear error. */
 START_TEST(test_writer_file)
@@ -801,6 +859,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_encode_lines);
 	tcase_add_test(tc, test_gzip);
 	tcase_add_test(tc, test_writer_file);
+	tcase_add_test(tc, test_writer_live);
 	tcase_add_test(tc, test_options);
 	suite_add_tcase(s, tc);
 	return s;

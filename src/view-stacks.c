@@ -1,0 +1,478 @@
+/* The view's folded stacks kept from one refresh to the next: groups of
+ * chains with the same functions, named and sorted once, kept with the
+ * chain store (view-frames.c builds display frames' stacks from nothing). */
+#include "config.h"
+
+#include "view-impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "callchain.h"
+#include "hash.h"
+#include "util.h"
+
+/* A group: a comm and a run of functions (the store's function ids, which
+ * never change meaning), with what it prints, named and sorted once, not
+ * at every refresh (issue 18: --pprof at -d 1 rebuilt and sorted every
+ * stack each second).  Chains are grouped again at each refresh by
+ * hashing; only groups seen for the first time are sorted, then merged
+ * into the kept order. */
+struct view_sgroup {
+	const char *comm;
+	uint64_t hash;
+	uint32_t fn_off, nr;     /* functions, innermost first, in fns */
+	uint32_t fr_off;         /* nr printed frames, root first, addr 0 */
+	uint32_t seen;           /* the last build it had chains in */
+	/* this build's */
+	uint32_t nmem, mem_off, fill;
+	uint64_t samples, period;
+};
+
+struct view_scache {
+	struct view_sgroup *g;
+	size_t ng, gcap;
+	uint32_t *fns;
+	size_t nfns, fns_cap;
+	struct snapshot_frame *frames;
+	size_t nframes, frames_cap;
+	struct hashtab index;    /* over g */
+	uint32_t *order;         /* every group, by view_sgroup_cmp */
+	bool *same;              /* order[i] prints as order[i - 1] does */
+	uint32_t build;          /* builds so far */
+	size_t live;             /* groups of the last build */
+};
+
+/* A chain of this build, in its group. */
+struct view_smember {
+	const uint32_t *ids;     /* the chain's frames, innermost first */
+	uint32_t nr, group;
+	uint32_t pid, tid;       /* detail: the keys', else 0 */
+	uint64_t samples, period;
+};
+
+struct view_sgroup_key {
+	const char *comm;
+	const uint32_t *fns;
+	size_t nr;
+	uint64_t hash;
+};
+
+static void view_scache_free(void *p)
+{
+	struct view_scache *c = p;
+
+	free(c->g);
+	free(c->fns);
+	free(c->frames);
+	free(c->order);
+	free(c->same);
+	hashtab_release(&c->index);
+	free(c);
+}
+
+static uint64_t view_sgroup_hash_of(const void *ctx, uint32_t idx)
+{
+	return ((const struct view_scache *)ctx)->g[idx].hash;
+}
+
+static bool view_sgroup_eq(const void *ctx, uint32_t idx, const void *key)
+{
+	const struct view_scache *c = ctx;
+	const struct view_sgroup *g = &c->g[idx];
+	const struct view_sgroup_key *k = key;
+
+	return g->hash == k->hash && g->comm == k->comm && g->nr == k->nr &&
+	       memcmp(c->fns + g->fn_off, k->fns, k->nr * sizeof(*k->fns)) == 0;
+}
+
+/* Groups by what they print (view_printed_key_cmp). */
+static int view_sgroup_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct view_scache *c = ctx;
+	const struct view_sgroup *a = &c->g[*(const uint32_t *)pa], *b = &c->g[*(const uint32_t *)pb];
+
+	return view_printed_key_cmp(a->comm, c->frames + a->fr_off, a->nr, b->comm,
+				    c->frames + b->fr_off, b->nr);
+}
+
+/* Members of one group (same comm and functions) as view_stack_fine_cmp
+ * orders them: pid, tid, then the frames' addresses root first. */
+static int view_smember_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct callchain_store *st = ctx;
+	const struct view_smember *a = pa, *b = pb;
+	size_t i;
+	int c;
+
+	if ((c = CMP(a->pid, b->pid)) || (c = CMP(a->tid, b->tid)))
+		return c;
+	for (i = 0; i < a->nr; i++) {
+		uint32_t x = a->ids[a->nr - 1 - i], y = b->ids[b->nr - 1 - i];
+
+		if (x != y && (c = CMP(callchain_store_frame(st, x)->addr,
+				       callchain_store_frame(st, y)->addr)))
+			return c;
+	}
+	return 0;
+}
+
+/* The group of (comm, fns[0..nr)), made when new from chain ids (its
+ * printed frames). */
+static uint32_t view_scache_group(struct view_scache *c, const struct callchain_store *st,
+				  const char *comm, const uint32_t *fns, const uint32_t *ids,
+				  size_t nr)
+{
+	struct view_sgroup_key k = { comm, fns, nr, 0 };
+	struct view_sgroup *g;
+	size_t i, j;
+	uint64_t h = hash_combine(0x9e3779b97f4a7c15ULL, (uintptr_t)comm);
+
+	for (i = 0; i < nr; i++)
+		h = hash_combine(h, fns[i]);
+	k.hash = h = hash_finish(hash_combine(h, nr));
+	j = hashtab_probe(&c->index, h, view_sgroup_eq, c, &k);
+	if (c->index.slots[j] != HASHTAB_EMPTY)
+		return c->index.slots[j];
+	if (c->ng >= HASHTAB_MAX_ENTRIES)
+		fatal(1, "view: too many stacks");
+	c->g = xgrow(c->g, &c->gcap, c->ng + 1, sizeof(*c->g));
+	c->fns = xgrow(c->fns, &c->fns_cap, c->nfns + nr, sizeof(*c->fns));
+	c->frames = xgrow(c->frames, &c->frames_cap, c->nframes + nr, sizeof(*c->frames));
+	g = &c->g[c->ng];
+	memset(g, 0, sizeof(*g));
+	g->comm = comm;
+	g->hash = h;
+	g->nr = (uint32_t)nr;
+	g->fn_off = (uint32_t)c->nfns;
+	memcpy(c->fns + c->nfns, fns, nr * sizeof(*fns));
+	c->nfns += nr;
+	g->fr_off = (uint32_t)c->nframes;
+	/* A group's frames are one function each: the names are any of its
+	   chains'; the addresses are each member's. */
+	view_chain_frames(st, ids, nr, c->frames + c->nframes);
+	for (i = 0; i < nr; i++)
+		c->frames[c->nframes + i].addr = 0;
+	c->nframes += nr;
+	hashtab_insert_at(&c->index, j, (uint32_t)c->ng, view_sgroup_hash_of, c);
+	return (uint32_t)c->ng++;
+}
+
+/* Forget the groups the last build did not have once they are most of
+ * the cache: the order stays, the pools are packed. */
+static void view_scache_prune(struct view_scache *c)
+{
+	uint32_t *map, *fns;
+	struct snapshot_frame *frames;
+	size_t i, n = 0, nfns = 0, nframes = 0, no = 0;
+
+	if (c->ng <= 2 * c->live + 1024)
+		return;
+	map = xmalloc(c->ng * sizeof(*map));
+	fns = xmalloc((c->nfns + 1) * sizeof(*fns));
+	frames = xmalloc((c->nframes + 1) * sizeof(*frames));
+	for (i = 0; i < c->ng; i++) {
+		struct view_sgroup g = c->g[i];
+
+		map[i] = UINT32_MAX;
+		if (g.seen != c->build)
+			continue;
+		memcpy(fns + nfns, c->fns + g.fn_off, g.nr * sizeof(*fns));
+		memcpy(frames + nframes, c->frames + g.fr_off, g.nr * sizeof(*frames));
+		g.fn_off = (uint32_t)nfns;
+		g.fr_off = (uint32_t)nframes;
+		nfns += g.nr;
+		nframes += g.nr;
+		map[i] = (uint32_t)n;
+		c->g[n++] = g;
+	}
+	/* Printing the same is transitive: a group that goes joins its
+	   neighbours' runs. */
+	for (i = 0; i < c->ng; i++) {
+		bool same = i && c->same[i];
+
+		if (map[c->order[i]] == UINT32_MAX) {
+			if (i + 1 < c->ng)
+				c->same[i + 1] = c->same[i + 1] && same;
+			continue;
+		}
+		c->same[no] = no && same;
+		c->order[no++] = map[c->order[i]];
+	}
+	free(c->fns);
+	free(c->frames);
+	c->fns = fns;
+	c->fns_cap = c->nfns + 1;
+	c->nfns = nfns;
+	c->frames = frames;
+	c->frames_cap = c->nframes + 1;
+	c->nframes = nframes;
+	c->ng = n;
+	hashtab_rebuild(&c->index, n, view_sgroup_hash_of, c);
+	free(map);
+}
+
+/* The groups first seen in this build, [old, ng), sorted and merged into
+ * the kept order; whether each prints as the one before it is carried
+ * over between kept neighbours, compared next to a new one. */
+static void view_scache_order(struct view_scache *c, size_t old)
+{
+	size_t nnew = c->ng - old, i, a = 0, b = 0, k = 0;
+	uint32_t *add, *merged;
+	bool *same, last_kept = false;
+
+	if (!nnew)
+		return;
+	add = xmalloc(nnew * sizeof(*add));
+	for (i = 0; i < nnew; i++)
+		add[i] = (uint32_t)(old + i);
+	qsort_r(add, nnew, sizeof(*add), view_sgroup_cmp, c);
+	merged = xmalloc(c->ng * sizeof(*merged));
+	same = xmalloc(c->ng * sizeof(*same));
+	while (a < old || b < nnew) {
+		bool kept = b == nnew || (a < old && view_sgroup_cmp(&c->order[a], &add[b], c) <= 0);
+
+		merged[k] = kept ? c->order[a] : add[b];
+		if (!k)
+			same[k] = false;
+		else if (kept && last_kept)
+			same[k] = c->same[a];
+		else
+			same[k] = view_sgroup_cmp(&merged[k - 1], &merged[k], c) == 0;
+		k++;
+		if (kept)
+			a++;
+		else
+			b++;
+		last_kept = kept;
+	}
+	free(c->order);
+	free(c->same);
+	free(add);
+	c->order = merged;
+	c->same = same;
+}
+
+/* Stacks that print the same (one run of equal keys in the kept order)
+ * by counts, then their first member's addresses, as
+ * view_printed_stack_cmp: the live groups' run [from, to) of grp. */
+struct view_stie {
+	const struct view_scache *c;
+	const struct callchain_store *st;
+	const struct view_smember *mem;
+	const uint32_t *mi;      /* member indices, each group's together */
+};
+
+static int view_stie_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct view_stie *t = ctx;
+	const struct view_sgroup *a = &t->c->g[*(const uint32_t *)pa];
+	const struct view_sgroup *b = &t->c->g[*(const uint32_t *)pb];
+	const struct view_smember *x = &t->mem[t->mi[a->mem_off]], *y = &t->mem[t->mi[b->mem_off]];
+	size_t i;
+	int c;
+
+	if ((c = CMP(b->samples, a->samples)) || (c = CMP(b->period, a->period)))
+		return c;
+	for (i = 0; i < a->nr; i++)
+		if ((c = CMP(callchain_store_frame(t->st, x->ids[x->nr - 1 - i])->addr,
+			     callchain_store_frame(t->st, y->ids[y->nr - 1 - i])->addr)))
+			return c;
+	return 0;
+}
+
+/* view_build_stacks_sorted's stacks without display frames, from groups
+ * kept with the store. */
+static void view_build_stacks_kept(const struct callchain_store *st, struct snapshot *snap,
+				   bool detail)
+{
+	struct view_scache *c = callchain_store_view_cache(st);
+	size_t n = callchain_store_count(st), i, j, old, nlive = 0, nout = 0, nframes = 0;
+	size_t fcap = 0;
+	struct view_smember *mem;
+	uint32_t *fns = NULL, *live, *mi, off;
+	struct snapshot_stack *out;
+	struct snapshot_frame *f;
+	struct view_stie tie;
+	bool *same, run;
+	bool pids = sort_spec_has(&snap->sort, SORT_PID), tids = sort_spec_has(&snap->sort, SORT_TID);
+
+	if (!n)
+		return;
+	if (!c) {
+		c = xcalloc(1, sizeof(*c));
+		hashtab_init(&c->index, 256);
+		callchain_store_set_view_cache(st, c, view_scache_free);
+	}
+	view_scache_prune(c);
+	c->build++;
+	old = c->ng;
+	mem = xmalloc(n * sizeof(*mem));
+	for (i = 0; i < n; i++) {
+		struct callchain_chain ch;
+		struct view_sgroup *g;
+		uint32_t gi;
+
+		callchain_store_get(st, i, &ch);
+		fns = xgrow(fns, &fcap, ch.nr + 1, sizeof(*fns));
+		for (j = 0; j < ch.nr; j++)
+			fns[j] = callchain_store_function(st, ch.ids[j]);
+		gi = view_scache_group(c, st, ch.key.comm, fns, ch.ids, ch.nr);
+		g = &c->g[gi];
+		if (g->seen != c->build) {
+			g->seen = c->build;
+			g->nmem = 0;
+			g->samples = g->period = 0;
+			nlive++;
+		}
+		g->nmem++;
+		g->samples += ch.samples;
+		g->period += ch.period;
+		mem[i].ids = ch.ids;
+		mem[i].nr = (uint32_t)ch.nr;
+		mem[i].group = gi;
+		mem[i].pid = detail && pids ? ch.key.pid : 0;
+		mem[i].tid = detail && tids ? ch.key.tid : 0;
+		mem[i].samples = ch.samples;
+		mem[i].period = ch.period;
+	}
+	free(fns);
+	c->live = nlive;
+	view_scache_order(c, old);
+
+	/* The live groups in order, each one's members together; whether
+	   each prints as the live one before it. */
+	live = xmalloc(nlive * sizeof(*live));
+	same = xmalloc(nlive * sizeof(*same));
+	for (i = 0, j = 0, off = 0, run = false; i < c->ng; i++) {
+		struct view_sgroup *g = &c->g[c->order[i]];
+
+		run = i && c->same[i] && run;
+		if (g->seen != c->build)
+			continue;
+		same[j] = j && run;
+		run = true;
+		live[j++] = c->order[i];
+		g->mem_off = off;
+		g->fill = 0;
+		off += g->nmem;
+	}
+	mi = xmalloc(n * sizeof(*mi));
+	for (i = 0; i < n; i++) {
+		struct view_sgroup *g = &c->g[mem[i].group];
+
+		mi[g->mem_off + g->fill++] = (uint32_t)i;
+	}
+	/* Each group's members in order, the same ones merged (in mem). */
+	for (i = 0; i < nlive; i++) {
+		struct view_sgroup *g = &c->g[live[i]];
+		uint32_t *m = mi + g->mem_off, k, kept = 0;
+		struct view_smember *tmp;
+
+		if (!detail) {
+			nout++;
+			nframes += g->nr;
+			continue;
+		}
+		if (g->nmem > 1) {
+			/* Their indices: a group has a few members (insertion
+			   sort), a long one is sorted in place of a copy. */
+			if (g->nmem > 16) {
+				tmp = xmalloc(g->nmem * sizeof(*tmp));
+				for (k = 0; k < g->nmem; k++)
+					tmp[k] = mem[m[k]];
+				qsort_r(tmp, g->nmem, sizeof(*tmp), view_smember_cmp, (void *)st);
+				for (k = 0; k < g->nmem; k++)
+					mem[m[k]] = tmp[k];
+				free(tmp);
+			} else {
+				for (k = 1; k < g->nmem; k++) {
+					uint32_t x = m[k], y = k;
+
+					for (; y && view_smember_cmp(&mem[m[y - 1]], &mem[x], (void *)st) > 0; y--)
+						m[y] = m[y - 1];
+					m[y] = x;
+				}
+			}
+			/* The same ones merged into the first. */
+			for (k = 0; k < g->nmem; k++) {
+				if (kept && view_smember_cmp(&mem[m[kept - 1]], &mem[m[k]], (void *)st) == 0) {
+					mem[m[kept - 1]].samples += mem[m[k]].samples;
+					mem[m[kept - 1]].period += mem[m[k]].period;
+					continue;
+				}
+				m[kept++] = m[k];
+			}
+			g->nmem = kept;
+		}
+		nout += g->nmem;
+		nframes += (size_t)g->nmem * g->nr;
+	}
+	/* Groups that print the same, by their counts. */
+	tie.c = c;
+	tie.st = st;
+	tie.mem = mem;
+	tie.mi = mi;
+	for (i = 0; i < nlive; i = j) {
+		for (j = i + 1; j < nlive && same[j]; j++)
+			;
+		if (j - i > 1)
+			qsort_r(live + i, j - i, sizeof(*live), view_stie_cmp, &tie);
+	}
+
+	out = xcalloc(nout, sizeof(*out));
+	snap->stack_frames = f = nframes ? xmalloc(nframes * sizeof(*f)) : NULL;
+	for (i = 0, j = 0; i < nlive; i++) {
+		const struct view_sgroup *g = &c->g[live[i]];
+		const struct snapshot_frame *gf = c->frames + g->fr_off;
+		uint32_t k, nm = detail ? g->nmem : 1;
+
+		for (k = 0; k < nm; k++, j++) {
+			const struct view_smember *m = &mem[mi[g->mem_off + k]];
+			size_t x;
+
+			out[j].comm = g->comm;
+			out[j].group = i;
+			out[j].nr_frames = g->nr;
+			out[j].frames = f;
+			if (detail) {
+				out[j].has_pid = pids;
+				out[j].pid = m->pid;
+				out[j].has_tid = tids;
+				out[j].tid = m->tid;
+				out[j].samples = m->samples;
+				out[j].period = m->period;
+			} else {
+				out[j].samples = g->samples;
+				out[j].period = g->period;
+			}
+			memcpy(f, gf, g->nr * sizeof(*f));
+			for (x = 0; x < g->nr; x++)
+				f[x].addr = callchain_store_frame(st, m->ids[g->nr - 1 - x])->addr;
+			f += g->nr;
+		}
+	}
+	snap->stacks = out;
+	snap->nr_stacks = nout;
+	free(live);
+	free(same);
+	free(mi);
+	free(mem);
+}
+
+size_t view_stacks_kept_groups(const struct callchain_store *st)
+{
+	const struct view_scache *c = callchain_store_view_cache(st);
+
+	return c ? c->ng : 0;
+}
+
+void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
+		       struct snapshot *snap, bool detail)
+{
+	/* Display frames are interned per snapshot: nothing to keep. */
+	if (dt)
+		view_build_stacks_sorted(st, dt, snap, detail);
+	else
+		view_build_stacks_kept(st, snap, detail);
+}
