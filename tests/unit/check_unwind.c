@@ -16,6 +16,7 @@
 #include "machine.h"
 #include "record.h"
 #include "testutil.h"
+#include "unwind-file.h"
 #include "unwind-queue.h"
 #include "unwind-regs.h"
 #include "unwind-test.h"
@@ -561,6 +562,44 @@ START_TEST(test_sym_path_gone)
 }
 END_TEST
 
+/* A file that cannot be opened (gone, another mount namespace) is not
+ * opened again for every process that maps it: 100 asks, 8 opens at most
+ * (the 1st, 2nd, 4th... ask); once it is there, it is read within twice
+ * the asks so far. */
+START_TEST(test_file_failure_cached)
+{
+	struct machine *m;
+	struct unwind_files *fs;
+	struct unwind_file *f = NULL;
+	struct dso *d;
+	char *path;
+	int i;
+
+	build_lib();
+	path = xasprintf("%s/later/cfi.so", dir);
+	m = machine_new();
+	d = machine_dso_get(m, path, DSO_USER);
+	ck_assert_ptr_nonnull(d);
+	fs = unwind_files_new();
+	for (i = 0; i < 100; i++) {
+		f = unwind_files_get(fs, d);
+		ck_assert_ptr_null(f->elf);
+	}
+	ck_assert_msg(f->opens <= 8, "%u opens for 100 asks", f->opens);
+	ck_assert_uint_ge(f->opens, 2);
+	ck_assert_int_eq(testutil_sh("mkdir -p '%s/later' && cp '%s/cfi.so' '%s/later/'", dir, dir,
+				     dir),
+			 0);
+	for (i = 0; i < 200 && !f->elf; i++)
+		f = unwind_files_get(fs, d);
+	ck_assert_ptr_nonnull(f->elf);
+	ck_assert_ptr_nonnull(f->cfi);
+	unwind_files_free(fs);
+	machine_free(m);
+	free(path);
+}
+END_TEST
+
 /* Drain q: every sample back, every forget walked. */
 static void drain(struct unwind_queue *q)
 {
@@ -702,6 +741,7 @@ int main(void)
 	tcase_add_test(tc, test_dwfl_bounded);
 	tcase_add_test(tc, test_plt);
 	tcase_add_test(tc, test_sym_path_gone);
+	tcase_add_test(tc, test_file_failure_cached);
 	tcase_add_test(tc, test_queue_forget);
 #endif
 	suite_add_tcase(s, tc);
