@@ -45,6 +45,9 @@ struct unwind_file {
 	 * it is tried again, and whether it failed with symbols loading */
 	uint32_t asks, opens, next_try;
 	bool failed_pending;
+	/* A walk asked .eh_frame for a pc it has no FDE for: libdw's walks
+	 * may then read the separate debug file's .debug_frame */
+	bool eh_gap;
 	struct unwind_file *next;
 };
 
