@@ -89,8 +89,22 @@ wait $PP
 Q_PP=$(per1000 "$TMP/pp.perf")
 Q_REP=$(measure 600 "$TMP/report.txt" perf report -i "$TMP/perf.data" --stdio --no-children --sort comm,sym)
 Q_CPU=$(awk -v a="$Q_REC" -v b="$Q_REP" 'BEGIN { printf "%.2f", a + b }')
-Q_LOST=$(perf report -i "$TMP/perf.data" --stats 2>/dev/null | awk '/LOST/ { n += $NF } END { print n + 0 }')
+# Samples lost, as perf report counts them (its --stats lines end in a
+# percentage, which summed made "9466.1").
+Q_LOST=$(sed -n 's/^# Total Lost Samples: *\([0-9]*\).*/\1/p' "$TMP/report.txt" | head -1)
 Q_N=$(perf report -i "$TMP/perf.data" --stats 2>/dev/null | sed -n 's/.*SAMPLE events: *\([0-9]*\).*/\1/p' | head -1)
+
+# What the tracepoint alone gives: on each CPU a switch's prev_pid is the
+# previous switch's next_pid, unless the kernel wrote no sample for a
+# switch (it writes none in the context of some tasks, an idle task among
+# them here); then a switch-in is missing.  Why proftop keeps switch
+# records beside the tracepoint system-wide (src/live.c).
+Q_HOLES=$(perf script -i "$TMP/perf.data" -F cpu,trace 2>/dev/null | awk '
+	{ cpu = $1; prev = next_ = "" }
+	{ for (i = 2; i <= NF; i++) { if ($i ~ /^prev_pid=/) prev = substr($i, 10); if ($i ~ /^next_pid=/) next_ = substr($i, 10) } }
+	prev == "" { next }
+	{ n++; if (cpu in last && last[cpu] != prev) { holes++; if (last[cpu] == 0) idle++ } last[cpu] = next_ }
+	END { printf "%d of %d switches (%d after the idle task)", holes, n, idle }')
 
 # The same work without the live noise: the recording replayed, proftop
 # --off-cpu -i against perf report on it; and, with valgrind, instructions
@@ -117,6 +131,7 @@ echo "cpu: proftop $P_CPU s, perf $Q_CPU s (record $Q_REC + report $Q_REP), rati
 echo "ping-pong CPU per 1000 round trips: alone $base ms, under proftop $P_PP ms ($(loss "$P_PP")), under perf record $Q_PP ms ($(loss "$Q_PP"))"
 echo "ping-pong round trips/s: under proftop $(achieved "$TMP/pp.proftop"), under perf record $(achieved "$TMP/pp.perf") (paced at $ROUNDS)"
 echo "lost records: proftop $(echo "$P_LOST" | cut -d' ' -f1) (dropped intervals $(echo "$P_LOST" | cut -d' ' -f2), not unwound for want of queue room $(echo "$P_LOST" | cut -d' ' -f3)), perf record $Q_LOST"
+echo "switch-ins missing from the tracepoint (perf script on perf record's file): $Q_HOLES"
 echo "sched_switch: proftop ${P_SW}/s, perf record $Q_N samples ($(awk -v n="${Q_N:-0}" -v s="$SECS" 'BEGIN { printf "%.0f", n / (s + 1) }')/s)"
 
 # bpftrace: offcputime by the same tracepoint (the stack of the task going
@@ -170,4 +185,30 @@ else
 	else
 		echo "bpftrace: SKIP (not installed: apt-get install bpftrace)"
 	fi
+fi
+
+# AB=N: what the kernel's side of each choice costs the ping-pong, apart
+# from proftop's own work: N interleaved rounds (the order swapped every
+# other round) of perf record -g -a plain, with --switch-events (the
+# records proftop keeps beside the tracepoint) and with -k mono (the
+# clock proftop asks for); each run's CPU per 1000 round trips, then the
+# means.  The machine's other load moves single runs by 10-20%.
+if [ -n "${AB:-}" ]; then
+	ab_run() {
+		name=$1
+		shift
+		"$TMP/pingpong" "$ROUNDS" 8 >"$TMP/pp.ab" &
+		PP=$!
+		perf record -q -e sched:sched_switch $CG -a "$@" -o "$TMP/ab.data" -- sleep 8 2>/dev/null
+		wait $PP
+		echo "$name $(per1000 "$TMP/pp.ab")"
+	}
+	for r in $(seq "$AB"); do
+		if [ $((r % 2)) = 1 ]; then
+			ab_run plain; ab_run switch-events --switch-events; ab_run mono -k mono
+		else
+			ab_run mono -k mono; ab_run switch-events --switch-events; ab_run plain
+		fi
+	done | tee "$TMP/ab.txt" | sed 's/^/ab: /'
+	awk '{ s[$1] += $2; n[$1]++ } END { for (k in s) printf "ab mean: %s %.3f ms per 1000 (%d runs)\n", k, s[k] / n[k], n[k] }' "$TMP/ab.txt" | sort
 fi

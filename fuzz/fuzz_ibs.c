@@ -1,7 +1,7 @@
 /* Fuzz target: the AMD IBS Op and Fetch decoders, their -D lines and row
  * counters (src/arch/amd-ibs.c), fed as an unaligned raw payload whose
  * caps word may claim registers past its end; the first byte picks the
- * family 19h errata. */
+ * family 19h errata.  The data address hook (-s daddr_sym) too. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -40,6 +40,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((unsigned)op.src >= IBS_SRC_NR || size < IBS_OP_RAW_MIN)
 			abort();
 		ibs_op_stats_add(&os, &op);
+		{
+			uint64_t addr = 0;
+
+			/* a data address only for a valid load or store's */
+			if (ibs_op_payload.data_addr(&op, &addr) !=
+			    ((op.ld || op.st) && op.dc_lin_valid))
+				abort();
+			if (op.dc_lin_valid && (op.ld || op.st) && addr != op.dc_lin)
+				abort();
+		}
 		os2 = os;
 		ibs_op_payload.stats_merge(&os2, &os);
 		ibs_op_payload.stats_decay(&os2, 7, 8);

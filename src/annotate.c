@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "annotate-payload.h"
+#include "annotate-source.h"
 #include "annotate-test.h"
 #include "arch-disasm.h"
 #include "arch.h"
@@ -24,11 +25,9 @@
 #include "dwarfinfo.h"
 #include "elfsyms.h"
 #include "errmsg.h"
-#include "fileread.h"
 #include "hash.h"
 #include "hashtab.h"
 #include "intern.h"
-#include "nsopen.h"
 #include "payload.h"
 #include "procmem.h"
 #include "symtab.h"
@@ -40,9 +39,6 @@ enum { ANNOTATE_PERIOD, ANNOTATE_SAMPLES, ANNOTATE_NV };
 struct annotate_src {
 	const char *where, *text, *inlined;
 };
-
-/* Source files are read whole, up to this. */
-#define ANNOTATE_SOURCE_MAX (16 << 20)
 
 struct annotate_count {
 	uint64_t addr;
@@ -467,78 +463,13 @@ out:
 }
 
 /* A source file read for annotate_sources: its lines. */
-struct annotate_srcfile {
-	const char *path;            /* interned, as the DWARF's */
-	char *buf;                   /* NULL: unreadable */
-	const char **lines;
-	size_t nr_lines;
-};
-
-static const struct annotate_srcfile *annotate_srcfile(struct annotate_srcfile **files, size_t *n,
-							 size_t *cap, const char *path)
-{
-	struct annotate_srcfile *sf;
-	size_t i, len = 0, lcap = 0;
-	char *p;
-	int fd;
-
-	for (i = 0; i < *n; i++)
-		if ((*files)[i].path == path)
-			return &(*files)[i];
-	*files = xgrow(*files, cap, *n + 1, sizeof(**files));
-	sf = &(*files)[(*n)++];
-	memset(sf, 0, sizeof(*sf));
-	sf->path = path;
-	/* A regular file only (nsopen_file): the path comes from the binary. */
-	if ((fd = nsopen_file(path)) < 0)
-		return sf;
-	if (fileread_fd(fd, ANNOTATE_SOURCE_MAX, &sf->buf, &len) < 0)
-		sf->buf = NULL;
-	close(fd);
-	for (p = sf->buf; p && *p;) {
-		char *nl = strchr(p, '\n');
-
-		sf->lines = xgrow(sf->lines, &lcap, sf->nr_lines + 1, sizeof(*sf->lines));
-		sf->lines[sf->nr_lines++] = p;
-		if (!nl)
-			break;
-		*nl = '\0';
-		p = nl + 1;
-	}
-	return sf;
-}
-
-/* Line line of the file (tabs as spaces, trailing blanks cut), interned,
- * or NULL. */
-static const char *annotate_source_text(const struct annotate_srcfile *sf, unsigned line)
-{
-	char buf[512];
-	size_t o = 0;
-	const char *s;
-
-	if (!line || line > sf->nr_lines)
-		return NULL;
-	for (s = sf->lines[line - 1]; *s && o + 8 < sizeof(buf); s++) {
-		if (*s == '\t')
-			do
-				buf[o++] = ' ';
-			while (o % 8);
-		else if (*s != '\r')
-			buf[o++] = *s;
-	}
-	while (o && buf[o - 1] == ' ')
-		o--;
-	buf[o] = '\0';
-	return intern(buf);
-}
-
 /* f's source lines from the DWARF (line table and inlined scopes), once. */
 static void annotate_sources(struct annotate *a, struct annotate_func *f)
 {
-	struct annotate_srcfile *files = NULL;
+	struct annotate_source *files = annotate_source_new();
 	struct dwarfinfo_line *dl;
 	uint64_t *addrs;
-	size_t i, nfiles = 0, cap = 0;
+	size_t i;
 	bool any = false;
 
 	if (!f->nr_insns)
@@ -567,15 +498,10 @@ static void annotate_sources(struct annotate *a, struct annotate_func *f)
 			s->where = intern(where);
 			free(where);
 			s->inlined = dl[i].inlined;
-			s->text = annotate_source_text(
-				annotate_srcfile(&files, &nfiles, &cap, dl[i].file), dl[i].line);
+			s->text = annotate_source_line(files, dl[i].file, dl[i].line);
 		}
 	}
-	for (i = 0; i < nfiles; i++) {
-		free(files[i].buf);
-		free(files[i].lines);
-	}
-	free(files);
+	annotate_source_free(files);
 	free(addrs);
 	free(dl);
 	if (!any) {

@@ -103,6 +103,7 @@ void dso_free(struct dso *d)
 	free(d->display_name);
 	free(d->sym_path);
 	free(d->debug_path);
+	symtab_free(d->objsyms);
 	free(d);
 }
 
@@ -713,6 +714,27 @@ void dso_symbolize(struct dso *d, int state, uint64_t file_off, struct resolved 
 	} else if (state == DSO_SYMS_FAILED) {
 		dso_note_stale(d);
 	}
+}
+
+void dso_data_symbolize(struct dso *d, uint64_t file_off, bool writable, struct resolved *out)
+{
+	uint64_t vaddr;
+
+	out->addr = file_off;
+	if (__atomic_load_n(&d->state, __ATOMIC_ACQUIRE) != DSO_SYMS_LOADED ||
+	    elfsyms_data_offset_to_vaddr(&d->img, file_off, writable, &vaddr) != 0)
+		return;
+	out->addr = vaddr;
+	if (!d->objsyms_tried) {
+		/* The debug file's .symtab has the objects a stripped file's
+		 * .dynsym lacks. */
+		const char *path = d->debug_path ? d->debug_path : d->sym_path;
+
+		d->objsyms_tried = true;
+		if (path)
+			elfsyms_load_objects(path, d->img.machine, &d->objsyms);
+	}
+	out->sym = d->objsyms ? symtab_lookup(d->objsyms, vaddr) : NULL;
 }
 
 void dso_table_free(struct machine *m)

@@ -241,6 +241,18 @@ static void engine_file_payload(struct engine *e, const struct perfdata_info *in
 	free(pmus);
 }
 
+/* The daddr sort keys need samples with data addresses: say so once and
+ * return true when attr's (NULL: live, the decoder's alone) have none. */
+static bool engine_daddr_check(struct engine *e, const struct perf_event_attr *attr)
+{
+	if (!sort_spec_has_daddr(&e->cfg.sort) || ingest_has_data_addr(e->in, attr))
+		return false;
+	msg_error("-s daddr_dso/daddr_sym: the event's samples have no data addresses "
+		  "(AMD IBS Op has them; a recording, also PERF_SAMPLE_ADDR: perf mem, "
+		  "perf record -d)");
+	return true;
+}
+
 /* A recording: open it and prepare the machine for it. */
 static int engine_start_file(struct engine *e)
 {
@@ -292,6 +304,8 @@ static int engine_start_file(struct engine *e)
 	if (clock)
 		ingest_also_attr(e->in, &clock->attr);
 	engine_file_payload(e, info, ev);
+	if (engine_daddr_check(e, &ev->attr))
+		return 2;
 	ingest_symbols_async(e->in);
 	if (engine_vmlinux(e))
 		return 2;
@@ -451,6 +465,7 @@ static int engine_sampling_rest(struct engine *e, struct live_config *lc)
 		lc->sampling.freq_or_period = c->sample_period;
 	}
 	lc->sampling.tracking = true;
+	lc->sampling.mmap_data = sort_spec_has_daddr(&c->sort);
 	lc->cpus = c->cpus;
 	lc->ncpus = c->ncpus;
 	lc->mmap_pages = c->mmap_pages;
@@ -528,6 +543,10 @@ static int engine_start_live(struct engine *e)
 	/* live.c asks for the payload with arch_adjust_attr on the same host. */
 	engine_new_ingest(e, arch_host_machine());
 	engine_live_payload(e, &lc.event);
+	if (engine_daddr_check(e, NULL)) {
+		status = 2;
+		goto out;
+	}
 	if (c->npids)
 		ingest_set_targets(e->in, c->pids, c->npids);
 	machine_set_live(ingest_machine(e->in), true);

@@ -242,7 +242,8 @@ void event_attr_init(struct perf_event_attr *attr, const struct event_spec *ev,
 	attr->enable_on_exec = s->enable_on_exec;
 	/* A tracepoint (--off-cpu's sched_switch) carries its fields in RAW;
 	 * switch records give the switch-in of per-thread targets, whose
-	 * events see only their own switch-outs. */
+	 * events see only their own switch-outs, and system-wide those
+	 * the tracepoint misses (live.c, live_also_attr). */
 	if (ev->type == PERF_TYPE_TRACEPOINT) {
 		attr->sample_type |= PERF_SAMPLE_RAW;
 		attr->context_switch = s->tracking;
@@ -279,6 +280,7 @@ void event_attr_init(struct perf_event_attr *attr, const struct event_spec *ev,
 		attr->comm = 1;
 		attr->comm_exec = 1;
 		attr->task = 1;
+		attr->mmap_data = s->mmap_data;
 		/* 5.12+: MMAP2 carries the build ID, so a binary replaced on
 		 * disk is told apart from the one mapped.  event_open drops it
 		 * where the kernel says EINVAL. */

@@ -31,6 +31,7 @@ struct event_sampling {
 	uint64_t freq_or_period;
 	bool exclude_kernel;    /* user space only (unprivileged) */
 	bool tracking;          /* mmap2/comm/task side-band on this fd */
+	bool mmap_data;         /* with tracking: data maps too (-s daddr_sym) */
 	bool enable_on_exec;    /* command mode: start at exec */
 	bool inherit;           /* follow children and new threads */
 	uint32_t wakeup_bytes;  /* wake poll when this much is in the ring (0: each record) */

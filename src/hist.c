@@ -41,6 +41,7 @@ struct hist {
 	struct sort_spec spec;
 	bool key[SORT__MAX];
 	bool key_addr;            /* hist_key_addresses */
+	bool key_daddr;           /* SORT_DADDR_DSO or SORT_DADDR_SYM: one test per lookup */
 	struct hist_entry *entries; /* dense, hist_entry_at order */
 	struct hist_extra *extra;   /* parallel to entries */
 	/* The children column, parallel to entries and copied into them as
@@ -78,6 +79,7 @@ static void *hist_pstats(struct hist *h, size_t i)
 static const char *const sort_key_names[SORT__MAX] = {
 	[SORT_COMM] = "comm", [SORT_PID] = "pid", [SORT_TID] = "tid",
 	[SORT_CPU] = "cpu",   [SORT_DSO] = "dso", [SORT_SYM] = "sym", [SORT_SRCLINE] = "srcline",
+	[SORT_DADDR_DSO] = "daddr_dso", [SORT_DADDR_SYM] = "daddr_sym",
 };
 
 const char *sort_key_name(enum sort_key key)
@@ -95,6 +97,11 @@ bool sort_spec_has(const struct sort_spec *spec, enum sort_key key)
 		if (spec->keys[i] == key)
 			return true;
 	return false;
+}
+
+bool sort_spec_has_daddr(const struct sort_spec *spec)
+{
+	return sort_spec_has(spec, SORT_DADDR_DSO) || sort_spec_has(spec, SORT_DADDR_SYM);
 }
 
 int sort_spec_parse(const char *s, struct sort_spec *out, struct errmsg *em)
@@ -124,7 +131,7 @@ int sort_spec_parse(const char *s, struct sort_spec *out, struct errmsg *em)
 		if (k == SORT__MAX)
 			return errmsg_set(em, -EINVAL,
 					  "unknown sort key '%.*s' (known: comm, pid, tid, cpu, dso, "
-					  "sym, srcline)",
+					  "sym, srcline, daddr_dso, daddr_sym)",
 					  (int)(len > 40 ? 40 : len), p);
 		if (sort_spec_has(&spec, (enum sort_key)k))
 			return errmsg_set(em, -EINVAL, "duplicate sort key '%s'",
@@ -151,13 +158,19 @@ static uint64_t hist_hash(const struct hist_entry *k)
 	h = hash_combine(h, (uintptr_t)k->dso);
 	h = hash_combine(h, (uintptr_t)k->sym);
 	h = hash_combine(h, k->addr);
+	/* Only the daddr keys set them: other tables hash as before. */
+	if (k->ddso || k->dsym) {
+		h = hash_combine(h, (uintptr_t)k->ddso);
+		h = hash_combine(h, (uintptr_t)k->dsym);
+	}
 	return hash_finish(h);
 }
 
 static bool hist_key_eq(const struct hist_entry *a, const struct hist_entry *b)
 {
 	return a->comm == b->comm && a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu &&
-	       a->dso == b->dso && a->sym == b->sym && a->addr == b->addr;
+	       a->dso == b->dso && a->sym == b->sym && a->addr == b->addr &&
+	       a->ddso == b->ddso && a->dsym == b->dsym;
 }
 
 struct hist_key {
@@ -186,6 +199,7 @@ struct hist *hist_new(const struct sort_spec *spec)
 	h->spec = *spec;
 	for (i = 0; i < spec->n; i++)
 		h->key[spec->keys[i]] = true;
+	h->key_daddr = h->key[SORT_DADDR_DSO] || h->key[SORT_DADDR_SYM];
 	h->epoch = 1;
 	hashtab_init(&h->index, HIST_MIN_SLOTS);
 	return h;
@@ -255,6 +269,12 @@ static size_t hist_lookup(struct hist *h, const struct hist_sample *s, struct ds
 		key.sym = sym;
 	if (h->key[SORT_SRCLINE] || h->key_addr)
 		key.addr = addr;
+	/* A data symbol's row without one is named by its mapping. */
+	if (h->key_daddr) {
+		key.ddso = s->ddso;
+		if (h->key[SORT_DADDR_SYM])
+			key.dsym = s->dsym;
+	}
 	k.hash = hist_hash(&key);
 
 	j = hashtab_probe(&h->index, k.hash, hist_index_eq, h, &k);
@@ -371,7 +391,8 @@ static size_t hist_add_chain(struct hist *h, const struct hist_sample *s)
 	 * is the sample's own function, as every caller passes it. */
 	memo = callchain_store_add_split(h->chains, &ck, leaf, callers, n - 1, token, s->period,
 					 &ci) == 0 &&
-	       leaf->dso == s->dso && leaf->sym == s->sym && leaf->addr == s->addr;
+	       leaf->dso == s->dso && leaf->sym == s->sym && leaf->addr == s->addr &&
+	       !h->key_daddr; /* the data address is no part of the chain */
 	if (memo) {
 		m = hist_memo_of(h, ci);
 		if (m->epoch == h->epoch && (m->any_pid || m->pid == s->pid)) {

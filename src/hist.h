@@ -25,6 +25,9 @@ enum sort_key {
 	SORT_SRCLINE,   /* source file:line of the sampled address (entries are
 			   keyed by the address; rows merged by file:line in
 			   the view) */
+	SORT_DADDR_DSO, /* the mapping of the sample's data address (a load's
+			   or store's: IBS Op, PERF_SAMPLE_ADDR) */
+	SORT_DADDR_SYM, /* its data symbol, else that mapping */
 	SORT__MAX,
 };
 
@@ -37,6 +40,8 @@ struct sort_spec {
  * the offending key. */
 int sort_spec_parse(const char *s, struct sort_spec *out, struct errmsg *em);
 bool sort_spec_has(const struct sort_spec *spec, enum sort_key key);
+/* Whether daddr_dso or daddr_sym is a key: samples need data addresses. */
+bool sort_spec_has_daddr(const struct sort_spec *spec);
 const char *sort_key_name(enum sort_key key);
 
 /* One sample as the hist sees it: resolved, with its thread's comm. */
@@ -50,6 +55,11 @@ struct hist_sample {
 					(ELF vaddr) when the engine keeps addresses
 					(--inline, -s srcline), else 0 */
 	uint64_t period;
+	/* With a daddr sort key: the data address's DSO (a file, [heap],
+	 * [stack], //anon) and object symbol; NULL, NULL: no data address,
+	 * or one in no map. */
+	struct dso *ddso;
+	const struct symbol *dsym;
 	/* With callchains: the resolved chain, innermost first, chain[0]
 	 * being the sampled function itself (the same dso/sym as above); the
 	 * rest its callers.  NULL/0: no chain (the sample counts alone). */
@@ -72,6 +82,8 @@ struct hist_entry {
 	const struct symbol *sym;
 	uint64_t addr;               /* with SORT_SRCLINE: the sampled address (or
 					the frame's, for an entry only a caller has) */
+	struct dso *ddso;            /* with SORT_DADDR_DSO or SORT_DADDR_SYM */
+	const struct symbol *dsym;   /* with SORT_DADDR_SYM */
 	/* not keys: */
 	bool kernel;
 	const char *only_comm;       /* the comm of every sample so far, NULL if mixed */

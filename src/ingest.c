@@ -96,6 +96,7 @@ struct ingest {
 	const struct arch_payload_ops *payload; /* its raw payloads' decoder, or NULL */
 	char *payload_cpuid;               /* the env's cpuid, for decode_in */
 	struct arch_env payload_env;       /* with it, parsed once */
+	bool daddr;                        /* a daddr sort key: samples' data addresses */
 
 	/* --annotate: per-instruction counts of some functions, or NULL */
 	struct annotate *annotate;
@@ -146,6 +147,10 @@ struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine)
 	atomic_init(&in->mode, (int)cfg->mode);
 	in->machine = machine_new();
 	in->hist = hist_new(&cfg->sort);
+	/* Data addresses resolve in data maps too. */
+	in->daddr = sort_spec_has_daddr(&cfg->sort);
+	if (in->daddr)
+		machine_keep_data_maps(in->machine);
 	if (cfg->view.inline_frames)
 		hist_key_addresses(in->hist);
 	ingest_set_machine(in, e_machine);
@@ -268,9 +273,9 @@ void ingest_symbols_async(struct ingest *in)
 			machine_set_debuginfod(in->machine,
 					       (long)(in->cfg.debuginfod_timeout * 1000));
 	}
-	/* Held samples are added without payload (deferred.c): those with
-	 * one load their symbols as they come. */
-	if (in->payload || in->times || machine_set_async(in->machine, true) != 0)
+	/* Held samples are added without payload or data address
+	 * (deferred.c): those with one load their symbols as they come. */
+	if (in->payload || in->times || in->daddr || machine_set_async(in->machine, true) != 0)
 		return;
 	in->deferred = deferred_new();
 	deferred_set_annotate(in->deferred, in->annotate);
@@ -620,6 +625,40 @@ static void ingest_count_fp_pending(struct ingest *in)
 	in->nfp_pending = k;
 }
 
+bool ingest_has_data_addr(const struct ingest *in, const struct perf_event_attr *attr)
+{
+	if (in->payload && in->payload->payload->data_addr)
+		return true;
+	return attr && (attr->sample_type & PERF_SAMPLE_ADDR);
+}
+
+/* With a daddr key: the data symbol and mapping of s into hs, from its
+ * decoded payload (IBS Op: exact, only loads and stores with a valid
+ * address), else from PERF_SAMPLE_ADDR (perf mem's; 0 is none); neither:
+ * none ([unknown]). */
+static void ingest_data_addr(struct ingest *in, const struct sample *s,
+			     const struct perf_event_attr *attr, const void *decoded,
+			     struct hist_sample *hs)
+{
+	const struct payload_ops *ops = in->payload ? in->payload->payload : NULL;
+	struct resolved d;
+	uint64_t addr;
+
+	if (ops && ops->data_addr) {
+		if (!decoded || !ops->data_addr(decoded, &addr))
+			return;
+	} else if (attr->sample_type & PERF_SAMPLE_ADDR) {
+		addr = s->addr;
+		if (!addr)
+			return;
+	} else {
+		return;
+	}
+	machine_resolve_data(in->machine, s->sid.pid, s->sid.tid, addr, &d);
+	hs->ddso = d.dso;
+	hs->dsym = d.sym;
+}
+
 /* Count and add s, its chain complete (dwarf: unwound, the chain in
  * perf's layout with its user part, whatever attr says). */
 static void ingest_sample_add(struct ingest *in, const struct sample *s,
@@ -653,6 +692,8 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 	hs.nr_chain = 0;
 	hs.callers = NULL;
 	hs.callers_token = 0;
+	hs.ddso = NULL;
+	hs.dsym = NULL;
 	/* Live, the attr has chains with -g; a recording's are used
 	 * whenever it has them. */
 	if ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) || dwarf) {
@@ -708,11 +749,15 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 		bool ok = arch_payload_decode_in(&in->payload_env, in->payload, attr, s->raw,
 						 s->raw_size, &buf);
 
+		if (in->daddr)
+			ingest_data_addr(in, s, attr, ok ? &buf : NULL, &hs);
 		annotate_sample_payload(in->annotate, r.dso, r.sym, r.addr, s->period,
 					ok ? &buf : NULL);
 		hist_add_payload(in->hist, &hs, ok ? &buf : NULL);
 		return;
 	}
+	if (in->daddr)
+		ingest_data_addr(in, s, attr, NULL, &hs);
 	annotate_sample(in->annotate, r.dso, r.sym, r.addr, s->period);
 	hist_add(in->hist, &hs);
 }
@@ -930,6 +975,13 @@ void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
 {
 	struct record rec;
 
+	/* Live --off-cpu: a switch-out record says nothing the tracepoint's
+	 * sample of that switch did not (a refresh charges up to its own
+	 * clock), so it is not even decoded: a third of the records in a
+	 * switch storm. */
+	if (in->offcpu && in->cfg.live && (hdr->misc & PERF_RECORD_MISC_SWITCH_OUT) &&
+	    (hdr->type == PERF_RECORD_SWITCH || hdr->type == PERF_RECORD_SWITCH_CPU_WIDE))
+		return;
 	ingest_unwound(in, false);
 	if (record_decode(hdr, attr, &rec, NULL)) {
 		in->bad_records++;

@@ -76,6 +76,10 @@ void ingest_also_attr(struct ingest *in, const struct perf_event_attr *attr);
 struct arch_env;
 void ingest_payload_env(struct ingest *in, const struct arch_env *env,
 			const struct perf_event_attr *attr);
+/* Whether the samples of attr can have data addresses for the daddr sort
+ * keys: the payload decoder gives them (IBS Op), or attr samples
+ * PERF_SAMPLE_ADDR (NULL: only the decoder).  After ingest_payload_env. */
+bool ingest_has_data_addr(const struct ingest *in, const struct perf_event_attr *attr);
 /* -p: the processes whose exit ends the session. */
 void ingest_set_targets(struct ingest *in, const pid_t *pids, size_t n);
 /* Whether every process of ingest_set_targets has exited (false without). */

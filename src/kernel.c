@@ -22,6 +22,7 @@
 #include "machine-impl.h"
 #include "perfdata.h"
 #include "util.h"
+#include "vmlinux.h"
 
 static struct dso *kernel_dso(struct machine *m)
 {
@@ -50,14 +51,14 @@ static int kernel_read(struct machine *m, struct kernel_syms *ks)
 	}
 	if (err || ks->restricted || !kl->use_vmlinux)
 		return err;
-	n = kallsyms_kernel_build_id(id);
+	n = vmlinux_running_build_id(id);
 	if (kl->vmlinux)
 		path = xstrdup(kl->vmlinux);
 	else if (n > 0 && uname(&uts) == 0)
-		path = kallsyms_find_vmlinux(NULL, uts.release, id, (size_t)n);
+		path = vmlinux_find(NULL, uts.release, id, (size_t)n);
 	if (!path)
 		return 0;
-	if ((err = kallsyms_use_vmlinux(ks, path, id, n > 0 ? (size_t)n : 0, &why)) == 0)
+	if ((err = vmlinux_use(ks, path, id, n > 0 ? (size_t)n : 0, &why)) == 0)
 		kl->note = xasprintf("kernel symbol sizes from %s", path);
 	else
 		kl->note = xasprintf("%s: using /proc/kallsyms alone", errmsg_text(&why, err));
@@ -281,7 +282,7 @@ void kernel_free(struct machine *m)
 int kernel_check_vmlinux(const char *path, struct errmsg *em)
 {
 	uint8_t want[20], have[ELFSYMS_BUILD_ID_MAX];
-	int nw = kallsyms_kernel_build_id(want), nh = elfsyms_read_build_id(path, have);
+	int nw = vmlinux_running_build_id(want), nh = elfsyms_read_build_id(path, have);
 
 	if (nh < 0)
 		return errmsg_set(em, nh, "--vmlinux %s: %s", path,
@@ -303,7 +304,7 @@ bool kernel_check_recording(const struct perfdata_info *info, const char *cache_
 			    char **cached)
 {
 	uint8_t id[20];
-	int n = kallsyms_kernel_build_id(id);
+	int n = vmlinux_running_build_id(id);
 	bool same = false, known = false;
 	size_t i, idsize;
 	struct utsname uts;

@@ -33,7 +33,7 @@ void machine_wait_kernel(struct machine *m);
 bool machine_kernel_loading(const struct machine *m);
 /* With use: exact kernel symbol sizes from the vmlinux at path, or, path
  * NULL, from one found by the running kernel's build ID (see
- * kallsyms_find_vmlinux); a file with another build ID is not used.
+ * vmlinux_find); a file with another build ID is not used.
  * Call before loading the kernel. */
 void machine_set_vmlinux(struct machine *m, bool use, const char *path);
 /* After the kernel's symbols are loaded: which vmlinux gave the sizes,

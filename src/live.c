@@ -146,9 +146,12 @@ static void live_also_attr(struct live *l, const struct live_config *cfg,
 	one.freq_or_period = 1;
 	one.tracking = false;
 	event_attr_init(&l->also_attr, &cfg->also, &one);
-	/* System-wide too: the tracepoint's next_pid misses a switch-in
-	 * now and then (no sample, no lost record: seen on 6.18 after a
-	 * kernel thread's switch-out), and the switch record has it. */
+	/* System-wide too: the tracepoint's sample is taken in the context
+	 * of the task going out, and the kernel writes none for some tasks
+	 * (on 6.18 here: every switch-out of CPU 1's idle task, all of some
+	 * threads of pid 1; no lost record; perf record -e
+	 * sched:sched_switch -a has the same holes), so next_pid misses
+	 * their successors' switch-ins.  The switch record has them. */
 	l->also_attr.context_switch = s->tracking;
 	l->attr.context_switch = 0;
 	l->attr.use_clockid = l->also_attr.use_clockid = 1;

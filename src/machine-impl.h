@@ -69,6 +69,11 @@ struct dso {
 	 * as jit's map DSO or, where the map has no name, jit_fallback. */
 	struct jitmap *jit;
 	struct dso *jit_fallback;
+	/* -s daddr_sym: its data objects, read by the engine thread at the
+	 * first data address in it (dso_data_symbolize); NULL until then,
+	 * or when there are none. */
+	struct symtab *objsyms;
+	bool objsyms_tried;
 };
 
 /* New perf map bytes read on the engine thread, at most (~10 ms). */
@@ -140,9 +145,18 @@ struct symloader {
 	bool stop;
 };
 
+/* What a map holds: code (an exec MMAP2, or an MMAP), or, kept only for
+ * data addresses (machine_keep_data_maps), data. */
+enum map_kind {
+	MAP_CODE,
+	MAP_DATA_RO,
+	MAP_DATA_RW,
+};
+
 struct map {
 	uint64_t start, end, pgoff;
 	struct dso *dso;
+	uint8_t kind;             /* enum map_kind: code resolves only in MAP_CODE */
 };
 
 struct process {
@@ -220,6 +234,7 @@ struct machine {
 	long debuginfod_ms;       /* --debuginfod: its timeout; 0: off */
 	size_t debuginfod_active; /* fetches in progress (atomic) */
 	bool async;               /* symbols load on the loader thread */
+	bool data_maps;           /* machine_keep_data_maps */
 	bool live;                /* pids are live: /proc/PID/root, map_files */
 	struct symloader loader;
 	/* machine_load_kernel_lazy: kallsyms read at the first kernel
@@ -264,6 +279,9 @@ void dso_expect_build_id(struct dso *d, const uint8_t *id, size_t size);
 bool dso_load_symbols(struct machine *m, struct dso *d, bool on_loader);
 void dso_fetch_debuginfo(const struct machine *m, struct dso *d);
 void dso_symbolize(struct dso *d, int state, uint64_t file_off, struct resolved *out);
+/* The same for a data address at file_off of a data map (writable or
+ * not): its object symbol (the table read on first use). */
+void dso_data_symbolize(struct dso *d, uint64_t file_off, bool writable, struct resolved *out);
 /* machine_free: the DSO table, known build IDs, --symfs and the caches. */
 void dso_table_free(struct machine *m);
 

@@ -169,11 +169,15 @@ static size_t maps_lower(const struct process *p, uint64_t addr)
 	return lo;
 }
 
-static const struct map *maps_find(const struct process *p, uint64_t addr)
+/* The map holding addr: only a code map with code_only (a data map's
+ * range is unmapped for code), else code or data. */
+static inline const struct map *maps_find(const struct process *p, uint64_t addr,
+					  bool code_only)
 {
 	size_t i = maps_lower(p, addr);
 
-	if (i < p->nmaps && p->maps[i].start <= addr)
+	if (i < p->nmaps && p->maps[i].start <= addr &&
+	    (!code_only || p->maps[i].kind == MAP_CODE))
 		return &p->maps[i];
 	return NULL;
 }
@@ -182,7 +186,7 @@ static const struct map *maps_find(const struct process *p, uint64_t addr)
  * way mmap replaces what was there: overlapped maps keep their pieces
  * outside the range. */
 static void maps_insert(struct machine *m, struct process *p, uint64_t start,
-			uint64_t end, uint64_t pgoff, struct dso *dso)
+			uint64_t end, uint64_t pgoff, struct dso *dso, enum map_kind kind)
 {
 	size_t lo = maps_lower(p, start), hi = lo, nnew, i;
 	struct map left = { 0 }, right = { 0 };
@@ -216,7 +220,7 @@ static void maps_insert(struct machine *m, struct process *p, uint64_t start,
 	if (has_left)
 		p->maps[i++] = left;
 	if (dso)
-		p->maps[i++] = (struct map){ start, end, pgoff, dso };
+		p->maps[i++] = (struct map){ start, end, pgoff, dso, (uint8_t)kind };
 	if (has_right)
 		p->maps[i++] = right;
 }
@@ -245,8 +249,9 @@ void machine_map_event(struct machine *m, struct process *p, const struct mmap_e
 	/* MMAP records carry no prot (0 here) and are exec maps; an MMAP2
 	 * without PROT_EXEC (attr.mmap_data) still replaces what was there. */
 	bool exec = ev->prot == 0 || (ev->prot & PROT_EXEC);
+	enum map_kind mkind = exec ? MAP_CODE : (ev->prot & PROT_WRITE) ? MAP_DATA_RW : MAP_DATA_RO;
 
-	if (exec) {
+	if (exec || m->data_maps) {
 		const char *path = ev->filename ? ev->filename : "";
 		enum dso_kind kind = dso_kind_from_path(path);
 		bool has_id = ev->has_build_id && ev->build_id_size &&
@@ -272,7 +277,13 @@ void machine_map_event(struct machine *m, struct process *p, const struct mmap_e
 			d->hint_end = ev->start + ev->len;
 		}
 	}
-	maps_insert(m, p, ev->start, ev->start + ev->len, ev->pgoff, d);
+	maps_insert(m, p, ev->start, ev->start + ev->len, ev->pgoff, d, mkind);
+}
+
+void machine_keep_data_maps(struct machine *m)
+{
+	m->data_maps = true;
+	m->procfs.data_vmas = true;
 }
 
 void machine_set_time(struct machine *m, uint64_t time)
@@ -502,18 +513,23 @@ bool machine_resolve_deferred(struct machine *m, struct dso *d, uint64_t addr, b
 	return true;
 }
 
+/* The process of a sample of pid/tid, or NULL.  The sample's pid is
+ * authoritative: a thread filed under another pid is a stale entry for a
+ * reused tid. */
+static inline struct process *machine_process_of(struct machine *m, uint32_t pid, uint32_t tid)
+{
+	struct thread *t = idtab_find(&m->threads, tid);
+
+	if (t && t->pid != pid)
+		t = NULL;
+	return t ? t->proc : idtab_find(&m->procs, pid);
+}
+
 void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
 		     uint16_t cpumode, uint64_t ip, struct resolved *out)
 {
-	struct thread *t = idtab_find(&m->threads, tid);
-	struct process *p;
+	struct process *p = machine_process_of(m, pid, tid);
 	const struct map *map;
-
-	/* The sample's pid is authoritative: a thread filed under another
-	 * pid is a stale entry for a reused tid. */
-	if (t && t->pid != pid)
-		t = NULL;
-	p = t ? t->proc : idtab_find(&m->procs, pid);
 
 	memset(out, 0, sizeof(*out));
 	cpumode &= PERF_RECORD_MISC_CPUMODE_MASK;
@@ -537,7 +553,7 @@ void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
 	}
 	/* User or unknown mode: user maps first (some user code, like
 	 * [vsyscall], sits in the top half), then the kernel half. */
-	map = p ? maps_find(p, ip) : NULL;
+	map = p ? maps_find(p, ip, true) : NULL;
 	if (map) {
 		resolve_map(m, p, map, ip, out);
 		return;
@@ -552,14 +568,49 @@ void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
 		m->stats.unmapped++;
 }
 
+void machine_resolve_data(struct machine *m, uint32_t pid, uint32_t tid, uint64_t addr,
+			  struct resolved *out)
+{
+	struct process *p = machine_process_of(m, pid, tid);
+	const struct map *map;
+
+	memset(out, 0, sizeof(*out));
+	out->addr = addr;
+	map = p ? maps_find(p, addr, false) : NULL;
+	if (!map) {
+		/* The kernel's data: its DSO, no object names (kallsyms
+		 * here keeps functions). */
+		if (addr >> 63) {
+			kernel_resolve(m, addr, out);
+			out->sym = NULL;
+			out->addr = addr;
+		}
+		return;
+	}
+	out->dso = map->dso;
+	if (map->dso->kind != DSO_USER)
+		return;
+	/* Code maps too: constants read from a text segment. */
+	if (__atomic_load_n(&map->dso->state, __ATOMIC_ACQUIRE) == DSO_SYMS_NONE && !m->async)
+		dso_load_symbols(m, map->dso, false);
+	dso_data_symbolize(map->dso, addr - map->start + map->pgoff, map->kind == MAP_DATA_RW,
+			   out);
+}
+
 size_t machine_maps_of(struct machine *m, uint32_t pid, machine_map_fn fn, void *ctx)
 {
 	struct process *p = idtab_find(&m->procs, pid);
 	size_t i;
 
-	for (i = 0; p && i < p->nmaps; i++)
+	size_t n = 0;
+
+	for (i = 0; p && i < p->nmaps; i++) {
+		if (p->maps[i].kind != MAP_CODE)
+			continue;
 		fn(ctx, p->maps[i].start, p->maps[i].end, p->maps[i].pgoff, p->maps[i].dso);
-	return p ? p->nmaps : 0;
+		n++;
+	}
+	return n;
 }
 
 const char *machine_comm_of(struct machine *m, uint32_t pid, uint32_t tid)

@@ -71,7 +71,19 @@ void machine_gc(struct machine *m);
 void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
 		     uint16_t cpumode, uint64_t ip, struct resolved *out);
 
-/* Call fn for each map of process pid, in address order ([start, end) at
+/* Keep the maps of MMAP2 records without PROT_EXEC (perf record -d, perf
+ * mem) for machine_resolve_data; without this they only unmap what was
+ * there.  Before the first record. */
+void machine_keep_data_maps(struct machine *m);
+/* Resolve a data address (a load's or store's) of thread pid/tid:
+ * out->dso the DSO of the map holding it (a file, [heap], [stack],
+ * //anon, the kernel's), out->sym the file's data object there (ELF
+ * STT_OBJECT) or NULL, out->addr its ELF address when out->sym is set;
+ * out->dso NULL when no map holds it.  Code maps count too. */
+void machine_resolve_data(struct machine *m, uint32_t pid, uint32_t tid, uint64_t addr,
+			  struct resolved *out);
+
+/* Call fn for each code map of process pid, in address order ([start, end) at
  * file offset pgoff of dso); returns the number of maps. */
 typedef void (*machine_map_fn)(void *ctx, uint64_t start, uint64_t end, uint64_t pgoff,
 			       struct dso *dso);

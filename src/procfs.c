@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -34,6 +35,8 @@ struct procfs_procmap_query {
 };
 
 #define PROCFS_PROCMAP_QUERY _IOWR('f', 17, struct procfs_procmap_query)
+/* vma_flags bits as query_flags name them: the same as PROT_* */
+#define PROCFS_QUERY_VMA_PROT 0x07
 #define PROCFS_QUERY_VMA_EXECUTABLE 0x04
 #define PROCFS_QUERY_COVERING_OR_NEXT_VMA 0x10
 
@@ -45,6 +48,7 @@ void procfs_init(struct procfs *pf)
 	pf->buf = NULL;
 	pf->cap = 0;
 	pf->query_ok = -1;
+	pf->data_vmas = false;
 }
 
 void procfs_release(struct procfs *pf)
@@ -148,6 +152,8 @@ bool procfs_parse_maps_line(char *s, struct procfs_map *map, bool *exec)
 	if (strnlen(perms, 4) < 4)
 		return false;
 	*exec = perms[2] == 'x';
+	map->prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
+		    (*exec ? PROT_EXEC : 0);
 	s += 4;
 	if (!parse_char(&s, ' '))
 		return false;
@@ -188,7 +194,7 @@ static int read_maps_text(struct procfs *pf, int dirfd, const char *name,
 		if (!eol)
 			eol = end;
 		*eol = '\0';
-		if (procfs_parse_maps_line(s, &map, &exec) && exec &&
+		if (procfs_parse_maps_line(s, &map, &exec) && (exec || pf->data_vmas) &&
 		    strcmp(map.path, "[vsyscall]") != 0)
 			fn(arg, &map);
 		s = eol + 1;
@@ -196,7 +202,8 @@ static int read_maps_text(struct procfs *pf, int dirfd, const char *name,
 	return 0;
 }
 
-/* Only the executable VMAs, already binary: no formatting of the others. */
+/* The executable VMAs (every one with data_vmas), already binary: no
+ * formatting of the others. */
 static int read_maps_query(struct procfs *pf, int fd, procfs_map_fn *fn, void *arg)
 {
 	uint64_t addr = 0;
@@ -209,7 +216,8 @@ static int read_maps_query(struct procfs *pf, int fd, procfs_map_fn *fn, void *a
 
 		memset(&q, 0, sizeof(q));
 		q.size = sizeof(q);
-		q.query_flags = PROCFS_QUERY_VMA_EXECUTABLE | PROCFS_QUERY_COVERING_OR_NEXT_VMA;
+		q.query_flags = PROCFS_QUERY_COVERING_OR_NEXT_VMA |
+				(pf->data_vmas ? 0 : PROCFS_QUERY_VMA_EXECUTABLE);
 		q.query_addr = addr;
 		q.vma_name_addr = (uint64_t)(uintptr_t)pf->buf;
 		q.vma_name_size = (uint32_t)pf->cap;
@@ -224,6 +232,7 @@ static int read_maps_query(struct procfs *pf, int fd, procfs_map_fn *fn, void *a
 		map.maj = q.dev_major;
 		map.min = q.dev_minor;
 		map.ino = q.inode;
+		map.prot = (uint32_t)(q.vma_flags & PROCFS_QUERY_VMA_PROT);
 		map.path = pf->buf;
 		fn(arg, &map);
 		if (q.vma_end <= addr)

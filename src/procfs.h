@@ -7,11 +7,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* One executable mapping. */
+/* One executable mapping (or any, with procfs.data_vmas). */
 struct procfs_map {
 	uint64_t start, end, pgoff;  /* pgoff in bytes */
 	uint32_t maj, min;
 	uint64_t ino;
+	uint32_t prot;               /* PROT_READ, PROT_WRITE, PROT_EXEC */
 	const char *path;            /* "" for anonymous; valid until the next read */
 };
 
@@ -26,6 +27,8 @@ struct procfs {
 	char *buf;
 	size_t cap;
 	int query_ok;                /* -1 untried, 0 unsupported, 1 works */
+	bool data_vmas;              /* procfs_read_maps: every mapping, not only
+					the executable ones (-s daddr_sym) */
 };
 
 void procfs_init(struct procfs *pf);
@@ -44,9 +47,9 @@ bool procfs_parse_maps_line(char *line, struct procfs_map *map, bool *exec);
 
 typedef void procfs_map_fn(void *arg, const struct procfs_map *map);
 
-/* Call fn for each executable mapping of the maps file dirfd/name, in
- * address order ([vsyscall] skipped: it is not in the process's mm).
- * Returns 0 or -errno. */
+/* Call fn for each executable mapping (each one with pf->data_vmas) of
+ * the maps file dirfd/name, in address order ([vsyscall] skipped: it is
+ * not in the process's mm).  Returns 0 or -errno. */
 int procfs_read_maps(struct procfs *pf, int dirfd, const char *name,
 		     enum procfs_maps_mode mode, procfs_map_fn *fn, void *arg);
 

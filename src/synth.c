@@ -57,7 +57,7 @@ static void synth_map(void *arg, const struct procfs_map *pm)
 	ev.maj = pm->maj;
 	ev.min = pm->min;
 	ev.ino = pm->ino;
-	ev.prot = PROT_READ | PROT_EXEC;
+	ev.prot = pm->prot;
 	ev.filename = pm->path;
 	machine_map_event(ctx->m, ctx->p, &ev);
 }

@@ -55,6 +55,23 @@ void view_dtab_free(struct view_dtab *t)
 	free(t->exp_off);
 	free(t->exp_nr);
 	free(t->pool);
+	free(t->pool_line);
+}
+
+/* The file and start line of a frame that several functions (or several
+ * addresses' answers) share: the least file by strcmp, then line, the
+ * same whatever order they come in. */
+static void view_dframe_decl(struct view_dframe *d, const struct view_dframe *f)
+{
+	int c;
+
+	if (!f->file)
+		return;
+	c = d->file ? strcmp(f->file, d->file) : -1;
+	if (c < 0 || (c == 0 && f->start_line < d->start_line)) {
+		d->file = f->file;
+		d->start_line = f->start_line;
+	}
 }
 
 static uint32_t view_dtab_intern(struct view_dtab *t, const struct view_dframe *f)
@@ -62,8 +79,11 @@ static uint32_t view_dtab_intern(struct view_dtab *t, const struct view_dframe *
 	size_t j = hashtab_probe(&t->index, view_dframe_hash(f), view_dtab_eq, t, f);
 	uint32_t id = t->index.slots[j];
 
-	if (id != HASHTAB_EMPTY)
+	if (id != HASHTAB_EMPTY) {
+		view_dframe_decl(&t->v[id], f);
+		view_dframe_decl(&t->v[t->v[id].node], f);
 		return id;
+	}
 	if (t->n >= HASHTAB_MAX_ENTRIES)
 		fatal(1, "view: too many display frames");
 	if (t->n == t->cap)
@@ -85,10 +105,13 @@ static uint32_t view_dtab_intern(struct view_dtab *t, const struct view_dframe *
 	return id;
 }
 
-static void view_dtab_push(struct view_dtab *t, uint32_t id)
+static void view_dtab_push(struct view_dtab *t, uint32_t id, unsigned line)
 {
-	if (t->npool == t->pool_cap)
+	if (t->npool == t->pool_cap) {
 		t->pool = xgrow(t->pool, &t->pool_cap, t->npool + 1, sizeof(*t->pool));
+		t->pool_line = xrealloc(t->pool_line, t->pool_cap * sizeof(*t->pool_line));
+	}
+	t->pool_line[t->npool] = line;
 	t->pool[t->npool++] = id;
 }
 
@@ -98,7 +121,6 @@ static void view_dtab_push(struct view_dtab *t, uint32_t id)
 uint32_t view_dtab_expand(struct view_dtab *t, struct dso *dso, const struct symbol *sym,
 			  bool kernel, uint64_t addr)
 {
-	const char *inl[VIEW_MAX_INLINES], *file[VIEW_MAX_INLINES];
 	const struct dwarfinfo *in = NULL;
 	struct view_dframe f;
 	size_t ninl = 0, k;
@@ -110,26 +132,38 @@ uint32_t view_dtab_expand(struct view_dtab *t, struct dso *dso, const struct sym
 	}
 	if (t->srcline)
 		f.srcline = dso_srcline_of(in, dso, sym, addr);
-	/* Each function's own file: the innermost's is the address's line's,
-	   an outer one's where it calls the next (its call_file). */
 	if (t->inl && in)
-		for (k = 0; k < in->nr_inlines && ninl < VIEW_MAX_INLINES; k++) {
-			file[ninl] = k ? in->inlines[k - 1].call_file : in->file;
-			inl[ninl++] = in->inlines[k].name;
-		}
+		ninl = in->nr_inlines < VIEW_MAX_INLINES ? in->nr_inlines : VIEW_MAX_INLINES;
 	f.dso = dso;
 	f.kernel = kernel;
 	f.inlined = true;
+	/* Each function's line at addr: the innermost's is the address's
+	   line's, an outer one's where it calls the next (its call_line). */
 	for (k = 0; k < ninl; k++) {
-		f.name = inl[k];
-		f.file = file[k];
-		view_dtab_push(t, view_dtab_intern(t, &f));
+		f.name = in->inlines[k].name;
+		f.file = in->inlines[k].decl_file;
+		f.start_line = in->inlines[k].decl_line;
+		view_dtab_push(t, view_dtab_intern(t, &f),
+			       k ? in->inlines[k - 1].call_line : in->line);
 	}
 	f.name = sym && sym->name ? sym->name : view_unknown;
-	f.file = !in ? NULL : in->nr_inlines ? in->inlines[in->nr_inlines - 1].call_file : in->file;
+	f.file = NULL;
+	f.start_line = 0;
+	/* A frame without a symbol stands for all the object's unnamed code:
+	   no one file or line is its. */
+	if (!sym)
+		in = NULL;
+	if (in) {
+		/* Code without a DW_TAG_subprogram (assembly) has its lines. */
+		f.file = in->function_file ? in->function_file :
+			 in->nr_inlines    ? in->inlines[in->nr_inlines - 1].call_file :
+					     in->file;
+		f.start_line = in->function_file ? in->function_line : 0;
+	}
 	f.inlined = false;
 	f.synthetic = dso_symbol_synthetic(dso, sym);
-	view_dtab_push(t, view_dtab_intern(t, &f));
+	view_dtab_push(t, view_dtab_intern(t, &f),
+		       !in ? 0 : in->nr_inlines ? in->inlines[in->nr_inlines - 1].call_line : in->line);
 	return (uint32_t)ninl + 1;
 }
 
@@ -182,6 +216,26 @@ size_t view_dtab_chain(struct view_dtab *t, const struct callchain_store *st,
 	return n;
 }
 
+/* What view_dtab_chain gives for c, innermost first, but each display
+ * frame's address (its chain frame's: an inlined function shares it with
+ * the one it is inlined into) and source line there. */
+static void view_dtab_chain_detail(struct view_dtab *t, const struct callchain_store *st,
+				   const struct callchain_chain *c, uint64_t *addrs,
+				   uint32_t *lines)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->nr; i++) {
+		const struct callchain_frame *f = callchain_store_frame(st, c->ids[i]);
+		uint32_t off, k, nr = view_dtab_frame(t, st, c->ids[i], &off);
+
+		for (k = 0; k < nr; k++, n++) {
+			addrs[n] = f ? f->addr : 0;
+			lines[n] = t->pool_line[off + k];
+		}
+	}
+}
+
 /* ---- folded stacks ---- */
 
 const char *view_object_path(const struct dso *d)
@@ -209,6 +263,7 @@ struct view_stack_tmp {
 	const uint32_t *ids;    /* innermost first */
 	const uint32_t *fns;    /* the same as functions (detail), else ids */
 	const uint64_t *addrs;  /* detail: the frames' addresses */
+	const uint32_t *lines;  /* detail with display frames: their lines */
 	size_t nr;
 	uint32_t pid, tid;      /* detail: the keys', else 0 */
 	uint64_t samples, period;
@@ -298,6 +353,8 @@ static void view_stack_frames(const struct callchain_store *st, const struct vie
 			f->object = d->dso;
 			f->addr = 0;
 			f->file = d->file;
+			f->start_line = d->start_line;
+			f->line = 0;
 		} else {
 			const struct callchain_frame *cf = callchain_store_frame(st, id);
 
@@ -309,6 +366,8 @@ static void view_stack_frames(const struct callchain_store *st, const struct vie
 			f->object = cf ? cf->dso : NULL;
 			f->addr = cf ? cf->addr : 0;
 			f->file = NULL;
+			f->start_line = 0;
+			f->line = 0;
 		}
 	}
 }
@@ -325,15 +384,13 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 	struct view_stack_tmp *tmp, *fine = NULL, *grp;
 	struct snapshot_stack *coarse;
 	struct snapshot_frame *f, *gframes;
-	uint32_t *pool = NULL, *buf = NULL, *fns = NULL;
+	uint32_t *pool = NULL, *buf = NULL, *fns = NULL, *lines = NULL;
 	uint64_t *addrs = NULL;
 	size_t npool = 0, *offs = NULL, nfns = 0;
 	bool pids = sort_spec_has(&snap->sort, SORT_PID), tids = sort_spec_has(&snap->sort, SORT_TID);
 
 	if (!n)
 		return;
-	/* Display frames have no address: their stacks are the groups. */
-	detail = detail && !dt;
 	tmp = xmalloc(n * sizeof(*tmp));
 	if (dt) {
 		/* Expanded chains in one pool; pointers taken once it is full. */
@@ -344,8 +401,16 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 
 			callchain_store_get(st, i, &c);
 			k = view_dtab_chain(dt, st, &c, true, &buf, &ncap);
-			pool = xgrow(pool, &cap, npool + k, sizeof(*pool));
+			if (npool + k > cap) {
+				pool = xgrow(pool, &cap, npool + k, sizeof(*pool));
+				if (detail) {
+					addrs = xrealloc(addrs, cap * sizeof(*addrs));
+					lines = xrealloc(lines, cap * sizeof(*lines));
+				}
+			}
 			memcpy(pool + npool, buf, k * sizeof(*buf));
+			if (detail)
+				view_dtab_chain_detail(dt, st, &c, addrs + npool, lines + npool);
 			offs[i] = npool;
 			tmp[i].nr = k;
 			npool += k;
@@ -382,8 +447,9 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 			tmp[i].ids = c.ids;
 			tmp[i].nr = c.nr;
 		}
-		tmp[i].fns = detail ? fns + offs[i] : tmp[i].ids;
+		tmp[i].fns = detail && !dt ? fns + offs[i] : tmp[i].ids;
 		tmp[i].addrs = detail ? addrs + offs[i] : NULL;
+		tmp[i].lines = detail && dt ? lines + offs[i] : NULL;
 		tmp[i].pid = detail && pids ? c.key.pid : 0;
 		tmp[i].tid = detail && tids ? c.key.tid : 0;
 		tmp[i].samples = c.samples;
@@ -471,6 +537,8 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 				memcpy(f, coarse[g].frames, fine[j].nr * sizeof(*f));
 				for (x = 0; x < fine[j].nr; x++)
 					f[x].addr = fine[j].addrs[fine[j].nr - 1 - x];
+				for (x = 0; fine[j].lines && x < fine[j].nr; x++)
+					f[x].line = fine[j].lines[fine[j].nr - 1 - x];
 				f += fine[j].nr;
 			}
 		}
@@ -485,5 +553,6 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
 	free(pool);
 	free(fns);
 	free(addrs);
+	free(lines);
 	free(offs);
 }

@@ -29,8 +29,12 @@ struct view_dframe {
 	const char *srcline;    /* interned, or NULL */
 	bool kernel, inlined;
 	bool synthetic;         /* follows from dso and name: not a key */
-	const char *file;       /* the function's source file (DWARF, interned) at
-				   the first address seen, or NULL: not a key */
+	const char *file;       /* the function's source file (DWARF, interned: its
+				   DW_AT_decl_file), or NULL: not a key; when
+				   several functions share the frame, the least
+				   by strcmp, so that it does not depend on the
+				   order addresses come in */
+	unsigned start_line;    /* its DW_AT_decl_line (of that file), or 0 */
 	uint32_t node;
 };
 
@@ -45,6 +49,9 @@ struct view_dtab {
 	uint32_t *exp_off, *exp_nr;
 	size_t nexp;
 	uint32_t *pool;         /* dframe ids, innermost first */
+	uint32_t *pool_line;    /* each one's source line at the expanded address
+				   (an inlined function's call line in its
+				   caller for the frames outside it), or 0 */
 	size_t npool, pool_cap;
 	size_t lookups;         /* addresses asked of libdw */
 };

@@ -52,6 +52,9 @@ static int view_row_cmp(const void *pa, const void *pb)
 		return c;
 	if ((c = view_strcmp(a->dso, b->dso)))
 		return c;
+	if ((c = view_strcmp(a->daddr_sym, b->daddr_sym)) ||
+	    (c = view_strcmp(a->daddr_dso, b->daddr_dso)))
+		return c;
 	if ((c = view_strcmp(a->comm, b->comm)))
 		return c;
 	if ((c = CMP(a->has_pid, b->has_pid)) || (c = CMP(a->pid, b->pid)))
@@ -79,6 +82,19 @@ int view_order_parse(const char *s, const char **out, struct errmsg *em)
 	}
 	return errmsg_set(em, -EINVAL, "known orders: %s, %s, %s", VIEW_ORDER_DEFAULT,
 			  arch_payload_order_keys(), walltime_order_keys());
+}
+
+/* A data address's mapping as perf report --mem-mode names it: the DSO's
+ * short name, "anon" for an anonymous map (its "//anon" cut after the
+ * last '/', as perf does). */
+static const char *view_daddr_map(const struct dso *d)
+{
+	const char *name;
+
+	if (!d)
+		return view_unknown;
+	name = dso_short_name(d);
+	return strcmp(name, "//anon") == 0 ? "anon" : name;
 }
 
 static void view_fill_row(const struct hist_entry *e, const bool *key, double total,
@@ -119,6 +135,14 @@ static void view_fill_row(const struct hist_entry *e, const bool *key, double to
 		r->symbol = e->sym && e->sym->name ? demangle_display(e->sym->name) : view_unknown;
 		r->synthetic = dso_symbol_synthetic(e->dso, e->sym);
 	}
+	if (key[SORT_DADDR_DSO]) {
+		r->has_daddr_dso = true;
+		r->daddr_dso = view_daddr_map(e->ddso);
+	}
+	if (key[SORT_DADDR_SYM]) {
+		r->has_daddr_sym = true;
+		r->daddr_sym = e->dsym && e->dsym->name ? e->dsym->name : view_daddr_map(e->ddso);
+	}
 }
 
 /* A row and the hist entry it came from, sorted together. */
@@ -157,6 +181,9 @@ static int view_merge_cmp(const void *pa, const void *pb, void *ctx)
 				 (c = CMP(x->inlined, y->inlined))))
 		return c;
 	if (m->key[SORT_SRCLINE] && (c = view_strcmp(x->srcline, y->srcline)))
+		return c;
+	if ((c = view_strcmp(a->row.daddr_dso, b->row.daddr_dso)) ||
+	    (c = view_strcmp(a->row.daddr_sym, b->row.daddr_sym)))
 		return c;
 	return CMP(a->entry, b->entry);
 }
@@ -316,7 +343,7 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 {
 	static const struct view_opts none;
 	const struct sort_spec *spec = hist_sort_spec(h);
-	size_t n = hist_count(h), i, nr = 0;
+	size_t n = hist_count(h), i, nr = 0, tree_rows;
 	bool key[SORT__MAX] = { false };
 	struct view_row_tmp *tmp;
 	struct snapshot_row *rows;
@@ -328,6 +355,7 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 
 	if (!opts)
 		opts = &none;
+	tree_rows = opts->tree_rows;
 	for (i = 0; i < spec->n; i++)
 		key[spec->keys[i]] = true;
 	/* Rows over display frames: only then is libdw asked anything. */
@@ -393,6 +421,10 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 	if (opts->max_rows && nr > opts->max_rows)
 		nr = opts->max_rows;
 
+	/* The chains do not keep the data address: a row of one would get
+	 * the trees of every data row of its functions. */
+	if (key[SORT_DADDR_DSO] || key[SORT_DADDR_SYM])
+		tree_rows = 0;
 	rows = nr ? xmalloc(nr * sizeof(*rows)) : NULL;
 	if (nr && snap->payload_rows)
 		snap->payload_store = xmalloc(nr * snap->payload->stats_size);
@@ -404,10 +436,10 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 			memcpy(st, tmp[i].row.payload, snap->payload->stats_size);
 			rows[i].payload = st;
 		}
-		if (snap->callchains && i < opts->tree_rows && expand)
+		if (snap->callchains && i < tree_rows && expand)
 			snap->callchain_nodes_dropped +=
 				view_build_trees_x(h, &dt, tmp[i].df, key, opts, snap, &rows[i]);
-		else if (snap->callchains && i < opts->tree_rows)
+		else if (snap->callchains && i < tree_rows)
 			snap->callchain_nodes_dropped +=
 				view_build_trees(h, hist_entry_at(h, tmp[i].entry), key, opts, snap,
 						 &rows[i]);

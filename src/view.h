@@ -108,8 +108,13 @@ struct snapshot_frame {
 	uint64_t addr;               /* view_opts.stack_detail: the address in the
 					DSO's ELF space (the kernel's own), else 0 */
 	const char *file;            /* --inline, -s srcline: the function's source
-					file from the DWARF (at the first address
-					seen), or NULL */
+					file from the DWARF (where it is defined),
+					or NULL */
+	unsigned start_line;         /* and the line where it is defined, or 0 */
+	unsigned line;               /* stack_detail with --inline or -s srcline:
+					the source line at addr in this function
+					(the innermost inlined one's line there,
+					each caller's the line of its call), or 0 */
 };
 
 /* A frame's object (snapshot_frame.object) for exporters outside src/
@@ -162,6 +167,13 @@ struct snapshot_row {
 	const char *srcline;    /* "file.c:12" (base name, perf's format); without
 				   line information perf's fallbacks: "sym+OFF"
 				   (decimal), "dso[hexaddr]", or "??:0" */
+	bool has_daddr_dso;     /* daddr_dso is a key */
+	const char *daddr_dso;  /* the data address's mapping: the DSO's short name,
+				   "[heap]", "[stack]", "anon" (as perf names
+				   them); "[unknown]" for samples without a data
+				   address, or with one in no map */
+	bool has_daddr_sym;     /* daddr_sym is a key */
+	const char *daddr_sym;  /* its data symbol, else daddr_dso's name */
 	bool kernel;
 	/* callchains (snapshot.callchains), else zero/NULL: */
 	double children;        /* percent of the total period: samples with this row's

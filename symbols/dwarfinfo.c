@@ -253,29 +253,53 @@ static const char *dwarfinfo_die_name(Dwarf_Die *die)
 	return name ? intern(name) : NULL;
 }
 
-/* DW_AT_call_file of an inlined DIE as a path. */
-static const char *dwarfinfo_call_file(Dwarf_Die *die, Dwarf_Die *cu)
+/* dir/file interned, or file alone when it is absolute or dir is empty:
+ * eu-addr2line's name for a relative file. */
+static const char *dwarfinfo_join(const char *dir, const char *file)
+{
+	char *full;
+	const char *r;
+
+	if (file[0] == '/' || !dir || !dir[0])
+		return intern(file);
+	full = xasprintf("%s/%s", dir, file);
+	r = intern(full);
+	free(full);
+	return r;
+}
+
+/* The file an attribute of die names (DW_AT_call_file, DW_AT_decl_file,
+ * the latter through an abstract origin), with the directory of its CU's
+ * line table in front as eu-addr2line puts it (dirs[0]); NULL when the
+ * DWARF does not say. */
+static const char *dwarfinfo_file_attr(Dwarf_Die *die, unsigned int name)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word idx;
 	Dwarf_Files *files;
-	size_t nfiles;
+	Dwarf_Die cudie;
+	const char *const *dirs;
+	size_t nfiles, ndirs;
 	const char *s;
 
-	if (!dwarf_attr(die, DW_AT_call_file, &attr) || dwarf_formudata(&attr, &idx) != 0)
+	if (!dwarf_attr_integrate(die, name, &attr) || dwarf_formudata(&attr, &idx) != 0 ||
+	    !dwarf_cu_die(attr.cu, &cudie, NULL, NULL, NULL, NULL, NULL, NULL))
 		return NULL;
-	if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0 || idx >= nfiles)
+	if (dwarf_getsrcfiles(&cudie, &files, &nfiles) != 0 || idx >= nfiles ||
+	    !(s = dwarf_filesrc(files, idx, NULL, NULL)))
 		return NULL;
-	s = dwarf_filesrc(files, idx, NULL, NULL);
-	return s ? intern(s) : NULL;
+	if (dwarf_getsrcdirs(files, &dirs, &ndirs) != 0 || !ndirs)
+		dirs = NULL;
+	return dwarfinfo_join(dirs ? dirs[0] : NULL, s);
 }
 
-static unsigned dwarfinfo_call_line(Dwarf_Die *die)
+/* A DW_AT_call_line or DW_AT_decl_line (through an abstract origin), or 0. */
+static unsigned dwarfinfo_line_attr(Dwarf_Die *die, unsigned int name)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word line;
 
-	if (!dwarf_attr(die, DW_AT_call_line, &attr) || dwarf_formudata(&attr, &line) != 0)
+	if (!dwarf_attr_integrate(die, name, &attr) || dwarf_formudata(&attr, &line) != 0)
 		return 0;
 	return (unsigned)line;
 }
@@ -283,24 +307,16 @@ static unsigned dwarfinfo_call_line(Dwarf_Die *die)
 /* A line table row's file (full path, interned) and line. */
 static void dwarfinfo_line_of(Dwfl_Line *l, const char **out_file, unsigned *out_line)
 {
-	const char *file, *dir;
+	const char *file;
 	int line = 0;
 
 	*out_file = NULL;
 	*out_line = 0;
 	if (!l || !(file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL)))
 		return;
-	dir = file[0] != '/' ? dwfl_line_comp_dir(l) : NULL;
 	/* DWARF 5 names files from the compilation's directory: the full
 	 * path, as eu-addr2line prints it (srcline keeps only the base name). */
-	if (dir && dir[0]) {
-		char *full = xasprintf("%s/%s", dir, file);
-
-		*out_file = intern(full);
-		free(full);
-	} else {
-		*out_file = intern(file);
-	}
+	*out_file = dwarfinfo_join(file[0] != '/' ? dwfl_line_comp_dir(l) : NULL, file);
 	*out_line = line > 0 ? (unsigned)line : 0;
 }
 
@@ -345,10 +361,14 @@ static void dwarfinfo_query(struct dwarfinfo_cache *c, struct dwarfinfo_file *f,
 			in->name = dwarfinfo_die_name(&chain[i]);
 			if (!in->name)
 				in->name = intern("[unknown]");
-			in->call_file = dwarfinfo_call_file(&chain[i], cu);
-			in->call_line = dwarfinfo_call_line(&chain[i]);
+			in->call_file = dwarfinfo_file_attr(&chain[i], DW_AT_call_file);
+			in->call_line = dwarfinfo_line_attr(&chain[i], DW_AT_call_line);
+			in->decl_file = dwarfinfo_file_attr(&chain[i], DW_AT_decl_file);
+			in->decl_line = dwarfinfo_line_attr(&chain[i], DW_AT_decl_line);
 		} else if (tag == DW_TAG_subprogram) {
 			info->function = dwarfinfo_die_name(&chain[i]);
+			info->function_file = dwarfinfo_file_attr(&chain[i], DW_AT_decl_file);
+			info->function_line = dwarfinfo_line_attr(&chain[i], DW_AT_decl_line);
 			break;
 		}
 	}

@@ -14,18 +14,28 @@ struct dwarfinfo_inline {
 	const char *call_file;  /* where its caller called it: full path, interned,
 				   or NULL when the DWARF does not say */
 	unsigned call_line;
+	const char *decl_file;  /* where the function is defined (DW_AT_decl_file of
+				   its abstract origin), full path, or NULL */
+	unsigned decl_line;     /* its DW_AT_decl_line, or 0 */
 };
 
-/* What the DWARF says about one address.  Strings are interned (valid until
- * the program exits), so an answer may outlive the cache entry it came
- * from; the struct itself is valid until the next dwarfinfo_lookup or
- * dwarfinfo_cache_free on the same cache. */
+/* What the DWARF says about one address.  File names are those
+ * eu-addr2line prints (its default -A): a relative name gets the
+ * compilation directory in front, even when that is relative too (glibc's
+ * "./elf/./elf/rtld.c": binutils' addr2line and llvm-symbolizer print the
+ * same), for the line table's files and the call and decl files alike.
+ * Strings are interned (valid until the program exits), so an answer may
+ * outlive the cache entry it came from; the struct itself is valid until
+ * the next dwarfinfo_lookup or dwarfinfo_cache_free on the same cache. */
 struct dwarfinfo {
 	const char *file;       /* source file of the address (line table), full
 				   path, interned; NULL when unknown */
 	unsigned line;          /* 0 when unknown */
 	const char *function;   /* the out-of-line function containing the
 				   address (DW_TAG_subprogram), or NULL */
+	const char *function_file; /* where it is defined (DW_AT_decl_file), full
+				      path, interned, or NULL */
+	unsigned function_line; /* its DW_AT_decl_line, or 0 */
 	const struct dwarfinfo_inline *inlines; /* innermost first: inlines[0] is the
 					       function the address is in */
 	size_t nr_inlines;      /* 0: not in inlined code */

@@ -187,6 +187,7 @@ static enum symtab_bind elfsyms_bind(unsigned char b)
 struct elfsyms_sect {
 	uint64_t end;             /* sh_addr + sh_size */
 	bool exec;                /* SHF_EXECINSTR and SHF_ALLOC */
+	bool data;                /* SHF_ALLOC without SHF_EXECINSTR */
 };
 
 /* The PLT sections, and the symbols found inside them: synthesized
@@ -210,9 +211,12 @@ static void elfsyms_plt_note(struct elfsyms_plt *plt, uint64_t start, uint64_t s
 	plt->ntaken++;
 }
 
-/* Add the functions of one symbol table section (SHT_SYMTAB or SHT_DYNSYM). */
+/* Add the functions of one symbol table section (SHT_SYMTAB or SHT_DYNSYM),
+ * or with objects its data objects (STT_OBJECT in an allocated section
+ * that is not code) instead. */
 static int elfsyms_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *symsh,
-				  int machine, struct symtab *st, struct elfsyms_plt *plt)
+				  int machine, struct symtab *st, struct elfsyms_plt *plt,
+				  bool objects)
 {
 	struct elfsyms_sect *sects;
 	Elf_Data *data, *xdata = NULL;
@@ -236,6 +240,7 @@ static int elfsyms_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *syms
 		sects[ndx].end = sh.sh_addr + sh.sh_size;
 		sects[ndx].exec = (sh.sh_flags & (SHF_EXECINSTR | SHF_ALLOC)) ==
 				  (SHF_EXECINSTR | SHF_ALLOC);
+		sects[ndx].data = (sh.sh_flags & (SHF_EXECINSTR | SHF_ALLOC)) == SHF_ALLOC;
 		/* Section indices >= SHN_LORESERVE live in this table. */
 		if (sh.sh_type == SHT_SYMTAB_SHNDX && sh.sh_link == symndx)
 			xdata = elf_getdata(scn, NULL);
@@ -252,11 +257,13 @@ static int elfsyms_read_symbols(Elf *elf, Elf_Scn *symscn, const GElf_Shdr *syms
 		if (!gelf_getsymshndx(data, xdata, (int)i, &sym, &xndx))
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
-		if (type != STT_FUNC && type != STT_GNU_IFUNC)
+		/* STT_TLS is left out: its value is an offset in each
+		 * thread's block, not an address. */
+		if (objects ? type != STT_OBJECT : type != STT_FUNC && type != STT_GNU_IFUNC)
 			continue;
 		shndx = sym.st_shndx == SHN_XINDEX ? xndx : sym.st_shndx;
 		if (shndx == SHN_UNDEF || shndx == SHN_ABS || shndx == SHN_COMMON ||
-		    shndx >= shnum || !sects[shndx].exec)
+		    shndx >= shnum || !(objects ? sects[shndx].data : sects[shndx].exec))
 			continue;
 		name = elf_strptr(elf, symsh->sh_link, sym.st_name);
 		if (!name || !*name)
@@ -529,13 +536,13 @@ static void elfsyms_synth_pltgot(Elf *elf, const struct elfsyms_pltsecs *ps,
 	free(slots);
 }
 
-/* The first SHT_SYMTAB section of elf, or NULL. */
-static Elf_Scn *elfsyms_find_symtab(Elf *elf, GElf_Shdr *sh)
+/* The first section of elf of type (SHT_SYMTAB, SHT_DYNSYM), or NULL. */
+static Elf_Scn *elfsyms_find_symtab(Elf *elf, GElf_Shdr *sh, Elf64_Word type)
 {
 	Elf_Scn *scn = NULL;
 
 	while ((scn = elf_nextscn(elf, scn)) != NULL)
-		if (gelf_getshdr(scn, sh) && sh->sh_type == SHT_SYMTAB)
+		if (gelf_getshdr(scn, sh) && sh->sh_type == type)
 			return scn;
 	return NULL;
 }
@@ -587,8 +594,10 @@ static void elfsyms_read_debugdata(Elf_Scn *scn, struct elfsyms_image *img,
 		return;
 	mini = elf_memory(buf, len);
 	if (mini && elf_kind(mini) == ELF_K_ELF && gelf_getehdr(mini, &eh) &&
-	    eh.e_machine == img->machine && (symscn = elfsyms_find_symtab(mini, &symsh)) &&
-	    elfsyms_read_symbols(mini, symscn, &symsh, img->machine, img->symtab, plt) == 0)
+	    eh.e_machine == img->machine &&
+	    (symscn = elfsyms_find_symtab(mini, &symsh, SHT_SYMTAB)) &&
+	    elfsyms_read_symbols(mini, symscn, &symsh, img->machine, img->symtab, plt,
+				 false) == 0)
 		img->from_debugdata = true;
 	if (mini)
 		elf_end(mini);
@@ -635,11 +644,11 @@ static int elfsyms_load_symbols(Elf *elf, struct elfsyms_image *img)
 		elfsyms_find_plt(elf, &ps, &plt);
 	if (symtab) {
 		err = elfsyms_read_symbols(elf, symtab, &symsh, img->machine, img->symtab,
-					     plt.hi > plt.lo ? &plt : NULL);
+					     plt.hi > plt.lo ? &plt : NULL, false);
 	} else if (dynsym) {
 		img->from_dynsym = true;
 		err = elfsyms_read_symbols(elf, dynsym, &dynsh, img->machine, img->symtab,
-					     plt.hi > plt.lo ? &plt : NULL);
+					     plt.hi > plt.lo ? &plt : NULL, false);
 	}
 	img->no_symtab = !symtab;
 	if (!err && !symtab && debugdata)
@@ -773,6 +782,69 @@ int elfsyms_offset_to_vaddr(const struct elfsyms_image *img, uint64_t offset,
 	return 0;
 }
 
+/* How well a segment fits a data map: by its write permission, then not
+ * code. */
+static int elfsyms_data_rank(const struct elfsyms_segment *seg, bool writable)
+{
+	return (!!(seg->flags & PF_W) == writable) * 2 + !(seg->flags & PF_X);
+}
+
+int elfsyms_data_offset_to_vaddr(const struct elfsyms_image *img, uint64_t offset,
+				  bool writable, uint64_t *vaddr)
+{
+	const struct elfsyms_segment *best = NULL;
+	size_t i;
+
+	for (i = 0; i < img->nsegs; i++) {
+		const struct elfsyms_segment *seg = &img->segs[i];
+		uint64_t size = seg->memsz > seg->filesz ? seg->memsz : seg->filesz;
+
+		/* Its map starts at the page of its first byte. */
+		if (offset < (seg->offset & ~(uint64_t)(ELFSYMS_DATA_PAGE - 1)) ||
+		    offset >= seg->offset + size)
+			continue;
+		if (!best || elfsyms_data_rank(seg, writable) > elfsyms_data_rank(best, writable))
+			best = seg;
+	}
+	if (!best)
+		return -ENOENT;
+	*vaddr = offset - best->offset + best->vaddr;
+	return 0;
+}
+
+int elfsyms_load_objects(const char *path, int machine, struct symtab **out)
+{
+	Elf_Scn *symscn;
+	GElf_Shdr symsh;
+	GElf_Ehdr eh;
+	struct symtab *st;
+	Elf *elf;
+	int fd, err;
+
+	*out = NULL;
+	err = elfsyms_open(path, &fd, &elf);
+	if (err)
+		return err;
+	if (!gelf_getehdr(elf, &eh) || eh.e_machine != machine) {
+		elfsyms_close(fd, elf);
+		return -ENOEXEC;
+	}
+	st = symtab_new();
+	symscn = elfsyms_find_symtab(elf, &symsh, SHT_SYMTAB);
+	if (!symscn)
+		symscn = elfsyms_find_symtab(elf, &symsh, SHT_DYNSYM);
+	if (symscn)
+		err = elfsyms_read_symbols(elf, symscn, &symsh, machine, st, NULL, true);
+	elfsyms_close(fd, elf);
+	if (err) {
+		symtab_free(st);
+		return err;
+	}
+	symtab_finish(st);
+	*out = st;
+	return 0;
+}
+
 int elfsyms_read_build_id(const char *path, uint8_t id[ELFSYMS_BUILD_ID_MAX])
 {
 	Elf *elf;
@@ -829,12 +901,12 @@ int elfsyms_merge_debug(struct elfsyms_image *img, const char *path)
 	if (err)
 		return err;
 	if (!gelf_getehdr(elf, &eh) || eh.e_machine != img->machine ||
-	    !(symscn = elfsyms_find_symtab(elf, &symsh))) {
+	    !(symscn = elfsyms_find_symtab(elf, &symsh, SHT_SYMTAB))) {
 		elfsyms_close(fd, elf);
 		return -ENODATA;
 	}
 	dbg = symtab_new();
-	err = elfsyms_read_symbols(elf, symscn, &symsh, img->machine, dbg, NULL);
+	err = elfsyms_read_symbols(elf, symscn, &symsh, img->machine, dbg, NULL, false);
 	elfsyms_close(fd, elf);
 	if (err) {
 		symtab_free(dbg);

@@ -62,6 +62,23 @@ int elfsyms_merge_debug(struct elfsyms_image *img, const char *path);
 int elfsyms_offset_to_vaddr(const struct elfsyms_image *img, uint64_t offset,
 			      uint64_t *vaddr);
 
+/* The same for a data address, at offset in a map that is writable or
+ * not: the segment whose pages hold it, its .bss included, the writable
+ * one first for a writable map (its first page may hold the end of the
+ * read-only segment before it, RELRO).  Pages of ELFSYMS_DATA_PAGE
+ * bytes. */
+#define ELFSYMS_DATA_PAGE 4096
+int elfsyms_data_offset_to_vaddr(const struct elfsyms_image *img, uint64_t offset,
+				  bool writable, uint64_t *vaddr);
+
+/* The data objects (STT_OBJECT in allocated sections that are not code)
+ * of the ELF file at path, for EM_* machine: from its .symtab, else its
+ * .dynsym, in a new table *out (free it with symtab_free).  STT_TLS
+ * objects are left out: their values are offsets in each thread's block,
+ * not addresses.  Only -s daddr_sym asks for these.  Returns 0, or -errno
+ * (-ENOEXEC: not an ELF of that machine). */
+int elfsyms_load_objects(const char *path, int machine, struct symtab **out);
+
 /* Only the build ID (cheap: no symbols).  Returns its size (0 if none) or
  * -errno. */
 int elfsyms_read_build_id(const char *path, uint8_t id[ELFSYMS_BUILD_ID_MAX]);

@@ -42,19 +42,6 @@ void kallsyms_release(struct kernel_syms *ks);
 const struct symbol *kallsyms_lookup(const struct kernel_syms *ks, uint64_t addr,
 				     const struct kernel_module **module);
 
-/* The running kernel's build ID from /sys/kernel/notes.  Returns its size
- * (0 when there is none) or -errno. */
-int kallsyms_kernel_build_id(uint8_t id[20]);
-
-/* Exact sizes from a vmlinux: replace ks->kernel by the ELF file's
- * function symbols (moved by the KASLR shift, found by matching names
- * with kallsyms), keeping kallsyms symbols that lie outside all of them.
- * The file must carry build ID id (the running kernel's): any other, or
- * none, is refused.  Returns 0, or -errno with a message for the user in
- * em (-EINVAL: not this kernel's). */
-int kallsyms_use_vmlinux(struct kernel_syms *ks, const char *path, const uint8_t *id,
-			 size_t id_size, struct errmsg *em);
-
 /* The copy of kallsyms perf record keeps for the kernel with build ID id
  * (perf report reads it): DIR/[kernel.kallsyms]/HEX/kallsyms, DIR being
  * buildid_cache_dir(cache_dir) (--buildid-dir, $PERF_BUILDID_DIR, else
@@ -62,12 +49,5 @@ int kallsyms_use_vmlinux(struct kernel_syms *ks, const char *path, const uint8_t
  * times faster than /proc/kallsyms, and with the addresses of the
  * recording's boot.  Returns the path (free it) or NULL. */
 char *kallsyms_find_cached(const char *cache_dir, const uint8_t *id, size_t id_size);
-
-/* A vmlinux with build ID id under root ("" or NULL: /), where
- * distributions put them: /usr/lib/debug/.build-id/xx/rest.debug,
- * /usr/lib/debug/boot/vmlinux-RELEASE, /boot/vmlinux-RELEASE,
- * /lib/modules/RELEASE/build/vmlinux.  Returns the path (free it) or NULL. */
-char *kallsyms_find_vmlinux(const char *root, const char *release, const uint8_t *id,
-			    size_t id_size);
 
 #endif

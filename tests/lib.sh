@@ -25,10 +25,11 @@ skip() {
 	exit 77
 }
 
-# Skip unless perf_event_open works for us here (a command of our own).
-# Skips only where proftop says why it cannot sample (exit 1, no sanitizer
-# report): a crash or a sanitizer's report is a failure, not a skip.
-require_perf_events() {
+# Whether perf_event_open works for us here (a command of our own): 0 when
+# it does, 1 where proftop says why it cannot sample (exit 1, no sanitizer
+# report; the reason is in PERF_EVENTS_WHY).  A crash or a sanitizer's
+# report is a failure, never "unavailable".
+perf_events_usable() {
 	out=$(timeout 30 "$PROFTOP" --json -d 0.2 -- true 2>&1)
 	st=$?
 	[ $st -eq 0 ] && return 0
@@ -37,7 +38,13 @@ require_perf_events() {
 		fail "proftop --json -d 0.2 -- true: a sanitizer report: $(echo "$out" | head -5)" ;;
 	esac
 	[ $st -eq 1 ] || fail "proftop --json -d 0.2 -- true: status $st: $(echo "$out" | tail -3)"
-	skip "perf_event_open unavailable: $(echo "$out" | tail -1)"
+	PERF_EVENTS_WHY=$(echo "$out" | tail -1)
+	return 1
+}
+
+# Skip unless perf_event_open works for us here.
+require_perf_events() {
+	perf_events_usable || skip "perf_event_open unavailable: $PERF_EVENTS_WHY"
 }
 
 # Start the workload in the background for SECS (0 = until killed); sets WL_PID.

@@ -260,7 +260,8 @@ static int browser_line_cmp(const void *pa, const void *pb, void *ctx)
 {
 	static const enum column_id ties[] = { COLUMN_SELF, COLUMN_SAMPLES, COLUMN_BASELINE,
 					       COLUMN_SYM,
-					       COLUMN_SRCLINE, COLUMN_DSO, COLUMN_COMM,
+					       COLUMN_SRCLINE, COLUMN_DSO, COLUMN_DADDR_SYM,
+					       COLUMN_DADDR_DSO, COLUMN_COMM,
 					       COLUMN_PID, COLUMN_TID, COLUMN_CPU };
 	const struct browser *b = ctx;
 	const struct snapshot_row *x = ((const struct browser_line *)pa)->row;

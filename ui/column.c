@@ -42,6 +42,9 @@ static const struct column_def column_defs[COLUMN__MAX] = {
 	[COLUMN_DSO] = { "Shared Object", SORT_DSO, COLUMN_TEXT, 8, 1, 40 },
 	[COLUMN_SYM] = { "Symbol", SORT_SYM, COLUMN_TEXT, 12, 2, 0 },
 	[COLUMN_SRCLINE] = { "Source:Line", SORT_SRCLINE, COLUMN_TEXT, 10, 2, 0 },
+	/* perf report --mem-mode's titles */
+	[COLUMN_DADDR_DSO] = { "Data Object", SORT_DADDR_DSO, COLUMN_TEXT, 8, 1, 40 },
+	[COLUMN_DADDR_SYM] = { "Data Symbol", SORT_DADDR_SYM, COLUMN_TEXT, 12, 2, 0 },
 };
 
 /* A payload name column's least width, like Command's. */
@@ -123,6 +126,7 @@ unsigned column_cap(const struct snapshot *snap, enum column_id c, unsigned widt
 	case COLUMN_COMM:
 		return 16;
 	case COLUMN_DSO:
+	case COLUMN_DADDR_DSO:
 		/* DSO names grow with the terminal */
 		return width / 6 > 20 ? width / 6 : 20;
 	default:
@@ -247,6 +251,12 @@ void column_text(struct strbuf *sb, const struct snapshot *snap, const struct sn
 	case COLUMN_SRCLINE:
 		strbuf_addstr(sb, r->srcline ? r->srcline : "??:0");
 		break;
+	case COLUMN_DADDR_DSO:
+		strbuf_addstr(sb, r->daddr_dso ? r->daddr_dso : "[unknown]");
+		break;
+	case COLUMN_DADDR_SYM:
+		strbuf_addstr(sb, r->daddr_sym ? r->daddr_sym : "[unknown]");
+		break;
 	default:
 		break;
 	}
@@ -306,6 +316,10 @@ int column_cmp(const struct snapshot *snap, enum column_id c, const struct snaps
 		return CMP(a->inlined, b->inlined);
 	case COLUMN_SRCLINE:
 		return view_strcmp(a->srcline, b->srcline);
+	case COLUMN_DADDR_DSO:
+		return view_strcmp(a->daddr_dso, b->daddr_dso);
+	case COLUMN_DADDR_SYM:
+		return view_strcmp(a->daddr_sym, b->daddr_sym);
 	default:
 		return 0;
 	}

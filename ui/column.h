@@ -35,6 +35,8 @@ enum column_id {
 	COLUMN_DSO,
 	COLUMN_SYM,	/* "[k] name": the mark is part of the cell */
 	COLUMN_SRCLINE, /* "file.c:12" (-s srcline) */
+	COLUMN_DADDR_DSO, /* the data address's mapping (-s daddr_dso) */
+	COLUMN_DADDR_SYM, /* its data symbol (-s daddr_sym) */
 	COLUMN__MAX,
 };
 

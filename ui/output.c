@@ -554,6 +554,14 @@ static void output_json_row(struct strbuf *sb, const struct snapshot *snap,
 		strbuf_addstr(sb, ",\"srcline\":");
 		output_json_str(sb, r->srcline);
 	}
+	if (r->has_daddr_dso) {
+		strbuf_addstr(sb, ",\"daddr_dso\":");
+		output_json_str(sb, r->daddr_dso);
+	}
+	if (r->has_daddr_sym) {
+		strbuf_addstr(sb, ",\"daddr_sym\":");
+		output_json_str(sb, r->daddr_sym);
+	}
 	strbuf_addf(sb, ",\"kernel\":%s", r->kernel ? "true" : "false");
 	if (r->callers) {
 		strbuf_addstr(sb, ",\"callers\":");

@@ -117,6 +117,8 @@ struct pprof_enc {
 	   inlined into (0: none), so a chain lists a Location's Lines,
 	   innermost first; only those samples use become Locations. */
 	struct pprof_keys loctab;
+	uint32_t *loc_line;          /* by loctab entry: its Line's line, or 0 */
+	size_t loc_line_cap;
 	bool *used;
 	size_t used_n, used_cap;
 	/* The Samples; their location ids, values and labels are in flat
@@ -133,8 +135,10 @@ struct pprof_enc {
 	Label *labels;
 	size_t nlabels, labels_cap;
 	uint32_t comm_key, pid_key, tid_key;
-	/* Each Function's source file (snapshot_frame.file), or NULL. */
+	/* Each Function's source file (snapshot_frame.file), or NULL, and
+	   start line. */
 	const char **fn_file;
+	unsigned *fn_start;
 	size_t fn_file_cap;
 	/* A stack frame's Function id by its pointers: frames repeat from
 	   stack to stack, and their names need hashing only once. */
@@ -221,17 +225,26 @@ static uint64_t pprof_stack_frame(struct pprof_enc *e, const struct snapshot_fra
 	return k.fid;
 }
 
-/* Function fid's source file is file (the first one given stays). */
-static void pprof_function_file(struct pprof_enc *e, uint64_t fid, const char *file)
+/* Function fid's source file is file, defined at line start: of several
+ * (two static functions of one name), the least file by strcmp, then line,
+ * whatever order the stacks come in. */
+static void pprof_function_file(struct pprof_enc *e, uint64_t fid, const char *file,
+				unsigned start)
 {
 	size_t old = e->fn_file_cap;
+	int c;
 
 	if (fid > e->fn_file_cap) {
 		e->fn_file = xgrow(e->fn_file, &e->fn_file_cap, fid, sizeof(*e->fn_file));
+		e->fn_start = xrealloc(e->fn_start, e->fn_file_cap * sizeof(*e->fn_start));
 		memset(e->fn_file + old, 0, (e->fn_file_cap - old) * sizeof(*e->fn_file));
+		memset(e->fn_start + old, 0, (e->fn_file_cap - old) * sizeof(*e->fn_start));
 	}
-	if (!e->fn_file[fid - 1])
+	c = e->fn_file[fid - 1] ? strcmp(file, e->fn_file[fid - 1]) : -1;
+	if (c < 0 || (c == 0 && start < e->fn_start[fid - 1])) {
 		e->fn_file[fid - 1] = file;
+		e->fn_start[fid - 1] = start;
+	}
 }
 
 /* The string index of obj's build ID in hex, or 0 ("") when unknown (no
@@ -274,15 +287,25 @@ static void pprof_label_num(struct pprof_enc *e, uint32_t key, uint64_t v)
 }
 
 /* The Location of function ids fn[0..n), innermost inlined first, the
- * real function last, at addr (0: unknown, as with --inline): the address
- * is part of each entry's key, so a Location is one address's. */
-static uint64_t pprof_location(struct pprof_enc *e, const uint64_t *fn, size_t n, uint64_t addr)
+ * real function last, at addr (0: unknown): the address is part of each
+ * entry's key, so a Location is one address's.  line[0..n) (or NULL: none
+ * known) are their Lines' lines, which follow from the address. */
+static uint64_t pprof_location(struct pprof_enc *e, const uint64_t *fn, const unsigned *line,
+			       size_t n, uint64_t addr)
 {
 	uint64_t loc = 0;
 
-	while (n--)
+	while (n--) {
+		size_t had = e->loctab.n;
+
 		loc = pprof_keys_add(&e->loctab, (uint32_t)fn[n], (uint32_t)loc, (uint32_t)addr,
 				     (uint32_t)(addr >> 32)) + 1;
+		if (e->loctab.n > had) {
+			e->loc_line = xgrow(e->loc_line, &e->loc_line_cap, e->loctab.n,
+					    sizeof(*e->loc_line));
+			e->loc_line[loc - 1] = line ? line[n] : 0;
+		}
+	}
 	if (e->loctab.n > e->used_cap)
 		e->used = xgrow(e->used, &e->used_cap, e->loctab.n, sizeof(*e->used));
 	while (e->used_n < e->loctab.n)
@@ -346,12 +369,13 @@ static void pprof_value_type(struct pprof_enc *e, ValueType *vt, const char *typ
 }
 
 /* Each distinct address of a stack's frame (view_opts.stack_detail; with
- * --inline each run of inlined functions and the one they were inlined
- * into, at address 0: display frames have none) is one Location, in the
- * Mapping of its DSO, which gives the DSO's executable segment once its
- * symbols are loaded (the addresses are the ELF's, as in its symbol
- * table) and says has_functions (the names are resolved) and nothing else
- * it cannot back (no file names or lines). */
+ * --inline the run of inlined functions at it and the one they were
+ * inlined into, as its Lines) is one Location, in the Mapping of its DSO,
+ * which gives the DSO's executable segment once its symbols are loaded
+ * (the addresses are the ELF's, as in its symbol table) and says
+ * has_functions (the names are resolved) and nothing else it cannot back:
+ * has_filenames and has_line_numbers only where the DWARF gave every
+ * function its file and every Line its line (--inline, -s srcline). */
 void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *comment,
 		  int64_t time_nanos)
 {
@@ -361,7 +385,8 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	const char *event = pprof_event_type(snap->event);
 	bool timed = strcmp(event, "cpu") == 0;
 	uint64_t *fn = NULL, *ids, fn1;
-	size_t *map_fns, *map_files;
+	unsigned *ln = NULL;
+	size_t *map_fns, *map_files, *map_lines, *map_numbered;
 	size_t i, j, g, n, fn_cap = 0, nlocs = 0, nlines = 0;
 	Profile prof;
 	ValueType types[2], period_type;
@@ -397,7 +422,10 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 			if (!st->samples && !st->period)
 				continue;
 			ids = pprof_sample_ids(&e, st->nr_frames);
-			fn = xgrow(fn, &fn_cap, st->nr_frames + 1, sizeof(*fn));
+			if (st->nr_frames + 1 > fn_cap) {
+				fn = xgrow(fn, &fn_cap, st->nr_frames + 1, sizeof(*fn));
+				ln = xrealloc(ln, fn_cap * sizeof(*ln));
+			}
 			/* Frames are root first; pprof wants the leaf first,
 			 * and a function inlined into the next one (--inline)
 			 * as a Line of the same Location. */
@@ -405,14 +433,15 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 				const struct snapshot_frame *f = &st->frames[st->nr_frames - 1 - j];
 
 				fn[j] = pprof_stack_frame(&e, f);
+				ln[j] = f->line;
 				if (f->file)
-					pprof_function_file(&e, fn[j], f->file);
+					pprof_function_file(&e, fn[j], f->file, f->start_line);
 			}
 			for (j = 0, n = 0; j < st->nr_frames; j = g + 1) {
 				for (g = j; g + 1 < st->nr_frames &&
 					    st->frames[st->nr_frames - 1 - g].inlined; g++)
 					;
-				ids[n++] = pprof_location(&e, fn + j, g - j + 1,
+				ids[n++] = pprof_location(&e, fn + j, ln + j, g - j + 1,
 							  st->frames[st->nr_frames - 1 - g].addr);
 			}
 			pprof_sample(&e, n, st->samples, st->period);
@@ -432,7 +461,7 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 				continue;
 			ids = pprof_sample_ids(&e, 1);
 			fn1 = pprof_frame(&e, r->symbol, r->dso, NULL, r->dso_path, r->kernel);
-			ids[0] = pprof_location(&e, &fn1, 1, 0);
+			ids[0] = pprof_location(&e, &fn1, NULL, 1, 0);
 			pprof_sample(&e, 1, r->samples, r->period);
 			if (r->comm)
 				pprof_label_str(&e, e.comm_key, r->comm);
@@ -457,6 +486,8 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	/* A mapping has_filenames when every function of it has one. */
 	map_fns = xcalloc(e.maps.n + 1, sizeof(*map_fns));
 	map_files = xcalloc(e.maps.n + 1, sizeof(*map_files));
+	map_lines = xcalloc(e.maps.n + 1, sizeof(*map_lines));
+	map_numbered = xcalloc(e.maps.n + 1, sizeof(*map_numbered));
 	for (i = 0; i < e.funcs.n; i++) {
 		uint32_t m = e.funcs.v[i][1];
 
@@ -510,12 +541,20 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 		for (; l; l = e.loctab.v[l - 1][1]) {
 			perftools__profiles__line__init(&lines[nlines]);
 			lines[nlines].function_id = e.loctab.v[l - 1][0];
+			lines[nlines].line = e.loc_line[l - 1];
 			lines_p[nlines] = &lines[nlines];
+			if (lo->mapping_id) {
+				map_lines[lo->mapping_id - 1]++;
+				map_numbered[lo->mapping_id - 1] += lines[nlines].line != 0;
+			}
 			nlines++;
 			lo->n_line++;
 		}
 		locs_p[nlocs++] = lo;
 	}
+	/* A mapping has_line_numbers when every Line of its Locations has one. */
+	for (i = 0; i < e.maps.n; i++)
+		maps[i].has_line_numbers = map_lines[i] && map_numbered[i] == map_lines[i];
 
 	funcs = xmalloc((e.funcs.n + 1) * sizeof(*funcs));
 	funcs_p = xmalloc((e.funcs.n + 1) * sizeof(*funcs_p));
@@ -528,8 +567,10 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 		/* The snapshot has the shown (demangled) name only. */
 		f->system_name = e.funcs.v[i][0];
 		/* The table keeps pointers: the DWARF reader's are interned. */
-		if (i < e.fn_file_cap && e.fn_file[i])
+		if (i < e.fn_file_cap && e.fn_file[i]) {
 			f->filename = pprof_str(&e.strs, e.fn_file[i]);
+			f->start_line = e.fn_start[i];
+		}
 		funcs_p[i] = f;
 	}
 
@@ -590,13 +631,18 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	free(e.objs);
 	free(e.loctab.v);
 	free(e.used);
+	free(e.loc_line);
 	free(fn);
+	free(ln);
 	hashtab_release(&e.loctab.ht);
 	hashtab_release(&e.memo_ht);
 	free(e.memo);
 	free(e.fn_file);
+	free(e.fn_start);
 	free(map_fns);
 	free(map_files);
+	free(map_lines);
+	free(map_numbered);
 	hashtab_release(&e.strs.ht);
 	hashtab_release(&e.funcs.ht);
 	hashtab_release(&e.maps.ht);

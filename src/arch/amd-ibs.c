@@ -742,6 +742,19 @@ static uint64_t ibs_op_p_samples(const void *stats)
 	return ((const struct ibs_op_stats *)stats)->samples;
 }
 
+/* IbsDcLinAd, only where IbsOpData3 says the op is a load or a store and
+ * the address is valid (IbsDcLinAddrValid), as the kernel's
+ * perf_ibs_get_data_addr decides PERF_SAMPLE_ADDR for perf mem. */
+static bool ibs_op_p_data_addr(const void *decoded, uint64_t *addr)
+{
+	const struct ibs_op *op = decoded;
+
+	if (!(op->ld || op->st) || !op->dc_lin_valid)
+		return false;
+	*addr = op->dc_lin;
+	return true;
+}
+
 const struct payload_ops ibs_op_payload = {
 	.name = "ibs_op",
 	.title = "IBS Op",
@@ -759,6 +772,7 @@ const struct payload_ops ibs_op_payload = {
 	.column_name = ibs_op_column_name,
 	.format_json = ibs_op_format_json,
 	.format_detail = ibs_op_format_detail,
+	.data_addr = ibs_op_p_data_addr,
 };
 
 /* ---- Fetch: columns, JSON, pane ---- */

@@ -81,6 +81,11 @@ struct payload_ops {
 	/* Optional: the detail pane's lines for a row (each ends in '\n'),
 	 * at most about width columns wide. */
 	void (*format_detail)(struct strbuf *sb, const void *stats, size_t width);
+	/* Optional: the data address a decoded sample's op accessed (a load's
+	 * or store's linear address) into *addr, true when the payload gives
+	 * a valid one.  NULL: the decoder's samples carry none (the daddr_dso
+	 * and daddr_sym sort keys then need PERF_SAMPLE_ADDR). */
+	bool (*data_addr)(const void *decoded, uint64_t *addr);
 };
 
 /* For stats made of uint64_t counters only: dst += src, and every counter

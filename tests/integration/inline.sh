@@ -14,7 +14,7 @@ FIX=$TMP/inlfix
 gcc -O2 -g -o "$FIX" tests/helpers/inline-fixture.c || fail "cannot build the fixture"
 
 # --- live -------------------------------------------------------------
-if out=$(timeout 30 "$PROFTOP" --json -d 0.2 -- true 2>&1); then
+if perf_events_usable; then
 	timeout 60 "$PROFTOP" --json --accumulate -d 5 --inline -s dso,sym,srcline -- "$FIX" 1.5 \
 		>"$TMP/live.json" 2>"$TMP/live.err" || fail "live --inline: status $? ($(cat "$TMP/live.err"))"
 	timeout 60 "$PROFTOP" --json --accumulate -d 5 -g --inline -G 10 -- "$FIX" 1.5 \
@@ -62,7 +62,7 @@ PY
 		fail "--folded --inline: no inlfix;outer_noinline;hot_inline stack ($(head -3 "$TMP/folded"))"
 	ok "live: --folded --inline has the inlined frame under its function"
 else
-	echo "# SKIP live part: perf_event_open unavailable: $(echo "$out" | tail -1)"
+	echo "# SKIP live part: perf_event_open unavailable: $PERF_EVENTS_WHY"
 fi
 
 # --- perf record, replayed -------------------------------------------

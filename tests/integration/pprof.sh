@@ -271,7 +271,149 @@ case $WANT in
 esac
 [ -n "$SRC" ] ||
 	fail "hot_inline's file: pprof '$SRC', eu-addr2line '$WANT' ($(grep " hot_inline " "$TMP/ib.raw"))"
-grep -q -E "^[0-9]+: 0x[0-9a-f]+/0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*/$(basename "$FIX") .*\[FN\]\[FL\]\[IN\]\$" "$TMP/ib.raw" ||
-	fail "the fixture's mapping is not [FN][FL][IN]: $(sed -n '/^Mappings/,$p' "$TMP/ib.raw")"
-grep -q '\[FL\]' "$TMP/r.raw" && fail "has_filenames without --inline: $(sed -n '/^Mappings/,$p' "$TMP/r.raw")"
-ok "--inline: source files from the DWARF ($SRC), has_filenames on the fixture's mapping"
+grep -q -E "^[0-9]+: 0x[0-9a-f]+/0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*/$(basename "$FIX") .*\[FN\]\[FL\]\[LN\]\[IN\]\$" "$TMP/ib.raw" ||
+	fail "the fixture's mapping is not [FN][FL][LN][IN]: $(sed -n '/^Mappings/,$p' "$TMP/ib.raw")"
+grep -q '\[FL\]\|\[LN\]' "$TMP/r.raw" &&
+	fail "has_filenames or has_line_numbers without --inline: $(sed -n '/^Mappings/,$p' "$TMP/r.raw")"
+ok "--inline: source files from the DWARF ($SRC), has_filenames and has_line_numbers on the fixture's mapping"
+
+# lines_vs_addr2line PPROF: each Location (one per address, with --inline
+# too) has, Line by Line, the functions and lines eu-addr2line -i -f gives
+# for its address in its mapping's file, and in the objects listed in
+# $FIXTURES the file of each Line's function is the one eu-addr2line names
+# there (by base name).  Not in others: a function's file is where it is
+# defined, which is not always its lines' (glibc's __vfprintf_internal
+# #includes a .c file in its body), and two static functions of one name
+# share a Function, as they share a row.  And go tool pprof -lines -top
+# gives each leaf line the samples of the addresses eu-addr2line puts on
+# that line.  With "outer" (-s srcline without --inline) each Location has
+# one Line, the function's own: eu-addr2line's last.
+lines_vs_addr2line() {
+	$PP -raw "$1" >"$1.raw" 2>&1 || fail "pprof -raw $1: $(cat "$1.raw")"
+	$PP -lines -top -nodecount=100000 -nodefraction=0 -sample_index=samples "$1" \
+		>"$1.ltop" 2>"$1.lterr" || fail "pprof -lines -top $1: $(cat "$1.lterr")"
+	python3 - "$1.raw" "$1.ltop" "${2:-}" <<'PY' || exit 1
+import collections, os, re, subprocess, sys
+raw = open(sys.argv[1]).read()
+outer = sys.argv[3] == "outer"
+maps = dict(re.findall(r'^(\d+): 0x[0-9a-f]+/0x[0-9a-f]+/0x[0-9a-f]+ (\S+) ', raw, re.M))
+locs, cur = {}, None
+for line in raw[raw.index("\nLocations"):raw.index("\nMappings")].splitlines():
+    m = re.match(r'^\s+(\d+): 0x([0-9a-f]+) (?:M=(\d+) )?(\S+) (\S*):(\d+) s=\d+$', line)
+    if m:
+        cur = locs[int(m.group(1))] = (int(m.group(2), 16), m.group(3), [])
+        cur[2].append((m.group(4), m.group(5), int(m.group(6))))
+        continue
+    m = re.match(r'^\s+(\S+) (\S*):(\d+) s=\d+$', line)
+    if m and cur:
+        cur[2].append((m.group(1), m.group(2), int(m.group(3))))
+byfile = collections.defaultdict(list)
+for i, l in locs.items():
+    if l[1] and os.path.isfile(maps.get(l[1], "")):
+        byfile[maps[l[1]]].append(i)
+want = {}
+for path, ids in byfile.items():
+    out = subprocess.run(["eu-addr2line", "-a", "-i", "-f", "-e", path] +
+                         ["0x%x" % locs[i][0] for i in ids], capture_output=True, text=True).stdout
+    answers = re.split(r'^0x[0-9a-f]+\n', out, flags=re.M)[1:]
+    if len(answers) != len(ids):
+        print("not ok - eu-addr2line gave %d answers for %d addresses of %s" % (len(answers), len(ids), path))
+        sys.exit(1)
+    for i, a in zip(ids, answers):
+        rows, w = a.rstrip("\n").split("\n"), []
+        for k in range(0, len(rows) - 1, 2):
+            m = re.match(r'^(.*?):(\d+)(?::\d+)?$', rows[k + 1])
+            if rows[k] != "??" or rows[k + 1] != "??:0":
+                w.append((rows[k].split(" inlined at ")[0], m.group(1) if m else "", int(m.group(2)) if m else 0))
+        want[i] = w or [("??", "", 0)]
+        if outer:
+            want[i] = want[i][-1:]
+files = collections.defaultdict(set)
+for w in want.values():
+    for name, f, line in w:
+        if line:
+            files[name].add(os.path.basename(f))
+bad, nlines, nfiles, permap = [], 0, 0, collections.Counter()
+for i, w in want.items():
+    got = locs[i][2]
+    permap[os.path.basename(maps[locs[i][1]])] += 1
+    mine = maps[locs[i][1]] in os.environ.get("FIXTURES", "").split()
+    if got[-1][0].startswith("["):
+        # no symbol: the object's unnamed code, with no file or line
+        if got[-1][1] or got[-1][2]:
+            bad.append("0x%x: %s has %s:%d" % (locs[i][0], got[-1][0], got[-1][1], got[-1][2]))
+        got, w = got[:-1], w[:-1]
+    if [x[2] for x in got] != [x[2] for x in w] or [x[0] for x in got[:-1]] != [x[0] for x in w[:-1]]:
+        bad.append("0x%x in %s: pprof %s, eu-addr2line %s" % (locs[i][0], maps[locs[i][1]], got, w))
+    for g, x in zip(got, w):
+        nlines += x[2] != 0
+        nfiles += bool(x[2] and mine)
+        if x[2] and mine and len(files[x[0]]) == 1 and os.path.basename(g[1]) != os.path.basename(x[1]):
+            bad.append("0x%x: %s's file %s, eu-addr2line %s" % (locs[i][0], g[0], g[1], x[1]))
+if bad or not nlines:
+    print("not ok - %d of %d locations differ from eu-addr2line (%d lines):" % (len(bad), len(want), nlines))
+    print("\n".join("#  " + b for b in bad[:20]))
+    sys.exit(1)
+# -lines -top: the leaf Line of each sample, by eu-addr2line.
+flat = collections.Counter()
+samples = raw[raw.index("\nSamples:"):raw.index("\nLocations")]
+for m in re.finditer(r'^\s+(\d+)\s+\d+: (\d+)', samples, re.M):
+    i = int(m.group(2))
+    if i in want and want[i][0][2]:
+        flat[(locs[i][2][0][0], want[i][0][2])] += int(m.group(1))
+top = collections.Counter()
+for line in open(sys.argv[2]):
+    m = re.match(r'^\s*(\d+)\s+[\d.]+%\s+[\d.]+%\s+\d+\s+[\d.]+%\s+(\S+) \S*:(\d+)(?: \(inline\))?$', line)
+    if m and int(m.group(1)):
+        top[(m.group(2), int(m.group(3)))] += int(m.group(1))
+diff = {k: (flat.get(k), top.get(k)) for k in set(flat) | set(top)
+        if flat.get(k) != top.get(k) and any(n == k[0] for n, _ in flat)}
+if not flat or diff:
+    print("not ok - pprof -lines -top against eu-addr2line's leaf lines: %r" % sorted(diff.items())[:20])
+    sys.exit(1)
+print("# %d locations, %d lines as eu-addr2line gives them (%s), %d with its file; %d leaf lines in -lines -top" %
+      (len(want), nlines, ", ".join("%s %d" % kv for kv in sorted(permap.items())), nfiles, len(flat)))
+PY
+}
+FIXTURES=$(cd "$(dirname "$FIX")" && pwd)/$(basename "$FIX")
+export FIXTURES
+lines_vs_addr2line "$TMP/live/ib.pb.gz"
+ok "--inline: a Location per address, its Lines' functions and lines as eu-addr2line -i gives them; pprof -lines -top agrees"
+
+# --inline's output does not depend on the order addresses come in (which
+# symbol loading varies from run to run): five replays of a recording
+# write the same bytes.  The recording has ld.so's and libc's frames (with
+# their DWARF when libc6-dbg is installed) and the fixture built as glibc
+# is, with a relative compilation directory, where a function's file once
+# came out as "./src/F" or "./src/./src/F" by the address seen first.
+command -v perf >/dev/null 2>&1 || skip "perf is not installed (the replayed --inline part)"
+mkdir -p "$TMP/rel/src"
+cp tests/helpers/inline-fixture.c "$TMP/rel/src/"
+REL=$(cd "$TMP/rel" && pwd)
+(cd "$REL/src" && gcc -O2 -g -fdebug-prefix-map="$REL"=. -o "$REL/inlrel" inline-fixture.c) ||
+	fail "cannot build the fixture with a relative compilation directory"
+FIXTURES="$FIXTURES $REL/inlrel"
+perf record -q -o "$TMP/ld.data" -e cpu-clock -F 10000 -g -- sh -c \
+	"'$REL/inlrel' 0.3; i=0; while [ \$i -lt 60 ]; do /bin/true; ls / >/dev/null; i=\$((i + 1)); done" \
+	>/dev/null 2>&1 || skip "perf record cannot sample here"
+for i in 1 2 3 4 5; do
+	"$PROFTOP" -i "$TMP/ld.data" --inline --pprof="$TMP/d.pb.gz" 2>"$TMP/d.err" ||
+		fail "-i --inline --pprof: status $? ($(cat "$TMP/d.err"))"
+	if [ $i = 1 ]; then
+		cp "$TMP/d.pb.gz" "$TMP/d1.pb.gz"
+	elif ! cmp -s "$TMP/d1.pb.gz" "$TMP/d.pb.gz"; then
+		$PP -raw "$TMP/d1.pb.gz" >"$TMP/d1.raw" 2>&1
+		$PP -raw "$TMP/d.pb.gz" >"$TMP/d.raw" 2>&1
+		fail "replay $i wrote other bytes than replay 1: $(diff "$TMP/d1.raw" "$TMP/d.raw" | head -10)"
+	fi
+done
+lines_vs_addr2line "$TMP/d.pb.gz"
+grep -q " hot_inline \./src/\./src/inline-fixture\.c:[0-9]* s=" "$TMP/d.pb.gz.raw" ||
+	fail "hot_inline's file is not eu-addr2line's ./src/./src/inline-fixture.c: $(grep hot_inline "$TMP/d.pb.gz.raw" | head -3)"
+ok "-i --inline: five replays write the same bytes; files, lines and -lines -top as eu-addr2line gives them"
+# -s srcline (with -g) reads the DWARF too: no inlined Lines, but each
+# Location's line is its function's there (the call of what is inlined).
+"$PROFTOP" -i "$TMP/ld.data" -s dso,sym,srcline --pprof="$TMP/sl.pb.gz" 2>"$TMP/d.err" ||
+	fail "-i -s srcline --pprof: status $? ($(cat "$TMP/d.err"))"
+lines_vs_addr2line "$TMP/sl.pb.gz" outer
+ok "-i -s srcline: each Location's one Line as eu-addr2line's outermost frame gives it"

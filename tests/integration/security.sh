@@ -61,7 +61,7 @@ EOF2
 		fail "proftop -i under strace: $(cat "$TMP/di.err")"
 	! grep -q 'connect(' "$TMP/strace.i" || fail "proftop -i connected: $(grep 'connect(' "$TMP/strace.i")"
 	ok "DEBUGINFOD_URLS set: proftop -i makes no connect()"
-	if "$PROFTOP" --json -d 0.2 -- true >/dev/null 2>&1; then
+	if perf_events_usable; then
 		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 DEBUGINFOD_URLS=http://127.0.0.1:9 strace -f -qq -e trace=connect -o "$TMP/strace.l" \
 			"$PROFTOP" --batch -d 0.5 -- "$WORKLOAD" 1 >/dev/null 2>"$TMP/dl.err" ||
 			fail "live proftop under strace: $(cat "$TMP/dl.err")"

@@ -59,7 +59,7 @@ grep -q leaf_a "$TMP/batch.out" || fail "the replay under valgrind lacks leaf_a"
 ok "the replay under valgrind shows leaf_a"
 
 # A short live session too (the workload itself is not traced).
-if "$PROFTOP" --json -d 0.2 -- true >/dev/null 2>&1; then
+if perf_events_usable; then
 	vg live --batch -d 0.5 -- "$WORKLOAD" 1
 else
 	echo "SKIP: perf_event_open unavailable: live session not run under valgrind"

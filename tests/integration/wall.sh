@@ -18,14 +18,15 @@ if ! out=$(timeout 30 "$PROFTOP" --wall --json -d 0.2 -- true 2>&1); then
 	fail "proftop --wall -- true: $out"
 fi
 
-# wall_shares FOLDED SECONDS: the waiter thread's stacks (comm waiter) by
+# wall_shares FOLDED SECONDS [COMM]: the waiter thread's stacks (comm COMM,
+# waiter by default) by
 # what they wait in; each share of its wall time within 5 points of the
 # loop's, its total about SECONDS; a futex wait is told by the kernel's
 # futex_wait (glibc's futex code keeps no frame pointer, so its caller is
 # not on the chain), the others by their caller above the syscall; time
 # waiting to run ([runqueue]: the machine's load) is left out of the shares.
 wall_shares() {
-	python3 - "$1" "$2" <<'PY'
+	python3 - "$1" "$2" "${3:-waiter}" <<'PY'
 import sys
 want = {"in_sleep": 40, "in_read": 30, "futex_wait": 20, "in_compute": 10}
 kernel = {"in_sleep": "do_nanosleep", "in_read": "pipe_read", "futex_wait": "futex_wait"}
@@ -34,7 +35,7 @@ w["other"] = 0
 runq = 0
 for line in open(sys.argv[1]):
     line = line.strip()
-    if not line.startswith("waiter;"):
+    if not line.startswith(sys.argv[3] + ";"):
         continue
     stack, n = line.rsplit(" ", 1)
     frames = stack.split(";")
@@ -121,6 +122,23 @@ print("# idle task: %s" % idle)
 assert all(t["off_cpu_ns"] == 0 for t in idle), idle
 PY
 ok "system-wide: the waiter thread's wall time and on-CPU share, the idle task on-CPU only"
+
+# System-wide, the shares too: the tracepoint misses the switch-ins that
+# follow some tasks' switch-outs (the idle task's among them), and the
+# switch records give them.  The waiter under a name of its own, apart
+# from any other test's.
+SYSW="$TMP/wa$$"
+cp "$WAITER" "$SYSW"
+"$SYSW" 30 &
+SPID=$!
+BG_PIDS="$BG_PIDS $SPID"
+sleep 0.3
+"$PROFTOP" --wall -a --folded --accumulate -d 3 -n 1 >"$TMP/sysw.folded" 2>"$TMP/err" ||
+	fail "--wall -a --folded: $(cat "$TMP/err")"
+wall_shares "$TMP/sysw.folded" 3 "$(basename "$SYSW" | cut -c1-15)" ||
+	fail "the waiter's shares under --wall -a"
+kill "$SPID" 2>/dev/null
+ok "-a: the same shares, among every thread"
 kill "$WPID" 2>/dev/null
 
 # Three busy threads pinned to one CPU: each runs a third of its wall time

@@ -157,6 +157,95 @@ START_TEST(test_lines_batch)
 }
 END_TEST
 
+/* The fixture again, built in DIR/src with -fdebug-prefix-map=DIR=. as
+ * glibc is built: a relative compilation directory ("./src"), which
+ * eu-addr2line (and binutils' addr2line, llvm-symbolizer) put in front
+ * of the line table's and the call's files alike: "./src/./src/F". */
+static char relfix[4096];
+
+static void build_relative(void)
+{
+	char *abs = realpath(dir, NULL);
+
+	ck_assert_ptr_nonnull(abs);
+	snprintf(relfix, sizeof(relfix), "%s/inlfix.master-rel", abs);
+	ck_assert_int_eq(testutil_sh("mkdir -p '%s/src' && cp '%s/inline-fixture.c' '%s/src/' && "
+				     "cd '%s/src' && cc -O2 -g -fdebug-prefix-map='%s'=. -o '%s' "
+				     "inline-fixture.c",
+				     abs, getenv("srcdir") ? getenv("srcdir") : "tests/helpers", abs,
+				     abs, abs, relfix),
+			 0);
+	free(abs);
+}
+
+/* The line of the fixture's source that holds text (1-based), or 0. */
+static unsigned source_line(const char *text)
+{
+	char path[4096], buf[512];
+	unsigned n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/src/inline-fixture.c", dir);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(buf, sizeof(buf), f)) {
+		n++;
+		if (strstr(buf, text)) {
+			fclose(f);
+			return n;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Every name eu-addr2line -i prints for the fixture's code is ours:
+ * the line table's file, the inlined function's call file, and the decl
+ * files (hot_inline's, outer_noinline's) with their lines. */
+START_TEST(test_relative_comp_dir)
+{
+	struct dwarfinfo_cache *c = dwarfinfo_cache_new(0);
+	const struct dwarfinfo *in;
+	const char *want = "./src/./src/inline-fixture.c";
+	char cmd[8192], out[4096];
+	size_t n, inl = 0;
+	uint64_t a;
+	FILE *p;
+
+	build_relative();
+	for (a = outer_start; a < outer_end; a++) {
+		ck_assert_int_eq(dwarfinfo_lookup(c, relfix, a, &in), 0);
+		if (!in->file)
+			continue;
+		ck_assert_str_eq(in->file, want);
+		ck_assert_str_eq(in->function_file, want);
+		ck_assert_uint_eq(in->function_line, source_line(" outer_noinline(unsigned long n)"));
+		if (!in->nr_inlines)
+			continue;
+		ck_assert_str_eq(in->inlines[0].call_file, want);
+		ck_assert_str_eq(in->inlines[0].decl_file, want);
+		ck_assert_uint_eq(in->inlines[0].decl_line, source_line(" hot_inline(unsigned long x)"));
+		/* eu-addr2line -i: "hot_inline inlined at F:23:C in outer_noinline\nF:L:C\n..." */
+		if (inl++)
+			continue;
+		snprintf(cmd, sizeof(cmd), "eu-addr2line -f -i -e '%s' 0x%llx", relfix,
+			 (unsigned long long)a);
+		p = popen(cmd, "r");
+		ck_assert_ptr_nonnull(p);
+		n = fread(out, 1, sizeof(out) - 1, p);
+		out[n] = 0;
+		if (pclose(p) != 0 || !n)
+			continue;  /* no eu-addr2line here */
+		snprintf(cmd, sizeof(cmd), "inlined at %s:%u:", want, in->inlines[0].call_line);
+		ck_assert_msg(strstr(out, cmd), "eu-addr2line: %s, want %s", out, cmd);
+		snprintf(cmd, sizeof(cmd), "\n%s:%u:", want, in->line);
+		ck_assert_msg(strstr(out, cmd), "eu-addr2line: %s, want %s", out, cmd);
+	}
+	ck_assert_uint_gt(inl, 0);
+	dwarfinfo_cache_free(c);
+}
+END_TEST
+
 /* Every address of main and of outer_noinline agree with
  * eu-addr2line -f -i -s: the innermost file:line, then each inlined
  * function and where it was called from (the DWARF's functions: main and
@@ -347,13 +436,12 @@ END_TEST
 
 static struct machine *vm;
 
-/* The fixture mapped whole at MAP_START in pid 100, its symbols loaded. */
-static void view_setup(void)
+/* A new machine with path mapped whole at MAP_START in pid 100. */
+static void map_fixture(const char *path)
 {
 	struct mmap_event ev;
-	struct resolved r;
 
-	setup();
+	machine_free(vm);
 	vm = machine_new();
 	memset(&ev, 0, sizeof(ev));
 	ev.pid = ev.tid = 100;
@@ -361,8 +449,17 @@ static void view_setup(void)
 	ev.len = 0x10000;
 	ev.pgoff = 0;
 	ev.prot = PROT_READ | PROT_EXEC;
-	ev.filename = fixture;
+	ev.filename = path;
 	machine_mmap(vm, &ev);
+}
+
+/* The fixture mapped whole at MAP_START in pid 100, its symbols loaded. */
+static void view_setup(void)
+{
+	struct resolved r;
+
+	setup();
+	map_fixture(fixture);
 	machine_resolve(vm, 100, 100, PERF_RECORD_MISC_USER, MAP_START + outer_start, &r);
 	ck_assert_ptr_nonnull(r.sym);
 	ck_assert_str_eq(r.sym->name, "outer_noinline");
@@ -390,6 +487,19 @@ static size_t hot_addrs(uint64_t *out, size_t max, unsigned want_line)
 			out[n++] = a;
 	dwarfinfo_cache_free(c);
 	return n;
+}
+
+/* main's call of outer_noinline, as a return address - 1 */
+static void main_caller(struct callchain_frame *caller)
+{
+	struct resolved r;
+
+	machine_resolve(vm, 100, 100, PERF_RECORD_MISC_USER, MAP_START + main_start + 1, &r);
+	ck_assert_str_eq(r.sym->name, "main");
+	memset(caller, 0, sizeof(*caller));
+	caller->dso = r.dso;
+	caller->sym = r.sym;
+	caller->addr = r.addr;
 }
 
 static void add_at(struct hist *h, uint64_t vaddr, const struct callchain_frame *callers,
@@ -517,19 +627,12 @@ START_TEST(test_view_inline_rows_and_trees)
 	struct snapshot snap;
 	const struct snapshot_row *hot, *outer;
 	struct callchain_frame caller;
-	struct resolved r;
 	uint64_t a[2];
 
 	hist_key_addresses(h);
 	hist_enable_callchains(h, 0);
 	ck_assert_uint_eq(hot_addrs(a, 1, 14), 1);
-	/* main's call of outer_noinline, as a return address - 1 */
-	machine_resolve(vm, 100, 100, PERF_RECORD_MISC_USER, MAP_START + main_start + 1, &r);
-	ck_assert_str_eq(r.sym->name, "main");
-	memset(&caller, 0, sizeof(caller));
-	caller.dso = r.dso;
-	caller.sym = r.sym;
-	caller.addr = r.addr;
+	main_caller(&caller);
 	add_at(h, a[0], &caller, 1, 8);
 	add_at(h, outer_start, &caller, 1, 2);
 	memset(&o, 0, sizeof(o));
@@ -597,6 +700,81 @@ START_TEST(test_view_build_id_checked)
 }
 END_TEST
 
+/* --pprof's stacks with --inline (view_opts.stack_detail): each frame has
+ * its address and its line there, and a function's file and start line do
+ * not depend on which of its addresses comes first: with a relative
+ * compilation directory, an address in inlined code and one outside it
+ * once named outer_noinline's file differently ("./src/F" from the call,
+ * "./src/./src/F" from the line table), and the first one stored won. */
+static void stacks_of(bool inlined_first, uint64_t hot, const struct callchain_frame *caller,
+		      struct strbuf *sb)
+{
+	struct hist *h = hist_keys("dso,sym");
+	struct view_opts o;
+	struct snapshot snap;
+	size_t i, j;
+
+	hist_key_addresses(h);
+	hist_enable_callchains(h, 0);
+	add_at(h, inlined_first ? hot : outer_start, caller, 1, 1);
+	add_at(h, inlined_first ? outer_start : hot, caller, 1, 1);
+	memset(&o, 0, sizeof(o));
+	o.inline_frames = o.stacks = o.stack_detail = true;
+	memset(&snap, 0, sizeof(snap));
+	view_build(h, &o, &snap);
+	for (i = 0; i < snap.nr_stacks; i++) {
+		for (j = 0; j < snap.stacks[i].nr_frames; j++) {
+			const struct snapshot_frame *f = &snap.stacks[i].frames[j];
+
+			strbuf_addf(sb, "%s%s 0x%llx %s:%u@%u", j ? ";" : "", f->symbol,
+				    (unsigned long long)f->addr, f->file ? f->file : "-",
+				    f->start_line, f->line);
+		}
+		strbuf_addch(sb, '\n');
+	}
+	snapshot_release(&snap);
+	hist_free(h);
+}
+
+START_TEST(test_view_stack_lines)
+{
+	struct callchain_frame caller;
+	struct strbuf a, b;
+	const struct dwarfinfo *in;
+	struct dwarfinfo_cache *c = dwarfinfo_cache_new(0);
+	uint64_t hot[1];
+	char want[512];
+
+	build_relative();
+	/* pid 100 maps the relative build (the same code) instead. */
+	map_fixture(relfix);
+	ck_assert_uint_eq(hot_addrs(hot, 1, 14), 1);
+	main_caller(&caller);
+	strbuf_init(&a);
+	strbuf_init(&b);
+	stacks_of(true, hot[0], &caller, &a);
+	stacks_of(false, hot[0], &caller, &b);
+	ck_assert_str_eq(a.buf, b.buf);
+	/* main's line is its call's, outer_noinline's its call of hot_inline
+	   (23) in the inlined code, its entry's (19) outside, hot_inline's 14. */
+	ck_assert_int_eq(dwarfinfo_lookup(c, relfix, main_start + 1, &in), 0);
+	snprintf(want, sizeof(want),
+		 "main 0x%llx ./src/./src/inline-fixture.c:%u@%u;"
+		 "outer_noinline 0x%llx ./src/./src/inline-fixture.c:%u@23;"
+		 "hot_inline 0x%llx ./src/./src/inline-fixture.c:%u@14\n",
+		 (unsigned long long)(main_start + 1), in->function_line, in->line,
+		 (unsigned long long)hot[0], source_line(" outer_noinline(unsigned long n)"),
+		 (unsigned long long)hot[0], source_line(" hot_inline(unsigned long x)"));
+	ck_assert_msg(strstr(a.buf, want), "stacks:\n%s\nwant:\n%s", a.buf, want);
+	snprintf(want, sizeof(want), "outer_noinline 0x%llx ./src/./src/inline-fixture.c:%u@19\n",
+		 (unsigned long long)outer_start, source_line(" outer_noinline(unsigned long n)"));
+	ck_assert_msg(strstr(a.buf, want), "stacks:\n%s\nwant:\n%s", a.buf, want);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	dwarfinfo_cache_free(c);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("dwarf");
@@ -608,6 +786,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_inline_chain);
 	tcase_add_test(tc, test_lines_batch);
 	tcase_add_test(tc, test_matches_eu_addr2line);
+	tcase_add_test(tc, test_relative_comp_dir);
 	tcase_add_test(tc, test_cache_hits_and_bound);
 	tcase_add_test(tc, test_bad_files);
 	tcase_add_test(tc, test_many_files);
@@ -620,6 +799,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_view_srcline_fallbacks);
 	tcase_add_test(tc, test_view_inline_rows_and_trees);
 	tcase_add_test(tc, test_view_build_id_checked);
+	tcase_add_test(tc, test_view_stack_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -330,6 +330,69 @@ START_TEST(test_dynsym_only)
 }
 END_TEST
 
+/* -s daddr_sym's table: the data objects, with nm's address and size, and
+ * no functions; from .dynsym when the file has no .symtab. */
+START_TEST(test_objects)
+{
+	static const char *const files[] = { "pie", "nopie", "lib.so", "dyn" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		char *path = fixture(files[i]);
+		struct symtab *st;
+		const struct symbol *sym;
+		uint64_t addr, size, faddr, fsize;
+
+		ck_assert(nm_symbol(path, i == 3, "data_object", &addr, &size));
+		ck_assert_uint_eq(size, 256);
+		ck_assert_int_eq(elfsyms_load_objects(path, EM_X86_64, &st), 0);
+		sym = symtab_lookup(st, addr + 255);
+		ck_assert_ptr_nonnull(sym);
+		ck_assert_str_eq(sym->name, "data_object");
+		ck_assert_uint_eq(sym->start, addr);
+		sym = symtab_lookup(st, addr + 256);
+		ck_assert(!sym || strcmp(sym->name, "data_object") != 0);
+		ck_assert(nm_symbol(path, i == 3, "alpha_func", &faddr, &fsize));
+		ck_assert_ptr_null(symtab_lookup(st, faddr));
+		symtab_free(st);
+		ck_assert_int_eq(elfsyms_load_objects(path, EM_ALPHA, &st), -ENOEXEC);
+		ck_assert_ptr_null(st);
+		free(path);
+	}
+}
+END_TEST
+
+/* A data map's offset to its address: the RELRO page of the writable
+ * segment holds the end of the read-only one before it in the file, and
+ * .bss follows the file bytes. */
+START_TEST(test_data_offset)
+{
+	struct elfsyms_segment segs[] = {
+		{ 0x0, 0x0, 0x5e0, 0x5e0, PF_R },
+		{ 0x1000, 0x1000, 0x151, 0x151, PF_R | PF_X },
+		{ 0x2000, 0x2000, 0x0d0, 0x0d0, PF_R },
+		{ 0x3e00, 0x2e00, 0x640, 0x6e8, PF_R | PF_W }, /* vaddr, offset, ... */
+	};
+	struct elfsyms_image img = { .segs = segs, .nsegs = ARRAY_SIZE(segs) };
+	uint64_t v = 0;
+
+	/* .data and .bss in the writable map (pgoff 0x2000) */
+	ck_assert_int_eq(elfsyms_data_offset_to_vaddr(&img, 0x2e20, true, &v), 0);
+	ck_assert_uint_eq(v, 0x3e20);
+	ck_assert_int_eq(elfsyms_data_offset_to_vaddr(&img, 0x3480, true, &v), 0);
+	ck_assert_uint_eq(v, 0x4480);
+	/* the same page, read-only: .rodata's */
+	ck_assert_int_eq(elfsyms_data_offset_to_vaddr(&img, 0x2010, false, &v), 0);
+	ck_assert_uint_eq(v, 0x2010);
+	ck_assert_int_eq(elfsyms_data_offset_to_vaddr(&img, 0x2010, true, &v), 0);
+	ck_assert_uint_eq(v, 0x3010);
+	/* text read as data, and past every segment */
+	ck_assert_int_eq(elfsyms_data_offset_to_vaddr(&img, 0x1040, false, &v), 0);
+	ck_assert_uint_eq(v, 0x1040);
+	ck_assert_int_eq(elfsyms_data_offset_to_vaddr(&img, 0x4000, true, &v), -ENOENT);
+}
+END_TEST
+
 /* The PT_LOADs of --section-start put .text in a second executable segment
  * whose p_vaddr - p_offset differs from the first one. */
 START_TEST(test_section_start)
@@ -678,6 +741,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_nopie);
 	tcase_add_test(tc, test_shared);
 	tcase_add_test(tc, test_dynsym_only);
+	tcase_add_test(tc, test_objects);
+	tcase_add_test(tc, test_data_offset);
 	tcase_add_test(tc, test_elf32);
 	tcase_add_test(tc, test_plt);
 	tcase_add_test(tc, test_plt_sec);

@@ -89,6 +89,21 @@ START_TEST(test_spec_names)
 	ck_assert_str_eq(sort_key_name(SORT_CPU), "cpu");
 	ck_assert_str_eq(sort_key_name(SORT_DSO), "dso");
 	ck_assert_str_eq(sort_key_name(SORT_SYM), "sym");
+	ck_assert_str_eq(sort_key_name(SORT_DADDR_DSO), "daddr_dso");
+	ck_assert_str_eq(sort_key_name(SORT_DADDR_SYM), "daddr_sym");
+}
+END_TEST
+
+START_TEST(test_spec_daddr)
+{
+	struct sort_spec spec = spec_of("sym,daddr_sym");
+
+	ck_assert(sort_spec_has_daddr(&spec));
+	ck_assert_int_eq(spec.keys[1], SORT_DADDR_SYM);
+	spec = spec_of("daddr_dso");
+	ck_assert(sort_spec_has_daddr(&spec));
+	spec = spec_of("dso,sym,srcline");
+	ck_assert(!sort_spec_has_daddr(&spec));
 }
 END_TEST
 
@@ -382,6 +397,42 @@ START_TEST(test_decay)
 	ck_assert_uint_eq(hist_count(h), 0);
 	ck_assert_uint_eq(hist_total_period(h), 0);
 	ck_assert_uint_eq(hist_total_samples(h), 0);
+	hist_free(h);
+}
+END_TEST
+
+/* The same chain with other data addresses: rows per data symbol (the
+ * chain's memo of entries must not hide them), children per row too. */
+START_TEST(test_daddr_chains)
+{
+	struct symbol leaf = { 0, 1, "leaf" }, top = { 2, 3, "top" };
+	static const struct symbol obj_a = { 0x10, 0x20, "a" }, obj_b = { 0x20, 0x30, "b" };
+	struct sort_spec spec = spec_of("daddr_sym");
+	struct hist *h = hist_new(&spec);
+	struct callchain_frame chain[2] = { { NULL, &leaf, false, 0 }, { NULL, &top, false, 0 } };
+	const struct symbol *order[] = { &obj_a, &obj_a, &obj_b, &obj_a, NULL };
+	uint64_t want_a = 0, want_b = 0, want_none = 0;
+	struct hist_sample s;
+	size_t i;
+
+	hist_enable_callchains(h, 0);
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		s = sample("x", 1, 1, 0, NULL, &leaf, false, 10 + i);
+		s.chain = chain;
+		s.nr_chain = 2;
+		s.dsym = order[i];
+		hist_add(h, &s);
+		*(order[i] == &obj_a ? &want_a : order[i] ? &want_b : &want_none) += 10 + i;
+	}
+	ck_assert_uint_eq(hist_count(h), 3);
+	for (i = 0; i < hist_count(h); i++) {
+		const struct hist_entry *e = hist_entry_at(h, i);
+		uint64_t want = e->dsym == &obj_a ? want_a : e->dsym ? want_b : want_none;
+
+		ck_assert_ptr_null(e->sym); /* sym is no key here */
+		ck_assert_uint_eq(e->period, want);
+		ck_assert_uint_eq(e->children, want);
+	}
 	hist_free(h);
 }
 END_TEST
@@ -863,6 +914,8 @@ static Suite *suite(void)
 	tc = tcase_create("sort_spec");
 	tcase_add_test(tc, test_spec_good);
 	tcase_add_test(tc, test_spec_names);
+	tcase_add_test(tc, test_spec_daddr);
+	tcase_add_test(tc, test_daddr_chains);
 	tcase_add_test(tc, test_spec_bad);
 	suite_add_tcase(s, tc);
 

@@ -531,6 +531,38 @@ START_TEST(test_pmu_rules)
 }
 END_TEST
 
+/* The data address hook: IbsDcLinAd (0x7f0000 in op_of) only for a load
+ * or a store whose IbsDcLinAddrValid (Data3 bit 17) is set; Fetch and
+ * ProfileMe have none. */
+START_TEST(test_data_addr)
+{
+	static const struct {
+		uint64_t data3;
+		bool has;
+	} cases[] = {
+		{ 1 | 1ULL << 17, true },           /* load, valid */
+		{ 2 | 1ULL << 17, true },           /* store, valid */
+		{ 3 | 1ULL << 17, true },           /* both (a read-modify-write) */
+		{ 1, false },                       /* load, not valid */
+		{ 1ULL << 17, false },              /* valid, neither */
+		{ 1ULL << 18 | 1, false },          /* only the physical one valid */
+		{ 0, false },
+	};
+	size_t i;
+
+	ck_assert_ptr_nonnull(ibs_op_payload.data_addr);
+	ck_assert_ptr_null(ibs_fetch_payload.data_addr);
+	ck_assert_ptr_null(profileme_payload.data_addr);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct ibs_op op = op_of(0x1f, 0, 0, 0, cases[i].data3);
+		uint64_t addr = 42;
+
+		ck_assert_int_eq(ibs_op_payload.data_addr(&op, &addr), cases[i].has);
+		ck_assert_uint_eq(addr, cases[i].has ? 0x7f0000 : 42);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ibs");
@@ -549,6 +581,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_fetch_stats);
 	tcase_add_test(tc, test_select);
 	tcase_add_test(tc, test_pmu_rules);
+	tcase_add_test(tc, test_data_addr);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -15,6 +15,7 @@
 #include "symtab.h"
 #include "testutil.h"
 #include "util.h"
+#include "vmlinux.h"
 
 static const char base_kallsyms[] =
 	"ffffffff81000000 T _stext\n"
@@ -433,7 +434,7 @@ START_TEST(test_vmlinux_sizes)
 	/* Another kernel's vmlinux is refused, and changes nothing. */
 	memcpy(other, vm_id, sizeof(other));
 	other[19] ^= 0xff;
-	ck_assert_int_eq(kallsyms_use_vmlinux(&ks, vm, other, 20, &why), -EINVAL);
+	ck_assert_int_eq(vmlinux_use(&ks, vm, other, 20, &why), -EINVAL);
 	{
 		char want[128], have[41], other_hex[41];
 		size_t i;
@@ -447,11 +448,11 @@ START_TEST(test_vmlinux_sizes)
 		ck_assert_msg(strstr(why.text, want) && strncmp(why.text, vm, strlen(vm)) == 0,
 			      "%s", why.text);
 	}
-	ck_assert_int_eq(kallsyms_use_vmlinux(&ks, dir, vm_id, 20, &why), -ENOEXEC);
+	ck_assert_int_eq(vmlinux_use(&ks, dir, vm_id, 20, &why), -ENOEXEC);
 	ck_assert_str_eq(why.text + strlen(dir), ": not an ELF file with symbols");
 	expect(&ks, 0xffffffff9a000050ULL, "startup_64", "");
 
-	ck_assert_int_eq(kallsyms_use_vmlinux(&ks, vm, vm_id, 20, &why), 0);
+	ck_assert_int_eq(vmlinux_use(&ks, vm, vm_id, 20, &why), 0);
 	expect(&ks, 0xffffffff9a000010ULL, "startup_64", "");
 	expect(&ks, 0xffffffff9a000050ULL, "", "");     /* past its 0x40 bytes */
 	expect(&ks, 0xffffffff9a000120ULL, "secondary_startup", "");
@@ -478,21 +479,21 @@ START_TEST(test_vmlinux_find)
 	}
 	memcpy(other, vm_id, sizeof(other));
 	other[0] ^= 0xff;
-	ck_assert_ptr_null(kallsyms_find_vmlinux(dir, "6.0-test", vm_id, 20));
+	ck_assert_ptr_null(vmlinux_find(dir, "6.0-test", vm_id, 20));
 	ck_assert_int_eq(testutil_sh("mkdir -p %s/boot && cp %s %s/boot/vmlinux-6.0-test",
 				     dir, vm, dir), 0);
-	found = kallsyms_find_vmlinux(dir, "6.0-test", vm_id, 20);
+	found = vmlinux_find(dir, "6.0-test", vm_id, 20);
 	ck_assert_ptr_nonnull(found);
 	ck_assert_ptr_nonnull(strstr(found, "/boot/vmlinux-6.0-test"));
 	free(found);
 	/* Another release's name, or another build ID: not this kernel's. */
-	ck_assert_ptr_null(kallsyms_find_vmlinux(dir, "6.0-other", vm_id, 20));
-	ck_assert_ptr_null(kallsyms_find_vmlinux(dir, "6.0-test", other, 20));
+	ck_assert_ptr_null(vmlinux_find(dir, "6.0-other", vm_id, 20));
+	ck_assert_ptr_null(vmlinux_find(dir, "6.0-test", other, 20));
 	/* The debug tree by build ID comes first. */
 	ck_assert_int_eq(testutil_sh("mkdir -p %s/usr/lib/debug/.build-id/01 && cp %s "
 				     "%s/usr/lib/debug/.build-id/01/02030405060708090a0b0c0d0e0f"
 				     "1011121314.debug", dir, vm, dir), 0);
-	found = kallsyms_find_vmlinux(dir, "6.0-test", vm_id, 20);
+	found = vmlinux_find(dir, "6.0-test", vm_id, 20);
 	ck_assert_ptr_nonnull(found);
 	ck_assert_ptr_nonnull(strstr(found, "/.build-id/01/"));
 	free(found);

@@ -76,6 +76,41 @@ START_TEST(test_format_parse_decode)
 }
 END_TEST
 
+/* Fields of every size the format may give, at unaligned offsets, each
+ * widened by its sign (an older kernel's short prev_state, a signed pid). */
+START_TEST(test_decode_sizes)
+{
+	struct offcpu_format f;
+	struct errmsg em = ERRMSG_INIT;
+	struct offcpu_switch sw;
+	unsigned char raw[16];
+	int16_t state = -2;
+	int8_t next = -3;
+	uint32_t prev = 0x80000001u;
+
+	ck_assert_int_eq(offcpu_format_parse(
+				 "\tfield:u8 next_pid;\toffset:1;\tsize:1;\tsigned:1;\n"
+				 "\tfield:short prev_state;\toffset:3;\tsize:2;\tsigned:1;\n"
+				 "\tfield:u32 prev_pid;\toffset:5;\tsize:4;\tsigned:0;\n", &f, &em), 0);
+	memset(raw, 0, sizeof(raw));
+	memcpy(raw + 1, &next, 1);
+	memcpy(raw + 3, &state, 2);
+	memcpy(raw + 5, &prev, 4);
+	ck_assert(offcpu_decode(&f, raw, sizeof(raw), &sw));
+	ck_assert_uint_eq(sw.next_pid, (uint32_t)-3);
+	ck_assert_uint_eq(sw.prev_state, (uint64_t)-2);
+	ck_assert_uint_eq(sw.prev_pid, 0x80000001u);
+	f.prev_state.is_signed = false;
+	f.next_pid.is_signed = false;
+	ck_assert(offcpu_decode(&f, raw, sizeof(raw), &sw));
+	ck_assert_uint_eq(sw.prev_state, 0xfffe);
+	ck_assert_uint_eq(sw.next_pid, 0xfd);
+	/* prev_pid ends at 9. */
+	ck_assert(offcpu_decode(&f, raw, 9, &sw));
+	ck_assert(!offcpu_decode(&f, raw, 8, &sw));
+}
+END_TEST
+
 START_TEST(test_format_bad)
 {
 	struct offcpu_format f;
@@ -357,6 +392,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("offcpu");
 
 	tcase_add_test(tc, test_format_parse_decode);
+	tcase_add_test(tc, test_decode_sizes);
 	tcase_add_test(tc, test_format_bad);
 	tcase_add_test(tc, test_format_from_tracing);
 	tcase_add_test(tc, test_pairing);

@@ -334,6 +334,12 @@ START_TEST(test_event_attr)
 	ck_assert(a.inherit && a.enable_on_exec && a.disabled);
 	ck_assert(!a.exclude_kernel);
 	ck_assert(a.wakeup_events == 1 && !a.watermark);
+	ck_assert(!a.mmap_data);
+	/* -s daddr_sym: data maps too */
+	s.mmap_data = true;
+	event_attr_init(&a, &ev, &s);
+	ck_assert(a.mmap_data && a.mmap2);
+	s.mmap_data = false;
 
 	s.wakeup_bytes = 128 * 1024;
 	event_attr_init(&a, &ev, &s);

@@ -21,6 +21,7 @@
 #include "testutil.h"
 #include "util.h"
 #include "view.h"
+#include "profile.pb-c.h"
 
 /* One field of a message: a varint's value, or a length-delimited run. */
 struct fld {
@@ -545,6 +546,115 @@ START_TEST(test_encode_inline)
 }
 END_TEST
 
+/* With --inline or -s srcline the frames carry lines: each Location's
+ * Lines have them (the inlined helper's own line, then work's call line),
+ * Functions their start lines, and only a mapping whose every Line has one
+ * says has_line_numbers.  A Function two frames name with two files gets
+ * the least, whichever stack comes first. */
+static void encode_lines(struct snapshot_stack *st, size_t n, Perftools__Profiles__Profile **out)
+{
+	struct snapshot snap = {
+		.event = "cpu-clock", .callchains = true, .stacks = st, .nr_stacks = n,
+		.inline_frames = true,
+	};
+	struct strbuf raw;
+
+	ck_assert_int_eq(sort_spec_parse("dso,sym", &snap.sort, NULL), 0);
+	strbuf_init(&raw);
+	pprof_encode(&raw, &snap, NULL, 0);
+	*out = perftools__profiles__profile__unpack(NULL, raw.len, (const uint8_t *)raw.buf);
+	ck_assert_ptr_nonnull(*out);
+	strbuf_release(&raw);
+}
+
+static const char *lines_fn(const Perftools__Profiles__Profile *p, uint64_t id, unsigned *start,
+			    const char **file)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_function; i++)
+		if (p->function[i]->id == id) {
+			*start = (unsigned)p->function[i]->start_line;
+			*file = p->string_table[p->function[i]->filename];
+			return p->string_table[p->function[i]->name];
+		}
+	ck_abort_msg("no function %llu", (unsigned long long)id);
+	return NULL;
+}
+
+/* "addr:name@line,name@line;" for each Location, in id order, and
+ * "name file:start;" for each Function with a file, and the mappings'
+ * has_line_numbers. */
+static void lines_text(const Perftools__Profiles__Profile *p, struct strbuf *sb)
+{
+	size_t i, j;
+	unsigned start;
+	const char *file, *name;
+
+	for (i = 0; i < p->n_location; i++) {
+		strbuf_addf(sb, "%llx:", (unsigned long long)p->location[i]->address);
+		for (j = 0; j < p->location[i]->n_line; j++) {
+			name = lines_fn(p, p->location[i]->line[j]->function_id, &start, &file);
+			strbuf_addf(sb, "%s%s@%lld", j ? "," : "", name,
+				    (long long)p->location[i]->line[j]->line);
+		}
+		strbuf_addch(sb, ';');
+	}
+	for (i = 0; i < p->n_function; i++) {
+		name = lines_fn(p, p->function[i]->id, &start, &file);
+		if (*file)
+			strbuf_addf(sb, " %s %s:%u;", name, file, start);
+	}
+	for (i = 0; i < p->n_mapping; i++)
+		strbuf_addf(sb, " %s%s", p->string_table[p->mapping[i]->filename],
+			    p->mapping[i]->has_line_numbers ? "[LN]" : "");
+}
+
+START_TEST(test_encode_lines)
+{
+	static const struct snapshot_frame fr[] = {
+		/* main -> work, helper inlined into it at 0x1100 */
+		{ .symbol = "main", .dso = "wl", .addr = 0x1010, .file = "wl.c", .start_line = 25,
+		  .line = 30 },
+		{ .symbol = "work", .dso = "wl", .addr = 0x1100, .file = "wl.c", .start_line = 10,
+		  .line = 12 },
+		{ .symbol = "helper", .dso = "wl", .inlined = true, .addr = 0x1100, .file = "h.h",
+		  .start_line = 3, .line = 5 },
+		/* main -> leaf in a library without lines; helper again, named
+		   with another file (a second static helper) */
+		{ .symbol = "main", .dso = "wl", .addr = 0x1020, .file = "wl.c", .start_line = 25,
+		  .line = 31 },
+		{ .symbol = "work", .dso = "wl", .addr = 0x1104, .file = "wl.c", .start_line = 10,
+		  .line = 13 },
+		{ .symbol = "helper", .dso = "wl", .inlined = true, .addr = 0x1104, .file = "a.h",
+		  .start_line = 7, .line = 8 },
+		{ .symbol = "leaf", .dso = "libx.so", .addr = 0x500 },
+	};
+	struct snapshot_stack st[2] = {
+		{ .comm = "wl", .frames = &fr[0], .nr_frames = 3, .samples = 2, .period = 20 },
+		{ .comm = "wl", .frames = &fr[3], .nr_frames = 4, .samples = 1, .period = 10 },
+	}, rev[2] = { st[1], st[0] };
+	Perftools__Profiles__Profile *p;
+	struct strbuf a, b;
+
+	strbuf_init(&a);
+	strbuf_init(&b);
+	encode_lines(st, 2, &p);
+	lines_text(p, &a);
+	perftools__profiles__profile__free_unpacked(p, NULL);
+	ck_assert_str_eq(a.buf, "1100:helper@5,work@12;1010:main@30;500:leaf@0;1104:helper@8,work@13;"
+				"1020:main@31; helper a.h:7; work wl.c:10; main wl.c:25; wl[LN] libx.so");
+	encode_lines(rev, 2, &p);
+	lines_text(p, &b);
+	perftools__profiles__profile__free_unpacked(p, NULL);
+	ck_assert_ptr_nonnull(strstr(b.buf, " helper a.h:7;"));
+	ck_assert_ptr_nonnull(strstr(b.buf, " wl[LN]"));
+	ck_assert_ptr_null(strstr(b.buf, "libx.so[LN]"));
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+END_TEST
+
 static void inflate_all(const struct strbuf *gz, struct strbuf *out)
 {
 	z_stream z;
@@ -688,6 +798,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_encode_detail);
 	tcase_add_test(tc, test_encode_rows);
 	tcase_add_test(tc, test_encode_inline);
+	tcase_add_test(tc, test_encode_lines);
 	tcase_add_test(tc, test_gzip);
 	tcase_add_test(tc, test_writer_file);
 	tcase_add_test(tc, test_options);

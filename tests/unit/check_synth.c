@@ -184,6 +184,109 @@ START_TEST(test_synthesize_all)
 }
 END_TEST
 
+/* ---- data addresses (-s daddr_sym) ---- */
+
+/* Objects of this binary, one per kind of section: .data, .bss, .rodata. */
+int synth_test_data[16] = { 1, 2 };
+char synth_test_bss[300];
+const char synth_test_rodata[64] = "read only";
+
+/* The name /proc/self/maps gives the mapping holding p ("" anonymous),
+ * as the kernel sees it: under valgrind or ASan the heap may be no
+ * [heap]. */
+static char *maps_name_of(const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4096], *name = NULL;
+
+	ck_assert_ptr_nonnull(f);
+	while (!name && fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		int off = 0;
+
+		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %n", &lo, &hi, &off) < 2 || !off ||
+		    a < lo || a >= hi)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		name = xstrdup(line + off);
+	}
+	fclose(f);
+	ck_assert_ptr_nonnull(name);
+	return name;
+}
+
+static void check_data_map(struct machine *m, const void *p, const char *what)
+{
+	struct resolved r;
+	char *want = maps_name_of(p);
+	const char *base = strrchr(want, '/');
+
+	machine_resolve_data(m, (uint32_t)getpid(), (uint32_t)getpid(), (uint64_t)(uintptr_t)p,
+			     &r);
+	ck_assert_msg(r.dso != NULL, "%s: no map", what);
+	if (!want[0])
+		ck_assert_str_eq(dso_short_name(r.dso), "//anon");
+	else
+		ck_assert_str_eq(dso_short_name(r.dso),
+				 want[0] == '[' || !base ? want : base + 1);
+	ck_assert_ptr_null(r.sym);
+	free(want);
+}
+
+START_TEST(test_synthesize_data)
+{
+	struct machine *m = machine_new();
+	pid_t self = getpid();
+	struct resolved r;
+	volatile int local = 1;
+	void *heap = malloc(64);
+	void *anon = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	const struct {
+		const void *p;
+		const char *name;
+		uint64_t off;
+	} objs[] = {
+		{ &synth_test_data[3], "synth_test_data", 12 },
+		{ &synth_test_bss[299], "synth_test_bss", 299 },
+		{ &synth_test_rodata[5], "synth_test_rodata", 5 },
+	};
+	size_t i;
+
+	ck_assert_ptr_ne(anon, MAP_FAILED);
+	/* Without data maps, data maps are not read: no map holds them. */
+	ck_assert_int_eq(machine_synthesize(m, &self, 1), 1);
+	machine_resolve_data(m, (uint32_t)self, (uint32_t)self, (uint64_t)(uintptr_t)anon, &r);
+	ck_assert_ptr_null(r.dso);
+	machine_free(m);
+
+	m = machine_new();
+	machine_keep_data_maps(m);
+	ck_assert_int_eq(machine_synthesize(m, &self, 1), 1);
+	for (i = 0; i < ARRAY_SIZE(objs); i++) {
+		machine_resolve_data(m, (uint32_t)self, (uint32_t)self,
+				     (uint64_t)(uintptr_t)objs[i].p, &r);
+		ck_assert_ptr_nonnull(r.dso);
+		ck_assert_int_eq(dso_kind(r.dso), DSO_USER);
+		ck_assert_msg(r.sym != NULL, "%s: no symbol", objs[i].name);
+		ck_assert_str_eq(r.sym->name, objs[i].name);
+		ck_assert_uint_eq(r.addr - r.sym->start, objs[i].off);
+	}
+	check_data_map(m, heap, "heap");
+	check_data_map(m, (const void *)&local, "stack");
+	check_data_map(m, anon, "anon");
+	/* Code resolves as it did: data maps do not hide functions. */
+	r = user(m, (uint32_t)self, (uint32_t)self, (uint64_t)(uintptr_t)marker_ptr + 2);
+	ck_assert_ptr_nonnull(r.sym);
+	ck_assert_str_eq(r.sym->name, "machine_test_marker");
+	/* A data map's range is no code's. */
+	r = user(m, (uint32_t)self, (uint32_t)self, (uint64_t)(uintptr_t)anon);
+	ck_assert_ptr_null(r.dso);
+	munmap(anon, 8192);
+	free(heap);
+	machine_free(m);
+}
+END_TEST
 
 static Suite *suite(void)
 {
@@ -196,6 +299,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_synthesize_vanished);
 	tcase_add_test(tc, test_synthesize_all);
 	tcase_add_test(tc, test_synthesize_steps);
+	tcase_add_test(tc, test_synthesize_data);
 	suite_add_tcase(s, tc);
 
 	return s;

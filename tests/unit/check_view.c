@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -567,6 +568,79 @@ START_TEST(test_profileme_x86)
 }
 END_TEST
 
+/* -s daddr_dso,daddr_sym: rows by data object, else by mapping (anon as
+ * perf names it), [unknown] without a data address; other keys ignore
+ * the data address, and daddr_sym alone still tells two mappings apart. */
+static void add_data(struct hist *h, const struct symbol *sym, struct dso *ddso,
+		     const struct symbol *dsym, unsigned times)
+{
+	struct hist_sample s = {
+		.comm = intern("app"), .pid = 100, .tid = 100, .dso = dso_app, .sym = sym,
+		.period = 1000, .ddso = ddso, .dsym = dsym,
+	};
+
+	while (times--)
+		hist_add(h, &s);
+}
+
+static void data_world(struct hist *h)
+{
+	static const struct symbol obj_table = { 0x4040, 0x4440, "table" };
+	static const struct symbol obj_count = { 0x4020, 0x4028, "counter" };
+	struct dso *heap = machine_dso_get(machine, "[heap]", DSO_ANON);
+	struct dso *anon = machine_dso_get(machine, "//anon", DSO_ANON);
+
+	add_data(h, &sym_main, dso_app, &obj_table, 7);
+	add_data(h, &sym_work, dso_app, &obj_table, 3);
+	add_data(h, &sym_main, dso_app, &obj_count, 2);
+	add_data(h, &sym_main, heap, NULL, 5);
+	add_data(h, &sym_work, anon, NULL, 1);
+	add_data(h, &sym_main, NULL, NULL, 4);
+	add_data(h, &sym_main, dso_libc, NULL, 6);
+}
+
+START_TEST(test_daddr_rows)
+{
+	static const struct {
+		const char *keys;
+		size_t nr;
+		const char *want; /* "dso/sym:samples ..." in row order */
+	} cases[] = {
+		{ "daddr_dso,daddr_sym", 6,
+		  "app/table:10 libc.so.6/libc.so.6:6 [heap]/[heap]:5 [unknown]/[unknown]:4 "
+		  "app/counter:2 anon/anon:1 " },
+		{ "daddr_dso", 5,
+		  "app/-:12 libc.so.6/-:6 [heap]/-:5 [unknown]/-:4 anon/-:1 " },
+		{ "daddr_sym", 6,
+		  "-/table:10 -/libc.so.6:6 -/[heap]:5 -/[unknown]:4 -/counter:2 -/anon:1 " },
+		{ "sym", 2, "-/-:24 -/-:4 " },
+	};
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct hist *h = hist_of(cases[i].keys);
+		struct snapshot snap = { 0 };
+		char got[512] = "";
+
+		data_world(h);
+		view_build(h, NULL, &snap);
+		ck_assert_uint_eq(snap.nr_rows, cases[i].nr);
+		for (j = 0; j < snap.nr_rows; j++) {
+			const struct snapshot_row *r = &snap.rows[j];
+
+			ck_assert_int_eq(r->has_daddr_dso, r->daddr_dso != NULL);
+			ck_assert_int_eq(r->has_daddr_sym, r->daddr_sym != NULL);
+			snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s/%s:%llu ",
+				 r->daddr_dso ? r->daddr_dso : "-",
+				 r->daddr_sym ? r->daddr_sym : "-", (unsigned long long)r->samples);
+		}
+		ck_assert_str_eq(got, cases[i].want);
+		snapshot_release(&snap);
+		hist_free(h);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("view");
@@ -605,6 +679,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_profileme_rows);
 	tcase_add_test(tc, test_profileme_order);
 	tcase_add_test(tc, test_profileme_x86);
+	tcase_add_test(tc, test_daddr_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }

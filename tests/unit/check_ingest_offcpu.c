@@ -1,0 +1,178 @@
+/* Unit tests for --off-cpu in src/ingest.c, live: sched_switch samples and
+ * switch records built by hand, fed to ingest_record, and the off-CPU time
+ * of the snapshot a refresh publishes. */
+#include "config.h"
+
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "errmsg.h"
+#include "hist.h"
+#include "ingest.h"
+#include "offcpu.h"
+#include "refresh.h"
+#include "testutil.h"
+#include "view.h"
+
+/* prev_pid, prev_state, next_pid, as a tracefs format would place them. */
+static const char format_text[] =
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:16;\tsize:8;\tsigned:1;\n"
+	"\tfield:pid_t next_pid;\toffset:24;\tsize:4;\tsigned:1;\n";
+
+#define RAW_SIZE 28     /* 4 + 28: the sample ends on a word */
+#define ID 7
+
+static struct offcpu_format format;
+static struct perf_event_attr attr;
+static struct ingest *in;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void setup(void)
+{
+	struct ingest_config cfg;
+	struct errmsg em = ERRMSG_INIT;
+
+	ck_assert_int_eq(offcpu_format_parse(format_text, &format, &em), 0);
+	/* As event.c opens it live: the tracepoint, its times on
+	 * CLOCK_MONOTONIC, switch records beside it. */
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			   PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+			   PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW;
+	attr.sample_id_all = 1;
+	attr.context_switch = 1;
+	attr.use_clockid = 1;
+	attr.clockid = CLOCK_MONOTONIC;
+	memset(&cfg, 0, sizeof(cfg));
+	ck_assert_int_eq(sort_spec_parse("comm,sym", &cfg.sort, &em), 0);
+	cfg.mode = HIST_ACCUMULATE;
+	cfg.live = true;
+	cfg.off_cpu = &format;
+	in = ingest_new(&cfg, 62 /* EM_X86_64 */);
+}
+
+static void teardown(void)
+{
+	ingest_free(in);
+	in = NULL;
+}
+
+/* tid (its own pid) goes off the CPU at time, in state S, for next. */
+static void feed_switch(uint32_t tid, uint32_t next, uint64_t time)
+{
+	uint64_t w[16];
+	uint32_t size = RAW_SIZE;
+	unsigned char raw[RAW_SIZE];
+	uint64_t state = 1;
+	struct perf_event_header *h = (void *)w;
+	size_t n = 1;
+
+	memset(w, 0, sizeof(w));
+	memset(raw, 0, sizeof(raw));
+	memcpy(raw + 8, &tid, 4);
+	memcpy(raw + 16, &state, 8);
+	memcpy(raw + 24, &next, 4);
+	w[n++] = ID;
+	w[n++] = 0x401000;                            /* ip */
+	w[n++] = tid | (uint64_t)tid << 32;           /* pid, tid */
+	w[n++] = time;
+	w[n++] = 0;                                   /* cpu */
+	w[n++] = 1;                                   /* period */
+	w[n++] = 2;                                   /* callchain */
+	w[n++] = PERF_CONTEXT_USER;
+	w[n++] = 0x401000;
+	memcpy(&w[n], &size, 4);
+	memcpy((char *)&w[n] + 4, raw, RAW_SIZE);
+	n += (4 + RAW_SIZE) / 8;
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = PERF_RECORD_MISC_USER;
+	h->size = (uint16_t)(n * 8);
+	ingest_record(in, h, &attr);
+}
+
+/* A system-wide switch record of tid at time: its switch-out or -in. */
+static void feed_record(uint32_t tid, uint64_t time, bool out)
+{
+	uint64_t w[6];
+	struct perf_event_header *h = (void *)w;
+
+	memset(w, 0, sizeof(w));
+	w[1] = 0;                                     /* next_prev pid, tid */
+	w[2] = tid | (uint64_t)tid << 32;
+	w[3] = time;
+	w[4] = 0;                                     /* cpu */
+	w[5] = ID;
+	h->type = PERF_RECORD_SWITCH_CPU_WIDE;
+	h->misc = out ? PERF_RECORD_MISC_SWITCH_OUT : 0;
+	h->size = sizeof(w);
+	ingest_record(in, h, &attr);
+}
+
+static bool keep_rate(struct snapshot *snap, void *ctx)
+{
+	*(double *)ctx = snap->offcpu_ms_per_sec;
+	return false;
+}
+
+/* Off-CPU ms charged since the last refresh, a refresh of a second. */
+static double refresh(void)
+{
+	struct ingest_header hdr = { .time = 1, .event = "sched:sched_switch" };
+	struct refresh_action act = { .what = REFRESH_FULL, .interval = 1 };
+	double ms = -1;
+
+	ingest_publish(in, &hdr, &act, keep_rate, &ms);
+	return ms;
+}
+
+/* Live, a thread still off the CPU is charged up to the refresh's clock,
+ * whatever time a switch-out record says: those records are not read
+ * (the tracepoint's sample had that switch), and a switch-in record still
+ * closes its interval. */
+START_TEST(test_live_switch_out_records_unread)
+{
+	uint64_t t0 = now_ns() - 1000000000u, before, ms;
+
+	feed_switch(100, 0, t0);
+	feed_switch(101, 0, t0);
+	feed_record(101, t0, true);
+	feed_record(101, t0 + 250000000u, false);
+	/* A switch-out record far ahead of the clock (another thread's). */
+	feed_record(102, t0 + 1000 * 1000000000ull, true);
+	before = now_ns();
+	ms = (uint64_t)refresh();
+	/* 100's second or more so far, and 101's 250 ms. */
+	ck_assert_uint_ge(ms, (before - t0) / 1000000 + 250);
+	ck_assert_uint_le(ms, (now_ns() - t0) / 1000000 + 250 + 1);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("ingest_offcpu");
+	TCase *tc = tcase_create("live");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_live_switch_out_records_unread);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return testutil_run(suite()) != 0;
+}
