@@ -562,6 +562,62 @@ START_TEST(test_sym_path_gone)
 }
 END_TEST
 
+/* A program rebuilt while it runs: its mapped path is gone before the
+ * first sample, the machine finds its symbols' file later (here in
+ * --symfs; live, under /proc/PID/map_files).  The walks before fail; the
+ * first walk after reads the file there, in the same process, its maps
+ * unchanged, though the failure is not tried again at every walk. */
+START_TEST(test_file_found_later)
+{
+	struct machine *m;
+	struct unwinder *u;
+	struct resolved r;
+	struct walk w;
+	struct mmap_event ev;
+	uint64_t out[16];
+	enum unwind_outcome o;
+	char *abs, *gone, *symfs;
+	int i;
+
+	build_lib();
+	abs = realpath(dir, NULL);
+	ck_assert_ptr_nonnull(abs);
+	gone = xasprintf("%s/gone/cfi.so", abs);
+	symfs = xasprintf("%s/symfs2", abs);
+	ck_assert_int_eq(testutil_sh("mkdir -p '%s%s/gone' && cp '%s/cfi.so' '%s%s/gone/'", symfs,
+				     abs, abs, symfs, abs),
+			 0);
+	m = machine_new();
+	machine_set_symfs(m, symfs);
+	memset(&ev, 0, sizeof(ev));
+	ev.pid = ev.tid = PID;
+	ev.start = BASE;
+	ev.len = 0x10000;
+	ev.prot = PROT_READ | PROT_EXEC;
+	ev.filename = gone;
+	machine_mmap(m, &ev);
+	u = unwind_new(m, EM_X86_64);
+	for (i = 0; i < 5; i++) {
+		walk_init(&w, sym_good, sizeof(w.stack));
+		w.stack[0] = sym_top + 1;
+		run(u, &w, out, 16, &o);
+		ck_assert_int_ne(o, UNWIND_ROOT);
+	}
+	machine_resolve(m, PID, PID, PERF_RECORD_MISC_USER, sym_good, &r);
+	ck_assert_ptr_nonnull(r.dso);
+	ck_assert_ptr_nonnull(dso_sym_path(r.dso));
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.stack[0] = sym_top + 1;
+	ck_assert_uint_eq(run(u, &w, out, 16, &o), 2);
+	ck_assert_int_eq(o, UNWIND_ROOT);
+	unwind_free(u);
+	machine_free(m);
+	free(symfs);
+	free(gone);
+	free(abs);
+}
+END_TEST
+
 /* A file that cannot be opened (gone, another mount namespace) is not
  * opened again for every process that maps it: 100 asks, 8 opens at most
  * (the 1st, 2nd, 4th... ask); once it is there, it is read within twice
@@ -841,6 +897,7 @@ int main(void)
 	tcase_add_test(tc, test_plt);
 	tcase_add_test(tc, test_sym_path_gone);
 	tcase_add_test(tc, test_file_failure_cached);
+	tcase_add_test(tc, test_file_found_later);
 	tcase_add_test(tc, test_debug_frame_gap);
 	tcase_add_test(tc, test_queue_forget);
 #endif
