@@ -46,9 +46,6 @@ struct unwind_file {
 	 * file was known */
 	uint32_t asks, opens, next_try;
 	bool failed_nosym;
-	/* A walk asked .eh_frame for a pc it has no FDE for: libdw's walks
-	 * may then read the separate debug file's .debug_frame */
-	bool eh_gap;
 	struct unwind_file *next;
 };
 

@@ -145,11 +145,9 @@ static int unwind_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *
 	Dwarf_Addr bias;
 
 	(void)modname, (void)base, (void)file_name, (void)debuglink_file, (void)debuglink_crc;
-	/* Only for a file without .eh_frame, or whose .eh_frame lacks the
-	 * FDE of a pc sampled (code built without unwind tables: its CFI is
-	 * in .debug_frame): libdw decompresses every debug section of a file
-	 * it opens, and each process has its Dwfl. */
-	if (!d || (dwfl_module_eh_cfi(mod, &bias) && !f->eh_gap) || machine_dso_pending(d) ||
+	/* Only for a file without .eh_frame: libdw decompresses every debug
+	 * section of a file it opens, and each process has its Dwfl. */
+	if (!d || dwfl_module_eh_cfi(mod, &bias) || machine_dso_pending(d) ||
 	    !(path = dso_debug_path(d)))
 		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -785,11 +783,6 @@ static struct unwind_rule unwind_rule_at(struct unwinder *u, struct unwind_proc 
 	if (dwarf_cfi_addrframe(file->cfi, vaddr, &f) == 0) {
 		unwind_rule_make(u->arch, f, vaddr, r);
 		free(f);
-	} else if (!file->eh_gap) {
-		/* The debug file's .debug_frame may have it: p's Dwfl, whose
-		 * module may have been refused it, is built again. */
-		file->eh_gap = true;
-		unwind_proc_drop_dwfl(u, p);
 	}
 	return *r;
 }

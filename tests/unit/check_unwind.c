@@ -656,105 +656,6 @@ START_TEST(test_file_failure_cached)
 }
 END_TEST
 
-/* A library whose .eh_frame lacks one function's FDE (dbg: built
- * without unwind tables, its CFI in .debug_frame), stripped, with that
- * .debug_frame in a separate debug file found by .gnu_debuglink (the
- * library without .symtab, as Debian ships them): a walk
- * from dbg reads it there and reaches the root (dtop), as a walk from a
- * function with an .eh_frame FDE does. */
-START_TEST(test_debug_frame_gap)
-{
-	static const char eh_src[] = "\t.text\n\t.globl dtop, dplain\n"
-		"dtop:\n\t.cfi_startproc\n\t.cfi_undefined rip\n\tnop\n\tnop\n\tret\n"
-		"\t.cfi_endproc\n"
-		"dplain:\n\t.cfi_startproc\n\tnop\n\tnop\n\tret\n\t.cfi_endproc\n";
-	/* dbg static: the debug file adds its name (one it would not add
-	 * is not merged). */
-	static const char dbg_src[] = "\t.cfi_sections .debug_frame\n\t.text\n"
-		"\t.type dbg, @function\n"
-		"dbg:\n\t.cfi_startproc\n\t.cfi_def_cfa_offset 16\n\tnop\n\tnop\n\tret\n"
-		"\t.cfi_endproc\n\t.size dbg, .-dbg\n";
-	struct machine *m;
-	struct unwinder *u;
-	struct mmap_event ev;
-	struct resolved r;
-	struct walk w;
-	uint64_t out[16], dbg = 0, dtop = 0, dplain = 0;
-	enum unwind_outcome o;
-	char path[512], line[256];
-	FILE *f;
-	char *rel = testutil_tmpdir("unwind-dbg"), *d = realpath(rel, NULL);
-
-	ck_assert_ptr_nonnull(d);
-	snprintf(path, sizeof(path), "%s/eh.s", d);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(eh_src, f);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/dbg.s", d);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(dbg_src, f);
-	fclose(f);
-	/* The debug file is looked for beside an absolute path. */
-	ck_assert_int_eq(testutil_sh("cd '%s' && cc -shared -nostdlib -Wl,--build-id -o gap.so eh.s dbg.s && "
-				     "nm gap.so >nm.txt && "
-				     "objcopy --only-keep-debug gap.so gap.so.debug && "
-				     "objcopy --strip-all --add-gnu-debuglink=gap.so.debug gap.so && "
-				     "! readelf -S gap.so | grep -q debug_frame && "
-				     "readelf -S gap.so.debug | grep -q debug_frame",
-				     d),
-			 0);
-	snprintf(path, sizeof(path), "%s/nm.txt", d);
-	f = fopen(path, "r");
-	ck_assert_ptr_nonnull(f);
-	while (fgets(line, sizeof(line), f)) {
-		char n[64], t;
-		uint64_t a;
-
-		if (sscanf(line, "%" SCNx64 " %c %63s", &a, &t, n) != 3)
-			continue;
-		if (!strcmp(n, "dbg"))
-			dbg = BASE + a;
-		else if (!strcmp(n, "dtop"))
-			dtop = BASE + a;
-		else if (!strcmp(n, "dplain"))
-			dplain = BASE + a;
-	}
-	fclose(f);
-	ck_assert(dbg && dtop && dplain);
-	m = machine_new();
-	snprintf(path, sizeof(path), "%s/gap.so", d);
-	memset(&ev, 0, sizeof(ev));
-	ev.pid = ev.tid = PID;
-	ev.start = BASE;
-	ev.len = 0x10000;
-	ev.prot = PROT_READ | PROT_EXEC;
-	ev.filename = path;
-	machine_mmap(m, &ev);
-	/* Symbols loaded: the debug file found, as the engine does first. */
-	machine_resolve(m, PID, PID, PERF_RECORD_MISC_USER, dbg, &r);
-	ck_assert_ptr_nonnull(r.dso);
-	ck_assert_ptr_nonnull(dso_debug_path(r.dso));
-	u = unwind_new(m, EM_X86_64);
-	/* An .eh_frame function first: the process's Dwfl is made without
-	 * the debug file. */
-	walk_init(&w, dplain, sizeof(w.stack));
-	w.stack[0] = dtop + 1;
-	ck_assert_uint_eq(run(u, &w, out, 16, &o), 2);
-	ck_assert_int_eq(o, UNWIND_ROOT);
-	walk_init(&w, dbg + 1, sizeof(w.stack));
-	w.stack[1] = dtop + 1;
-	ck_assert_uint_eq(run(u, &w, out, 16, &o), 2);
-	ck_assert_int_eq(o, UNWIND_ROOT);
-	ck_assert_uint_eq(out[1], dtop + 1);
-	unwind_free(u);
-	machine_free(m);
-	free(d);
-	free(rel);
-}
-END_TEST
-
 /* Drain q: every sample back, every forget walked. */
 static void drain(struct unwind_queue *q)
 {
@@ -898,7 +799,6 @@ int main(void)
 	tcase_add_test(tc, test_sym_path_gone);
 	tcase_add_test(tc, test_file_failure_cached);
 	tcase_add_test(tc, test_file_found_later);
-	tcase_add_test(tc, test_debug_frame_gap);
 	tcase_add_test(tc, test_queue_forget);
 #endif
 	suite_add_tcase(s, tc);
