@@ -103,14 +103,15 @@ static void build_lib(void)
 	sym_pltf = sym_value("pltf");
 }
 
-/* A machine whose process PID maps the library at BASE. */
-static struct machine *machine_with_lib(void)
+/* A machine (with --symfs symfs, if not NULL) whose process PID maps
+ * path at BASE. */
+static struct machine *machine_mapping(const char *path, const char *symfs)
 {
 	struct machine *m = machine_new();
 	struct mmap_event ev;
-	char path[512];
 
-	snprintf(path, sizeof(path), "%s/cfi.so", dir);
+	if (symfs)
+		machine_set_symfs(m, symfs);
 	memset(&ev, 0, sizeof(ev));
 	ev.pid = ev.tid = PID;
 	ev.start = BASE;
@@ -119,6 +120,15 @@ static struct machine *machine_with_lib(void)
 	ev.filename = path;
 	machine_mmap(m, &ev);
 	return m;
+}
+
+/* A machine whose process PID maps the library at BASE. */
+static struct machine *machine_with_lib(void)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/cfi.so", dir);
+	return machine_mapping(path, NULL);
 }
 
 struct walk {
@@ -517,7 +527,6 @@ START_TEST(test_sym_path_gone)
 	struct walk w;
 	uint64_t out[16];
 	enum unwind_outcome o;
-	struct mmap_event ev;
 	char *symfs, *abs, *path;
 	const char *sp;
 
@@ -530,15 +539,7 @@ START_TEST(test_sym_path_gone)
 	ck_assert_int_eq(testutil_sh("mkdir -p '%s%s' && cp '%s' '%s%s/'", symfs, abs, path, symfs,
 				     abs),
 			 0);
-	m = machine_new();
-	machine_set_symfs(m, symfs);
-	memset(&ev, 0, sizeof(ev));
-	ev.pid = ev.tid = PID;
-	ev.start = BASE;
-	ev.len = 0x10000;
-	ev.prot = PROT_READ | PROT_EXEC;
-	ev.filename = path;
-	machine_mmap(m, &ev);
+	m = machine_mapping(path, symfs);
 	machine_resolve(m, PID, PID, PERF_RECORD_MISC_USER, sym_good, &r);
 	ck_assert_ptr_nonnull(r.dso);
 	sp = dso_sym_path(r.dso);
@@ -573,7 +574,6 @@ START_TEST(test_file_found_later)
 	struct unwinder *u;
 	struct resolved r;
 	struct walk w;
-	struct mmap_event ev;
 	uint64_t out[16];
 	enum unwind_outcome o;
 	char *abs, *gone, *symfs;
@@ -587,15 +587,7 @@ START_TEST(test_file_found_later)
 	ck_assert_int_eq(testutil_sh("mkdir -p '%s%s/gone' && cp '%s/cfi.so' '%s%s/gone/'", symfs,
 				     abs, abs, symfs, abs),
 			 0);
-	m = machine_new();
-	machine_set_symfs(m, symfs);
-	memset(&ev, 0, sizeof(ev));
-	ev.pid = ev.tid = PID;
-	ev.start = BASE;
-	ev.len = 0x10000;
-	ev.prot = PROT_READ | PROT_EXEC;
-	ev.filename = gone;
-	machine_mmap(m, &ev);
+	m = machine_mapping(gone, symfs);
 	u = unwind_new(m, EM_X86_64);
 	for (i = 0; i < 5; i++) {
 		walk_init(&w, sym_good, sizeof(w.stack));
