@@ -5,7 +5,8 @@
 # SECS (15) s each.  Prints the profiler's CPU time (utime + stime of all
 # its threads), peak RSS (VmHWM) and lost samples (and proftop's samples
 # left unwound), with the ratios to perf top's; perf top runs in a tmux
-# pane, as a user runs it.  Where proftop's RSS goes (smaps_rollup and its
+# pane, as a user runs it.  proftop's CPU and peak RSS after 2 s (its
+# start) and its threads' CPU are printed too.  Where proftop's RSS goes (smaps_rollup and its
 # largest mappings) is kept in $KEEP/live-unwind.smaps.
 # usage: sh bench/live-unwind.sh    (as root; SECS=15)
 . bench/common.sh
@@ -37,8 +38,13 @@ sleep 1
 # proftop: the JSON's last object has the lost and unwind counts.
 "$PROFTOP" -a --call-graph dwarf -F 1000 --json -d 2 >"$TMP/proftop.json" 2>"$TMP/proftop.err" &
 pid=$!
-sleep "$SECS"
+# The start (kallsyms, /proc, the first symbol tables) apart from the rest.
+sleep 2
+P_CPU2=$(cpu_seconds $pid)
+P_RSS2=$(hwm_mb $pid)
+sleep $((SECS - 2))
 P_CPU=$(cpu_seconds $pid)
+P_THREADS=$(for t in /proc/$pid/task/*; do sed 's/.*) //' "$t/stat" | awk -v hz="$HZ" '{ printf "%.2f ", ($12 + $13) / hz }'; done)
 P_RSS=$(hwm_mb $pid)
 {
 	echo "# $PROFTOP -a --call-graph dwarf -F 1000, after $SECS s"
@@ -73,5 +79,6 @@ tmux kill-session -t $S 2>/dev/null
 
 echo "# -a --call-graph dwarf -F 1000, ${SECS} s each; nofp + xz -9 -T1 busy"
 echo "live-unwind cpu: proftop $P_CPU s, perf top $Q_CPU s, ratio $(ratio "$P_CPU" "$Q_CPU")"
+echo "live-unwind proftop: $P_CPU2 s CPU and $P_RSS2 MB peak in the first 2 s; per thread (s): $P_THREADS"
 echo "live-unwind rss: proftop $P_RSS MB, perf top $Q_RSS MB, ratio $(ratio "$P_RSS" "$Q_RSS")"
 echo "live-unwind lost: proftop $P_LOST (unwind dropped $P_DROPPED of $P_CHAINS chains), perf top ${Q_LOST:-?}"

@@ -74,6 +74,14 @@ static void unwind_file_open(struct unwind_file *f)
 	const char *path;
 	int fd = unwind_dso_open(f->dso, &path);
 
+	f->opens++;
+	/* Each new process mapping the file asks for it: one that failed
+	 * (gone, in another mount namespace) is not opened at each. */
+	f->next_try = f->asks < UINT32_MAX / 2 ? 2 * f->asks : UINT32_MAX;
+	/* Its symbols' file, once found (the machine may find it where
+	 * this path fails: under /proc/PID/root, --symfs), is tried at
+	 * once: before the first sample is resolved, none is known. */
+	f->failed_nosym = machine_dso_pending(f->dso) || !dso_sym_path(f->dso);
 	if (fd < 0)
 		return;
 	f->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -98,13 +106,17 @@ struct unwind_file *unwind_files_get(struct unwind_files *fs, struct dso *dso)
 		if (f->dso != dso)
 			continue;
 		/* Asked for by another process's map: one that failed may be
-		 * readable now (a path that was gone). */
-		if (!f->elf)
+		 * readable now (a path that was gone), or be found where its
+		 * symbols were once they are in. */
+		if (!f->elf && (++f->asks >= f->next_try ||
+				(f->failed_nosym && !machine_dso_pending(dso) &&
+				 dso_sym_path(dso))))
 			unwind_file_open(f);
 		return f;
 	}
 	f = xcalloc(1, sizeof(*f));
 	f->dso = dso;
+	f->asks = 1;
 	unwind_file_open(f);
 	f->next = fs->buckets[h];
 	fs->buckets[h] = f;

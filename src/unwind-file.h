@@ -41,6 +41,11 @@ struct unwind_file {
 	Dwarf_CFI *cfi;      /* its .eh_frame's, or NULL */
 	struct unwind_rule *rules;
 	size_t nrules, cap;  /* cap a power of 2, 0 until the first rule */
+	/* Unreadable: asked for how often, opened how often, asks at which
+	 * it is tried again, and whether it failed before its symbols'
+	 * file was known */
+	uint32_t asks, opens, next_try;
+	bool failed_nosym;
 	struct unwind_file *next;
 };
 
@@ -49,7 +54,8 @@ void unwind_files_free(struct unwind_files *fs);
 
 /* dso's file, opened at the first call (its symbols' file once they are
  * loaded, else its path); never NULL, but ->elf NULL when unreadable (and
- * tried again at the next call). */
+ * tried again at the 2nd, 4th, 8th... call, or at the first once its
+ * symbols' file is known, if it was not then). */
 struct unwind_file *unwind_files_get(struct unwind_files *fs, struct dso *dso);
 
 /* The file's loaded addresses, from its first segment's page (libdw's

@@ -746,7 +746,11 @@ static bool unwind_at_file(struct unwinder *u, struct unwind_proc *p, uint64_t a
 	if (!mp)
 		return false;
 	x = &p->mapx[mp - p->maps];
-	if (!x->file) {
+	/* An unreadable file is asked for again (unwind_files_get opens it
+	 * again now and then, and once its symbols' file is known): a
+	 * program rebuilt while it runs is read through /proc once the
+	 * machine has found it there. */
+	if (!x->file || !x->file->elf) {
 		x->file = unwind_files_get(u->files, mp->dso);
 		x->bias_known = unwind_elf_bias(x->file->elf, mp->start, mp->pgoff, &x->bias);
 	}

@@ -129,17 +129,17 @@ static void output_unwind_line(struct strbuf *sb, const struct snapshot *snap)
 #define OUTPUT_RING_RECORDS 8
 #define OUTPUT_RECORD_EXTRA 512
 
-/* Live DWARF samples: rings that lost samples, or that hold fewer than
- * OUTPUT_RING_RECORDS of them, and the -m that should do: twice the
+/* Live DWARF samples: whether the rings lost samples, or hold fewer than
+ * OUTPUT_RING_RECORDS of them; *hint the -m that should do: twice the
  * pages, scaled by the share lost, a power of 2 (as -m takes). */
-static void output_rings_line(struct strbuf *sb, const struct snapshot *snap)
+static bool output_rings_small(const struct snapshot *snap, uint64_t *hint)
 {
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t bytes = snap->ring_pages * page, rec = snap->stack_copy + OUTPUT_RECORD_EXTRA;
-	uint64_t need = OUTPUT_RING_RECORDS * rec, hint = snap->ring_pages;
+	uint64_t need = OUTPUT_RING_RECORDS * rec;
 
 	if (!snap->ring_pages || !snap->stack_copy || (!snap->lost && bytes >= need))
-		return;
+		return false;
 	if (snap->lost) {
 		uint64_t seen = snap->total_samples ? snap->total_samples : 1;
 		uint64_t scaled = 2 * bytes * (seen + snap->lost) / seen;
@@ -147,15 +147,37 @@ static void output_rings_line(struct strbuf *sb, const struct snapshot *snap)
 		if (scaled > need)
 			need = scaled;
 	}
-	while (hint * page < need)
-		hint *= 2;
+	for (*hint = snap->ring_pages; *hint * page < need;)
+		*hint *= 2;
+	return true;
+}
+
+static void output_rings_line(struct strbuf *sb, const struct snapshot *snap)
+{
+	uint64_t hint;
+
+	if (!output_rings_small(snap, &hint))
+		return;
 	strbuf_addf(sb, "rings: %llu KiB per CPU, too small for ",
-		    (unsigned long long)(bytes / 1024));
+		    (unsigned long long)(snap->ring_pages * (uint64_t)sysconf(_SC_PAGESIZE) / 1024));
 	if (snap->stack_copy % 1024)
 		strbuf_addf(sb, "%u-byte", snap->stack_copy);
 	else
 		strbuf_addf(sb, "%u KiB", snap->stack_copy / 1024);
 	strbuf_addf(sb, " stack copies at this rate: -m %llu\n", (unsigned long long)hint);
+}
+
+/* The rings line's JSON: "rings_too_small", only when it would show. */
+static void output_json_rings(struct strbuf *sb, const struct snapshot *snap)
+{
+	uint64_t hint;
+
+	if (!output_rings_small(snap, &hint))
+		return;
+	strbuf_addf(sb, ",\"rings_too_small\":{\"kib_per_cpu\":%llu,\"stack_copy\":%u,"
+			"\"suggest_mmap_pages\":%llu}",
+		    (unsigned long long)(snap->ring_pages * (uint64_t)sysconf(_SC_PAGESIZE) / 1024),
+		    snap->stack_copy, (unsigned long long)hint);
 }
 
 void output_unwind_text(struct strbuf *sb, const struct snapshot *snap)
@@ -608,6 +630,7 @@ void output_json(FILE *out, const struct snapshot *snap)
 			    (unsigned long long)snap->callchain_nodes_dropped);
 	if (snap->unwind_walks)
 		output_json_unwind(&sb, snap);
+	output_json_rings(&sb, snap);
 	if (snap->callchain_zero_ends)
 		strbuf_addf(&sb, ",\"zero_return_addresses_dropped\":%llu",
 			    (unsigned long long)snap->callchain_zero_ends);

@@ -44,3 +44,20 @@ echo "$s" | sed -n 4p | grep -q -E 'Children +Self' || fail "titles moved: $(ech
 keys q
 wait_for '^EXIT=0$' "quit fp"
 ok "frame pointers reaching a root: the three header lines only"
+
+# JSON says what the rings line says: rings_too_small, with the same -m
+# (a power of 2 above 8), and no such key with rings left at their size.
+"$PROFTOP" --call-graph dwarf -m 8 --json -d 0.5 -- "$NOFP" 2 >"$TMP/small.json" 2>"$TMP/small.err" ||
+	fail "json run: $(cat "$TMP/small.err")"
+python3 - "$TMP/small.json" <<'PY' || fail "rings_too_small: $(tail -c 600 "$TMP/small.json")"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+r = [o["rings_too_small"] for o in rows if "rings_too_small" in o]
+assert r, "no rings_too_small"
+m = r[-1]["suggest_mmap_pages"]
+assert r[-1]["kib_per_cpu"] == 32 and r[-1]["stack_copy"] == 8192, r[-1]
+assert m > 8 and m & (m - 1) == 0, m
+PY
+"$PROFTOP" --call-graph dwarf --json -d 0.5 -- "$NOFP" 1 >"$TMP/roomy.json" 2>&1 || fail "json run, default rings"
+grep -q rings_too_small "$TMP/roomy.json" && fail "rings_too_small with the default rings"
+ok "JSON: rings_too_small with -m 8, none with the default rings"

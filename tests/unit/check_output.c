@@ -437,7 +437,17 @@ START_TEST(test_rings_line)
 	ck_assert_msg(strstr(out, want), "%s", out);
 	ck_assert_msg(!strstr(out, "(samples lost"), "%s", out);
 	free(out);
+	/* JSON says the same: the key, and none when the rings are roomy. */
+	out = render(output_json, &snap);
+	snprintf(want, sizeof(want),
+		 ",\"rings_too_small\":{\"kib_per_cpu\":%zu,\"stack_copy\":8192,"
+		 "\"suggest_mmap_pages\":2048}", 512 * kib);
+	ck_assert_msg(strstr(out, want), "%s", out);
+	free(out);
 	snap.lost = 0;
+	out = render(output_json, &snap);
+	ck_assert_msg(!strstr(out, "rings_too_small"), "%s", out);
+	free(out);
 	snap.ring_pages = 4; /* fewer than 8 copies: said before any loss */
 	snap.stack_copy = 4000;
 	out = render(output_text, &snap);

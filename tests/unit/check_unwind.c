@@ -16,6 +16,7 @@
 #include "machine.h"
 #include "record.h"
 #include "testutil.h"
+#include "unwind-file.h"
 #include "unwind-queue.h"
 #include "unwind-regs.h"
 #include "unwind-test.h"
@@ -102,14 +103,15 @@ static void build_lib(void)
 	sym_pltf = sym_value("pltf");
 }
 
-/* A machine whose process PID maps the library at BASE. */
-static struct machine *machine_with_lib(void)
+/* A machine (with --symfs symfs, if not NULL) whose process PID maps
+ * path at BASE. */
+static struct machine *machine_mapping(const char *path, const char *symfs)
 {
 	struct machine *m = machine_new();
 	struct mmap_event ev;
-	char path[512];
 
-	snprintf(path, sizeof(path), "%s/cfi.so", dir);
+	if (symfs)
+		machine_set_symfs(m, symfs);
 	memset(&ev, 0, sizeof(ev));
 	ev.pid = ev.tid = PID;
 	ev.start = BASE;
@@ -118,6 +120,15 @@ static struct machine *machine_with_lib(void)
 	ev.filename = path;
 	machine_mmap(m, &ev);
 	return m;
+}
+
+/* A machine whose process PID maps the library at BASE. */
+static struct machine *machine_with_lib(void)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/cfi.so", dir);
+	return machine_mapping(path, NULL);
 }
 
 struct walk {
@@ -516,7 +527,6 @@ START_TEST(test_sym_path_gone)
 	struct walk w;
 	uint64_t out[16];
 	enum unwind_outcome o;
-	struct mmap_event ev;
 	char *symfs, *abs, *path;
 	const char *sp;
 
@@ -529,15 +539,7 @@ START_TEST(test_sym_path_gone)
 	ck_assert_int_eq(testutil_sh("mkdir -p '%s%s' && cp '%s' '%s%s/'", symfs, abs, path, symfs,
 				     abs),
 			 0);
-	m = machine_new();
-	machine_set_symfs(m, symfs);
-	memset(&ev, 0, sizeof(ev));
-	ev.pid = ev.tid = PID;
-	ev.start = BASE;
-	ev.len = 0x10000;
-	ev.prot = PROT_READ | PROT_EXEC;
-	ev.filename = path;
-	machine_mmap(m, &ev);
+	m = machine_mapping(path, symfs);
 	machine_resolve(m, PID, PID, PERF_RECORD_MISC_USER, sym_good, &r);
 	ck_assert_ptr_nonnull(r.dso);
 	sp = dso_sym_path(r.dso);
@@ -558,6 +560,91 @@ START_TEST(test_sym_path_gone)
 	free(symfs);
 	free(path);
 	free(abs);
+}
+END_TEST
+
+/* A program rebuilt while it runs: its mapped path is gone before the
+ * first sample, the machine finds its symbols' file later (here in
+ * --symfs; live, under /proc/PID/map_files).  The walks before fail; the
+ * first walk after reads the file there, in the same process, its maps
+ * unchanged, though the failure is not tried again at every walk. */
+START_TEST(test_file_found_later)
+{
+	struct machine *m;
+	struct unwinder *u;
+	struct resolved r;
+	struct walk w;
+	uint64_t out[16];
+	enum unwind_outcome o;
+	char *abs, *gone, *symfs;
+	int i;
+
+	build_lib();
+	abs = realpath(dir, NULL);
+	ck_assert_ptr_nonnull(abs);
+	gone = xasprintf("%s/gone/cfi.so", abs);
+	symfs = xasprintf("%s/symfs2", abs);
+	ck_assert_int_eq(testutil_sh("mkdir -p '%s%s/gone' && cp '%s/cfi.so' '%s%s/gone/'", symfs,
+				     abs, abs, symfs, abs),
+			 0);
+	m = machine_mapping(gone, symfs);
+	u = unwind_new(m, EM_X86_64);
+	for (i = 0; i < 5; i++) {
+		walk_init(&w, sym_good, sizeof(w.stack));
+		w.stack[0] = sym_top + 1;
+		run(u, &w, out, 16, &o);
+		ck_assert_int_ne(o, UNWIND_ROOT);
+	}
+	machine_resolve(m, PID, PID, PERF_RECORD_MISC_USER, sym_good, &r);
+	ck_assert_ptr_nonnull(r.dso);
+	ck_assert_ptr_nonnull(dso_sym_path(r.dso));
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.stack[0] = sym_top + 1;
+	ck_assert_uint_eq(run(u, &w, out, 16, &o), 2);
+	ck_assert_int_eq(o, UNWIND_ROOT);
+	unwind_free(u);
+	machine_free(m);
+	free(symfs);
+	free(gone);
+	free(abs);
+}
+END_TEST
+
+/* A file that cannot be opened (gone, another mount namespace) is not
+ * opened again for every process that maps it: 100 asks, 8 opens at most
+ * (the 1st, 2nd, 4th... ask); once it is there, it is read within twice
+ * the asks so far. */
+START_TEST(test_file_failure_cached)
+{
+	struct machine *m;
+	struct unwind_files *fs;
+	struct unwind_file *f = NULL;
+	struct dso *d;
+	char *path;
+	int i;
+
+	build_lib();
+	path = xasprintf("%s/later/cfi.so", dir);
+	m = machine_new();
+	d = machine_dso_get(m, path, DSO_USER);
+	ck_assert_ptr_nonnull(d);
+	fs = unwind_files_new();
+	for (i = 0; i < 100; i++) {
+		f = unwind_files_get(fs, d);
+		ck_assert_ptr_null(f->elf);
+	}
+	ck_assert_msg(f->opens <= 8, "%u opens for 100 asks", f->opens);
+	ck_assert_uint_ge(f->opens, 2);
+	ck_assert_int_eq(testutil_sh("mkdir -p '%s/later' && cp '%s/cfi.so' '%s/later/'", dir, dir,
+				     dir),
+			 0);
+	for (i = 0; i < 200 && !f->elf; i++)
+		f = unwind_files_get(fs, d);
+	ck_assert_ptr_nonnull(f->elf);
+	ck_assert_ptr_nonnull(f->cfi);
+	unwind_files_free(fs);
+	machine_free(m);
+	free(path);
 }
 END_TEST
 
@@ -702,6 +789,8 @@ int main(void)
 	tcase_add_test(tc, test_dwfl_bounded);
 	tcase_add_test(tc, test_plt);
 	tcase_add_test(tc, test_sym_path_gone);
+	tcase_add_test(tc, test_file_failure_cached);
+	tcase_add_test(tc, test_file_found_later);
 	tcase_add_test(tc, test_queue_forget);
 #endif
 	suite_add_tcase(s, tc);
