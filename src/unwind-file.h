@@ -13,6 +13,7 @@
 
 struct dso;
 struct unwind_files;
+struct unwind_regs_arch;
 
 enum unwind_rule_kind {
 	RULE_EMPTY,          /* a free slot */
@@ -70,5 +71,9 @@ bool unwind_file_read(const struct unwind_file *f, uint64_t vaddr, uint64_t *val
 /* The rule slot for vaddr: found, or a new one of kind RULE_EMPTY for the
  * caller to fill (valid until the next call). */
 struct unwind_rule *unwind_file_rule(struct unwind_file *f, uint64_t vaddr);
+/* The rule at vaddr from its CFI f (module bias applied): RULE_SIMPLE or
+ * RULE_ROOT for the shapes the cached walk follows, else RULE_LIBDW. */
+void unwind_file_rule_make(const struct unwind_regs_arch *a, Dwarf_Frame *f, uint64_t vaddr,
+			   struct unwind_rule *r);
 
 #endif

@@ -644,97 +644,6 @@ void unwind_count(struct unwinder *u, enum unwind_outcome o)
  * offset, the caller's sp the CFA.  Those rules are cached per pc; a
  * frame of any other shape hands the whole sample to libdw's walk. */
 
-/* A register's rule as "saved at CFA + *off" (value false) or "is CFA +
- * *off" (value true); false for any other expression. */
-static bool unwind_cfa_rel(const Dwarf_Op *ops, size_t nops, bool *value, int32_t *off)
-{
-	int64_t o = 0;
-
-	*value = nops && ops[nops - 1].atom == DW_OP_stack_value;
-	nops -= *value;
-	if (nops < 1 || nops > 2 || ops[0].atom != DW_OP_call_frame_cfa)
-		return false;
-	if (nops == 2) {
-		if (ops[1].atom != DW_OP_plus_uconst)
-			return false;
-		o = (int64_t)ops[1].number;
-	}
-	if (o < INT32_MIN || o > INT32_MAX)
-		return false;
-	*off = (int32_t)o;
-	return true;
-}
-
-/* The CFA of the x86-64 .plt entry holding vaddr, as "sp + *off": the
- * expression ld writes for it (DW_OP_breg7 8; breg16 0; lit15; and;
- * lit11; ge; lit3; shl; plus: 8 more past the entry's push), worked out
- * for this pc (rip's low bits are vaddr's: the load bias is page-aligned).
- * A sample in a call's PLT stub is common; libdw's walk costs 50 times
- * more. */
-static bool unwind_plt_cfa(const struct unwind_regs_arch *a, const Dwarf_Op *ops, size_t nops,
-			   uint64_t vaddr, int32_t *off)
-{
-	if (nops != 9 || a->dwarf_sp > 31 || a->dwarf_ra > 31 ||
-	    ops[0].atom != DW_OP_breg0 + a->dwarf_sp || (int64_t)ops[0].number < 0 ||
-	    (int64_t)ops[0].number > 64 || ops[1].atom != DW_OP_breg0 + a->dwarf_ra ||
-	    ops[1].number != 0 || ops[2].atom != DW_OP_lit15 || ops[3].atom != DW_OP_and ||
-	    ops[4].atom < DW_OP_lit0 || ops[4].atom > DW_OP_lit15 || ops[5].atom != DW_OP_ge ||
-	    ops[6].atom != DW_OP_lit3 || ops[7].atom != DW_OP_shl || ops[8].atom != DW_OP_plus)
-		return false;
-	*off = (int32_t)ops[0].number + ((vaddr & 15) >= (uint64_t)(ops[4].atom - DW_OP_lit0) ? 8 : 0);
-	return true;
-}
-
-/* The rule at vaddr from its CFI (module bias applied). */
-static void unwind_rule_make(const struct unwind_regs_arch *a, Dwarf_Frame *f, uint64_t vaddr,
-			     struct unwind_rule *r)
-{
-	Dwarf_Op mem[3], *ops;
-	size_t nops;
-	Dwarf_Addr start, end;
-	bool signalp, value;
-	int32_t off;
-
-	r->kind = RULE_LIBDW;
-	if (dwarf_frame_info(f, &start, &end, &signalp) < 0 || signalp)
-		return;
-	if (dwarf_frame_cfa(f, &ops, &nops))
-		return;
-	if (unwind_plt_cfa(a, ops, nops, vaddr, &off)) {
-		r->cfa_fp = false;
-		r->cfa_off = off;
-	} else {
-		if (nops != 1 || ops[0].atom != DW_OP_bregx ||
-		    (ops[0].number != a->dwarf_sp && ops[0].number != a->dwarf_fp) ||
-		    (int64_t)ops[0].number2 < INT32_MIN || (int64_t)ops[0].number2 > INT32_MAX)
-			return;
-		r->cfa_fp = ops[0].number == a->dwarf_fp;
-		r->cfa_off = (int32_t)ops[0].number2;
-	}
-	/* The caller's sp is the CFA. */
-	if (dwarf_frame_register(f, (int)a->dwarf_sp, mem, &ops, &nops) ||
-	    !unwind_cfa_rel(ops, nops, &value, &off) || !value || off)
-		return;
-	if (dwarf_frame_register(f, (int)a->dwarf_ra, mem, &ops, &nops))
-		return;
-	if (!nops && ops) {
-		r->kind = RULE_ROOT;
-		return;
-	}
-	if (!unwind_cfa_rel(ops, nops, &value, &r->ra_off) || value)
-		return;
-	if (dwarf_frame_register(f, (int)a->dwarf_fp, mem, &ops, &nops))
-		return;
-	if (!nops) {
-		r->fp = ops ? FP_UNDEFINED : FP_SAME;
-	} else {
-		if (!unwind_cfa_rel(ops, nops, &value, &r->fp_off) || value)
-			return;
-		r->fp = FP_SAVED;
-	}
-	r->kind = RULE_SIMPLE;
-}
-
 /* The ELF file mapped at addr in p and addr in its own address space;
  * false when no readable file is mapped there. */
 static bool unwind_at_file(struct unwinder *u, struct unwind_proc *p, uint64_t addr,
@@ -781,7 +690,7 @@ static struct unwind_rule unwind_rule_at(struct unwinder *u, struct unwind_proc 
 		return *r;
 	r->kind = RULE_LIBDW;
 	if (dwarf_cfi_addrframe(file->cfi, vaddr, &f) == 0) {
-		unwind_rule_make(u->arch, f, vaddr, r);
+		unwind_file_rule_make(u->arch, f, vaddr, r);
 		free(f);
 	}
 	return *r;
