@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "debuginfod.h"
 #include "errmsg.h"
 #include "engine.h"
@@ -106,6 +107,41 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* --order's lines of --help, from the decoders' and --wall's column
+ * words: a decoder's new column is listed with no edit here. */
+static void options_usage_order(FILE *out)
+{
+	static const char lead[] = "      --order=KEY          ";
+	const size_t indent = sizeof(lead) - 1, width = 79;
+	struct strbuf sb;
+	const char *p;
+	size_t col;
+
+	strbuf_init(&sb);
+	strbuf_addstr(&sb, "row order: overhead (default), or ");
+	arch_payload_order_help(&sb);
+	strbuf_addf(&sb, "with --wall %s; with --off-cpu runq", walltime_order_keys());
+	fputs(lead, out);
+	col = indent;
+	for (p = sb.buf; *p;) {
+		size_t n = strcspn(p, " ");
+
+		if (col > indent && col + 1 + n > width) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, n, out);
+		col += n;
+		p += n;
+		p += strspn(p, " ");
+	}
+	fputc('\n', out);
+	strbuf_release(&sb);
+}
+
 void options_usage(FILE *out)
 {
 	fputs("Usage: proftop [options]\n"
@@ -189,14 +225,9 @@ void options_usage(FILE *out)
 	      "                           PERF_SAMPLE_ADDR)\n"
 	      "      --inline             inlined functions (DWARF) as rows and tree frames of\n"
 	      "                           their own, marked \"(inlined)\"\n"
-	      "      --order=KEY          row order: overhead (default), or on Alpha ProfileMe\n"
-	      "                           data retired, killed, stalled, mispredict, traps,\n"
-	      "                           icmiss, ldst, pctr1; on AMD IBS Op data branch,\n"
-	      "                           brmisp, taken, retmisp, loads, stores, dcmiss,\n"
-	      "                           l2miss, dtlb, dtlb2, ldlat, tag2ret, comp2ret; on\n"
-	      "                           IBS Fetch data icmiss, itlb, itlb2, fetchlat,\n"
-	      "                           completed, aborted, l2miss; with --wall on-cpu,\n"
-	      "                           off-cpu, runq, wall; with --off-cpu runq\n"
+	      , out);
+	options_usage_order(out);
+	fputs(
 	      "  -z, --zero               zero the table at each refresh instead of decaying it\n"
 	      "      --accumulate         never decay: the table covers the whole run\n"
 	      "  -E, --entries=N          show at most N rows\n"

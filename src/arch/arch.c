@@ -13,6 +13,7 @@
 
 #include "alpha-profileme.h"
 #include "amd-ibs.h"
+#include "strbuf.h"
 
 #ifndef EM_LOONGARCH
 #define EM_LOONGARCH 258
@@ -160,6 +161,31 @@ const char *arch_payload_order_keys(void)
 		}
 	}
 	return keys;
+}
+
+void arch_payload_order_help(struct strbuf *sb)
+{
+	size_t i, k;
+
+	for (i = 0; i < sizeof(arch_payloads) / sizeof(arch_payloads[0]); i++) {
+		const struct payload_ops *p = arch_payloads[i]->payload;
+		bool first = true;
+
+		for (k = 0; k < p->nr_columns; k++) {
+			const char *key = p->columns[k].order_key;
+
+			if (!key || payload_order_column(p, key) != (int)k)
+				continue;
+			if (first)
+				strbuf_addf(sb, "on %s data ", p->title);
+			else
+				strbuf_addstr(sb, ", ");
+			strbuf_addstr(sb, key);
+			first = false;
+		}
+		if (!first)
+			strbuf_addstr(sb, "; ");
+	}
 }
 
 /* ---- machine names ---- */

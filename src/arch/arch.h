@@ -22,6 +22,7 @@
 #include "payload.h"
 
 struct perf_event_attr;
+struct strbuf;
 
 /* Where the samples come from, as decoders need it beyond the machine: a
  * recording's own headers (ARCH, CPUID, PMU_MAPPINGS), or this host's
@@ -95,6 +96,9 @@ bool arch_payload_order_known(const char *key);
 /* Every decoder's --order words, ", "-separated ("retired, killed, ..."):
  * static. */
 const char *arch_payload_order_keys(void);
+/* Each decoder's --order words for --help: "on ProfileMe data retired,
+ * killed, ...; on IBS Op data branch, ...; ". */
+void arch_payload_order_help(struct strbuf *sb);
 
 /* What a payload decoder's PMU demands of a live event ("ibs_op"). */
 struct arch_pmu_rules {

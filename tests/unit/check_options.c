@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,11 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "errmsg.h"
 #include "engine.h"
 #include "event.h"
 #include "options.h"
 #include "testutil.h"
+#include "walltime.h"
 
 /* Parse a NULL-terminated list of arguments after "proftop". */
 static int parse(struct options *o, enum options_result *res, ...)
@@ -280,6 +283,50 @@ START_TEST(test_errors)
 		ck_assert_msg(strchr(buf, '\n') == buf + strlen(buf) - 1, "case %zu: not one line: %s",
 			      i, buf);
 	}
+}
+END_TEST
+
+/* --help's --order paragraph names every word --order takes (each
+ * decoder's and --wall's, from their tables) and stays within 80 columns. */
+START_TEST(test_help_order_words)
+{
+	char *text, *para, *end, *words, *w, *save = NULL;
+	FILE *f = tmpfile();
+	long n;
+
+	ck_assert_ptr_nonnull(f);
+	options_usage(f);
+	n = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)n + 1);
+	ck_assert_int_eq(fread(text, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	para = strstr(text, "--order=KEY");
+	ck_assert_ptr_nonnull(para);
+	end = strstr(para, "\n  -");
+	ck_assert_ptr_nonnull(end);
+	*end = '\0';
+	for (w = para; w; w = strchr(w + 1, '\n'))
+		ck_assert_msg(strcspn(w + (*w == '\n'), "\n") <= 80, "long line in: %s", para);
+	words = malloc(strlen(arch_payload_order_keys()) + strlen(walltime_order_keys()) + 3);
+	sprintf(words, "%s, %s", arch_payload_order_keys(), walltime_order_keys());
+	for (w = strtok_r(words, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
+		char *hit = para;
+		bool found = false;
+
+		/* a whole word: not "dtlb" inside "dtlb2" */
+		while (!found && (hit = strstr(hit, w)) != NULL) {
+			char after = hit[strlen(w)];
+
+			found = (hit[-1] == ' ') && (after == ',' || after == ';' || after == ' ' ||
+						    after == '\n' || after == '\0');
+			hit++;
+		}
+		ck_assert_msg(found, "--order word %s missing from --help: %s", w, para);
+	}
+	ck_assert_ptr_nonnull(strstr(para, "overhead (default)"));
+	free(words);
+	free(text);
 }
 END_TEST
 
@@ -569,6 +616,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_all_options);
 	tcase_add_test(tc, test_command);
 	tcase_add_test(tc, test_help_version);
+	tcase_add_test(tc, test_help_order_words);
 	tcase_add_test(tc, test_debuginfod);
 	tcase_add_test(tc, test_engine_config);
 	suite_add_tcase(s, tc);
