@@ -21,6 +21,10 @@
 #define FILES_BUCKETS 1024
 /* Rules a file keeps at most (a power of 2): emptied when 3/4 full. */
 #define FILE_RULES_MAX 16384
+/* CFI rows a file keeps at most (emptied when full), and how many wait,
+ * unsorted, to be merged into the sorted ones. */
+#define FILE_ROWS_MAX 16384
+#define FILE_ROWS_PENDING 32
 
 struct unwind_files {
 	struct unwind_file *buckets[FILES_BUCKETS];
@@ -50,6 +54,7 @@ void unwind_files_free(struct unwind_files *fs)
 			if (f->elf)
 				elf_end(f->elf);
 			free(f->rules);
+			free(f->rows);
 			free(f);
 		}
 	}
@@ -274,52 +279,196 @@ static bool unwind_file_plt_cfa(const struct unwind_regs_arch *a, const Dwarf_Op
 	return true;
 }
 
-/* The rule at vaddr from its CFI (module bias applied). */
-void unwind_file_rule_make(const struct unwind_regs_arch *a, Dwarf_Frame *f, uint64_t vaddr,
-			   struct unwind_rule *r)
+/* The rule at vaddr from its CFI row f (module bias applied); false when
+ * it holds for vaddr alone (a .plt entry's), not the whole row. */
+static bool unwind_file_rule_make(const struct unwind_regs_arch *a, Dwarf_Frame *f,
+				  uint64_t vaddr, struct unwind_rule *r)
 {
 	Dwarf_Op mem[3], *ops;
 	size_t nops;
 	Dwarf_Addr start, end;
-	bool signalp, value;
+	bool signalp, value, row = true;
 	int32_t off;
 
 	r->kind = RULE_LIBDW;
 	if (dwarf_frame_info(f, &start, &end, &signalp) < 0 || signalp)
-		return;
+		return true;
 	if (dwarf_frame_cfa(f, &ops, &nops))
-		return;
+		return true;
 	if (unwind_file_plt_cfa(a, ops, nops, vaddr, &off)) {
 		r->cfa_fp = false;
 		r->cfa_off = off;
+		row = false;
 	} else {
 		if (nops != 1 || ops[0].atom != DW_OP_bregx ||
 		    (ops[0].number != a->dwarf_sp && ops[0].number != a->dwarf_fp) ||
 		    (int64_t)ops[0].number2 < INT32_MIN || (int64_t)ops[0].number2 > INT32_MAX)
-			return;
+			return true;
 		r->cfa_fp = ops[0].number == a->dwarf_fp;
 		r->cfa_off = (int32_t)ops[0].number2;
 	}
 	/* The caller's sp is the CFA. */
 	if (dwarf_frame_register(f, (int)a->dwarf_sp, mem, &ops, &nops) ||
 	    !unwind_file_cfa_rel(ops, nops, &value, &off) || !value || off)
-		return;
+		return row;
 	if (dwarf_frame_register(f, (int)a->dwarf_ra, mem, &ops, &nops))
-		return;
+		return row;
 	if (!nops && ops) {
 		r->kind = RULE_ROOT;
-		return;
+		return row;
 	}
 	if (!unwind_file_cfa_rel(ops, nops, &value, &r->ra_off) || value)
-		return;
+		return row;
 	if (dwarf_frame_register(f, (int)a->dwarf_fp, mem, &ops, &nops))
-		return;
+		return row;
 	if (!nops) {
 		r->fp = ops ? FP_UNDEFINED : FP_SAME;
 	} else {
 		if (!unwind_file_cfa_rel(ops, nops, &value, &r->fp_off) || value)
-			return;
+			return row;
 		r->fp = FP_SAVED;
 	}
 	r->kind = RULE_SIMPLE;
+	return row;
+}
+
+/* The row of f holding vaddr, or NULL. */
+static const struct unwind_row *unwind_file_row(const struct unwind_file *f, uint64_t vaddr)
+{
+	size_t lo = 0, hi = f->nrows_sorted, i;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->rows[mid].start <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && vaddr < f->rows[lo - 1].end)
+		return &f->rows[lo - 1];
+	for (i = f->nrows_sorted; i < f->nrows; i++)
+		if (f->rows[i].start <= vaddr && vaddr < f->rows[i].end)
+			return &f->rows[i];
+	return NULL;
+}
+
+static int unwind_row_cmp(const void *a, const void *b)
+{
+	const struct unwind_row *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Keep the row [start, end) of rule r.  A row known with the same end is
+ * the same row (no advance of the CFI between): it is widened.  Any other
+ * overlap is CFI whose FDEs overlap: the row met first stays. */
+static void unwind_file_row_add(struct unwind_file *f, uint64_t start, uint64_t end,
+				const struct unwind_rule *r)
+{
+	struct unwind_row pend[FILE_ROWS_PENDING], *same = NULL;
+	size_t lo = 0, hi = f->nrows_sorted, i, j, k, np, over = 0;
+
+	if (end <= start)
+		return;
+	/* The sorted rows that overlap end at the last one starting below
+	 * end. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->rows[mid].start < end)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i > 0 && f->rows[i - 1].end > start && over < 2; i--, over++)
+		same = &f->rows[i - 1];
+	for (i = f->nrows_sorted; i < f->nrows && over < 2; i++)
+		if (f->rows[i].start < end && start < f->rows[i].end)
+			same = &f->rows[i], over++;
+	if (over) {
+		if (over == 1 && same->end == end && start < same->start)
+			same->start = start;
+		return;
+	}
+	if (f->nrows >= FILE_ROWS_MAX)
+		f->nrows = f->nrows_sorted = 0;
+	if (f->nrows == f->rowcap)
+		f->rows = xgrow(f->rows, &f->rowcap, f->nrows + 1, sizeof(*f->rows));
+	f->rows[f->nrows].start = start;
+	f->rows[f->nrows].end = end;
+	f->rows[f->nrows].rule = *r;
+	f->nrows++;
+	np = f->nrows - f->nrows_sorted;
+	if (np < FILE_ROWS_PENDING)
+		return;
+	/* Merge the pending rows in, from the top down. */
+	memcpy(pend, f->rows + f->nrows_sorted, np * sizeof(*pend));
+	qsort(pend, np, sizeof(*pend), unwind_row_cmp);
+	i = f->nrows_sorted;
+	j = np;
+	for (k = f->nrows; j > 0; k--) {
+		if (i > 0 && f->rows[i - 1].start > pend[j - 1].start)
+			f->rows[k - 1] = f->rows[--i];
+		else
+			f->rows[k - 1] = pend[--j];
+	}
+	f->nrows_sorted = f->nrows;
+}
+
+/* The end of the CFI row holding vaddr, or 0. */
+static uint64_t unwind_file_row_end(struct unwind_file *f, uint64_t vaddr)
+{
+	Dwarf_Addr start, end = 0;
+	Dwarf_Frame *frame;
+	bool signalp;
+
+	f->cfi_lookups++;
+	if (dwarf_cfi_addrframe(f->cfi, vaddr, &frame))
+		return 0;
+	if (dwarf_frame_info(frame, &start, &end, &signalp) < 0)
+		end = 0;
+	free(frame);
+	return end;
+}
+
+void unwind_file_rule_fill(struct unwind_file *f, const struct unwind_regs_arch *a,
+			   struct unwind_rule *r)
+{
+	const struct unwind_row *row = unwind_file_row(f, r->vaddr);
+	uint64_t vaddr = r->vaddr;
+	Dwarf_Addr start, end;
+	Dwarf_Frame *frame;
+	bool signalp;
+
+	if (row) {
+		*r = row->rule;
+		r->vaddr = vaddr;
+		return;
+	}
+	r->kind = RULE_LIBDW;
+	f->cfi_lookups++;
+	if (dwarf_cfi_addrframe(f->cfi, vaddr, &frame))
+		return;
+	/* The row: where libdw's CFI program stopped either side of vaddr.
+	 * Its end is exact; its start may be too low after a
+	 * DW_CFA_restore_state (libdw takes back the start it had at the
+	 * remember).  A pc whose row ends at the same place is in the same
+	 * row (no advance between), and a row's end only grows with the pc:
+	 * the start is the lowest such pc, searched for. */
+	if (unwind_file_rule_make(a, frame, vaddr, r) &&
+	    dwarf_frame_info(frame, &start, &end, &signalp) >= 0 && start <= vaddr && vaddr < end) {
+		if (start < vaddr && unwind_file_row_end(f, start) != end) {
+			uint64_t lo = start, hi = vaddr;
+
+			while (hi - lo > 1) {
+				uint64_t mid = lo + (hi - lo) / 2;
+
+				*(unwind_file_row_end(f, mid) == end ? &hi : &lo) = mid;
+			}
+			start = hi;
+		}
+		unwind_file_row_add(f, start, end, r);
+	}
+	free(frame);
 }

@@ -36,12 +36,23 @@ struct unwind_rule {
 	int32_t cfa_off, ra_off, fp_off;
 };
 
+/* A row of CFI: the addresses [start, end) that share one rule. */
+struct unwind_row {
+	uint64_t start, end;
+	struct unwind_rule rule;
+};
+
 struct unwind_file {
 	struct dso *dso;
 	Elf *elf;            /* NULL: the file could not be read */
 	Dwarf_CFI *cfi;      /* its .eh_frame's, or NULL */
 	struct unwind_rule *rules;
 	size_t nrules, cap;  /* cap a power of 2, 0 until the first rule */
+	/* CFI rows met (address ranges of one rule): sorted by start up to
+	 * nrows_sorted, then a few in the order found */
+	struct unwind_row *rows;
+	size_t nrows, nrows_sorted, rowcap;
+	uint64_t cfi_lookups;  /* rules libdw was asked for */
 	/* Unreadable: asked for how often, opened how often, asks at which
 	 * it is tried again, and whether it failed before its symbols'
 	 * file was known */
@@ -71,9 +82,10 @@ bool unwind_file_read(const struct unwind_file *f, uint64_t vaddr, uint64_t *val
 /* The rule slot for vaddr: found, or a new one of kind RULE_EMPTY for the
  * caller to fill (valid until the next call). */
 struct unwind_rule *unwind_file_rule(struct unwind_file *f, uint64_t vaddr);
-/* The rule at vaddr from its CFI f (module bias applied): RULE_SIMPLE or
- * RULE_ROOT for the shapes the cached walk follows, else RULE_LIBDW. */
-void unwind_file_rule_make(const struct unwind_regs_arch *a, Dwarf_Frame *f, uint64_t vaddr,
+/* Fill the new slot r (r->vaddr set) from f's CFI: from a row already
+ * met, else from libdw's row for it (kept): RULE_SIMPLE or RULE_ROOT for
+ * the shapes the cached walk follows, else RULE_LIBDW.  f->cfi non-NULL. */
+void unwind_file_rule_fill(struct unwind_file *f, const struct unwind_regs_arch *a,
 			   struct unwind_rule *r);
 
 #endif

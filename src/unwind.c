@@ -641,8 +641,9 @@ void unwind_count(struct unwinder *u, enum unwind_outcome o)
  * libdw's walk costs about a microsecond a frame (a Dwarf_Frame built and
  * freed, every register evaluated).  Most frames follow one shape: CFA =
  * sp or fp + offset, the return address and maybe the fp saved at CFA +
- * offset, the caller's sp the CFA.  Those rules are cached per pc; a
- * frame of any other shape hands the whole sample to libdw's walk. */
+ * offset, the caller's sp the CFA.  Those rules are cached per pc, and
+ * per CFI row (the pcs that share one) for the pcs not seen yet; a frame
+ * of any other shape hands the whole sample to libdw's walk. */
 
 /* The ELF file mapped at addr in p and addr in its own address space;
  * false when no readable file is mapped there. */
@@ -675,7 +676,6 @@ static struct unwind_rule unwind_rule_at(struct unwinder *u, struct unwind_proc 
 {
 	struct unwind_rule *r, none = { .kind = RULE_NO_MAP };
 	struct unwind_file *file;
-	Dwarf_Frame *f;
 	uint64_t vaddr;
 
 	if (!unwind_map_at(p->maps, p->nmaps, pc))
@@ -686,13 +686,8 @@ static struct unwind_rule unwind_rule_at(struct unwinder *u, struct unwind_proc 
 		return none;
 	}
 	r = unwind_file_rule(file, vaddr);
-	if (r->kind != RULE_EMPTY)
-		return *r;
-	r->kind = RULE_LIBDW;
-	if (dwarf_cfi_addrframe(file->cfi, vaddr, &f) == 0) {
-		unwind_file_rule_make(u->arch, f, vaddr, r);
-		free(f);
-	}
+	if (r->kind == RULE_EMPTY)
+		unwind_file_rule_fill(file, u->arch, r);
 	return *r;
 }
 

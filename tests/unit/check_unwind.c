@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
+#include <gelf.h>
 
 #include "dso.h"
 #include "machine.h"
@@ -771,6 +773,104 @@ START_TEST(test_arch_table)
 }
 END_TEST
 
+/* The rules of every address in the first len bytes of a file's
+ * executable segment, found through the rows already met, are those made
+ * from libdw's CFI for that address alone.  Returns the pcs tried, and
+ * in *asked how often libdw was. */
+static size_t rows_match(const char *path, uint64_t len, uint64_t *asked)
+{
+	const struct unwind_regs_arch *a = unwind_regs_find(EM_X86_64);
+	struct machine *m = machine_new();
+	struct dso *d = machine_dso_get(m, path, DSO_USER);
+	struct unwind_files *fs = unwind_files_new(), *fs2 = unwind_files_new();
+	struct unwind_file *f, *g;
+	uint64_t lo = 0, hi = 0;
+	size_t phnum, i, n;
+
+	ck_assert_ptr_nonnull(d);
+	f = unwind_files_get(fs, d);
+	g = unwind_files_get(fs2, d);
+	ck_assert_ptr_nonnull(f->cfi);
+	ck_assert(!elf_getphdrnum(f->elf, &phnum));
+	for (i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    (ph.p_flags & PF_X)) {
+			lo = ph.p_vaddr;
+			hi = ph.p_vaddr + ph.p_memsz;
+		}
+	}
+	ck_assert_uint_gt(hi, lo);
+	if (hi - lo > len)
+		hi = lo + len;
+	/* From the top down as well: a row met first at its end must not
+	 * reach below its start. */
+	for (n = 0; n < 2 * (hi - lo); n++) {
+		uint64_t v = n < hi - lo ? lo + n : hi - 1 - (n - (hi - lo));
+		struct unwind_rule *r = unwind_file_rule(f, v), fresh = { .vaddr = v };
+
+		if (n == hi - lo) {
+			/* Start again with no row known. */
+			f->nrows = f->nrows_sorted = 0;
+			f->nrules = 0;
+			memset(f->rules, 0, f->cap * sizeof(*f->rules));
+			r = unwind_file_rule(f, v);
+		}
+
+		ck_assert_int_eq(r->kind, RULE_EMPTY);
+		unwind_file_rule_fill(f, a, r);
+		/* No row known: the rule of libdw's CFI for v. */
+		g->nrows = g->nrows_sorted = 0;
+		unwind_file_rule_fill(g, a, &fresh);
+		ck_assert_msg(r->kind == fresh.kind && r->cfa_fp == fresh.cfa_fp &&
+				      r->fp == fresh.fp && r->cfa_off == fresh.cfa_off &&
+				      (r->kind != RULE_SIMPLE ||
+				       (r->ra_off == fresh.ra_off &&
+					(r->fp != FP_SAVED || r->fp_off == fresh.fp_off))),
+			      "%s+0x%" PRIx64 ": rule %d cfa %d%+d, fresh %d cfa %d%+d", path, v,
+			      r->kind, r->cfa_fp, r->cfa_off, fresh.kind, fresh.cfa_fp,
+			      fresh.cfa_off);
+		/* The hash keeps a few thousand pcs: the rows must serve. */
+		if (f->nrules > 2048)
+			f->nrules = 0, memset(f->rules, 0, f->cap * sizeof(*f->rules));
+	}
+	*asked = f->cfi_lookups;
+	unwind_files_free(fs);
+	unwind_files_free(fs2);
+	machine_free(m);
+	return n;
+}
+
+START_TEST(test_rule_rows)
+{
+	static const char *const libs[] = {
+		"/lib/x86_64-linux-gnu/liblzma.so.5", "/lib/x86_64-linux-gnu/libc.so.6",
+		"/usr/bin/xz",
+	};
+	size_t i, n;
+	uint64_t asked;
+
+	char *path;
+
+	build_lib();
+	/* The hand-written CFI: the .plt entry's rule is its pc's alone. */
+	path = xasprintf("%s/cfi.so", dir);
+	n = rows_match(path, 4096, &asked);
+	free(path);
+	ck_assert_uint_gt(n, 40);
+	/* Debian's: a row is 30-40 bytes on average; libdw is asked for
+	 * each row and each pc outside any FDE. */
+	for (i = 0; i < ARRAY_SIZE(libs); i++) {
+		if (access(libs[i], R_OK))
+			continue;
+		n = rows_match(libs[i], 65536, &asked);
+		ck_assert_msg(asked * 8 < n, "%s: libdw asked %" PRIu64 " times for %zu pcs",
+			      libs[i], asked, n);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("unwind");
@@ -792,6 +892,7 @@ int main(void)
 	tcase_add_test(tc, test_file_failure_cached);
 	tcase_add_test(tc, test_file_found_later);
 	tcase_add_test(tc, test_queue_forget);
+	tcase_add_test(tc, test_rule_rows);
 #endif
 	suite_add_tcase(s, tc);
 	return testutil_run(s) ? EXIT_FAILURE : EXIT_SUCCESS;
