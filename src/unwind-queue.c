@@ -45,6 +45,10 @@ struct unwind_queue {
 	 * the engine takes back [head, done).  tail and head are the
 	 * engine's, done the thread's (all three under lock where shared). */
 	size_t head, tail, done;
+	/* The engine's: slots filled up to here, handed to the thread (tail)
+	 * a batch at a time: a wakeup of the thread a sample cost as much as
+	 * the copy. */
+	size_t filled, batch, publishes;
 	pthread_mutex_t lock;
 	pthread_cond_t work;      /* tail moved, or stop */
 	pthread_cond_t idle;      /* done moved */
@@ -138,6 +142,7 @@ struct unwind_queue *unwind_queue_new(struct machine *m, int e_machine, size_t s
 	/* Inline: a sample and its process's maps, then one forget. */
 	q->inline_walks = slots == 0;
 	q->nslots = q->inline_walks ? 4 : n;
+	q->batch = q->inline_walks ? 1 : q->nslots / 32 ? (q->nslots / 32 < 16 ? q->nslots / 32 : 16) : 1;
 	q->slots = xcalloc(q->nslots, sizeof(*q->slots));
 	pthread_mutex_init(&q->lock, NULL);
 	pthread_cond_init(&q->work, NULL);
@@ -232,31 +237,34 @@ static void uq_sent_add(struct unwind_queue *q, uint32_t pid)
 
 static size_t uq_free_slots(const struct unwind_queue *q)
 {
-	return q->nslots - (q->tail - q->head);
+	return q->nslots - (q->filled - q->head);
 }
 
-/* Hand the slots up to tail to the thread (inline: walk them). */
-static void uq_publish(struct unwind_queue *q, size_t tail)
+/* The slots up to filled are filled: handed to the thread (inline: walked)
+ * once a batch waits, or with force. */
+static void uq_publish(struct unwind_queue *q, size_t filled, bool force)
 {
+	q->filled = filled;
 	if (q->inline_walks) {
-		for (; q->tail < tail; q->tail++)
+		for (; q->tail < filled; q->tail++)
 			uq_run(q, uq_slot(q, q->tail));
-		q->done = tail;
+		q->done = filled;
 		return;
 	}
+	if (filled == q->tail || (!force && filled - q->tail < q->batch))
+		return;
+	q->publishes++;
 	pthread_mutex_lock(&q->lock);
-	q->tail = tail;
+	q->tail = filled;
 	if (q->sleeping)
 		pthread_cond_signal(&q->work);
 	pthread_mutex_unlock(&q->lock);
 }
 
-static void uq_publish(struct unwind_queue *q, size_t tail);
-
 /* Queue the forgets that waited for room; false while some still wait. */
 static bool uq_flush_late(struct unwind_queue *q)
 {
-	size_t tail = q->tail, i = 0;
+	size_t tail = q->filled, i = 0;
 
 	for (; i < q->nlate && tail - q->head < q->nslots; i++) {
 		struct slot *sl = uq_slot(q, tail++);
@@ -267,7 +275,7 @@ static bool uq_flush_late(struct unwind_queue *q)
 	if (i) {
 		memmove(q->late, q->late + i, (q->nlate - i) * sizeof(*q->late));
 		q->nlate -= i;
-		uq_publish(q, tail);
+		uq_publish(q, tail, false);
 	}
 	return !q->nlate;
 }
@@ -284,9 +292,12 @@ int unwind_queue_submit(struct unwind_queue *q, const struct sample *s,
 		return -EAGAIN;
 	known = uq_sent(q, s->sid.pid);
 	maps = !known || known->stale;
-	tail = q->tail;
-	if (uq_free_slots(q) < 1u + maps)
+	tail = q->filled;
+	if (uq_free_slots(q) < 1u + maps) {
+		/* Full: what waits goes to the thread, to make room. */
+		uq_publish(q, tail, true);
 		return -EAGAIN;
+	}
 	if (maps) {
 		sl = uq_slot(q, tail++);
 		sl->kind = SLOT_MAPS;
@@ -326,7 +337,7 @@ int unwind_queue_submit(struct unwind_queue *q, const struct sample *s,
 	sl->max = max;
 	sl->s.callchain = sl->chain;
 	sl->s.nr_callchain = i;
-	uq_publish(q, tail);
+	uq_publish(q, tail, false);
 	return 0;
 }
 
@@ -342,6 +353,7 @@ static void uq_wait(struct unwind_queue *q, size_t want)
 
 void unwind_queue_wait(struct unwind_queue *q, size_t n)
 {
+	uq_publish(q, q->filled, true);
 	pthread_mutex_lock(&q->lock);
 	uq_wait(q, q->head + n);
 	pthread_mutex_unlock(&q->lock);
@@ -359,6 +371,8 @@ const struct sample *unwind_queue_next(struct unwind_queue *q,
 		size_t done;
 		struct slot *sl;
 
+		if (wait)
+			uq_publish(q, q->filled, true);
 		pthread_mutex_lock(&q->lock);
 		if (wait)
 			uq_wait(q, q->head + 1);
@@ -380,7 +394,7 @@ const struct sample *unwind_queue_next(struct unwind_queue *q,
 
 size_t unwind_queue_pending(const struct unwind_queue *q)
 {
-	return q->tail - q->head;
+	return q->filled - q->head;
 }
 
 void unwind_queue_maps_changed(struct unwind_queue *q, uint32_t pid)
@@ -405,10 +419,10 @@ void unwind_queue_forget(struct unwind_queue *q, uint32_t pid)
 		q->late[q->nlate++] = pid;
 		return;
 	}
-	sl = uq_slot(q, q->tail);
+	sl = uq_slot(q, q->filled);
 	sl->kind = SLOT_FORGET;
 	sl->pid = pid;
-	uq_publish(q, q->tail + 1);
+	uq_publish(q, q->filled + 1, false);
 }
 
 void unwind_queue_counts(const struct unwind_queue *q, uint64_t out[UNWIND_NOUTCOMES])
@@ -419,6 +433,11 @@ void unwind_queue_counts(const struct unwind_queue *q, uint64_t out[UNWIND_NOUTC
 void unwind_queue_count_dropped(struct unwind_queue *q)
 {
 	unwind_count(q->u, UNWIND_DROPPED);
+}
+
+size_t unwind_queue_test_publishes(const struct unwind_queue *q)
+{
+	return q->publishes;
 }
 
 size_t unwind_queue_test_procs(const struct unwind_queue *q)

@@ -773,6 +773,45 @@ START_TEST(test_arch_table)
 }
 END_TEST
 
+/* Samples go to the thread a batch at a time (a wakeup a sample cost as
+ * much as its copy), and every one comes back, in order, with its
+ * frames: those of an unfinished batch when the engine waits. */
+START_TEST(test_queue_batches)
+{
+	struct machine *m;
+	struct unwind_queue *q;
+	struct walk w;
+	const struct perf_event_attr *attr;
+	const struct sample *s;
+	size_t i, got = 0;
+
+	build_lib();
+	m = machine_with_lib();
+	q = unwind_queue_new(m, EM_X86_64, 512);
+	ck_assert_ptr_nonnull(q);
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.stack[0] = sym_top + 1;
+	for (i = 0; i < 200; i++) {
+		w.s.period = i;
+		ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
+		/* The engine takes back what is done as it goes. */
+		while ((s = unwind_queue_next(q, &attr, false))) {
+			ck_assert_uint_eq(s->period, got++);
+			ck_assert_uint_eq(s->nr_callchain, 3);
+		}
+	}
+	ck_assert_uint_le(unwind_queue_test_publishes(q), 200 / 16 + 1);
+	while ((s = unwind_queue_next(q, &attr, true))) {
+		ck_assert_uint_eq(s->period, got++);
+		ck_assert_uint_eq(s->callchain[2], sym_top + 1);
+	}
+	ck_assert_uint_eq(got, 200);
+	ck_assert_uint_eq(unwind_queue_pending(q), 0);
+	unwind_queue_free(q);
+	machine_free(m);
+}
+END_TEST
+
 /* The rules of every address in the first len bytes of a file's
  * executable segment, found through the rows already met, are those made
  * from libdw's CFI for that address alone.  Returns the pcs tried, and
@@ -893,6 +932,7 @@ int main(void)
 	tcase_add_test(tc, test_file_found_later);
 	tcase_add_test(tc, test_queue_forget);
 	tcase_add_test(tc, test_rule_rows);
+	tcase_add_test(tc, test_queue_batches);
 #endif
 	suite_add_tcase(s, tc);
 	return testutil_run(s) ? EXIT_FAILURE : EXIT_SUCCESS;
