@@ -27,8 +27,10 @@ struct slot {
 	struct sample s;
 	const struct perf_event_attr *attr;
 	uint64_t regs[64];
-	unsigned char *stack;
-	size_t stack_cap;
+	struct uq_buf {
+		unsigned char *p;
+		size_t cap;
+	} stack;                  /* from the queue's free buffers, till done */
 	uint64_t *chain;          /* the kernel's part, PERF_CONTEXT_USER, frames */
 	size_t chain_cap, nkernel, max;
 	/* SLOT_MAPS */
@@ -66,6 +68,11 @@ struct unwind_queue {
 		bool stale;
 	} *sent;
 	size_t nsent, sent_cap;
+	/* Stack buffers free, the last freed on top: the few in flight are
+	 * used again and again (warm in the cache, and only they resident),
+	 * not one per slot round the ring. */
+	struct uq_buf *bufs;
+	size_t nbufs, bufs_cap;
 	/* pids gone while the queue was full: their forget goes first when
 	 * there is room (before any sample: a pid may come back) */
 	uint32_t *late;
@@ -168,8 +175,11 @@ void unwind_queue_free(struct unwind_queue *q)
 		pthread_mutex_unlock(&q->lock);
 		pthread_join(q->thread, NULL);
 	}
+	for (i = 0; i < q->nbufs; i++)
+		free(q->bufs[i].p);
+	free(q->bufs);
 	for (i = 0; i < q->nslots; i++) {
-		free(q->slots[i].stack);
+		free(q->slots[i].stack.p);
 		free(q->slots[i].chain);
 		free(q->slots[i].maps);
 	}
@@ -317,12 +327,15 @@ int unwind_queue_submit(struct unwind_queue *q, const struct sample *s,
 		memcpy(sl->regs, s->regs, sl->s.nr_regs * sizeof(*s->regs));
 	sl->s.regs = s->regs ? sl->regs : NULL;
 	/* Inline, the walk is done before s goes: no copy. */
-	if (s->stack_size > sl->stack_cap && !q->inline_walks)
-		sl->stack = xgrow(sl->stack, &sl->stack_cap, s->stack_size, 1);
-	if (s->stack_size && !q->inline_walks)
-		memcpy(sl->stack, s->stack, s->stack_size);
+	if (s->stack_size && !q->inline_walks) {
+		if (!sl->stack.p && q->nbufs)
+			sl->stack = q->bufs[--q->nbufs];
+		if (s->stack_size > sl->stack.cap)
+			sl->stack.p = xgrow(sl->stack.p, &sl->stack.cap, s->stack_size, 1);
+		memcpy(sl->stack.p, s->stack, s->stack_size);
+	}
 	if (!q->inline_walks)
-		sl->s.stack = s->stack ? sl->stack : NULL;
+		sl->s.stack = s->stack ? sl->stack.p : NULL;
 	/* The kernel's part of the chain (all of it: exclude_callchain_user),
 	 * then room for PERF_CONTEXT_USER and max frames. */
 	for (i = 0; i < s->nr_callchain && s->callchain[i] != PERF_CONTEXT_USER; i++)
@@ -385,6 +398,13 @@ const struct sample *unwind_queue_next(struct unwind_queue *q,
 			return NULL;
 		}
 		sl = uq_slot(q, q->head++);
+		if (sl->stack.p) {
+			if (q->nbufs == q->bufs_cap)
+				q->bufs = xgrow(q->bufs, &q->bufs_cap, q->nbufs + 1, sizeof(*q->bufs));
+			q->bufs[q->nbufs++] = sl->stack;
+			sl->stack.p = NULL;
+			sl->stack.cap = 0;
+		}
 		if (sl->kind == SLOT_SAMPLE) {
 			*attr = sl->attr;
 			return &sl->s;
@@ -433,6 +453,15 @@ void unwind_queue_counts(const struct unwind_queue *q, uint64_t out[UNWIND_NOUTC
 void unwind_queue_count_dropped(struct unwind_queue *q)
 {
 	unwind_count(q->u, UNWIND_DROPPED);
+}
+
+size_t unwind_queue_test_buffers(const struct unwind_queue *q)
+{
+	size_t i, n = q->nbufs;
+
+	for (i = 0; i < q->nslots; i++)
+		n += q->slots[i].stack.p != NULL;
+	return n;
 }
 
 size_t unwind_queue_test_publishes(const struct unwind_queue *q)

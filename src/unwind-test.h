@@ -14,6 +14,8 @@ size_t unwind_test_procs(const struct unwinder *u);
 /* The queue thread's processes known, once the thread has walked all
  * that was queued (call after unwind_queue_next(..., true) gave NULL). */
 size_t unwind_queue_test_procs(const struct unwind_queue *q);
+/* Stack buffers the queue holds, in slots or free. */
+size_t unwind_queue_test_buffers(const struct unwind_queue *q);
 /* How often the engine's side handed slots to the thread. */
 size_t unwind_queue_test_publishes(const struct unwind_queue *q);
 

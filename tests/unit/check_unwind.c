@@ -812,6 +812,40 @@ START_TEST(test_queue_batches)
 }
 END_TEST
 
+/* The stack copies go into buffers used again, the last freed first: a
+ * queue of 512 slots that never holds more than 20 samples keeps 20
+ * buffers, not one per slot it went round. */
+START_TEST(test_queue_buffers)
+{
+	struct machine *m;
+	struct unwind_queue *q;
+	struct walk w;
+	const struct perf_event_attr *attr;
+	const struct sample *s;
+	size_t round, i, got = 0;
+
+	build_lib();
+	m = machine_with_lib();
+	q = unwind_queue_new(m, EM_X86_64, 512);
+	ck_assert_ptr_nonnull(q);
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.stack[0] = sym_top + 1;
+	for (round = 0; round < 30; round++) {
+		for (i = 0; i < 20; i++)
+			ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
+		while ((s = unwind_queue_next(q, &attr, true))) {
+			ck_assert_uint_eq(s->nr_callchain, 3);
+			ck_assert_uint_eq(s->callchain[2], sym_top + 1);
+			got++;
+		}
+	}
+	ck_assert_uint_eq(got, 600);
+	ck_assert_uint_le(unwind_queue_test_buffers(q), 20);
+	unwind_queue_free(q);
+	machine_free(m);
+}
+END_TEST
+
 /* The rules of every address in the first len bytes of a file's
  * executable segment, found through the rows already met, are those made
  * from libdw's CFI for that address alone.  Returns the pcs tried, and
@@ -933,6 +967,7 @@ int main(void)
 	tcase_add_test(tc, test_queue_forget);
 	tcase_add_test(tc, test_rule_rows);
 	tcase_add_test(tc, test_queue_batches);
+	tcase_add_test(tc, test_queue_buffers);
 #endif
 	suite_add_tcase(s, tc);
 	return testutil_run(s) ? EXIT_FAILURE : EXIT_SUCCESS;
