@@ -77,6 +77,24 @@ static int unwind_dso_open(struct dso *dso, const char **path)
 	return open(*path, O_RDONLY | O_CLOEXEC);
 }
 
+static bool unwind_elf_has_debug_frame(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+		    !strcmp(name, ".debug_frame"))
+			return true;
+	}
+	return false;
+}
+
 static void unwind_file_open(struct unwind_file *f)
 {
 	const char *path;
@@ -101,8 +119,10 @@ static void unwind_file_open(struct unwind_file *f)
 	if (f->elf)
 		elf_cntl(f->elf, ELF_C_FDDONE);
 	close(fd);
-	if (f->elf)
+	if (f->elf) {
 		f->cfi = dwarf_getcfi_elf(f->elf);
+		f->debug_frame = unwind_elf_has_debug_frame(f->elf);
+	}
 }
 
 struct unwind_file *unwind_files_get(struct unwind_files *fs, struct dso *dso)
@@ -448,8 +468,10 @@ void unwind_file_rule_fill(struct unwind_file *f, const struct unwind_regs_arch 
 	}
 	r->kind = RULE_LIBDW;
 	f->cfi_lookups++;
-	if (dwarf_cfi_addrframe(f->cfi, vaddr, &frame))
+	if (dwarf_cfi_addrframe(f->cfi, vaddr, &frame)) {
+		r->kind = f->debug_frame ? RULE_LIBDW : RULE_NO_FDE;
 		return;
+	}
 	/* The row: where libdw's CFI program stopped either side of vaddr.
 	 * Its end is exact; its start may be too low after a
 	 * DW_CFA_restore_state (libdw takes back the start it had at the

@@ -20,6 +20,7 @@ enum unwind_rule_kind {
 	RULE_SIMPLE,
 	RULE_ROOT,           /* the return address is undefined */
 	RULE_LIBDW,          /* another shape, or no CFI: libdw's walk decides */
+	RULE_NO_FDE,         /* no FDE in .eh_frame, nor a .debug_frame */
 	RULE_NO_MAP,         /* no ELF file mapped there */
 };
 
@@ -46,6 +47,7 @@ struct unwind_file {
 	struct dso *dso;
 	Elf *elf;            /* NULL: the file could not be read */
 	Dwarf_CFI *cfi;      /* its .eh_frame's, or NULL */
+	bool debug_frame;    /* it has a .debug_frame section */
 	struct unwind_rule *rules;
 	size_t nrules, cap;  /* cap a power of 2, 0 until the first rule */
 	/* CFI rows met (address ranges of one rule): sorted by start up to
@@ -84,7 +86,8 @@ bool unwind_file_read(const struct unwind_file *f, uint64_t vaddr, uint64_t *val
 struct unwind_rule *unwind_file_rule(struct unwind_file *f, uint64_t vaddr);
 /* Fill the new slot r (r->vaddr set) from f's CFI: from a row already
  * met, else from libdw's row for it (kept): RULE_SIMPLE or RULE_ROOT for
- * the shapes the cached walk follows, else RULE_LIBDW.  f->cfi non-NULL. */
+ * the shapes the cached walk follows, RULE_NO_FDE where f has no CFI for
+ * it at all, else RULE_LIBDW.  f->cfi non-NULL. */
 void unwind_file_rule_fill(struct unwind_file *f, const struct unwind_regs_arch *a,
 			   struct unwind_rule *r);
 

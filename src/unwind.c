@@ -716,6 +716,13 @@ static enum unwind_outcome unwind_fast(const struct unwind_regs_arch *a, struct 
 			return UNWIND_ROOT;
 		if (r->kind == RULE_NO_MAP)
 			return UNWIND_NO_CFI;
+		/* libdw's walk would end here too, after building the
+		 * process's Dwfl (most often a process just exec'd, in ld.so's
+		 * _start): it reads the same .eh_frame, is given a separate
+		 * debug file only for a file without one (unwind_find_debuginfo),
+		 * and its x86-64 fallback follows a frame pointer, none here. */
+		if (r->kind == RULE_NO_FDE && (!fp_known || !fp))
+			return UNWIND_NO_CFI;
 		if (r->kind != RULE_SIMPLE || (r->cfa_fp && !fp_known)) {
 			*libdw = true;
 			return UNWIND_NO_CFI;

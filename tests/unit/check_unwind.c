@@ -34,7 +34,7 @@
  * rule written as a DWARF expression (DW_CFA_def_cfa_expression, breg7 8),
  * a shape the cached rules leave to libdw's walk; pltf: a .plt entry's
  * CFA expression as ld writes it (rsp + 8, or + 16 from byte 11 of its
- * 16). */
+ * 16); nocfi: code no FDE covers (as ld.so's _start). */
 static const char asm_src[] =
 	"\t.text\n"
 	"\t.globl good, top, loopy, far, exprf, pltf\n"
@@ -49,14 +49,15 @@ static const char asm_src[] =
 	"\t.p2align 4\n"
 	"pltf:\n\t.cfi_startproc\n"
 	"\t.cfi_escape 0x0f, 0x0b, 0x77, 0x08, 0x80, 0x00, 0x3f, 0x1a, 0x3b, 0x2a, 0x33, 0x24, 0x22\n"
-	"\t.fill 32, 1, 0x90\n\t.cfi_endproc\n";
+	"\t.fill 32, 1, 0x90\n\t.cfi_endproc\n"
+	"\t.globl nocfi\nnocfi:\n\tnop\n\tnop\n\tnop\n\tret\n";
 
 #define BASE 0x10000000ULL
 #define SP 0x7ff000000000ULL
 #define PID 4242
 
 static char *dir;
-static uint64_t sym_good, sym_top, sym_loopy, sym_far, sym_exprf, sym_pltf;
+static uint64_t sym_good, sym_top, sym_loopy, sym_far, sym_exprf, sym_pltf, sym_nocfi;
 
 static uint64_t sym_value(const char *name)
 {
@@ -103,6 +104,7 @@ static void build_lib(void)
 	sym_far = sym_value("far");
 	sym_exprf = sym_value("exprf");
 	sym_pltf = sym_value("pltf");
+	sym_nocfi = sym_value("nocfi");
 }
 
 /* A machine (with --symfs symfs, if not NULL) whose process PID maps
@@ -846,6 +848,40 @@ START_TEST(test_queue_buffers)
 }
 END_TEST
 
+/* A return address in code no FDE covers, the fp 0 (a process just
+ * exec'd, in ld.so's _start): the walk ends there with the frames found,
+ * no CFI, without building the process's Dwfl (libdw's walk would read
+ * the same .eh_frame).  With an fp, libdw's walk (which may follow it)
+ * decides. */
+START_TEST(test_no_fde)
+{
+	struct machine *m;
+	struct unwinder *u;
+	struct walk w;
+	uint64_t out[16];
+	enum unwind_outcome o;
+
+	build_lib();
+	m = machine_with_lib();
+	u = unwind_new(m, EM_X86_64);
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.stack[0] = sym_nocfi + 2;
+	ck_assert_uint_eq(run(u, &w, out, 16, &o), 2);
+	ck_assert_int_eq(o, UNWIND_NO_CFI);
+	ck_assert_uint_eq(out[1], sym_nocfi + 2);
+	ck_assert_uint_eq(unwind_test_dwfls(u), 0);
+	walk_init(&w, sym_good, sizeof(w.stack));
+	w.stack[0] = sym_nocfi + 2;
+	w.regs[6] = SP + 4096;
+	ck_assert_uint_eq(run(u, &w, out, 16, &o), 2);
+	/* libdw followed the fp: the word it points at is past the copy. */
+	ck_assert_int_eq(o, UNWIND_STACK_END);
+	ck_assert_uint_eq(unwind_test_dwfls(u), 1);
+	unwind_free(u);
+	machine_free(m);
+}
+END_TEST
+
 /* The rules of every address in the first len bytes of a file's
  * executable segment, found through the rows already met, are those made
  * from libdw's CFI for that address alone.  Returns the pcs tried, and
@@ -968,6 +1004,7 @@ int main(void)
 	tcase_add_test(tc, test_rule_rows);
 	tcase_add_test(tc, test_queue_batches);
 	tcase_add_test(tc, test_queue_buffers);
+	tcase_add_test(tc, test_no_fde);
 #endif
 	suite_add_tcase(s, tc);
 	return testutil_run(s) ? EXIT_FAILURE : EXIT_SUCCESS;
