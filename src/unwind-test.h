@@ -4,6 +4,7 @@
 #define PROFTOP_UNWIND_TEST_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct unwinder;
 struct unwind_queue;
@@ -11,6 +12,8 @@ struct unwind_queue;
 /* Processes holding a Dwfl now (bounded), and processes known. */
 size_t unwind_test_dwfls(const struct unwinder *u);
 size_t unwind_test_procs(const struct unwinder *u);
+/* Binary searches of pid's maps so far. */
+size_t unwind_test_map_searches(struct unwinder *u, uint32_t pid);
 /* The queue thread's processes known, once the thread has walked all
  * that was queued (call after unwind_queue_next(..., true) gave NULL). */
 size_t unwind_queue_test_procs(const struct unwind_queue *q);

@@ -57,6 +57,8 @@ struct unwind_proc {
 	bool all_reported;           /* every map (before libdw's own walk) */
 	struct unwind_walk *walk;
 	struct unwind_mapx *mapx;    /* per map: its file and bias, when known */
+	size_t last_map;             /* the map a walk last looked up */
+	size_t searches;             /* of the maps, for want of it */
 	struct unwind_proc *next;    /* hash chain */
 	/* The processes with a Dwfl, most recently walked by libdw first */
 	struct unwind_proc *lru_prev, *lru_next;
@@ -363,6 +365,13 @@ size_t unwind_test_dwfls(const struct unwinder *u)
 	return n;
 }
 
+size_t unwind_test_map_searches(struct unwinder *u, uint32_t pid)
+{
+	const struct unwind_proc *p = u->nbuckets ? *unwind_slot(u, pid) : NULL;
+
+	return p ? p->searches : 0;
+}
+
 size_t unwind_test_procs(const struct unwinder *u)
 {
 	return u->nprocs;
@@ -645,17 +654,14 @@ void unwind_count(struct unwinder *u, enum unwind_outcome o)
  * per CFI row (the pcs that share one) for the pcs not seen yet; a frame
  * of any other shape hands the whole sample to libdw's walk. */
 
-/* The ELF file mapped at addr in p and addr in its own address space;
- * false when no readable file is mapped there. */
-static bool unwind_at_file(struct unwinder *u, struct unwind_proc *p, uint64_t addr,
-			   struct unwind_file **file, uint64_t *vaddr)
+/* The ELF file of p's map mp, and addr in the file's own address space;
+ * false when the file cannot be read. */
+static bool unwind_map_file(struct unwinder *u, struct unwind_proc *p,
+			    const struct unwind_map *mp, uint64_t addr, struct unwind_file **file,
+			    uint64_t *vaddr)
 {
-	const struct unwind_map *mp = unwind_map_at(p->maps, p->nmaps, addr);
-	struct unwind_mapx *x;
+	struct unwind_mapx *x = &p->mapx[mp - p->maps];
 
-	if (!mp)
-		return false;
-	x = &p->mapx[mp - p->maps];
 	/* An unreadable file is asked for again (unwind_files_get opens it
 	 * again now and then, and once its symbols' file is known): a
 	 * program rebuilt while it runs is read through /proc once the
@@ -671,16 +677,44 @@ static bool unwind_at_file(struct unwinder *u, struct unwind_proc *p, uint64_t a
 	return true;
 }
 
+/* The map of p holding addr, or NULL: most often the last one again (a
+ * walk goes up one library's frames), when the search would find it (the
+ * one before it ends by addr: maps may overlap). */
+static const struct unwind_map *unwind_proc_map(struct unwind_proc *p, uint64_t addr)
+{
+	const struct unwind_map *mp = &p->maps[p->last_map];
+
+	if (p->last_map < p->nmaps && mp->start <= addr && addr < mp->end &&
+	    (!p->last_map || mp[-1].end <= addr))
+		return mp;
+	mp = unwind_map_at(p->maps, p->nmaps, addr);
+	p->searches++;
+	if (mp)
+		p->last_map = (size_t)(mp - p->maps);
+	return mp;
+}
+
+/* The ELF file mapped at addr in p and addr in its own address space;
+ * false when no readable file is mapped there. */
+static bool unwind_at_file(struct unwinder *u, struct unwind_proc *p, uint64_t addr,
+			   struct unwind_file **file, uint64_t *vaddr)
+{
+	const struct unwind_map *mp = unwind_proc_map(p, addr);
+
+	return mp && unwind_map_file(u, p, mp, addr, file, vaddr);
+}
+
 /* The rule for looking up pc in p: cached in its file, made on a miss. */
 static struct unwind_rule unwind_rule_at(struct unwinder *u, struct unwind_proc *p, uint64_t pc)
 {
+	const struct unwind_map *mp = unwind_proc_map(p, pc);
 	struct unwind_rule *r, none = { .kind = RULE_NO_MAP };
 	struct unwind_file *file;
 	uint64_t vaddr;
 
-	if (!unwind_map_at(p->maps, p->nmaps, pc))
+	if (!mp)
 		return none;
-	if (!unwind_at_file(u, p, pc, &file, &vaddr) || !file->cfi) {
+	if (!unwind_map_file(u, p, mp, pc, &file, &vaddr) || !file->cfi) {
 		/* Unreadable here, or CFI only in .debug_frame: libdw's. */
 		none.kind = RULE_LIBDW;
 		return none;

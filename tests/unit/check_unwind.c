@@ -209,6 +209,9 @@ START_TEST(test_root)
 	ck_assert_uint_eq(counts[UNWIND_ROOT], 3);
 	ck_assert_uint_eq(counts[UNWIND_TRUNCATED], 1);
 	ck_assert_uint_eq(counts[UNWIND_STACK_END], 1);
+	/* Every frame in one map: the maps were searched once, at the first
+	 * walk; after that the map last found served. */
+	ck_assert_uint_eq(unwind_test_map_searches(u, PID), 1);
 	unwind_free(u);
 	machine_free(m);
 }
