@@ -182,17 +182,25 @@ static bool unwind_get_thread(Dwfl *dwfl, pid_t tid, void *dwfl_arg, void **thre
 static bool unwind_at_file(struct unwinder *u, struct unwind_proc *p, uint64_t addr,
 			   struct unwind_file **file, uint64_t *vaddr);
 
+/* The word at addr in the stack copy, if there. */
+static inline bool unwind_stack_read(const struct unwind_walk *w, uint64_t addr, uint64_t *result)
+{
+	uint64_t size = w->s->stack_size;
+
+	if (addr < w->sp || size < 8 || addr - w->sp > size - 8)
+		return false;
+	memcpy(result, w->s->stack + (addr - w->sp), 8);
+	return true;
+}
+
 static bool unwind_read(struct unwind_proc *p, struct unwind_walk *w, Dwarf_Addr addr,
 			Dwarf_Word *result)
 {
-	uint64_t size = w->s->stack_size;
 	struct unwind_file *f;
 	uint64_t vaddr;
 
-	if (addr >= w->sp && size >= 8 && addr - w->sp <= size - 8) {
-		memcpy(result, w->s->stack + (addr - w->sp), 8);
+	if (unwind_stack_read(w, addr, result))
 		return true;
-	}
 	if (unwind_at_file(w->u, p, addr, &f, &vaddr) && unwind_file_read(f, vaddr, result))
 		return true;
 	/* Above the copy, within the stack's usual reach: the copy was too
@@ -762,11 +770,15 @@ static enum unwind_outcome unwind_fast(const struct unwind_regs_arch *a, struct 
 			return UNWIND_NO_CFI;
 		}
 		cfa = (r->cfa_fp ? fp : sp) + (uint64_t)(int64_t)r->cfa_off;
-		if (!unwind_read(p, w, cfa + (uint64_t)(int64_t)r->ra_off, &ra))
+		/* The stack copy first: unwind_read's call is for the rest. */
+		if (!unwind_stack_read(w, cfa + (uint64_t)(int64_t)r->ra_off, &ra) &&
+		    !unwind_read(p, w, cfa + (uint64_t)(int64_t)r->ra_off, &ra))
 			return w->stop;
 		if (r->fp == FP_SAVED) {
 			/* As libdw: a register it cannot read is lost, not fatal. */
-			fp_known = unwind_read(p, w, cfa + (uint64_t)(int64_t)r->fp_off,
+			fp_known = unwind_stack_read(w, cfa + (uint64_t)(int64_t)r->fp_off,
+						     &saved_fp) ||
+				   unwind_read(p, w, cfa + (uint64_t)(int64_t)r->fp_off,
 					       &saved_fp);
 			fp = saved_fp;
 			w->stopped = false;
