@@ -712,25 +712,28 @@ static bool unwind_at_file(struct unwinder *u, struct unwind_proc *p, uint64_t a
 	return mp && unwind_map_file(u, p, mp, addr, file, vaddr);
 }
 
-/* The rule for looking up pc in p: cached in its file, made on a miss. */
-static struct unwind_rule unwind_rule_at(struct unwinder *u, struct unwind_proc *p, uint64_t pc)
+static const struct unwind_rule rule_no_map = { .kind = RULE_NO_MAP };
+static const struct unwind_rule rule_libdw = { .kind = RULE_LIBDW };
+
+/* The rule for looking up pc in p: cached in its file, made on a miss;
+ * valid until the next rule is looked up. */
+static const struct unwind_rule *unwind_rule_at(struct unwinder *u, struct unwind_proc *p,
+						uint64_t pc)
 {
 	const struct unwind_map *mp = unwind_proc_map(p, pc);
-	struct unwind_rule *r, none = { .kind = RULE_NO_MAP };
+	struct unwind_rule *r;
 	struct unwind_file *file;
 	uint64_t vaddr;
 
 	if (!mp)
-		return none;
-	if (!unwind_map_file(u, p, mp, pc, &file, &vaddr) || !file->cfi) {
-		/* Unreadable here, or CFI only in .debug_frame: libdw's. */
-		none.kind = RULE_LIBDW;
-		return none;
-	}
+		return &rule_no_map;
+	/* Unreadable here, or CFI only in .debug_frame: libdw's. */
+	if (!unwind_map_file(u, p, mp, pc, &file, &vaddr) || !file->cfi)
+		return &rule_libdw;
 	r = unwind_file_rule(file, vaddr);
 	if (r->kind == RULE_EMPTY)
 		unwind_file_rule_fill(file, u->arch, r);
-	return *r;
+	return r;
 }
 
 /* Walk w with cached rules; *libdw set when a frame needs libdw's walk
@@ -750,8 +753,7 @@ static enum unwind_outcome unwind_fast(const struct unwind_regs_arch *a, struct 
 	w->out[w->n++] = pc;
 	/* A caller's pc is a return address: its call is the byte before. */
 	for (key = pc;; key = pc - 1) {
-		struct unwind_rule rule = unwind_rule_at(w->u, p, key);
-		const struct unwind_rule *r = &rule;
+		const struct unwind_rule *r = unwind_rule_at(w->u, p, key);
 		uint64_t cfa, ra, saved_fp;
 
 		if (r->kind == RULE_ROOT)
