@@ -50,6 +50,10 @@ struct ks_parse {
 	bool any_nonzero;
 	/* Section markers of the kernel image; 0 when absent. */
 	uint64_t stext, text, etext, sinittext, einittext;
+	/* ks_hex16's last high half: its text and value */
+	uint64_t hi_text, hi_val;
+	bool hi_known;
+	size_t hi_decoded;
 };
 
 static uint64_t ks_tail(uint64_t addr)
@@ -175,37 +179,65 @@ static void ks_parse_line(struct ks_parse *ps, char *line)
 
 /* Exactly 16 hex digits at p (the 64-bit kallsyms address): eight at a
  * time, a few dozen instructions for what ks_parse_hex does in 200. */
-static bool ks_hex16(const char *p, uint64_t *val)
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The 8 hex digits of x (text order) as a number; false if one is not. */
+static inline bool ks_hex8(uint64_t x, uint64_t *val)
+{
+	uint64_t lower = x | KS_ONES * 0x20, n;   /* digits have the bit already */
+
+	if ((KS_BETWEEN(x, '0' - 1, '9' + 1) | KS_BETWEEN(lower, 'a' - 1, 'f' + 1)) !=
+	    KS_ONES * 128)
+		return false;
+	/* a-f have bit 6 set and 1-6 below: 10-15 */
+	n = (lower & KS_ONES * 0x0f) + 9 * ((lower >> 6) & KS_ONES);
+	/* Pack the nibbles, the first byte's most significant. */
+	n = ((n << 4) | (n >> 8)) & 0x00ff00ff00ff00ffULL;
+	n = ((n << 8) | (n >> 16)) & 0x0000ffff0000ffffULL;
+	*val = ((n << 16) | (n >> 32)) & 0x00000000ffffffffULL;
+	return true;
+}
+#endif
+
+static bool ks_hex16(struct ks_parse *ps, const char *p, uint64_t *val)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t v = 0, x, lower, n;
-	int i;
+	uint64_t hi, lo, x;
 
-	for (i = 0; i < 2; i++) {
-		memcpy(&x, p + 8 * i, 8);
-		lower = x | KS_ONES * 0x20;   /* digits have the bit already */
-		if ((KS_BETWEEN(x, '0' - 1, '9' + 1) | KS_BETWEEN(lower, 'a' - 1, 'f' + 1)) !=
-		    KS_ONES * 128)
+	/* The high half is the last line's nearly always (ffffffff): its
+	 * text compared, not decoded again. */
+	memcpy(&x, p, 8);
+	if (ps->hi_known && x == ps->hi_text) {
+		hi = ps->hi_val;
+	} else {
+		if (!ks_hex8(x, &hi))
 			return false;
-		/* a-f have bit 6 set and 1-6 below: 10-15 */
-		n = (lower & KS_ONES * 0x0f) + 9 * ((lower >> 6) & KS_ONES);
-		/* Pack the nibbles, the first byte's most significant. */
-		n = ((n << 4) | (n >> 8)) & 0x00ff00ff00ff00ffULL;
-		n = ((n << 8) | (n >> 16)) & 0x0000ffff0000ffffULL;
-		n = ((n << 16) | (n >> 32)) & 0x00000000ffffffffULL;
-		v = v << 32 | n;
+		ps->hi_text = x;
+		ps->hi_val = hi;
+		ps->hi_known = true;
+		ps->hi_decoded++;
 	}
-	*val = v;
+	memcpy(&x, p + 8, 8);
+	if (!ks_hex8(x, &lo))
+		return false;
+	*val = hi << 32 | lo;
 	return true;
 #else
+	(void)ps;
 	(void)p;
 	(void)val;
 	return false;
 #endif
 }
 
-/* Tests only: every line the slow way (ks_parse_line), to compare. */
+/* Tests only: every line the slow way (ks_parse_line), to compare; the
+ * high halves the last parse decoded. */
 static bool ks_slow_only;
+static size_t ks_hi_decoded;
+
+size_t kallsyms_test_high_halves(void)
+{
+	return ks_hi_decoded;
+}
 
 void kallsyms_test_slow(bool on)
 {
@@ -221,7 +253,7 @@ static char *ks_parse_fast(struct ks_parse *ps, char *p, char *end)
 	uint64_t addr, x;
 	char type;
 
-	if (end - p < 21 || ks_slow_only || p[16] != ' ' || p[18] != ' ' || !ks_hex16(p, &addr))
+	if (end - p < 21 || ks_slow_only || p[16] != ' ' || p[18] != ' ' || !ks_hex16(ps, p, &addr))
 		return NULL;
 	type = p[17];
 	if (type == ' ' || type == '\t' || type == '\n' || type == '\0')
@@ -584,6 +616,7 @@ static void ks_parse_end(struct ks_parse *ps, struct kernel_syms *out)
 	symtab_finish(ps->kernel);
 	out->kernel = ps->kernel;
 	ps->kernel = NULL;
+	ks_hi_decoded = ps->hi_decoded;
 	ks_parse_release(ps);
 }
 

@@ -626,6 +626,11 @@ START_TEST(test_fast_lines_agree)
 			     (unsigned long long)addr);
 		if ((seed >> 24) % 97 == 0)
 			line[l - 3] = 'g';
+		/* a bad digit in the high half, or another high half */
+		if ((seed >> 24) % 89 == 1)
+			line[l - 12] = 'g';
+		if ((seed >> 24) % 83 == 2)
+			line[l - 14] = '0';
 		line[l++] = (seed >> 14) % 60 ? ' ' : '\t';
 		line[l++] = types[(seed >> 16) % 4 ? (seed >> 16) % 4 : (seed >> 18) % 12];
 		line[l++] = ' ';
@@ -650,6 +655,18 @@ START_TEST(test_fast_lines_agree)
 	}
 	parse_both(text, len, modules, &n);
 	ck_assert_uint_gt(n, 5000);
+	/* Mostly ffffffff (FFFFFFFF one line in 9): decoded where the
+	 * text changes only, not at each line. */
+	{
+		struct kernel_syms ks;
+		FILE *kf = fmemopen(text, len, "r");
+
+		ck_assert_int_eq(kallsyms_parse(kf, NULL, &ks), 0);
+		fclose(kf);
+		ck_assert_uint_gt(kallsyms_test_high_halves(), 0);
+		ck_assert_uint_lt(kallsyms_test_high_halves(), 20000 / 3);
+		kallsyms_release(&ks);
+	}
 	/* no final newline, and a line cut short */
 	parse_both(text, len - 1, modules, &n);
 	parse_both(text, len - 9, modules, &n);
