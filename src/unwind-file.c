@@ -352,19 +352,27 @@ static bool unwind_file_rule_make(const struct unwind_regs_arch *a, Dwarf_Frame 
 	return row;
 }
 
-/* The row of f holding vaddr, or NULL. */
-static const struct unwind_row *unwind_file_row(const struct unwind_file *f, uint64_t vaddr)
+/* How many of f's sorted rows start below x. */
+static size_t unwind_rows_below(const struct unwind_file *f, uint64_t x)
 {
-	size_t lo = 0, hi = f->nrows_sorted, i;
+	size_t lo = 0, hi = f->nrows_sorted;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (f->rows[mid].start <= vaddr)
+		if (f->rows[mid].start < x)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* The row of f holding vaddr, or NULL. */
+static const struct unwind_row *unwind_file_row(const struct unwind_file *f, uint64_t vaddr)
+{
+	size_t lo = vaddr == UINT64_MAX ? f->nrows_sorted : unwind_rows_below(f, vaddr + 1), i;
+
 	if (lo && vaddr < f->rows[lo - 1].end)
 		return &f->rows[lo - 1];
 	for (i = f->nrows_sorted; i < f->nrows; i++)
@@ -387,21 +395,13 @@ static void unwind_file_row_add(struct unwind_file *f, uint64_t start, uint64_t 
 				const struct unwind_rule *r)
 {
 	struct unwind_row pend[FILE_ROWS_PENDING], *same = NULL;
-	size_t lo = 0, hi = f->nrows_sorted, i, j, k, np, over = 0;
+	size_t i, j, k, np, over = 0;
 
 	if (end <= start)
 		return;
 	/* The sorted rows that overlap end at the last one starting below
 	 * end. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->rows[mid].start < end)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i > 0 && f->rows[i - 1].end > start && over < 2; i--, over++)
+	for (i = unwind_rows_below(f, end); i > 0 && f->rows[i - 1].end > start && over < 2; i--, over++)
 		same = &f->rows[i - 1];
 	for (i = f->nrows_sorted; i < f->nrows && over < 2; i++)
 		if (f->rows[i].start < end && start < f->rows[i].end)
