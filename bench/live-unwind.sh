@@ -3,7 +3,7 @@
 # lack frame pointers (tests/helpers/nofp, and a loop of Debian's xz -9
 # -T1: liblzma), sampled system-wide with --call-graph dwarf -F 1000 for
 # SECS (15) s each.  Prints the profiler's CPU time (utime + stime of all
-# its threads), peak RSS (VmHWM) and lost samples (and proftop's samples
+# its threads, to the microsecond, from wait4 at its end), peak RSS (VmHWM) and lost samples (and proftop's samples
 # left unwound), with the ratios to perf top's.  Like for like, both run
 # their TUI in a tmux pane, as a user runs them, refreshing every 2 s (the
 # counts read from each header); proftop also runs with --json -d 2 (every
@@ -38,17 +38,68 @@ done
 sh -c "while :; do xz -9 -T1 -c '$TMP/in' >/dev/null; done" & WL="$WL $!"
 sleep 1
 
+# timed OUT CMD...: run CMD as a child, its pid in OUT.pid; when it
+# ends, its CPU (user + system of all its threads, those gone too, to the
+# microsecond: wait4's rusage, not /proc's 10 ms ticks) goes to OUT.  A
+# signal to the wrapper goes on to CMD.
+cat >"$TMP/timed.py" <<'EOF2'
+import os, signal, sys
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+with open(sys.argv[1] + ".pid", "w") as f:
+    f.write("%d\n" % pid)
+for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    signal.signal(s, lambda n, f: os.kill(pid, n))
+while True:
+    try:
+        ru = os.wait4(pid, 0)[2]
+        break
+    except InterruptedError:
+        pass
+with open(sys.argv[1], "w") as f:
+    f.write("%.4f\n" % (ru.ru_utime + ru.ru_stime))
+EOF2
+TIMED="python3 $TMP/timed.py"
+
+# child OUT: the pid of the command timed runs for OUT, waited for
+# (python's start takes a while on a busy machine).
+child() {
+	for i in $(seq 400); do
+		[ -s "$1.pid" ] && break
+		sleep 0.05
+	done
+	cat "$1.pid" 2>/dev/null
+}
+
+# stop PID OUT: SIGINT to PID, then OUT's CPU once timed wrote it.
+stop() {
+	kill -INT "$1" 2>/dev/null
+	for i in $(seq 100); do
+		[ -s "$2" ] && break
+		sleep 0.1
+	done
+	cat "$2" 2>/dev/null || echo "?"
+}
+
+# watch_proc PID: "CPU RSS CPU2 RSS2 THREADS..." of PID after SECS s, and
+# after 2 s (its start: kallsyms, /proc, the first symbol tables).
+watch_proc() {
+	sleep 2
+	w_cpu2=$(cpu_seconds $1)
+	w_rss2=$(hwm_mb $1)
+	sleep $((SECS - 2))
+	echo "$(cpu_seconds $1) $(hwm_mb $1) $w_cpu2 $w_rss2" \
+		"$(for t in /proc/$1/task/*; do sed 's/.*) //' "$t/stat" | awk -v hz="$HZ" '{ printf "%.2f ", ($12 + $13) / hz }'; done)"
+}
+
 # proftop: the JSON's last object has the lost and unwind counts.
-"$PROFTOP" -a --call-graph dwarf -F 1000 --json -d 2 >"$TMP/proftop.json" 2>"$TMP/proftop.err" &
-pid=$!
-# The start (kallsyms, /proc, the first symbol tables) apart from the rest.
-sleep 2
-P_CPU2=$(cpu_seconds $pid)
-P_RSS2=$(hwm_mb $pid)
-sleep $((SECS - 2))
-P_CPU=$(cpu_seconds $pid)
-P_THREADS=$(for t in /proc/$pid/task/*; do sed 's/.*) //' "$t/stat" | awk -v hz="$HZ" '{ printf "%.2f ", ($12 + $13) / hz }'; done)
-P_RSS=$(hwm_mb $pid)
+$TIMED "$TMP/p.cpu" "$PROFTOP" -a --call-graph dwarf -F 1000 --json -d 2 >"$TMP/proftop.json" 2>"$TMP/proftop.err" &
+wrap=$!
+pid=$(child "$TMP/p.cpu")
+read -r P_CPU P_RSS P_CPU2 P_RSS2 P_THREADS <<EOT
+$(watch_proc $pid)
+EOT
 {
 	echo "# $PROFTOP -a --call-graph dwarf -F 1000, after $SECS s"
 	grep -E '^(VmHWM|VmRSS|RssAnon|RssFile|RssShmem)' "/proc/$pid/status"
@@ -57,8 +108,8 @@ P_RSS=$(hwm_mb $pid)
 	awk '/^[0-9a-f]+-[0-9a-f]+ / { m = $0 } /^Rss:/ { print $2, m }' "/proc/$pid/smaps" |
 		sort -rn | head -15
 } >"$KEEP/live-unwind.smaps" 2>/dev/null
-kill -INT $pid
-wait $pid 2>/dev/null
+P_CPU=$(stop $pid "$TMP/p.cpu")
+wait $wrap 2>/dev/null
 read -r P_LOST P_DROPPED P_CHAINS <<EOT
 $(tail -1 "$TMP/proftop.json" | python3 -c '
 import json, sys
@@ -71,29 +122,24 @@ except Exception:
 EOT
 
 # proftop's TUI, as perf top's below: its header has the counts.
-tmux new-session -d -s $S -x 200 -y 50 "exec $PROFTOP -a --call-graph dwarf -F 1000"
-tpid=$(tmux list-panes -t $S -F '#{pane_pid}')
-sleep 2
-T_CPU2=$(cpu_seconds $tpid)
-T_RSS2=$(hwm_mb $tpid)
-sleep $((SECS - 2))
-T_CPU=$(cpu_seconds $tpid)
-T_THREADS=$(for t in /proc/$tpid/task/*; do sed 's/.*) //' "$t/stat" | awk -v hz="$HZ" '{ printf "%.2f ", ($12 + $13) / hz }'; done)
-T_RSS=$(hwm_mb $tpid)
+tmux new-session -d -s $S -x 200 -y 50 "exec $TIMED $TMP/t.cpu $PROFTOP -a --call-graph dwarf -F 1000"
+tpid=$(child "$TMP/t.cpu")
+read -r T_CPU T_RSS T_CPU2 T_RSS2 T_THREADS <<EOT
+$(watch_proc $tpid)
+EOT
 tmux capture-pane -p -t $S >"$TMP/tui"
+T_CPU=$(stop $tpid "$TMP/t.cpu")
 tmux kill-session -t $S 2>/dev/null
 T_LOST=$(sed -n 's/.*lost: *\([0-9]*\).*/\1/p' "$TMP/tui" | head -1)
 T_CHAINS=$(sed -n 's/^unwind: dwarf \([0-9]*\) chains.*/\1/p' "$TMP/tui" | head -1)
 T_DROPPED=$(sed -n 's/^unwind: dwarf.*dropped \([0-9.]*%\).*/\1/p' "$TMP/tui" | head -1)
 
-tmux new-session -d -s $S -x 200 -y 50 "exec perf top -a --call-graph dwarf -F 1000"
-sleep 1
-qpid=$(tmux list-panes -t $S -F '#{pane_pid}')
-[ "$(cat /proc/$qpid/comm 2>/dev/null)" = perf ] || qpid=$(pgrep -P "$qpid" perf | head -1)
-sleep $((SECS - 1))
-Q_CPU=$(cpu_seconds $qpid)
+tmux new-session -d -s $S -x 200 -y 50 "exec $TIMED $TMP/q.cpu perf top -a --call-graph dwarf -F 1000"
+qpid=$(child "$TMP/q.cpu")
+sleep $SECS
 Q_RSS=$(hwm_mb $qpid)
 Q_LOST=$(tmux capture-pane -p -t $S | sed -n 's/.*lost: *\([0-9/]*\).*/\1/p' | head -1)
+Q_CPU=$(stop $qpid "$TMP/q.cpu")
 tmux kill-session -t $S 2>/dev/null
 
 echo "# -a --call-graph dwarf -F 1000, ${SECS} s each; nofp + xz -9 -T1 busy"
