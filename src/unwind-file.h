@@ -47,6 +47,18 @@ struct unwind_file {
 	 * file was known */
 	uint32_t asks, opens, next_try;
 	bool failed_nosym;
+	/* .debug_frame (the file's own, else its debug file's), read at the
+	 * first pc .eh_frame has no FDE for, once for every process: its
+	 * image for libdw's walks (a memfd, 0 until read) and its CFI for
+	 * the cached one; NULL and tried again at the 2nd, 4th, 8th...
+	 * ask, or at once when the debug file found is another. */
+	int dbg_fd;
+	Elf *dbg_elf;
+	Dwarf *dbg_dw;
+	Dwarf_CFI *dbg_cfi;
+	uint32_t dbg_asks, dbg_opens, dbg_next_try;
+	const char *dbg_path;     /* the debug file it was looked for with */
+	bool dbg_refused;         /* a Dwfl was told there is none */
 	struct unwind_file *next;
 };
 
@@ -58,6 +70,17 @@ void unwind_files_free(struct unwind_files *fs);
  * tried again at the 2nd, 4th, 8th... call, or at the first once its
  * symbols' file is known, if it was not then). */
 struct unwind_file *unwind_files_get(struct unwind_files *fs, struct dso *dso);
+
+/* f's .debug_frame CFI (file addresses), or NULL: read at the first call
+ * and kept (see struct unwind_file). */
+Dwarf_CFI *unwind_file_debug_cfi(struct unwind_file *f);
+/* The same .debug_frame as a small ELF file for libdw (a new descriptor,
+ * the caller's), or -1. */
+int unwind_file_debug_fd(struct unwind_file *f);
+/* How many times a .debug_frame was read that some Dwfl had been told
+ * did not exist (libdw keeps that answer for the Dwfl's life): a Dwfl
+ * made before the last one is made again. */
+uint64_t unwind_file_debug_found_late(void);
 
 /* The file's loaded addresses, from its first segment's page (libdw's
  * module start for it) to its last segment's end. */

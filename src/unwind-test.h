@@ -5,7 +5,9 @@
 
 #include <stddef.h>
 
+struct dso;
 struct unwinder;
+struct unwind_file;
 struct unwind_queue;
 
 /* Processes holding a Dwfl now (bounded), and processes known. */
@@ -14,5 +16,8 @@ size_t unwind_test_procs(const struct unwinder *u);
 /* The queue thread's processes known, once the thread has walked all
  * that was queued (call after unwind_queue_next(..., true) gave NULL). */
 size_t unwind_queue_test_procs(const struct unwind_queue *q);
+
+/* The unwinder's file of d (opened if it was not). */
+struct unwind_file *unwind_test_file(struct unwinder *u, struct dso *d);
 
 #endif

@@ -55,6 +55,7 @@ struct unwind_proc {
 	struct unwind_map *rep;
 	size_t nrep, repcap;
 	bool all_reported;           /* every map (before libdw's own walk) */
+	uint64_t dwfl_made;          /* unwind_file_debug_found_late() then */
 	struct unwind_walk *walk;
 	struct unwind_mapx *mapx;    /* per map: its file and bias, when known */
 	struct unwind_proc *next;    /* hash chain */
@@ -130,29 +131,24 @@ static int unwind_find_elf(Dwfl_Module *mod, void **userdata, const char *modnam
 	return -1;
 }
 
-/* The separate debug file the machine found for the module's DSO (its
- * .debug_frame), never a search of its own: that could reach debuginfod. */
+/* The .debug_frame of the module's file (its own or its debug file's), as
+ * a small ELF the unwinder made once for every process: never a search
+ * of libdw's own (that could reach debuginfod), nor the whole debug file
+ * (libdw inflates every section of it, for each process's Dwfl).  libdw
+ * asks when .eh_frame did not unwind a pc. */
 static int unwind_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 				 Dwarf_Addr base, const char *file_name,
 				 const char *debuglink_file, GElf_Word debuglink_crc,
 				 char **debuginfo_file_name)
 {
 	struct unwind_file *f = *userdata;
-	struct dso *d = f ? f->dso : NULL;
-	const char *path;
 	int fd;
 
-	Dwarf_Addr bias;
-
-	(void)modname, (void)base, (void)file_name, (void)debuglink_file, (void)debuglink_crc;
-	/* Only for a file without .eh_frame: libdw decompresses every debug
-	 * section of a file it opens, and each process has its Dwfl. */
-	if (!d || dwfl_module_eh_cfi(mod, &bias) || machine_dso_pending(d) ||
-	    !(path = dso_debug_path(d)))
+	(void)mod, (void)modname, (void)base, (void)file_name, (void)debuglink_file,
+		(void)debuglink_crc;
+	if (!f || (fd = unwind_file_debug_fd(f)) < 0)
 		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
-		*debuginfo_file_name = xstrdup(path);
+	*debuginfo_file_name = xstrdup(".debug_frame");
 	return fd;
 }
 
@@ -363,6 +359,11 @@ size_t unwind_test_dwfls(const struct unwinder *u)
 	return n;
 }
 
+struct unwind_file *unwind_test_file(struct unwinder *u, struct dso *d)
+{
+	return unwind_files_get(u->files, d);
+}
+
 size_t unwind_test_procs(const struct unwinder *u)
 {
 	return u->nprocs;
@@ -515,8 +516,11 @@ static void unwind_proc_report(struct unwinder *u, struct unwind_proc *p,
 		;
 	if (i < p->nrep && p->rep[i].start == mp->start)
 		return;
-	if (!p->dwfl && !(p->dwfl = dwfl_begin(&dwfl_callbacks)))
-		return;
+	if (!p->dwfl) {
+		if (!(p->dwfl = dwfl_begin(&dwfl_callbacks)))
+			return;
+		p->dwfl_made = unwind_file_debug_found_late();
+	}
 	dwfl_report_begin_add(p->dwfl);
 	unwind_report(u, p, mp);
 	dwfl_report_end(p->dwfl, NULL, NULL);
@@ -670,6 +674,15 @@ static bool unwind_at_file(struct unwinder *u, struct unwind_proc *p, uint64_t a
 	return true;
 }
 
+/* vaddr's frame from file's .debug_frame, for a pc .eh_frame has no FDE
+ * for (code built without unwind tables): read once for every process. */
+static bool unwind_debug_frame(struct unwind_file *file, uint64_t vaddr, Dwarf_Frame **f)
+{
+	Dwarf_CFI *cfi = unwind_file_debug_cfi(file);
+
+	return cfi && dwarf_cfi_addrframe(cfi, vaddr, f) == 0;
+}
+
 /* The rule for looking up pc in p: cached in its file, made on a miss. */
 static struct unwind_rule unwind_rule_at(struct unwinder *u, struct unwind_proc *p, uint64_t pc)
 {
@@ -680,8 +693,8 @@ static struct unwind_rule unwind_rule_at(struct unwinder *u, struct unwind_proc 
 
 	if (!unwind_map_at(p->maps, p->nmaps, pc))
 		return none;
-	if (!unwind_at_file(u, p, pc, &file, &vaddr) || !file->cfi) {
-		/* Unreadable here, or CFI only in .debug_frame: libdw's. */
+	if (!unwind_at_file(u, p, pc, &file, &vaddr)) {
+		/* Unreadable here: libdw's. */
 		none.kind = RULE_LIBDW;
 		return none;
 	}
@@ -689,7 +702,8 @@ static struct unwind_rule unwind_rule_at(struct unwinder *u, struct unwind_proc 
 	if (r->kind != RULE_EMPTY)
 		return *r;
 	r->kind = RULE_LIBDW;
-	if (dwarf_cfi_addrframe(file->cfi, vaddr, &f) == 0) {
+	if ((file->cfi && dwarf_cfi_addrframe(file->cfi, vaddr, &f) == 0) ||
+	    unwind_debug_frame(file, vaddr, &f)) {
 		unwind_file_rule_make(u->arch, f, vaddr, r);
 		free(f);
 	}
@@ -801,6 +815,9 @@ static enum unwind_outcome unwind_walk(struct unwinder *u, const struct sample *
 		w->n = 0;
 		w->stopped = false;
 	}
+	/* A .debug_frame found since p's Dwfl was told there was none. */
+	if (p->dwfl && p->dwfl_made != unwind_file_debug_found_late())
+		unwind_proc_drop_dwfl(u, p);
 	unwind_lru_touch(u, p);
 	unwind_proc_report_all(u, p);
 	if (!p->dwfl || !p->attached)

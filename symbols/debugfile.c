@@ -1,15 +1,18 @@
-/* Separate debug files: .gnu_debuglink search and check, and the xz
- * decoder for .gnu_debugdata (MiniDebugInfo). */
+/* Separate debug files: .gnu_debuglink search and check, the xz decoder
+ * for .gnu_debugdata (MiniDebugInfo), and the .debug_frame images the
+ * unwinder gives libdw. */
 #include "config.h"
 
 #include "debugfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -199,3 +202,101 @@ int debugfile_xz_decode(const void *in, size_t inlen, size_t max, void **out,
 	return -ENOTSUP;
 }
 #endif
+
+/* elf's .debug_frame (or .zdebug_frame), its bytes inflated. */
+static Elf_Data *debugfile_frame_data(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+		bool gnu;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		gnu = strcmp(name, ".zdebug_frame") == 0;
+		if (!gnu && strcmp(name, ".debug_frame") != 0)
+			continue;
+		if (gnu ? elf_compress_gnu(scn, 0, 0) < 0 :
+			  (sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+			return NULL;
+		return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
+int debugfile_frame_image(Elf *elf)
+{
+	static const char strtab[] = "\0.debug_frame\0.shstrtab";
+	Elf_Data *src = debugfile_frame_data(elf), *d;
+	GElf_Ehdr eh, oeh;
+	GElf_Shdr sh;
+	Elf_Scn *frame, *strs;
+	size_t phnum, i;
+	Elf *out;
+	int fd, err = -EINVAL;
+
+	if (!src || !src->d_buf || !src->d_size)
+		return -ENOENT;
+	if (!gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &phnum) != 0)
+		return -ENOEXEC;
+	fd = memfd_create("proftop-debug_frame", MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (!(out = elf_begin(fd, ELF_C_WRITE, NULL)) ||
+	    !gelf_newehdr(out, gelf_getclass(elf)) || !gelf_getehdr(out, &oeh))
+		goto out;
+	/* The program headers too: libdw places a debug file's addresses
+	 * by its first PT_LOAD, as it does the main file's. */
+	oeh.e_ident[EI_DATA] = eh.e_ident[EI_DATA];
+	oeh.e_ident[EI_OSABI] = eh.e_ident[EI_OSABI];
+	oeh.e_type = eh.e_type;
+	oeh.e_machine = eh.e_machine;
+	oeh.e_version = EV_CURRENT;
+	oeh.e_flags = eh.e_flags;
+	if (!gelf_update_ehdr(out, &oeh) || (phnum && !gelf_newphdr(out, phnum)))
+		goto out;
+	for (i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || !gelf_update_phdr(out, (int)i, &ph))
+			goto out;
+	}
+	if (!(frame = elf_newscn(out)) || !(d = elf_newdata(frame)))
+		goto out;
+	d->d_buf = src->d_buf;
+	d->d_size = src->d_size;
+	d->d_type = ELF_T_BYTE;
+	d->d_align = 1;
+	if (!gelf_getshdr(frame, &sh))
+		goto out;
+	sh.sh_name = 1;
+	sh.sh_type = SHT_PROGBITS;
+	sh.sh_addralign = 1;
+	if (!gelf_update_shdr(frame, &sh) || !(strs = elf_newscn(out)) || !(d = elf_newdata(strs)))
+		goto out;
+	d->d_buf = (void *)strtab;
+	d->d_size = sizeof(strtab);
+	d->d_type = ELF_T_BYTE;
+	d->d_align = 1;
+	if (!gelf_getshdr(strs, &sh))
+		goto out;
+	sh.sh_name = 14;
+	sh.sh_type = SHT_STRTAB;
+	sh.sh_addralign = 1;
+	if (gelf_update_shdr(strs, &sh) && gelf_getehdr(out, &oeh) &&
+	    (oeh.e_shstrndx = (GElf_Half)elf_ndxscn(strs), gelf_update_ehdr(out, &oeh)) &&
+	    elf_update(out, ELF_C_WRITE) > 0)
+		err = 0;
+out:
+	if (out)
+		elf_end(out);
+	if (err)
+		close(fd);
+	return err ? err : fd;
+}
