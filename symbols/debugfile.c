@@ -203,8 +203,7 @@ int debugfile_xz_decode(const void *in, size_t inlen, size_t max, void **out,
 }
 #endif
 
-/* elf's .debug_frame (or .zdebug_frame), its bytes inflated. */
-static Elf_Data *debugfile_frame_data(Elf *elf)
+Elf_Scn *debugfile_frame_scn(Elf *elf)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -225,7 +224,7 @@ static Elf_Data *debugfile_frame_data(Elf *elf)
 		if (gnu ? elf_compress_gnu(scn, 0, 0) < 0 :
 			  (sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
 			return NULL;
-		return elf_getdata(scn, NULL);
+		return scn;
 	}
 	return NULL;
 }
@@ -233,7 +232,8 @@ static Elf_Data *debugfile_frame_data(Elf *elf)
 int debugfile_frame_image(Elf *elf)
 {
 	static const char strtab[] = "\0.debug_frame\0.shstrtab";
-	Elf_Data *src = debugfile_frame_data(elf), *d;
+	Elf_Scn *scn = debugfile_frame_scn(elf);
+	Elf_Data *src = scn ? elf_getdata(scn, NULL) : NULL, *d;
 	GElf_Ehdr eh, oeh;
 	GElf_Shdr sh;
 	Elf_Scn *frame, *strs;
