@@ -174,6 +174,10 @@ static void unwind_file_debug_open(struct unwind_file *f)
 			elf_end(elf);
 		close(dfd);
 	}
+	/* None there: nothing to try again until another debug file is
+	 * found (a failure to read is tried again now and then). */
+	if (fd == -ENOENT)
+		f->dbg_next_try = UINT32_MAX;
 	if (fd < 0)
 		return;
 	f->dbg_fd = fd;

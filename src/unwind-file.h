@@ -21,6 +21,7 @@ enum unwind_rule_kind {
 	RULE_ROOT,           /* the return address is undefined */
 	RULE_LIBDW,          /* another shape, or no CFI: libdw's walk decides */
 	RULE_NO_MAP,         /* no ELF file mapped there */
+	RULE_NO_FDE,         /* no CFI (yet): libdw's walk, and .debug_frame asked again */
 };
 
 enum unwind_rule_fp { FP_SAME, FP_SAVED, FP_UNDEFINED };
@@ -50,8 +51,9 @@ struct unwind_file {
 	/* .debug_frame (the file's own, else its debug file's), read at the
 	 * first pc .eh_frame has no FDE for, once for every process: its
 	 * image for libdw's walks (a memfd, 0 until read) and its CFI for
-	 * the cached one; NULL and tried again at the 2nd, 4th, 8th...
-	 * ask, or at once when the debug file found is another. */
+	 * the cached one; NULL until read, and read again when the debug
+	 * file found is another, or after a failure to read it at the 2nd,
+	 * 4th, 8th... ask. */
 	int dbg_fd;
 	Elf *dbg_elf;
 	Dwarf *dbg_dw;

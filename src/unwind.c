@@ -699,11 +699,16 @@ static struct unwind_rule unwind_rule_at(struct unwinder *u, struct unwind_proc 
 		return none;
 	}
 	r = unwind_file_rule(file, vaddr);
+	/* No FDE when asked: the debug file's may have come since (its
+	 * symbols were loading). */
+	if (r->kind == RULE_NO_FDE && unwind_debug_frame(file, vaddr, &f))
+		goto make;
 	if (r->kind != RULE_EMPTY)
 		return *r;
-	r->kind = RULE_LIBDW;
+	r->kind = RULE_NO_FDE;
 	if ((file->cfi && dwarf_cfi_addrframe(file->cfi, vaddr, &f) == 0) ||
 	    unwind_debug_frame(file, vaddr, &f)) {
+make:
 		unwind_file_rule_make(u->arch, f, vaddr, r);
 		free(f);
 	}

@@ -9,10 +9,12 @@
 #include <check.h>
 #include <elf.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "dso.h"
 #include "machine.h"
@@ -46,7 +48,17 @@ static const char dbg_src[] = "\t.cfi_sections .debug_frame\n\t.text\n"
 			      "\tnop\n\tnop\n\tret\n\t.cfi_endproc\n\t.size dexpr, .-dexpr\n";
 
 static char *dir;
+static pid_t builder;
 static uint64_t sym_dtop, sym_dplain, sym_dbg, sym_dexpr;
+
+/* Outside a test (the library is built once, before them): abort. */
+static void need(bool ok, const char *what)
+{
+	if (!ok) {
+		fprintf(stderr, "check_unwind_dframe: %s\n", what);
+		abort();
+	}
+}
 
 static uint64_t sym_value(const char *name)
 {
@@ -56,7 +68,7 @@ static uint64_t sym_value(const char *name)
 
 	snprintf(path, sizeof(path), "%s/nm.txt", dir);
 	f = fopen(path, "r");
-	ck_assert_ptr_nonnull(f);
+	need(f != NULL, path);
 	while (fgets(line, sizeof(line), f)) {
 		char n[64], t;
 		uint64_t a;
@@ -65,7 +77,7 @@ static uint64_t sym_value(const char *name)
 			v = a;
 	}
 	fclose(f);
-	ck_assert_msg(v, "no symbol %s", name);
+	need(v != 0, name);
 	return BASE + v;
 }
 
@@ -76,9 +88,18 @@ static void write_file(const char *name, const char *text)
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
+	need(f != NULL, path);
 	fputs(text, f);
 	fclose(f);
+}
+
+static void remove_lib(void)
+{
+	if (!dir || getpid() != builder)
+		return;
+	testutil_sh("rm -rf '%s'", dir);
+	free(dir);
+	dir = NULL;
 }
 
 /* gap.so, stripped, beside gap.so.debug (its .debug_frame compressed);
@@ -92,19 +113,21 @@ static void build_lib(void)
 	rel = testutil_tmpdir("unwind-dframe");
 	/* The debug file is looked for beside an absolute path. */
 	dir = realpath(rel, NULL);
-	ck_assert_ptr_nonnull(dir);
+	need(dir != NULL, rel);
 	free(rel);
+	builder = getpid();
+	atexit(remove_lib);
 	write_file("eh.s", eh_src);
 	write_file("dbg.s", dbg_src);
-	ck_assert_int_eq(testutil_sh("cd '%s' && cc -shared -nostdlib -Wl,--build-id -o gap.so eh.s dbg.s && "
+	need(testutil_sh("cd '%s' && cc -shared -nostdlib -Wl,--build-id -o gap.so eh.s dbg.s && "
 				     "nm gap.so >nm.txt && cp gap.so nodbg.so && "
 				     "objcopy --only-keep-debug --compress-debug-sections=zlib gap.so gap.so.debug && "
 				     "objcopy --strip-all --add-gnu-debuglink=gap.so.debug gap.so && "
 				     "objcopy --strip-all nodbg.so && "
 				     "! readelf -S gap.so | grep -q debug_frame && "
 				     "readelf -SW gap.so.debug | grep debug_frame | grep -q ' [A-Z]*C[A-Z]* '",
-				     dir),
-			 0);
+				     dir) == 0,
+	     "cannot build gap.so");
 	sym_dtop = sym_value("dtop");
 	sym_dplain = sym_value("dplain");
 	sym_dbg = sym_value("dbg");
@@ -225,6 +248,8 @@ START_TEST(test_gap_debug_found_later)
 	unwind_sample(u, &w.s, &w.attr, out, 16, &o);
 	ck_assert_int_eq(o, UNWIND_NO_CFI);
 	loaded_dso(m, PID);
+	/* The same pc (its rule was "no CFI"), and a new one. */
+	walk_to_root(u, PID, sym_dbg + 1);
 	walk_to_root(u, PID, sym_dbg + 2);
 	walk_to_root(u, PID, sym_dexpr + 1);
 	unwind_free(u);
@@ -232,15 +257,15 @@ START_TEST(test_gap_debug_found_later)
 }
 END_TEST
 
-/* No .debug_frame anywhere: looked for at the 1st, 2nd, 4th, 8th... ask,
- * not at each of 100 pcs. */
+/* No .debug_frame anywhere: looked for once, not at each of 100 pcs and
+ * processes. */
 START_TEST(test_gap_none_cached)
 {
 	struct machine *m = machine_new();
 	struct unwinder *u;
 	struct unwind_file *f;
 	struct walk w;
-	uint64_t out[16], pc;
+	uint64_t out[16];
 	enum unwind_outcome o;
 	uint32_t pid;
 
@@ -250,15 +275,53 @@ START_TEST(test_gap_none_cached)
 	u = unwind_new(m, EM_X86_64);
 	f = unwind_test_file(u, loaded_dso(m, PID));
 	for (pid = PID; pid < PID + 100; pid++) {
-		/* Each pc once (rules are cached per pc), some in libdw's walk. */
-		pc = pid % 2 ? sym_dbg + 1 : sym_dexpr + 1;
-		walk_init(&w, pid, pc);
+		/* Some pcs in the cached walk, some in libdw's. */
+		walk_init(&w, pid, pid % 2 ? sym_dbg + 1 + pid % 3 : sym_dexpr + 1 + pid % 3);
 		unwind_sample(u, &w.s, &w.attr, out, 16, &o);
 		ck_assert_int_eq(o, UNWIND_NO_CFI);
 	}
+	ck_assert_uint_ge(f->dbg_asks, 100);
+	ck_assert_uint_eq(f->dbg_opens, 1);
+	ck_assert_ptr_null(f->dbg_cfi);
+	unwind_free(u);
+	machine_free(m);
+}
+END_TEST
+
+/* A debug file that cannot be read (gone since it was found): read again
+ * at the 2nd, 4th, 8th... ask, not at each; once back, read. */
+START_TEST(test_gap_failure_backoff)
+{
+	struct machine *m = machine_new();
+	struct unwinder *u;
+	struct unwind_file *f;
+	struct walk w;
+	uint64_t out[16];
+	enum unwind_outcome o;
+	uint32_t pid;
+	int i;
+
+	build_lib();
+	for (pid = PID; pid < PID + 100; pid++)
+		map_file(m, pid, "gap.so");
+	u = unwind_new(m, EM_X86_64);
+	f = unwind_test_file(u, loaded_dso(m, PID));
+	ck_assert_int_eq(testutil_sh("mv '%s/gap.so.debug' '%s/gap.so.away'", dir, dir), 0);
+	for (pid = PID; pid < PID + 100; pid++) {
+		walk_init(&w, pid, pid % 2 ? sym_dbg + 1 : sym_dexpr + 1);
+		unwind_sample(u, &w.s, &w.attr, out, 16, &o);
+		ck_assert_int_ne(o, UNWIND_ROOT);
+	}
 	ck_assert_msg(f->dbg_opens >= 2 && f->dbg_opens <= 9, "%u reads for %u asks", f->dbg_opens,
 		      f->dbg_asks);
-	ck_assert_ptr_null(f->dbg_cfi);
+	ck_assert_int_eq(testutil_sh("mv '%s/gap.so.away' '%s/gap.so.debug'", dir, dir), 0);
+	for (i = 0; i < 400 && !f->dbg_cfi; i++) {
+		walk_init(&w, PID, sym_dbg + 1);
+		unwind_sample(u, &w.s, &w.attr, out, 16, &o);
+	}
+	ck_assert_ptr_nonnull(f->dbg_cfi);
+	walk_to_root(u, PID, sym_dbg + 1);
+	walk_to_root(u, PID + 1, sym_dexpr + 1);
 	unwind_free(u);
 	machine_free(m);
 }
@@ -273,9 +336,12 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 #if defined(__x86_64__)
+	/* Once, for every test's process. */
+	build_lib();
 	tcase_add_test(tc, test_gap_unwinds);
 	tcase_add_test(tc, test_gap_debug_found_later);
 	tcase_add_test(tc, test_gap_none_cached);
+	tcase_add_test(tc, test_gap_failure_backoff);
 #endif
 	suite_add_tcase(s, tc);
 	return testutil_run(s) ? EXIT_FAILURE : EXIT_SUCCESS;
