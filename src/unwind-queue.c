@@ -137,6 +137,7 @@ struct unwind_queue *unwind_queue_new(struct machine *m, int e_machine, size_t s
 	q->u = u;
 	/* Inline: a sample and its process's maps, then one forget. */
 	q->inline_walks = slots == 0;
+	unwind_set_wait_symbols(u, q->inline_walks);
 	q->nslots = q->inline_walks ? 4 : n;
 	q->slots = xcalloc(q->nslots, sizeof(*q->slots));
 	pthread_mutex_init(&q->lock, NULL);

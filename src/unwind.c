@@ -80,6 +80,7 @@ struct unwinder {
 	struct unwind_proc *lru_head, *lru_tail;
 	size_t nlru;
 	uint64_t counts[UNWIND_NOUTCOMES];   /* atomic: read by other threads */
+	bool wait_symbols;           /* unwind_set_wait_symbols */
 	/* scratch: the process's maps as the machine has them now */
 	struct unwind_map *cur;
 	size_t ncur, curcap;
@@ -674,11 +675,27 @@ static bool unwind_at_file(struct unwinder *u, struct unwind_proc *p, uint64_t a
 	return true;
 }
 
+void unwind_set_wait_symbols(struct unwinder *u, bool wait)
+{
+	u->wait_symbols = wait;
+}
+
 /* vaddr's frame from file's .debug_frame, for a pc .eh_frame has no FDE
  * for (code built without unwind tables): read once for every process. */
-static bool unwind_debug_frame(struct unwind_file *file, uint64_t vaddr, Dwarf_Frame **f)
+static bool unwind_debug_frame(struct unwinder *u, struct unwind_file *file, uint64_t vaddr,
+			       Dwarf_Frame **f)
 {
-	Dwarf_CFI *cfi = unwind_file_debug_cfi(file);
+	Dwarf_CFI *cfi;
+	int ms;
+
+	/* Its debug file is known once its symbols are in: a recording's
+	 * samples are walked the same whatever the loader's pace (5 s at
+	 * most: debuginfod may be asked). */
+	for (ms = 0; u->wait_symbols && !file->dbg_cfi && ms < 5000 &&
+		     machine_dso_pending(file->dso);
+	     ms++)
+		usleep(1000);
+	cfi = unwind_file_debug_cfi(file);
 
 	return cfi && dwarf_cfi_addrframe(cfi, vaddr, f) == 0;
 }
@@ -701,13 +718,13 @@ static struct unwind_rule unwind_rule_at(struct unwinder *u, struct unwind_proc 
 	r = unwind_file_rule(file, vaddr);
 	/* No FDE when asked: the debug file's may have come since (its
 	 * symbols were loading). */
-	if (r->kind == RULE_NO_FDE && unwind_debug_frame(file, vaddr, &f))
+	if (r->kind == RULE_NO_FDE && unwind_debug_frame(u, file, vaddr, &f))
 		goto make;
 	if (r->kind != RULE_EMPTY)
 		return *r;
 	r->kind = RULE_NO_FDE;
 	if ((file->cfi && dwarf_cfi_addrframe(file->cfi, vaddr, &f) == 0) ||
-	    unwind_debug_frame(file, vaddr, &f)) {
+	    unwind_debug_frame(u, file, vaddr, &f)) {
 make:
 		unwind_file_rule_make(u->arch, f, vaddr, r);
 		free(f);

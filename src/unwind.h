@@ -6,6 +6,7 @@
 #define PROFTOP_UNWIND_H
 
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,6 +40,11 @@ struct unwind_map {
  * a thread that must not touch the machine). */
 struct unwinder *unwind_new(struct machine *m, int e_machine);
 void unwind_free(struct unwinder *u);
+
+/* Walks may wait (a recording's, on its reader's thread) for the symbols
+ * of a DSO being loaded when one of its pcs has no .eh_frame FDE: its
+ * debug file's .debug_frame is then known, as for the later samples. */
+void unwind_set_wait_symbols(struct unwinder *u, bool wait);
 
 /* pid has new maps (MMAP2): the next walk reports them first. */
 void unwind_maps_changed(struct unwinder *u, uint32_t pid);

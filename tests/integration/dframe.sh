@@ -64,8 +64,10 @@ readelf --debug-dump=frames "$TMP/prog.debug" 2>/dev/null | grep -q "pc=0*$X\.\.
 readelf -SW "$TMP/prog.debug" 2>/dev/null | grep -Eq '\.debug_frame +PROGBITS( +[0-9a-f]+){4} +[A-Z]*C' ||
 	fail "the debug file's .debug_frame is not compressed"
 
-# check JSON NAME: spin_x's row is NAME (above the leaf, nearly all the
-# samples); the chains reach the root and main holds nearly all.
+# check JSON NAME MIN: spin_x's row is NAME (above the leaf, nearly all
+# the samples); MIN% of the chains reach the root through it, to main.
+# (Live, the first samples come before the debug file is found: a replay
+# waits for it.)
 check() {
 	python3 - "$@" <<'PY' || exit 1
 import json, sys
@@ -80,10 +82,11 @@ if rows.get(name, {}).get("children", 0) < 90:
     print("not ok - no row %s holding the leaf's samples" % name); sys.exit(1)
 if name.startswith("sub_") and rows[name].get("synthetic") is not True:
     print("not ok - %s is not synthetic" % name); sys.exit(1)
+least = float(sys.argv[3])
 for s in ("main", "work"):
-    if rows.get(s, {}).get("children", 0) < 90:
+    if rows.get(s, {}).get("children", 0) < least:
         print("not ok - %s's children %.1f: the chains stop in spin_x" % (s, rows.get(s, {}).get("children", 0))); sys.exit(1)
-if u["root"] < 0.9 * u["chains"]:
+if u["root"] < least / 100 * u["chains"]:
     print("not ok - %d of %d chains reach the root" % (u["root"], u["chains"])); sys.exit(1)
 PY
 }
@@ -92,7 +95,7 @@ if perf record -q --call-graph dwarf -F 2000 -e cpu-clock -o "$TMP/rec.data" -- 
 	>/dev/null 2>"$TMP/perf.err"; then
 	"$PROFTOP" -i "$TMP/rec.data" -s dso,sym --json >"$TMP/file.json" 2>"$TMP/err" ||
 		fail "proftop -i: $(cat "$TMP/err")"
-	check "$TMP/file.json" spin_x
+	check "$TMP/file.json" spin_x 98
 	perf report -i "$TMP/rec.data" --children --sort sym --stdio -g none 2>/dev/null |
 		grep -E '\[\.\] (main|work|spin_x|leaf)$' | sed 's/^/# perf report: /'
 	echo "# (perf report has no main or work: its chains stop at spin_x)"
@@ -101,7 +104,7 @@ if perf record -q --call-graph dwarf -F 2000 -e cpu-clock -o "$TMP/rec.data" -- 
 	cp "$TMP/prog.nox.debug" "$TMP/prog.debug"
 	"$PROFTOP" -i "$TMP/rec.data" -s dso,sym --json >"$TMP/nox.json" 2>"$TMP/err" ||
 		fail "proftop -i: $(cat "$TMP/err")"
-	check "$TMP/nox.json" "sub_$X"
+	check "$TMP/nox.json" "sub_$X" 98
 	ok "replay: spin_x without a symbol is sub_$X, its .debug_frame FDE"
 	cp "$TMP/prog.full" "$TMP/prog.keep"
 	objcopy --only-keep-debug --compress-debug-sections=zlib "$TMP/prog.keep" "$TMP/prog.debug"
@@ -112,5 +115,5 @@ fi
 require_perf_events
 "$PROFTOP" --call-graph dwarf -e cpu-clock -s dso,sym --batch --json -d 1.5 -- "$TMP/prog" 2 \
 	>"$TMP/live.json" 2>"$TMP/err" || fail "proftop --call-graph dwarf: $(cat "$TMP/err")"
-check "$TMP/live.json" spin_x
+check "$TMP/live.json" spin_x 85
 ok "live: the chains go through spin_x to the root"

@@ -76,7 +76,7 @@ static void build_fixtures(void)
 		    "readelf -SW mixed.debug 2>/dev/null | grep -Eq '\\.debug_frame +PROGBITS( +[0-9a-f]+){4} +[A-Z]*C' && "
 		    "objcopy --strip-symbol=spin_x mixed.debug mixed.nox.debug && "
 		    "strip --strip-all --keep-section=.debug_frame -o mixed.nosym.debug mixed.debug && "
-		    "! readelf -S mixed.nosym.debug | grep -q symtab",
+		    "! readelf -S mixed.nosym.debug 2>/dev/null | grep -q symtab",
 		    dir)) {
 		fprintf(stderr, "check_cfi: cannot build the fixtures\n");
 		abort();
