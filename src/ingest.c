@@ -78,6 +78,11 @@ struct ingest {
 	 * thread: created at the first such sample */
 	struct unwind_queue *uq;
 	bool unwind_tried;
+	/* the sample being added was taken before its process's exec: its
+	 * maps and name then (unwind_queue_old_maps), or NULL */
+	const struct unwind_map *old_maps;
+	size_t nold_maps;
+	const char *old_comm;
 	/* frame-pointer chains with a user part, and those that reach a root
 	 * (_start, clone, ...): the last root symbol seen, to skip the names */
 	uint64_t fp_chains, fp_root;
@@ -333,6 +338,20 @@ static bool ingest_wants_addr(const struct ingest *in)
 	       sort_spec_has(hist_sort_spec(in->hist), SORT_SRCLINE);
 }
 
+/* ip of a sample taken before its process's exec, in its maps then (not
+ * cached: the pid's are the new program's).  False outside them. */
+static bool ingest_resolve_old(struct ingest *in, uint16_t cpumode, uint64_t ip,
+			       struct resolved *r)
+{
+	const struct unwind_map *mp;
+
+	if ((cpumode & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER ||
+	    !(mp = unwind_maps_find(in->old_maps, in->nold_maps, ip)))
+		return false;
+	machine_resolve_map(in->machine, mp->start, mp->end, mp->pgoff, mp->dso, ip, r);
+	return true;
+}
+
 /* machine_resolve through the cache.  Only answers that cannot change
  * while the process's maps stay the same are kept: not an address whose
  * symbols are still loading, nor an [unknown] in a DSO (its table may
@@ -344,6 +363,8 @@ static bool ingest_resolve(struct ingest *in, uint32_t pid, uint32_t tid, uint16
 
 	if (!in->rcache)
 		in->rcache = callchain_cache_new(0);
+	if (in->old_maps && ingest_resolve_old(in, cpumode, ip, r))
+		return false;
 	if (callchain_cache_find_ip(in->rcache, pid, ip, cpumode, &f, &r->addr)) {
 		r->dso = f.dso;
 		r->sym = f.sym;
@@ -398,7 +419,7 @@ static size_t ingest_resolve_chain(struct ingest *in, const struct sample *s,
 	/* Callers' return addresses repeat from sample to sample: a chain
 	 * seen before in this process costs a compare of its raw words, not
 	 * the addresses and n lookups.  (need is the same for every sample.) */
-	hit = callchain_cache_find_sample(in->rcache, s, &n, &in->cc_token);
+	hit = in->old_maps ? NULL : callchain_cache_find_sample(in->rcache, s, &n, &in->cc_token);
 	if (hit && n >= 2) {
 		/* Not copied: 31 frames a sample was 12% of the ingestion. */
 		in->cc_callers = hit;
@@ -484,10 +505,12 @@ static void ingest_unwound(struct ingest *in, bool wait)
 	if (!in->uq || !unwind_queue_pending(in->uq))
 		return;
 	while ((s = unwind_queue_next(in->uq, &attr, wait))) {
+		in->old_maps = unwind_queue_old_maps(in->uq, &in->nold_maps, &in->old_comm);
 		if (in->offcpu && attr->type == PERF_TYPE_TRACEPOINT)
 			ingest_offcpu_deferred(in, s);
 		else
 			ingest_sample_add(in, s, attr, true);
+		in->old_maps = NULL;
 	}
 }
 
@@ -676,7 +699,8 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 		r.sym = &runqueue;
 		r.pending = false;
 	}
-	hs.comm = machine_comm_of(in->machine, s->sid.pid, s->sid.tid);
+	hs.comm = in->old_maps && in->old_comm ? in->old_comm :
+		  machine_comm_of(in->machine, s->sid.pid, s->sid.tid);
 	if (!hs.comm && s->sid.pid == 0)
 		hs.comm = intern("swapper");
 	hs.pid = s->sid.pid;
@@ -961,7 +985,7 @@ static void ingest_maps_changed(struct ingest *in, uint32_t pid, bool gone)
 		return;
 	/* A recording's samples are unwound with the maps they were taken
 	 * with; live, ingestion does not wait (a sample in flight across an
-	 * exec may resolve against the new maps). */
+	 * exec keeps its maps: unwind_queue_exec). */
 	if (!in->cfg.live)
 		ingest_unwound(in, true);
 	if (gone)
@@ -1002,6 +1026,10 @@ void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
 		ingest_maps_changed(in, rec.u.mmap.pid, false);
 		break;
 	case RECORD_COMM:
+		/* Live, samples still on the unwinder's queue keep the maps
+		 * they were taken under (a recording's are added by now). */
+		if (rec.u.comm.exec && in->uq && in->cfg.live)
+			unwind_queue_exec(in->uq, rec.u.comm.pid);
 		machine_comm(in->machine, &rec.u.comm);
 		if (rec.u.comm.exec)
 			ingest_maps_changed(in, rec.u.comm.pid, true);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "machine.h"
 #include "unwind-test.h"
 #include "util.h"
 
@@ -18,6 +19,13 @@ enum slot_kind {
 	SLOT_SAMPLE,
 	SLOT_MAPS,      /* pid's maps are now maps[] */
 	SLOT_FORGET,    /* pid is gone */
+};
+
+/* A process's maps before its exec, for the samples queued then. */
+struct uq_old_maps {
+	struct unwind_map *maps;
+	size_t n, cap;
+	unsigned refs;            /* samples holding it */
 };
 
 struct slot {
@@ -34,6 +42,9 @@ struct slot {
 	/* SLOT_MAPS */
 	struct unwind_map *maps;
 	size_t nmaps, map_cap;
+	/* SLOT_SAMPLE queued across its process's exec (the engine's) */
+	struct uq_old_maps *old;
+	const char *old_comm;
 };
 
 struct unwind_queue {
@@ -66,6 +77,9 @@ struct unwind_queue {
 	 * there is room (before any sample: a pid may come back) */
 	uint32_t *late;
 	size_t nlate, late_cap;
+	/* the old maps of the sample unwind_queue_next returned last */
+	struct uq_old_maps *cur_old;
+	const char *cur_comm;
 };
 
 static struct slot *uq_slot(struct unwind_queue *q, size_t pos)
@@ -151,6 +165,22 @@ struct unwind_queue *unwind_queue_new(struct machine *m, int e_machine, size_t s
 	return q;
 }
 
+static void uq_old_put(struct uq_old_maps *o)
+{
+	if (o && !--o->refs) {
+		free(o->maps);
+		free(o);
+	}
+}
+
+/* The old maps of the sample returned last go with it. */
+static void uq_old_release(struct unwind_queue *q)
+{
+	uq_old_put(q->cur_old);
+	q->cur_old = NULL;
+	q->cur_comm = NULL;
+}
+
 void unwind_queue_free(struct unwind_queue *q)
 {
 	size_t i;
@@ -164,6 +194,9 @@ void unwind_queue_free(struct unwind_queue *q)
 		pthread_mutex_unlock(&q->lock);
 		pthread_join(q->thread, NULL);
 	}
+	uq_old_release(q);
+	for (; q->head != q->tail; q->head++)
+		uq_old_put(uq_slot(q, q->head)->old);
 	for (i = 0; i < q->nslots; i++) {
 		free(q->slots[i].stack);
 		free(q->slots[i].chain);
@@ -371,8 +404,12 @@ const struct sample *unwind_queue_next(struct unwind_queue *q,
 				uq_flush_late(q);
 			return NULL;
 		}
+		uq_old_release(q);
 		sl = uq_slot(q, q->head++);
 		if (sl->kind == SLOT_SAMPLE) {
+			q->cur_old = sl->old;
+			q->cur_comm = sl->old_comm;
+			sl->old = NULL;
 			*attr = sl->attr;
 			return &sl->s;
 		}
@@ -382,6 +419,38 @@ const struct sample *unwind_queue_next(struct unwind_queue *q,
 size_t unwind_queue_pending(const struct unwind_queue *q)
 {
 	return q->tail - q->head;
+}
+
+void unwind_queue_exec(struct unwind_queue *q, uint32_t pid)
+{
+	struct uq_old_maps *o = NULL;
+	size_t pos;
+
+	/* The thread reads none of what is written here: the slots it may
+	 * be walking are only given fields of the engine's. */
+	for (pos = q->head; pos != q->tail; pos++) {
+		struct slot *sl = uq_slot(q, pos);
+
+		if (sl->kind != SLOT_SAMPLE || sl->pid != pid || sl->old)
+			continue;
+		if (!o) {
+			o = xcalloc(1, sizeof(*o));
+			o->n = unwind_maps_collect(q->m, pid, &o->maps, &o->cap);
+		}
+		o->refs++;
+		sl->old = o;
+		sl->old_comm = machine_comm_of(q->m, pid, sl->s.sid.tid);
+	}
+}
+
+const struct unwind_map *unwind_queue_old_maps(const struct unwind_queue *q, size_t *n,
+					       const char **comm)
+{
+	if (!q->cur_old)
+		return NULL;
+	*n = q->cur_old->n;
+	*comm = q->cur_comm;
+	return q->cur_old->maps;
 }
 
 void unwind_queue_maps_changed(struct unwind_queue *q, uint32_t pid)

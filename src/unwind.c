@@ -507,6 +507,12 @@ static const struct unwind_map *unwind_map_at(const struct unwind_map *maps, siz
 	return lo < n && maps[lo].start <= addr ? &maps[lo] : NULL;
 }
 
+const struct unwind_map *unwind_maps_find(const struct unwind_map *maps, size_t n,
+					  uint64_t addr)
+{
+	return unwind_map_at(maps, n, addr);
+}
+
 /* Report mp to p's Dwfl (made at the first), once. */
 static void unwind_proc_report(struct unwinder *u, struct unwind_proc *p,
 			       const struct unwind_map *mp)

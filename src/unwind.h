@@ -59,6 +59,10 @@ void unwind_set_maps(struct unwinder *u, uint32_t pid, const struct unwind_map *
 size_t unwind_maps_collect(struct machine *m, uint32_t pid, struct unwind_map **buf,
 			   size_t *cap);
 
+/* The map of maps (n, in address order) holding addr, or NULL. */
+const struct unwind_map *unwind_maps_find(const struct unwind_map *maps, size_t n,
+					  uint64_t addr);
+
 /* Whether attr's samples carry registers and a stack to unwind. */
 bool unwind_attr_wants(const struct perf_event_attr *attr);
 
