@@ -487,6 +487,11 @@ struct symtab *cfi_symtab_debug(Elf *dbg, const struct symtab *cfi, const struct
 		cfi_walk_debug_frame(dbg, &b);
 	free(b.text);
 	*added = b.fresh;
+	/* Nothing new (most debug files have no .debug_frame): no copy. */
+	if (!b.fresh) {
+		symtab_free(b.st);
+		return NULL;
+	}
 	for (i = 0; i < n; i++) {
 		const struct symbol *s = symtab_get(cfi, i);
 

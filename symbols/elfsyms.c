@@ -682,7 +682,7 @@ int elfsyms_merge_debug(struct elfsyms_image *img, const char *path)
 	symtab_free(img->symtab);
 	img->symtab = st;
 	/* The debug file's names replace the synthetic ones they cover. */
-	dbg = cfi_symtab_refine(cfi, st);
+	dbg = cfi_symtab_refine(cfi ? cfi : img->cfi_symtab, st);
 	symtab_free(cfi);
 	symtab_free(img->cfi_symtab);
 	img->cfi_symtab = dbg;
