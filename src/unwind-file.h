@@ -34,6 +34,7 @@ struct unwind_rule {
 	uint8_t kind;        /* enum unwind_rule_kind */
 	uint8_t cfa_fp;      /* CFA from the fp, else from the sp */
 	uint8_t fp;          /* enum unwind_rule_fp */
+	uint8_t dbg_read;    /* RULE_NO_FDE: the file's .debug_frame was read then */
 	int32_t cfa_off, ra_off, fp_off;
 };
 
@@ -61,6 +62,7 @@ struct unwind_file {
 	uint32_t dbg_asks, dbg_opens, dbg_next_try;
 	const char *dbg_path;     /* the debug file it was looked for with */
 	bool dbg_refused;         /* a Dwfl was told there is none */
+	bool dbg_waited;          /* a walk waited for its symbols once */
 	struct unwind_file *next;
 };
 

@@ -696,11 +696,13 @@ static bool unwind_debug_frame(struct unwinder *u, struct unwind_file *file, uin
 
 	/* Its debug file is known once its symbols are in: a recording's
 	 * samples are walked the same whatever the loader's pace (5 s at
-	 * most: debuginfod may be asked). */
-	for (ms = 0; u->wait_symbols && !file->dbg_cfi && ms < 5000 &&
-		     machine_dso_pending(file->dso);
-	     ms++)
-		usleep(1000);
+	 * most, once a file: debuginfod may be asked). */
+	if (u->wait_symbols && !file->dbg_cfi && !file->dbg_waited &&
+	    machine_dso_pending(file->dso)) {
+		file->dbg_waited = true;
+		for (ms = 0; ms < 5000 && machine_dso_pending(file->dso); ms++)
+			usleep(1000);
+	}
 	cfi = unwind_file_debug_cfi(file);
 
 	return cfi && dwarf_cfi_addrframe(cfi, vaddr, f) == 0;
@@ -722,18 +724,21 @@ static struct unwind_rule unwind_rule_at(struct unwinder *u, struct unwind_proc 
 		return none;
 	}
 	r = unwind_file_rule(file, vaddr);
-	/* No FDE when asked: the debug file's may have come since (its
-	 * symbols were loading). */
-	if (r->kind == RULE_NO_FDE && unwind_debug_frame(u, file, vaddr, &f))
-		goto make;
-	if (r->kind != RULE_EMPTY)
-		return *r;
-	r->kind = RULE_NO_FDE;
-	if ((file->cfi && dwarf_cfi_addrframe(file->cfi, vaddr, &f) == 0) ||
-	    unwind_debug_frame(u, file, vaddr, &f)) {
-make:
-		unwind_file_rule_make(u->arch, f, vaddr, r);
-		free(f);
+	if (r->kind == RULE_EMPTY) {
+		r->kind = RULE_NO_FDE;
+		if (file->cfi && dwarf_cfi_addrframe(file->cfi, vaddr, &f) == 0) {
+			unwind_file_rule_make(u->arch, f, vaddr, r);
+			free(f);
+		}
+	}
+	/* No FDE, and no .debug_frame read yet (its debug file may be found
+	 * since: its symbols were loading). */
+	if (r->kind == RULE_NO_FDE && !r->dbg_read) {
+		if (unwind_debug_frame(u, file, vaddr, &f)) {
+			unwind_file_rule_make(u->arch, f, vaddr, r);
+			free(f);
+		}
+		r->dbg_read = file->dbg_cfi != NULL;
 	}
 	return *r;
 }

@@ -473,13 +473,28 @@ struct symtab *cfi_symtab_new(Elf *elf, const struct symtab *real)
 	return cfi_build_finish(&b);
 }
 
+/* The functions of cfi (may be NULL) whose start no symbol of b->real
+ * covers, into b. */
+static void cfi_keep_uncovered(struct cfi_build *b, const struct symtab *cfi)
+{
+	size_t i, n = cfi ? symtab_count(cfi) : 0;
+
+	for (i = 0; i < n; i++) {
+		const struct symbol *s = symtab_get(cfi, i);
+
+		if (symtab_lookup(b->real, s->start))
+			continue;
+		symtab_add(b->st, s->start, s->end - s->start, SYMTAB_LOCAL, s->name, s->end);
+		b->added++;
+	}
+}
+
 struct symtab *cfi_symtab_debug(Elf *dbg, const struct symtab *cfi, const struct symtab *real,
 				size_t *added)
 {
 	struct cfi_build b = { .real = real, .count_fresh = true, .known = cfi };
 	Elf_Scn *eh;
 	GElf_Shdr ehsh;
-	size_t i, n = cfi ? symtab_count(cfi) : 0;
 
 	cfi_find_sections(dbg, &b, &eh, &ehsh);
 	b.st = symtab_new();
@@ -492,30 +507,15 @@ struct symtab *cfi_symtab_debug(Elf *dbg, const struct symtab *cfi, const struct
 		symtab_free(b.st);
 		return NULL;
 	}
-	for (i = 0; i < n; i++) {
-		const struct symbol *s = symtab_get(cfi, i);
-
-		if (symtab_lookup(real, s->start))
-			continue;
-		symtab_add(b.st, s->start, s->end - s->start, SYMTAB_LOCAL, s->name, s->end);
-		b.added++;
-	}
+	cfi_keep_uncovered(&b, cfi);
 	return cfi_build_finish(&b);
 }
 
 struct symtab *cfi_symtab_refine(const struct symtab *cfi, const struct symtab *real)
 {
 	struct cfi_build b = { .real = real };
-	size_t i, n = cfi ? symtab_count(cfi) : 0;
 
 	b.st = symtab_new();
-	for (i = 0; i < n; i++) {
-		const struct symbol *s = symtab_get(cfi, i);
-
-		if (symtab_lookup(real, s->start))
-			continue;
-		symtab_add(b.st, s->start, s->end - s->start, SYMTAB_LOCAL, s->name, s->end);
-		b.added++;
-	}
+	cfi_keep_uncovered(&b, cfi);
 	return cfi_build_finish(&b);
 }

@@ -229,14 +229,34 @@ Elf_Scn *debugfile_frame_scn(Elf *elf)
 	return NULL;
 }
 
+/* A section of size bytes at buf (kept until elf_update), named at name
+ * in .shstrtab, appended to out. */
+static Elf_Scn *debugfile_add_section(Elf *out, const void *buf, size_t size, Elf64_Word name,
+				      Elf64_Word type)
+{
+	Elf_Scn *scn = elf_newscn(out);
+	Elf_Data *d = scn ? elf_newdata(scn) : NULL;
+	GElf_Shdr sh;
+
+	if (!d || !gelf_getshdr(scn, &sh))
+		return NULL;
+	d->d_buf = (void *)buf;
+	d->d_size = size;
+	d->d_type = ELF_T_BYTE;
+	d->d_align = 1;
+	sh.sh_name = name;
+	sh.sh_type = type;
+	sh.sh_addralign = 1;
+	return gelf_update_shdr(scn, &sh) ? scn : NULL;
+}
+
 int debugfile_frame_image(Elf *elf)
 {
 	static const char strtab[] = "\0.debug_frame\0.shstrtab";
 	Elf_Scn *scn = debugfile_frame_scn(elf);
-	Elf_Data *src = scn ? elf_getdata(scn, NULL) : NULL, *d;
+	Elf_Data *src = scn ? elf_getdata(scn, NULL) : NULL;
 	GElf_Ehdr eh, oeh;
-	GElf_Shdr sh;
-	Elf_Scn *frame, *strs;
+	Elf_Scn *strs;
 	size_t phnum, i;
 	Elf *out;
 	int fd, err = -EINVAL;
@@ -267,29 +287,10 @@ int debugfile_frame_image(Elf *elf)
 		if (!gelf_getphdr(elf, (int)i, &ph) || !gelf_update_phdr(out, (int)i, &ph))
 			goto out;
 	}
-	if (!(frame = elf_newscn(out)) || !(d = elf_newdata(frame)))
+	if (!debugfile_add_section(out, src->d_buf, src->d_size, 1, SHT_PROGBITS) ||
+	    !(strs = debugfile_add_section(out, strtab, sizeof(strtab), 14, SHT_STRTAB)))
 		goto out;
-	d->d_buf = src->d_buf;
-	d->d_size = src->d_size;
-	d->d_type = ELF_T_BYTE;
-	d->d_align = 1;
-	if (!gelf_getshdr(frame, &sh))
-		goto out;
-	sh.sh_name = 1;
-	sh.sh_type = SHT_PROGBITS;
-	sh.sh_addralign = 1;
-	if (!gelf_update_shdr(frame, &sh) || !(strs = elf_newscn(out)) || !(d = elf_newdata(strs)))
-		goto out;
-	d->d_buf = (void *)strtab;
-	d->d_size = sizeof(strtab);
-	d->d_type = ELF_T_BYTE;
-	d->d_align = 1;
-	if (!gelf_getshdr(strs, &sh))
-		goto out;
-	sh.sh_name = 14;
-	sh.sh_type = SHT_STRTAB;
-	sh.sh_addralign = 1;
-	if (gelf_update_shdr(strs, &sh) && gelf_getehdr(out, &oeh) &&
+	if (gelf_getehdr(out, &oeh) &&
 	    (oeh.e_shstrndx = (GElf_Half)elf_ndxscn(strs), gelf_update_ehdr(out, &oeh)) &&
 	    elf_update(out, ELF_C_WRITE) > 0)
 		err = 0;
