@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "machine.h"
 #include "unwind-test.h"
@@ -109,6 +110,13 @@ static void uq_run(struct unwind_queue *q, struct slot *sl)
 	}
 }
 
+static bool uq_test_held;
+
+void unwind_queue_test_hold(bool hold)
+{
+	__atomic_store_n(&uq_test_held, hold, __ATOMIC_RELEASE);
+}
+
 static void *uq_thread(void *arg)
 {
 	struct unwind_queue *q = arg;
@@ -126,6 +134,8 @@ static void *uq_thread(void *arg)
 			break;
 		pos = q->done;
 		pthread_mutex_unlock(&q->lock);
+		while (__atomic_load_n(&uq_test_held, __ATOMIC_ACQUIRE))
+			usleep(1000);
 		uq_run(q, uq_slot(q, pos));
 		pthread_mutex_lock(&q->lock);
 		q->done = pos + 1;

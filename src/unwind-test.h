@@ -3,6 +3,7 @@
 #ifndef PROFTOP_UNWIND_TEST_H
 #define PROFTOP_UNWIND_TEST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct dso;
@@ -16,6 +17,10 @@ size_t unwind_test_procs(const struct unwinder *u);
 /* The queue thread's processes known, once the thread has walked all
  * that was queued (call after unwind_queue_next(..., true) gave NULL). */
 size_t unwind_queue_test_procs(const struct unwind_queue *q);
+
+/* Hold (true) or let go every queue's thread before its next slot: a
+ * test's samples then wait on the queue while records go on. */
+void unwind_queue_test_hold(bool hold);
 
 /* The unwinder's file of d (opened if it was not). */
 struct unwind_file *unwind_test_file(struct unwinder *u, struct dso *d);

@@ -7,16 +7,24 @@
 
 #include <check.h>
 #include <elf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "dso.h"
+#include "errmsg.h"
+#include "hist.h"
+#include "ingest.h"
 #include "machine.h"
 #include "record.h"
+#include "refresh.h"
 #include "testutil.h"
 #include "unwind-queue.h"
+#include "unwind-test.h"
 #include "unwind.h"
+#include "view.h"
 
 #if defined(__x86_64__)
 
@@ -156,6 +164,147 @@ START_TEST(test_exec_nothing_queued)
 }
 END_TEST
 
+/* ---- through ingest, live ---- */
+
+static struct perf_event_attr uattr = {
+	.size = sizeof(struct perf_event_attr),
+	.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD |
+		       PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER,
+	.sample_regs_user = 0xff0fff,
+	.sample_stack_user = 32,
+	.exclude_callchain_user = 1,
+};
+
+/* Append the string s, NUL-padded to whole words, at w[*n]. */
+static void put_str(uint64_t *w, size_t *n, const char *s)
+{
+	size_t len = strlen(s) + 1, words = (len + 7) / 8;
+
+	memset(&w[*n], 0, words * 8);
+	memcpy(&w[*n], s, len);
+	*n += words;
+}
+
+static void feed(struct ingest *in, uint64_t *w, size_t n, uint32_t type, uint16_t misc)
+{
+	struct perf_event_header *h = (void *)w;
+
+	h->type = type;
+	h->misc = misc;
+	h->size = (uint16_t)(n * 8);
+	ingest_record(in, h, &uattr);
+}
+
+static void feed_mmap(struct ingest *in, const char *path)
+{
+	uint64_t w[32];
+	size_t n = 1;
+
+	w[n++] = PID | (uint64_t)PID << 32;
+	w[n++] = BASE;
+	w[n++] = 0x10000;
+	w[n++] = 0;
+	put_str(w, &n, path);
+	feed(in, w, n, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
+}
+
+static void feed_comm(struct ingest *in, const char *name, bool exec)
+{
+	uint64_t w[8];
+	size_t n = 1;
+
+	w[n++] = PID | (uint64_t)PID << 32;
+	put_str(w, &n, name);
+	feed(in, w, n, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
+}
+
+static void feed_sample(struct ingest *in, uint64_t ip)
+{
+	uint64_t w[64];
+	size_t n = 1, i;
+
+	w[n++] = ip;
+	w[n++] = PID | (uint64_t)PID << 32;
+	w[n++] = 1;                                   /* period */
+	w[n++] = 0;                                   /* no kernel frames */
+	w[n++] = PERF_SAMPLE_REGS_ABI_64;
+	for (i = 0; i < 20; i++)
+		w[n++] = i == 7 ? 0x7ff000000000ULL : i == 8 ? ip : 0;
+	w[n++] = 32;                                  /* the stack copy */
+	for (i = 0; i < 4; i++)
+		w[n++] = 0;
+	w[n++] = 32;
+	feed(in, w, n, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+}
+
+struct seen {
+	uint64_t samples;
+	char comm[32], dso[32];
+	bool mixed;
+};
+
+static bool keep_rows(struct snapshot *snap, void *ctx)
+{
+	struct seen *s = ctx;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < snap->nr_rows; i++) {
+		const struct snapshot_row *r = &snap->rows[i];
+
+		if (!r->samples)
+			continue;
+		if (s->samples && (strcmp(s->comm, r->comm ? r->comm : "") ||
+				   strcmp(s->dso, r->dso ? r->dso : "")))
+			s->mixed = true;
+		snprintf(s->comm, sizeof(s->comm), "%s", r->comm ? r->comm : "");
+		snprintf(s->dso, sizeof(s->dso), "%s", r->dso ? r->dso : "");
+		s->samples += r->samples;
+	}
+	return false;
+}
+
+/* Live, samples the unwinder has not walked yet when their process execs:
+ * their rows are the old program's (its name and DSO), not the new one's
+ * the machine has by the time they come back. */
+START_TEST(test_ingest_exec)
+{
+	struct ingest_config cfg;
+	struct errmsg em = ERRMSG_INIT;
+	struct ingest_header hdr = { .time = 1, .event = "cpu-clock" };
+	struct refresh_action act = { .what = REFRESH_FULL, .interval = 1 };
+	struct ingest *in;
+	struct seen seen;
+	int i;
+
+	memset(&cfg, 0, sizeof(cfg));
+	ck_assert_int_eq(sort_spec_parse("comm,dso", &cfg.sort, &em), 0);
+	cfg.mode = HIST_ACCUMULATE;
+	cfg.live = true;
+	in = ingest_new(&cfg, EM_X86_64);
+	feed_mmap(in, before);
+	feed_comm(in, "sh", false);
+	unwind_queue_test_hold(true);
+	for (i = 0; i < 3; i++)
+		feed_sample(in, BASE + 0x100);
+	feed_comm(in, "env", true);
+	feed_mmap(in, after);
+	unwind_queue_test_hold(false);
+	/* Until the symbols' loader has let every sample in. */
+	for (i = 0; i < 500; i++) {
+		ingest_publish(in, &hdr, &act, keep_rows, &seen);
+		if (seen.samples >= 3)
+			break;
+		usleep(10000);
+	}
+	ck_assert_uint_eq(seen.samples, 3);
+	ck_assert(!seen.mixed);
+	ck_assert_str_eq(seen.comm, "sh");
+	ck_assert_str_eq(seen.dso, "sh");
+	ingest_free(in);
+}
+END_TEST
+
 #endif
 
 int main(void)
@@ -166,6 +315,7 @@ int main(void)
 #if defined(__x86_64__)
 	tcase_add_test(tc, test_exec_keeps_maps);
 	tcase_add_test(tc, test_exec_nothing_queued);
+	tcase_add_test(tc, test_ingest_exec);
 #endif
 	suite_add_tcase(s, tc);
 	return testutil_run(s) ? EXIT_FAILURE : EXIT_SUCCESS;
