@@ -82,7 +82,7 @@ P_PP=$(per1000 "$TMP/pp.proftop")
 P_LOST=$(tail -1 "$TMP/proftop.json" | python3 -c 'import json,sys; s=json.loads(sys.stdin.read()); print(s["lost"], s["off_cpu"]["dropped"], s.get("unwind", {}).get("dropped", "-"))' 2>/dev/null || echo "? ? ?")
 # The holes proftop found in the tracepoint's samples, and how many times
 # a CPU's switch records were opened for them (src/offcpu-holes.c).
-P_HOLES=$(tail -1 "$TMP/proftop.json" | python3 -c 'import json,sys; o=json.loads(sys.stdin.read())["off_cpu"]; print("%d switch-ins missing (%d after an idle task), %d of them on a CPU with its switch records; switch records opened %d times" % (o["holes"], o["holes_idle"], o["holes_closed"], o["cpu_watches"]))' 2>/dev/null || echo "?")
+P_HOLES=$(tail -1 "$TMP/proftop.json" | python3 -c 'import json,sys; o=json.loads(sys.stdin.read())["off_cpu"]; print("%d switch-ins missing (%d after an idle task), %d of them on a CPU with its switch records; switch records opened %d times, closed %d" % (o["holes"], o["holes_idle"], o["holes_closed"], o["cpu_watches"], o["cpu_unwatches"]))' 2>/dev/null || echo "?")
 P_SW=$(python3 -c 'import json,sys; v=[json.loads(l)["off_cpu"]["switches_per_sec"] for l in open(sys.argv[1]) if l.strip()][1:-1]; print("%.0f" % (sum(v)/len(v)) if v else "?")' "$TMP/proftop.json")
 
 # perf record, then perf report on what it wrote.
@@ -210,7 +210,7 @@ if [ -n "${AB:-}" ]; then
 		proftop)
 			measure 8 "$TMP/ab.json" "$PROFTOP" --off-cpu $CG -a --json --accumulate -d 1 \
 				-s comm,sym >/dev/null
-			extra=$(tail -1 "$TMP/ab.json" | python3 -c 'import json,sys; o=json.loads(sys.stdin.read())["off_cpu"]; print("holes %d idle %d closed %d cpu-watches %d" % (o["holes"], o["holes_idle"], o["holes_closed"], o["cpu_watches"]))' 2>/dev/null) ;;
+			extra=$(tail -1 "$TMP/ab.json" | python3 -c 'import json,sys; o=json.loads(sys.stdin.read())["off_cpu"]; print("holes %d idle %d closed %d cpu-watches %d unwatches %d" % (o["holes"], o["holes_idle"], o["holes_closed"], o["cpu_watches"], o["cpu_unwatches"]))' 2>/dev/null) ;;
 		*) perf record -q -e sched:sched_switch $CG -a "$@" -o "$TMP/ab.data" -- sleep 8 2>/dev/null ;;
 		esac
 		wait $PP

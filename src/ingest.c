@@ -1158,6 +1158,7 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 			snap.offcpu_holes_closed = hs->closed;
 			snap.offcpu_holes_idle = hs->idle;
 			snap.offcpu_watches = hs->watches;
+			snap.offcpu_unwatches = hs->unwatches;
 		}
 		if (act->interval > 0) {
 			snap.oncpu_ms_per_sec = (double)(in->oncpu_ns - in->oncpu_ns_at_refresh) /

@@ -272,9 +272,10 @@ struct snapshot {
 	uint64_t offcpu_dropped;     /* intervals with a lost start or end, since start */
 	/* live system-wide: switch-ins the tracepoint missed, those on a CPU
 	 * with switch records, those after an idle task, and the times a
-	 * CPU's switch records were opened (offcpu-holes.h) */
+	 * CPU's switch records were opened and closed (offcpu-holes.h) */
 	bool offcpu_holes_on;
 	uint64_t offcpu_holes, offcpu_holes_closed, offcpu_holes_idle, offcpu_watches;
+	uint64_t offcpu_unwatches;
 	/* --wall (off_cpu set too): periods are ns on or off the CPU */
 	bool wall;
 	double oncpu_ms_per_sec;     /* on-CPU time sampled, ms per second */

@@ -617,11 +617,12 @@ void output_json(FILE *out, const struct snapshot *snap)
 		strbuf_addf(&sb, ",\"dropped\":%llu", (unsigned long long)snap->offcpu_dropped);
 		if (snap->offcpu_holes_on)
 			strbuf_addf(&sb, ",\"holes\":%llu,\"holes_closed\":%llu,"
-				    "\"holes_idle\":%llu,\"cpu_watches\":%llu",
+				    "\"holes_idle\":%llu,\"cpu_watches\":%llu,\"cpu_unwatches\":%llu",
 				    (unsigned long long)snap->offcpu_holes,
 				    (unsigned long long)snap->offcpu_holes_closed,
 				    (unsigned long long)snap->offcpu_holes_idle,
-				    (unsigned long long)snap->offcpu_watches);
+				    (unsigned long long)snap->offcpu_watches,
+				    (unsigned long long)snap->offcpu_unwatches);
 		strbuf_addch(&sb, '}');
 	}
 	if (snap->wall) {
