@@ -197,7 +197,8 @@ fi
 # tracepoint before it opened switch records only on CPUs with holes),
 # and proftop --off-cpu -a as in the run above; each run's CPU per 1000
 # round trips, proftop's holes and switch-record openings, then the
-# means.  The machine's other load moves single runs by 10-20%.
+# means.  PROFTOP_OLD=BINARY adds another proftop to each round (an older
+# build, to compare).  The machine's other load moves single runs by 10-20%.
 if [ -n "${AB:-}" ]; then
 	ab_run() {
 		name=$1
@@ -207,6 +208,9 @@ if [ -n "${AB:-}" ]; then
 		extra=
 		case $name in
 		alone) wait $PP ;;
+		proftop-old)
+			measure 8 /dev/null "$PROFTOP_OLD" --off-cpu $CG -a --json --accumulate -d 1 \
+				-s comm,sym >/dev/null ;;
 		proftop)
 			measure 8 "$TMP/ab.json" "$PROFTOP" --off-cpu $CG -a --json --accumulate -d 1 \
 				-s comm,sym >/dev/null
@@ -219,7 +223,9 @@ if [ -n "${AB:-}" ]; then
 	for r in $(seq "$AB"); do
 		if [ $((r % 2)) = 1 ]; then
 			ab_run alone; ab_run plain; ab_run switch-events --switch-events; ab_run proftop
+			[ -n "${PROFTOP_OLD:-}" ] && ab_run proftop-old
 		else
+			[ -n "${PROFTOP_OLD:-}" ] && ab_run proftop-old
 			ab_run proftop; ab_run switch-events --switch-events; ab_run plain; ab_run alone
 		fi
 	done | tee "$TMP/ab.txt" | sed 's/^/ab: /'
