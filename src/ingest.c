@@ -28,6 +28,7 @@
 #include "machine.h"
 #include "offcpu.h"
 #include "offcpu-defer.h"
+#include "offcpu-holes.h"
 #include "symloader.h"
 #include "symtab.h"
 #include "synth.h"
@@ -108,6 +109,7 @@ struct ingest {
 	/* --off-cpu: intervals off the CPU, weighed in ns (see offcpu.h) */
 	struct offcpu *offcpu;
 	struct offcpu_defer *offcpu_defer;  /* with dwarf: waiting for the unwinder */
+	struct offcpu_holes *offcpu_holes;  /* live system-wide: see offcpu-holes.h */
 	uint64_t offcpu_now;               /* the latest switch's time */
 	const struct perf_event_attr *offcpu_attr;  /* the tracepoint's */
 	bool offcpu_runq;                  /* the interval charged now was runnable */
@@ -194,6 +196,7 @@ void ingest_free(struct ingest *in)
 	callchain_cache_free(in->rcache);
 	offcpu_free(in->offcpu);
 	offcpu_defer_free(in->offcpu_defer);
+	offcpu_holes_free(in->offcpu_holes);
 	free(in->fp_pending);
 	free(in);
 }
@@ -886,6 +889,23 @@ static void ingest_offcpu_record(struct ingest *in, const struct record *rec,
 		ingest_offcpu_end(in, ev.tid, ev.time, ev.kind == OFFCPU_DEFER_EXIT, attr);
 }
 
+void ingest_offcpu_watch_holes(struct ingest *in)
+{
+	if (in->offcpu && !in->offcpu_holes)
+		in->offcpu_holes = offcpu_holes_new();
+}
+
+bool ingest_offcpu_hole_next(struct ingest *in, uint32_t *cpu, bool *on)
+{
+	return in->offcpu_holes && offcpu_holes_take(in->offcpu_holes, cpu, on);
+}
+
+void ingest_offcpu_cpu_watched(struct ingest *in, uint32_t cpu, bool watched)
+{
+	if (in->offcpu_holes)
+		offcpu_holes_cpu_watched(in->offcpu_holes, cpu, watched);
+}
+
 /* The events behind the oldest switch-out on the unwinder's queue wait;
  * those before it go now. */
 static void ingest_offcpu_flush(struct ingest *in)
@@ -930,6 +950,8 @@ static void ingest_offcpu_sample(struct ingest *in, const struct sample *s,
 		in->offcpu_bad++;
 		return;
 	}
+	if (in->offcpu_holes)
+		offcpu_holes_switch(in->offcpu_holes, s->sid.cpu, ev.sw.prev_pid, ev.sw.next_pid);
 	if (uq && s->regs_abi != PERF_SAMPLE_REGS_ABI_NONE && ev.sw.prev_pid &&
 	    !offcpu_state_dead(ev.sw.prev_state)) {
 		/* Pushed first: a recording's submit may drain the queue. */
@@ -1156,6 +1178,16 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 		snap.off_cpu = true;
 		snap.wall = in->cfg.wall;
 		snap.offcpu_dropped = st->dropped;
+		if (in->offcpu_holes) {
+			const struct offcpu_holes_stats *hs = offcpu_holes_stats(in->offcpu_holes);
+
+			snap.offcpu_holes_on = true;
+			snap.offcpu_holes = hs->holes;
+			snap.offcpu_holes_closed = hs->closed;
+			snap.offcpu_holes_idle = hs->idle;
+			snap.offcpu_watches = hs->watches;
+			snap.offcpu_unwatches = hs->unwatches;
+		}
 		if (act->interval > 0) {
 			snap.oncpu_ms_per_sec = (double)(in->oncpu_ns - in->oncpu_ns_at_refresh) /
 						1e6 / act->interval;

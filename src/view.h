@@ -270,6 +270,12 @@ struct snapshot {
 	double offcpu_ms_per_sec;    /* off-CPU time charged, ms per second */
 	double switches_per_sec;     /* sched_switch samples */
 	uint64_t offcpu_dropped;     /* intervals with a lost start or end, since start */
+	/* live system-wide: switch-ins the tracepoint missed, those on a CPU
+	 * with switch records, those after an idle task, and the times a
+	 * CPU's switch records were opened and closed (offcpu-holes.h) */
+	bool offcpu_holes_on;
+	uint64_t offcpu_holes, offcpu_holes_closed, offcpu_holes_idle, offcpu_watches;
+	uint64_t offcpu_unwatches;
 	/* --wall (off_cpu set too): periods are ns on or off the CPU */
 	bool wall;
 	double oncpu_ms_per_sec;     /* on-CPU time sampled, ms per second */
