@@ -82,6 +82,7 @@ struct pprof_strings {
 	const char **v;
 	size_t n, cap;
 	struct hashtab ht;
+	bool keep;                   /* live: the strings outlive the snapshot */
 };
 
 static uint64_t pprof_strings_hash(const void *ctx, uint32_t idx)
@@ -94,7 +95,8 @@ static bool pprof_strings_eq(const void *ctx, uint32_t idx, const void *key)
 	return strcmp(((const struct pprof_strings *)ctx)->v[idx], key) == 0;
 }
 
-/* s must outlive the encoding (the snapshot's strings do). */
+/* s must outlive the encoding (the snapshot's strings do); a live
+ * writer's tables outlive snapshots and keep interned copies. */
 static uint32_t pprof_str(struct pprof_strings *t, const char *s)
 {
 	size_t slot = hashtab_probe(&t->ht, hash_fnv1a(s), pprof_strings_eq, t, s);
@@ -102,7 +104,7 @@ static uint32_t pprof_str(struct pprof_strings *t, const char *s)
 	if (t->ht.slots[slot] != HASHTAB_EMPTY)
 		return t->ht.slots[slot];
 	t->v = xgrow(t->v, &t->cap, t->n + 1, sizeof(*t->v));
-	t->v[t->n] = s;
+	t->v[t->n] = t->keep ? intern(s) : s;
 	hashtab_insert_at(&t->ht, slot, (uint32_t)t->n, pprof_strings_hash, t);
 	return (uint32_t)t->n++;
 }
@@ -147,6 +149,15 @@ struct pprof_enc {
 	struct pprof_memo *memo;
 	size_t nmemo, memo_cap;
 	struct hashtab memo_ht;
+	/* The stack walk's scratch (kept with a live writer's tables). */
+	uint64_t *fn, *prev_loc, *cur_loc;
+	unsigned *ln;
+	size_t fn_cap, loc_cap;
+	/* Live: the walk each Function was last looked up in (by id - 1),
+	   NULL for a one-shot encoding, and this walk's number. */
+	uint32_t *fref;
+	size_t fref_cap;
+	uint32_t walk;
 };
 
 struct pprof_memo {
@@ -206,9 +217,28 @@ static uint64_t pprof_frame(struct pprof_enc *e, const char *symbol, const char 
 		if (e->maps.n > n) {
 			e->objs = xgrow(e->objs, &e->objs_cap, e->maps.n, sizeof(*e->objs));
 			e->objs[n] = obj;
+		} else if (e->fref && !e->objs[map - 1]) {
+			/* live: the first DSO of this walk (pprof_live_walk) */
+			e->objs[map - 1] = obj;
 		}
 	}
 	return pprof_keys_add(&e->funcs, name, map, kernel, 0) + 1;
+}
+
+/* Function fid is in this walk's profile (a live writer's tables keep
+ * others). */
+static uint64_t pprof_fn_ref(struct pprof_enc *e, uint64_t fid)
+{
+	if (e->fref) {
+		if (fid > e->fref_cap) {
+			size_t old = e->fref_cap;
+
+			e->fref = xgrow(e->fref, &e->fref_cap, fid, sizeof(*e->fref));
+			memset(e->fref + old, 0, (e->fref_cap - old) * sizeof(*e->fref));
+		}
+		e->fref[fid - 1] = e->walk;
+	}
+	return fid;
 }
 
 /* pprof_frame of a stack's frame, remembered by its pointers. */
@@ -219,8 +249,8 @@ static uint64_t pprof_stack_frame(struct pprof_enc *e, const struct snapshot_fra
 	size_t slot = hashtab_probe(&e->memo_ht, h, pprof_memo_eq, e, &k);
 
 	if (e->memo_ht.slots[slot] != HASHTAB_EMPTY)
-		return e->memo[e->memo_ht.slots[slot]].fid;
-	k.fid = pprof_frame(e, f->symbol, f->dso, f->object, NULL, f->kernel);
+		return pprof_fn_ref(e, e->memo[e->memo_ht.slots[slot]].fid);
+	k.fid = pprof_fn_ref(e, pprof_frame(e, f->symbol, f->dso, f->object, NULL, f->kernel));
 	e->memo = xgrow(e->memo, &e->memo_cap, e->nmemo + 1, sizeof(*e->memo));
 	e->memo[e->nmemo] = k;
 	hashtab_insert_at(&e->memo_ht, slot, (uint32_t)e->nmemo++, pprof_memo_hash, e);
@@ -375,57 +405,73 @@ static void pprof_value_type(struct pprof_enc *e, ValueType *vt, const char *typ
 	vt->unit = pprof_str(&e->strs, unit);
 }
 
-/* Each distinct address of a stack's frame (view_opts.stack_detail; with
- * --inline the run of inlined functions at it and the one they were
- * inlined into, as its Lines) is one Location, in the Mapping of its DSO,
- * which gives the DSO's executable segment once its symbols are loaded
- * (the addresses are the ELF's, as in its symbol table) and says
- * has_functions (the names are resolved) and nothing else it cannot back:
- * has_filenames and has_line_numbers only where the DWARF gave every
- * function its file and every Line its line (--inline, -s srcline). */
-void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *comment,
-		  int64_t time_nanos)
+/* The tables and scratch of an encoding; keep: a live writer's, whose
+ * strings outlive the snapshot and whose Functions are marked when used
+ * (pprof_fn_ref).  The string table starts "", then the labels' keys. */
+static void pprof_enc_init(struct pprof_enc *e, size_t nr_stacks, bool keep)
 {
-	struct pprof_enc e;
-	bool pids = sort_spec_has(&snap->sort, SORT_PID);
-	bool tids = sort_spec_has(&snap->sort, SORT_TID);
-	const char *event = pprof_event_type(snap->event);
-	bool timed = strcmp(event, "cpu") == 0;
-	uint64_t *fn = NULL, *ids, fn1;
-	unsigned *ln = NULL;
-	size_t *map_fns, *map_files, *map_lines, *map_numbered;
-	size_t i, j, g, n, fn_cap = 0, nlocs = 0, nlines = 0;
-	Profile prof;
-	ValueType types[2], period_type;
-	Sample **smp_p;
-	Label **label_p;
-	Mapping *maps, **maps_p;
-	Location *locs, **locs_p;
-	Line *lines, **lines_p;
-	Function *funcs, **funcs_p;
-	int64_t comment_idx;
-	size_t len;
-
-	memset(&e, 0, sizeof(e));
-	hashtab_init(&e.strs.ht, 0);
-	hashtab_init(&e.funcs.ht, 0);
-	hashtab_init(&e.maps.ht, 0);
+	memset(e, 0, sizeof(*e));
+	e->strs.keep = keep;
+	hashtab_init(&e->strs.ht, 0);
+	hashtab_init(&e->funcs.ht, 0);
+	hashtab_init(&e->maps.ht, 0);
 	/* About a Location per stack (one address each, mostly): sized
 	   once, not grown and rehashed at every refresh. */
-	hashtab_init(&e.loctab.ht, snap->callchains ? 2 * snap->nr_stacks : 0);
-	hashtab_init(&e.memo_ht, 0);
-	pprof_str(&e.strs, "");
-	e.comm_key = pprof_str(&e.strs, "comm");
-	e.pid_key = pprof_str(&e.strs, "pid");
-	e.tid_key = pprof_str(&e.strs, "tid");
-	perftools__profiles__profile__init(&prof);
-	pprof_value_type(&e, &types[0], "samples", "count");
-	pprof_value_type(&e, &types[1], event, timed ? "nanoseconds" : "count");
+	hashtab_init(&e->loctab.ht, 2 * nr_stacks);
+	hashtab_init(&e->memo_ht, 0);
+	if (keep) {
+		e->fref_cap = 64;
+		e->fref = xcalloc(e->fref_cap, sizeof(*e->fref));
+	}
+	pprof_str(&e->strs, "");
+	e->comm_key = pprof_str(&e->strs, "comm");
+	e->pid_key = pprof_str(&e->strs, "pid");
+	e->tid_key = pprof_str(&e->strs, "tid");
+}
+
+static void pprof_enc_release(struct pprof_enc *e)
+{
+	free(e->smp);
+	free(e->id_off);
+	free(e->label_off);
+	free(e->ids);
+	free(e->vals);
+	free(e->labels);
+	free(e->strs.v);
+	free(e->funcs.v);
+	free(e->maps.v);
+	free(e->objs);
+	free(e->loctab.v);
+	free(e->used);
+	free(e->loc_line);
+	free(e->fn);
+	free(e->ln);
+	free(e->prev_loc);
+	free(e->cur_loc);
+	free(e->fref);
+	hashtab_release(&e->loctab.ht);
+	hashtab_release(&e->memo_ht);
+	free(e->memo);
+	free(e->fn_file);
+	free(e->fn_start);
+	hashtab_release(&e->strs.ht);
+	hashtab_release(&e->funcs.ht);
+	hashtab_release(&e->maps.ht);
+}
+
+/* snap's Samples into e's flat arrays, numbering the Functions, Mappings
+ * and Locations they use (e->used) as they come. */
+static void pprof_enc_walk(struct pprof_enc *e, const struct snapshot *snap)
+{
+	bool pids = sort_spec_has(&snap->sort, SORT_PID);
+	bool tids = sort_spec_has(&snap->sort, SORT_TID);
+	uint64_t *ids, fn1;
+	size_t i, j, g, n;
 
 	if (snap->callchains) {
 		const struct snapshot_stack *prev = NULL;
-		uint64_t *prev_loc = NULL, *cur_loc = NULL, *swap;
-		size_t loc_cap = 0, shared, nr;
+		uint64_t *swap;
+		size_t shared, nr;
 
 		for (i = 0; i < snap->nr_stacks; i++) {
 			const struct snapshot_stack *st = &snap->stacks[i];
@@ -435,17 +481,17 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 			if (!st->samples && !st->period)
 				continue;
 			nr = st->nr_frames;
-			ids = pprof_sample_ids(&e, nr);
-			if (nr + 1 > fn_cap) {
-				fn = xgrow(fn, &fn_cap, nr + 1, sizeof(*fn));
-				ln = xrealloc(ln, fn_cap * sizeof(*ln));
+			ids = pprof_sample_ids(e, nr);
+			if (nr + 1 > e->fn_cap) {
+				e->fn = xgrow(e->fn, &e->fn_cap, nr + 1, sizeof(*e->fn));
+				e->ln = xrealloc(e->ln, e->fn_cap * sizeof(*e->ln));
 			}
-			if (nr > loc_cap) {
-				size_t cap = loc_cap;
+			if (nr > e->loc_cap) {
+				size_t cap = e->loc_cap;
 
-				prev_loc = xgrow(prev_loc, &cap, nr, sizeof(*prev_loc));
-				cur_loc = xrealloc(cur_loc, cap * sizeof(*cur_loc));
-				loc_cap = cap;
+				e->prev_loc = xgrow(e->prev_loc, &cap, nr, sizeof(*e->prev_loc));
+				e->cur_loc = xrealloc(e->cur_loc, cap * sizeof(*e->cur_loc));
+				e->loc_cap = cap;
 			}
 			/* The outer frames this stack shares with the one
 			 * before (a group's members differ at the leaf end,
@@ -466,46 +512,44 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 			for (j = 0; j < nr; j++) {
 				const struct snapshot_frame *f = &st->frames[nr - 1 - j];
 
-				fn[j] = 0;
-				ln[j] = f->line;
+				e->fn[j] = 0;
+				e->ln[j] = f->line;
 				if (nr - 1 - j < shared)
 					continue;
-				fn[j] = pprof_stack_frame(&e, f);
+				e->fn[j] = pprof_stack_frame(e, f);
 				if (f->file)
-					pprof_function_file(&e, fn[j], f->file, f->start_line);
+					pprof_function_file(e, e->fn[j], f->file, f->start_line);
 			}
-			memset(cur_loc, 0, nr * sizeof(*cur_loc));
+			memset(e->cur_loc, 0, nr * sizeof(*e->cur_loc));
 			for (j = 0, n = 0; j < nr; j = g + 1) {
 				size_t pos = nr - 1 - j, k;
 
 				for (g = j; g + 1 < nr && st->frames[nr - 1 - g].inlined; g++)
 					;
-				if (pos < shared && prev_loc[pos]) {
-					ids[n] = prev_loc[pos];
+				if (pos < shared && e->prev_loc[pos]) {
+					ids[n] = e->prev_loc[pos];
 				} else {
 					for (k = j; k <= g; k++)
-						if (!fn[k])
-							fn[k] = pprof_stack_frame(&e, &st->frames[nr - 1 - k]);
-					ids[n] = pprof_location(&e, fn + j, ln + j, g - j + 1,
+						if (!e->fn[k])
+							e->fn[k] = pprof_stack_frame(e, &st->frames[nr - 1 - k]);
+					ids[n] = pprof_location(e, e->fn + j, e->ln + j, g - j + 1,
 								st->frames[nr - 1 - g].addr);
 				}
-				cur_loc[pos] = ids[n++];
+				e->cur_loc[pos] = ids[n++];
 			}
 			/* Past nr, prev_loc is stale: never read (shared <= nr). */
-			swap = prev_loc;
-			prev_loc = cur_loc;
-			cur_loc = swap;
+			swap = e->prev_loc;
+			e->prev_loc = e->cur_loc;
+			e->cur_loc = swap;
 			prev = st;
-			pprof_sample(&e, n, st->samples, st->period);
+			pprof_sample(e, n, st->samples, st->period);
 			if (st->comm)
-				pprof_label_str(&e, e.comm_key, st->comm);
+				pprof_label_str(e, e->comm_key, st->comm);
 			if (st->has_pid)
-				pprof_label_num(&e, e.pid_key, st->pid);
+				pprof_label_num(e, e->pid_key, st->pid);
 			if (st->has_tid)
-				pprof_label_num(&e, e.tid_key, st->tid);
+				pprof_label_num(e, e->tid_key, st->tid);
 		}
-		free(prev_loc);
-		free(cur_loc);
 	} else {
 		/* No chains: each row is a one-frame stack, as --folded does. */
 		for (i = 0; i < snap->nr_rows; i++) {
@@ -513,26 +557,153 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 
 			if (!r->samples && !r->period)
 				continue;
-			ids = pprof_sample_ids(&e, 1);
-			fn1 = pprof_frame(&e, r->symbol, r->dso, NULL, r->dso_path, r->kernel);
-			ids[0] = pprof_location(&e, &fn1, NULL, 1, 0);
-			pprof_sample(&e, 1, r->samples, r->period);
+			ids = pprof_sample_ids(e, 1);
+			fn1 = pprof_fn_ref(e, pprof_frame(e, r->symbol, r->dso, NULL, r->dso_path,
+							  r->kernel));
+			ids[0] = pprof_location(e, &fn1, NULL, 1, 0);
+			pprof_sample(e, 1, r->samples, r->period);
 			if (r->comm)
-				pprof_label_str(&e, e.comm_key, r->comm);
+				pprof_label_str(e, e->comm_key, r->comm);
 			if (pids && r->has_pid)
-				pprof_label_num(&e, e.pid_key, r->pid);
+				pprof_label_num(e, e->pid_key, r->pid);
 			if (tids && r->has_tid)
-				pprof_label_num(&e, e.tid_key, r->tid);
+				pprof_label_num(e, e->tid_key, r->tid);
 		}
 	}
 	/* The flat arrays are complete: point the Samples into them. */
+	for (i = 0; i < e->nsmp; i++) {
+		e->smp[i].location_id = e->ids + e->id_off[i];
+		e->smp[i].value = e->vals + 2 * i;
+	}
+}
+
+/* Mapping i's fields but has_filenames and has_line_numbers. */
+static void pprof_mapping_fill(struct pprof_enc *e, size_t i, Mapping *m,
+			       const struct snapshot *snap)
+{
+	uint64_t start, limit, offset;
+
+	perftools__profiles__mapping__init(m);
+	m->id = i + 1;
+	if (e->objs[i] && view_object_text(e->objs[i], &start, &limit, &offset) == 0) {
+		m->memory_start = start;
+		m->memory_limit = limit;
+		m->file_offset = offset;
+	}
+	m->filename = e->maps.v[i][1];
+	m->build_id = pprof_build_id(e, e->objs[i]);
+	m->has_functions = 1;
+	m->has_inline_frames = snap->inline_frames;
+}
+
+/* Location entry i (a loctab index) with its Lines, innermost first, in
+ * lines[] (as many as its chain has: the caller makes the room). */
+static void pprof_location_fill(struct pprof_enc *e, size_t i, Location *lo, Line *lines,
+				Line **lines_p)
+{
+	uint32_t l;
+
+	perftools__profiles__location__init(lo);
+	lo->id = i + 1;
+	lo->mapping_id = e->funcs.v[e->loctab.v[i][0] - 1][1];
+	lo->address = (uint64_t)e->loctab.v[i][3] << 32 | e->loctab.v[i][2];
+	lo->line = lines_p;
+	for (l = (uint32_t)i + 1; l; l = e->loctab.v[l - 1][1]) {
+		perftools__profiles__line__init(&lines[lo->n_line]);
+		lines[lo->n_line].function_id = e->loctab.v[l - 1][0];
+		lines[lo->n_line].line = e->loc_line[l - 1];
+		lines_p[lo->n_line] = &lines[lo->n_line];
+		lo->n_line++;
+	}
+}
+
+/* Function i, its file and start line (NULL, 0: none). */
+static void pprof_function_fill(struct pprof_enc *e, size_t i, Function *f, const char *file,
+				unsigned start)
+{
+	perftools__profiles__function__init(f);
+	f->id = i + 1;
+	f->name = e->funcs.v[i][0];
+	/* The snapshot has the shown (demangled) name only. */
+	f->system_name = e->funcs.v[i][0];
+	/* The table keeps pointers: the DWARF reader's are interned. */
+	if (file) {
+		f->filename = pprof_str(&e->strs, file);
+		f->start_line = start;
+	}
+}
+
+/* The fields of a Profile but its tables: sample_type, period_type,
+ * period, the times, the comment (its string index in *comment_idx). */
+static void pprof_profile_head(struct pprof_enc *e, Profile *prof, ValueType *types,
+			       ValueType *period_type, ValueType **types_p,
+			       const struct snapshot *snap, const char *comment,
+			       int64_t *comment_idx, int64_t time_nanos)
+{
+	const char *event = pprof_event_type(snap->event);
+	bool timed = strcmp(event, "cpu") == 0;
+
+	pprof_value_type(e, period_type, event, timed ? "nanoseconds" : "count");
+	if (comment) {
+		*comment_idx = pprof_str(&e->strs, comment);
+		prof->n_comment = 1;
+		prof->comment = comment_idx;
+	}
+	if (!snap->freq)
+		prof->period = (int64_t)snap->sample_period;
+	else if (timed && snap->sample_freq)
+		prof->period = (int64_t)(1000000000ULL / snap->sample_freq);
+	types_p[0] = &types[0];
+	types_p[1] = &types[1];
+	prof->n_sample_type = 2;
+	prof->sample_type = types_p;
+	prof->time_nanos = time_nanos;
+	prof->duration_nanos = (int64_t)(snap->time * 1e9);
+	prof->period_type = period_type;
+}
+
+static void pprof_sample_types(struct pprof_enc *e, ValueType *types, const struct snapshot *snap)
+{
+	const char *event = pprof_event_type(snap->event);
+
+	pprof_value_type(e, &types[0], "samples", "count");
+	pprof_value_type(e, &types[1], event, strcmp(event, "cpu") == 0 ? "nanoseconds" : "count");
+}
+
+/* Each distinct address of a stack's frame (view_opts.stack_detail; with
+ * --inline the run of inlined functions at it and the one they were
+ * inlined into, as its Lines) is one Location, in the Mapping of its DSO,
+ * which gives the DSO's executable segment once its symbols are loaded
+ * (the addresses are the ELF's, as in its symbol table) and says
+ * has_functions (the names are resolved) and nothing else it cannot back:
+ * has_filenames and has_line_numbers only where the DWARF gave every
+ * function its file and every Line its line (--inline, -s srcline). */
+void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *comment,
+		  int64_t time_nanos)
+{
+	struct pprof_enc e;
+	size_t *map_fns, *map_files, *map_lines, *map_numbered;
+	size_t i, nlocs = 0, nlines = 0;
+	Profile prof;
+	ValueType types[2], period_type, *types_p[2];
+	Sample **smp_p;
+	Label **label_p;
+	Mapping *maps, **maps_p;
+	Location *locs, **locs_p;
+	Line *lines, **lines_p;
+	Function *funcs, **funcs_p;
+	int64_t comment_idx;
+	size_t len;
+
+	pprof_enc_init(&e, snap->callchains ? snap->nr_stacks : 0, false);
+	perftools__profiles__profile__init(&prof);
+	pprof_sample_types(&e, types, snap);
+	pprof_enc_walk(&e, snap);
 	smp_p = xmalloc((e.nsmp + 1) * sizeof(*smp_p));
 	label_p = xmalloc((e.nlabels + 1) * sizeof(*label_p));
 	for (i = 0; i < e.nlabels; i++)
 		label_p[i] = &e.labels[i];
 	for (i = 0; i < e.nsmp; i++) {
-		e.smp[i].location_id = e.ids + e.id_off[i];
-		e.smp[i].value = e.vals + 2 * i;
 		e.smp[i].label = label_p + e.label_off[i];
 		smp_p[i] = &e.smp[i];
 	}
@@ -553,22 +724,9 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	maps = xmalloc((e.maps.n + 1) * sizeof(*maps));
 	maps_p = xmalloc((e.maps.n + 1) * sizeof(*maps_p));
 	for (i = 0; i < e.maps.n; i++) {
-		Mapping *m = &maps[i];
-		uint64_t start, limit, offset;
-
-		perftools__profiles__mapping__init(m);
-		m->id = i + 1;
-		if (e.objs[i] && view_object_text(e.objs[i], &start, &limit, &offset) == 0) {
-			m->memory_start = start;
-			m->memory_limit = limit;
-			m->file_offset = offset;
-		}
-		m->filename = e.maps.v[i][1];
-		m->build_id = pprof_build_id(&e, e.objs[i]);
-		m->has_functions = 1;
-		m->has_filenames = map_fns[i] && map_files[i] == map_fns[i];
-		m->has_inline_frames = snap->inline_frames;
-		maps_p[i] = m;
+		pprof_mapping_fill(&e, i, &maps[i], snap);
+		maps[i].has_filenames = map_fns[i] && map_files[i] == map_fns[i];
+		maps_p[i] = &maps[i];
 	}
 
 	for (i = 0; i < e.loctab.n; i++) {
@@ -583,27 +741,16 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	lines_p = xmalloc((nlines + 1) * sizeof(*lines_p));
 	for (i = 0, nlines = 0; i < e.loctab.n; i++) {
 		Location *lo = &locs[nlocs];
-		uint32_t l = (uint32_t)i + 1;
+		size_t k;
 
 		if (!e.used[i])
 			continue;
-		perftools__profiles__location__init(lo);
-		lo->id = i + 1;
-		lo->mapping_id = e.funcs.v[e.loctab.v[i][0] - 1][1];
-		lo->address = (uint64_t)e.loctab.v[i][3] << 32 | e.loctab.v[i][2];
-		lo->line = lines_p + nlines;
-		for (; l; l = e.loctab.v[l - 1][1]) {
-			perftools__profiles__line__init(&lines[nlines]);
-			lines[nlines].function_id = e.loctab.v[l - 1][0];
-			lines[nlines].line = e.loc_line[l - 1];
-			lines_p[nlines] = &lines[nlines];
-			if (lo->mapping_id) {
-				map_lines[lo->mapping_id - 1]++;
-				map_numbered[lo->mapping_id - 1] += lines[nlines].line != 0;
-			}
-			nlines++;
-			lo->n_line++;
+		pprof_location_fill(&e, i, lo, lines + nlines, lines_p + nlines);
+		for (k = 0; lo->mapping_id && k < lo->n_line; k++) {
+			map_lines[lo->mapping_id - 1]++;
+			map_numbered[lo->mapping_id - 1] += lines[nlines + k].line != 0;
 		}
+		nlines += lo->n_line;
 		locs_p[nlocs++] = lo;
 	}
 	/* A mapping has_line_numbers when every Line of its Locations has one. */
@@ -613,33 +760,15 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	funcs = xmalloc((e.funcs.n + 1) * sizeof(*funcs));
 	funcs_p = xmalloc((e.funcs.n + 1) * sizeof(*funcs_p));
 	for (i = 0; i < e.funcs.n; i++) {
-		Function *f = &funcs[i];
+		bool has = i < e.fn_file_cap && e.fn_file[i];
 
-		perftools__profiles__function__init(f);
-		f->id = i + 1;
-		f->name = e.funcs.v[i][0];
-		/* The snapshot has the shown (demangled) name only. */
-		f->system_name = e.funcs.v[i][0];
-		/* The table keeps pointers: the DWARF reader's are interned. */
-		if (i < e.fn_file_cap && e.fn_file[i]) {
-			f->filename = pprof_str(&e.strs, e.fn_file[i]);
-			f->start_line = e.fn_start[i];
-		}
-		funcs_p[i] = f;
+		pprof_function_fill(&e, i, &funcs[i], has ? e.fn_file[i] : NULL,
+				    has ? e.fn_start[i] : 0);
+		funcs_p[i] = &funcs[i];
 	}
 
-	pprof_value_type(&e, &period_type, event, timed ? "nanoseconds" : "count");
-	if (comment) {
-		comment_idx = pprof_str(&e.strs, comment);
-		prof.n_comment = 1;
-		prof.comment = &comment_idx;
-	}
-	if (!snap->freq)
-		prof.period = (int64_t)snap->sample_period;
-	else if (timed && snap->sample_freq)
-		prof.period = (int64_t)(1000000000ULL / snap->sample_freq);
-	prof.n_sample_type = 2;
-	prof.sample_type = (ValueType *[]){ &types[0], &types[1] };
+	pprof_profile_head(&e, &prof, types, &period_type, types_p, snap, comment, &comment_idx,
+			   time_nanos);
 	prof.n_sample = e.nsmp;
 	prof.sample = smp_p;
 	prof.n_mapping = e.maps.n;
@@ -651,9 +780,6 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	/* protobuf-c takes char **: it does not write through them. */
 	prof.n_string_table = e.strs.n;
 	prof.string_table = (char **)e.strs.v;
-	prof.time_nanos = time_nanos;
-	prof.duration_nanos = (int64_t)(snap->time * 1e9);
-	prof.period_type = &period_type;
 
 	len = perftools__profiles__profile__get_packed_size(&prof);
 	if (out->cap < out->len + len + 1) {
@@ -673,33 +799,353 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	free(lines_p);
 	free(funcs);
 	free(funcs_p);
-	free(e.smp);
-	free(e.id_off);
-	free(e.label_off);
-	free(e.ids);
-	free(e.vals);
-	free(e.labels);
-	free(e.strs.v);
-	free(e.funcs.v);
-	free(e.maps.v);
-	free(e.objs);
-	free(e.loctab.v);
-	free(e.used);
-	free(e.loc_line);
-	free(fn);
-	free(ln);
-	hashtab_release(&e.loctab.ht);
-	hashtab_release(&e.memo_ht);
-	free(e.memo);
-	free(e.fn_file);
-	free(e.fn_start);
 	free(map_fns);
 	free(map_files);
 	free(map_lines);
 	free(map_numbered);
-	hashtab_release(&e.strs.ht);
-	hashtab_release(&e.funcs.ht);
-	hashtab_release(&e.maps.ht);
+	pprof_enc_release(&e);
+}
+
+/* ---- the live writer's encoding ---- */
+
+/* Its tables outlive a refresh: strings, Functions, Mappings and
+ * Locations keep their ids, and a Function, Location or string is packed
+ * once, when new, its bytes kept.  A refresh packs its Samples, the
+ * Mappings (few, and their flags follow the refresh) and the scalar fields,
+ * and the Profile is the concatenation of those fields with the kept ones
+ * (profile.proto's repeated fields may come in any order).  The tables
+ * keep entries no refresh uses any more: when the unused would be more
+ * than half of a table, they start again from nothing (pprof_live_sparse). */
+struct pprof_live {
+	struct pprof_enc e;
+	bool started;
+	struct strbuf strs, funcs, locs;   /* packed fields, in id order */
+	size_t nstrs, nfuncs;              /* entries packed */
+	/* By loctab entry: packed into locs, and its mapping and Lines (all,
+	   and with a line number) for the Mappings' flags. */
+	struct pprof_live_loc {
+		bool packed;
+		uint32_t mapping, lines, numbered;
+	} *loc;
+	size_t loc_cap, nlocs;             /* nlocs: Locations packed */
+	/* By Function: the file and start line its bytes have, and this
+	   refresh's file (pprof_function_file's, or NULL). */
+	const char **fn_packed_file;
+	unsigned *fn_packed_start;
+	size_t fn_packed_cap;
+	uint32_t *sref;                    /* by string: the last walk using it */
+	size_t sref_cap;
+	size_t nfixed;                     /* strings every profile has */
+	Line *lines;                       /* a Location's, packing it */
+	Line **lines_p;
+	size_t lines_cap;
+	Label **label_p;
+	size_t label_p_cap;
+	size_t restarts;                   /* tables started again (sparse) */
+};
+
+static void pprof_live_release(struct pprof_live *l)
+{
+	if (l->started)
+		pprof_enc_release(&l->e);
+	strbuf_release(&l->strs);
+	strbuf_release(&l->funcs);
+	strbuf_release(&l->locs);
+	free(l->loc);
+	free(l->fn_packed_file);
+	free(l->fn_packed_start);
+	free(l->sref);
+	free(l->lines);
+	free(l->lines_p);
+	free(l->label_p);
+}
+
+/* From nothing: a first refresh, or the tables had become sparse. */
+static void pprof_live_start(struct pprof_live *l, const struct snapshot *snap)
+{
+	size_t restarts = l->restarts + l->started;
+
+	pprof_live_release(l);
+	memset(l, 0, sizeof(*l));
+	l->restarts = restarts;
+	l->started = true;
+	pprof_enc_init(&l->e, snap->callchains ? snap->nr_stacks : 0, true);
+	strbuf_init(&l->strs);
+	strbuf_init(&l->funcs);
+	strbuf_init(&l->locs);
+}
+
+/* A field of message m, numbered field (1-15), framed: its tag, its length
+ * as a varint, the bytes protobuf-c packs.  bound: at least m's packed
+ * size, or 0 to ask protobuf-c (which is as long as packing). */
+static void pprof_put(struct strbuf *out, unsigned field, const ProtobufCMessage *m, size_t bound)
+{
+	uint8_t *p;
+	size_t n, k, v;
+
+	if (!bound)
+		bound = protobuf_c_message_get_packed_size(m);
+	out->buf = xgrow(out->buf, &out->cap, out->len + 12 + bound, 1);
+	p = (uint8_t *)out->buf + out->len;
+	*p++ = (uint8_t)(field << 3 | 2);
+	/* Packed after a one-byte length; moved when the length is longer. */
+	n = protobuf_c_message_pack(m, p + 1);
+	for (k = 1, v = n; v >= 0x80; v >>= 7)
+		k++;
+	if (k > 1)
+		memmove(p + k, p + 1, n);
+	for (v = n; v >= 0x80; v >>= 7)
+		*p++ = (uint8_t)(v | 0x80);
+	*p++ = (uint8_t)v;
+	out->len = (size_t)((char *)p - out->buf) + n;
+	out->buf[out->len] = '\0';
+}
+
+/* A string_table entry: a string field (6) is framed as a message is. */
+static void pprof_put_string(struct strbuf *out, const char *s)
+{
+	size_t n = strlen(s), v;
+	char tag[11];
+	size_t k = 0;
+
+	tag[k++] = 6 << 3 | 2;
+	for (v = n; v >= 0x80; v >>= 7)
+		tag[k++] = (char)(v | 0x80);
+	tag[k++] = (char)v;
+	strbuf_add(out, tag, k);
+	strbuf_add(out, s, n);
+}
+
+static void pprof_live_sref(struct pprof_live *l, uint32_t idx)
+{
+	if (idx >= l->sref_cap) {
+		size_t old = l->sref_cap;
+
+		l->sref = xgrow(l->sref, &l->sref_cap, (size_t)idx + 1, sizeof(*l->sref));
+		memset(l->sref + old, 0, (l->sref_cap - old) * sizeof(*l->sref));
+	}
+	l->sref[idx] = l->e.walk;
+}
+
+static bool pprof_live_fn_used(const struct pprof_enc *e, size_t i)
+{
+	return i < e->fref_cap && e->fref[i] == e->walk;
+}
+
+/* A refresh's walk over the kept tables; its Functions' files and the
+ * Mappings' build IDs are in the string table after it.  Returns whether
+ * the tables are sparse: more than half of the Locations, Functions,
+ * Mappings or strings unused by this snapshot. */
+static bool pprof_live_walk(struct pprof_live *l, const struct snapshot *snap,
+			    const char *comment, ValueType *types)
+{
+	struct pprof_enc *e = &l->e;
+	size_t i, nloc = 0, used = 0, fns = 0, maps = 0, strs = 0;
+
+	if (++e->walk == 0) {
+		/* 2^32 refreshes: no stale mark may look current. */
+		memset(e->fref, 0, e->fref_cap * sizeof(*e->fref));
+		memset(l->sref, 0, l->sref_cap * sizeof(*l->sref));
+		e->walk = 1;
+	}
+	e->nsmp = e->nids = e->nlabels = 0;
+	e->last_label = NULL;
+	/* Pointers are good for one snapshot: the frames' memo and the
+	   Mappings' DSOs start again (a JIT map's symbols and DSOs go). */
+	e->nmemo = 0;
+	hashtab_clear(&e->memo_ht);
+	memset(e->objs, 0, e->maps.n * sizeof(*e->objs));
+	memset(e->used, 0, e->used_n * sizeof(*e->used));
+	if (e->fn_file_cap) {
+		memset(e->fn_file, 0, e->fn_file_cap * sizeof(*e->fn_file));
+		memset(e->fn_start, 0, e->fn_file_cap * sizeof(*e->fn_start));
+	}
+	pprof_sample_types(e, types, snap);
+	if (comment)
+		pprof_str(&e->strs, comment);
+	if (!l->nfixed)
+		l->nfixed = e->strs.n;
+	pprof_enc_walk(e, snap);
+
+	for (i = 0; i < e->loctab.n; i++) {
+		used += e->used[i];
+		nloc += e->used[i] || (i < l->loc_cap && l->loc[i].packed);
+	}
+	for (i = 0; i < l->nfixed; i++)
+		pprof_live_sref(l, (uint32_t)i);
+	for (i = 0; i < e->nlabels; i++)
+		if (e->labels[i].str)
+			pprof_live_sref(l, e->labels[i].str);
+	for (i = 0; i < e->funcs.n; i++) {
+		uint32_t m = e->funcs.v[i][1];
+
+		if (!pprof_live_fn_used(e, i))
+			continue;
+		fns++;
+		pprof_live_sref(l, e->funcs.v[i][0]);
+		if (i < e->fn_file_cap && e->fn_file[i])
+			pprof_live_sref(l, pprof_str(&e->strs, e->fn_file[i]));
+		if (m) {
+			pprof_live_sref(l, e->maps.v[m - 1][0]);
+			pprof_live_sref(l, e->maps.v[m - 1][1]);
+		}
+	}
+	for (i = 0; i < e->maps.n; i++) {
+		bool in = l->sref_cap > e->maps.v[i][1] && l->sref[e->maps.v[i][1]] == e->walk;
+		uint32_t id = pprof_build_id(e, e->objs[i]);
+
+		maps += in;
+		if (in && id)
+			pprof_live_sref(l, id);
+	}
+	for (i = 0; i < e->strs.n; i++)
+		strs += i < l->sref_cap && l->sref[i] == e->walk;
+	return nloc > 2 * used || e->funcs.n > 2 * fns || e->maps.n > 2 * maps ||
+	       e->strs.n > 2 * strs;
+}
+
+/* The Location or Function packed into a kept buffer. */
+static void pprof_live_pack_location(struct pprof_live *l, size_t i)
+{
+	struct pprof_enc *e = &l->e;
+	struct pprof_live_loc *ll = &l->loc[i];
+	Location lo;
+	size_t n = 0, k;
+	uint32_t c;
+
+	for (c = (uint32_t)i + 1; c; c = e->loctab.v[c - 1][1])
+		n++;
+	if (n > l->lines_cap) {
+		size_t cap = l->lines_cap;
+
+		l->lines = xgrow(l->lines, &cap, n, sizeof(*l->lines));
+		l->lines_p = xrealloc(l->lines_p, cap * sizeof(*l->lines_p));
+		l->lines_cap = cap;
+	}
+	pprof_location_fill(e, i, &lo, l->lines, l->lines_p);
+	pprof_put(&l->locs, 4, &lo.base, 0);
+	ll->packed = true;
+	ll->mapping = (uint32_t)lo.mapping_id;
+	ll->lines = (uint32_t)lo.n_line;
+	for (k = 0; k < lo.n_line; k++)
+		ll->numbered += l->lines[k].line != 0;
+	l->nlocs++;
+}
+
+/* The refresh's profile into out: the kept tables brought up to date, then
+ * the fields concatenated. */
+static void pprof_live_encode(struct pprof_live *l, struct strbuf *out,
+			      const struct snapshot *snap, const char *comment, int64_t time_nanos)
+{
+	struct pprof_enc *e;
+	size_t i, *map_fns, *map_files, *map_lines, *map_numbered;
+	bool refile = false;
+	Profile prof;
+	ValueType types[2], period_type, *types_p[2];
+	int64_t comment_idx;
+
+	if (!l->started)
+		pprof_live_start(l, snap);
+	if (pprof_live_walk(l, snap, comment, types)) {
+		pprof_live_start(l, snap);
+		pprof_live_walk(l, snap, comment, types);
+	}
+	e = &l->e;
+
+	/* New Locations; every used one's Lines for the Mappings' flags. */
+	if (e->loctab.n > l->loc_cap) {
+		size_t old = l->loc_cap;
+
+		l->loc = xgrow(l->loc, &l->loc_cap, e->loctab.n, sizeof(*l->loc));
+		memset(l->loc + old, 0, (l->loc_cap - old) * sizeof(*l->loc));
+	}
+	map_fns = xcalloc(4 * (e->maps.n + 1), sizeof(*map_fns));
+	map_files = map_fns + e->maps.n + 1;
+	map_lines = map_files + e->maps.n + 1;
+	map_numbered = map_lines + e->maps.n + 1;
+	for (i = 0; i < e->loctab.n; i++) {
+		struct pprof_live_loc *ll = &l->loc[i];
+
+		if (!e->used[i])
+			continue;
+		if (!ll->packed)
+			pprof_live_pack_location(l, i);
+		if (ll->mapping) {
+			map_lines[ll->mapping - 1] += ll->lines;
+			map_numbered[ll->mapping - 1] += ll->numbered;
+		}
+	}
+
+	/* Functions: new ones packed; a used one whose file changed (the
+	   least of those seen, this refresh) repacks them all. */
+	if (e->funcs.n > l->fn_packed_cap) {
+		size_t cap = l->fn_packed_cap;
+
+		l->fn_packed_file = xgrow(l->fn_packed_file, &cap, e->funcs.n,
+					  sizeof(*l->fn_packed_file));
+		l->fn_packed_start = xrealloc(l->fn_packed_start, cap * sizeof(*l->fn_packed_start));
+		l->fn_packed_cap = cap;
+	}
+	for (i = 0; i < e->funcs.n; i++) {
+		const char *file = i < e->fn_file_cap ? e->fn_file[i] : NULL;
+		unsigned start = file ? e->fn_start[i] : 0;
+		uint32_t m = e->funcs.v[i][1];
+
+		if (i < l->nfuncs && !pprof_live_fn_used(e, i))
+			continue;
+		if (m) {
+			map_fns[m - 1]++;
+			map_files[m - 1] += file != NULL;
+		}
+		if (i < l->nfuncs && (l->fn_packed_file[i] != file || l->fn_packed_start[i] != start))
+			refile = true;
+		l->fn_packed_file[i] = file;
+		l->fn_packed_start[i] = start;
+	}
+	if (refile) {
+		strbuf_reset(&l->funcs);
+		l->nfuncs = 0;
+	}
+	for (; l->nfuncs < e->funcs.n; l->nfuncs++) {
+		Function f;
+
+		pprof_function_fill(e, l->nfuncs, &f, l->fn_packed_file[l->nfuncs],
+				    l->fn_packed_start[l->nfuncs]);
+		pprof_put(&l->funcs, 5, &f.base, 0);
+	}
+
+	/* The head, then the Samples, Mappings and kept tables. */
+	perftools__profiles__profile__init(&prof);
+	pprof_profile_head(e, &prof, types, &period_type, types_p, snap, comment, &comment_idx,
+			   time_nanos);
+	out->buf = xgrow(out->buf, &out->cap,
+			 out->len + 1 + perftools__profiles__profile__get_packed_size(&prof), 1);
+	out->len += perftools__profiles__profile__pack(&prof, (uint8_t *)out->buf + out->len);
+	if (e->nlabels > l->label_p_cap)
+		l->label_p = xgrow(l->label_p, &l->label_p_cap, e->nlabels, sizeof(*l->label_p));
+	for (i = 0; i < e->nlabels; i++)
+		l->label_p[i] = &e->labels[i];
+	for (i = 0; i < e->nsmp; i++) {
+		Sample *sm = &e->smp[i];
+
+		sm->label = l->label_p + e->label_off[i];
+		/* varints of 10 bytes at most, a label's three fields 33 */
+		pprof_put(out, 2, &sm->base, 16 + 10 * (sm->n_location_id + 2) + 40 * sm->n_label);
+	}
+	for (i = 0; i < e->maps.n; i++) {
+		Mapping m;
+
+		pprof_mapping_fill(e, i, &m, snap);
+		m.has_filenames = map_fns[i] && map_files[i] == map_fns[i];
+		m.has_line_numbers = map_lines[i] && map_numbered[i] == map_lines[i];
+		pprof_put(out, 3, &m.base, 0);
+	}
+	free(map_fns);
+	for (; l->nstrs < e->strs.n; l->nstrs++)
+		pprof_put_string(&l->strs, e->strs.v[l->nstrs]);
+	strbuf_add(out, l->locs.buf, l->locs.len);
+	strbuf_add(out, l->funcs.buf, l->funcs.len);
+	strbuf_add(out, l->strs.buf, l->strs.len);
 }
 
 /* pprof_gzip at zlib's level (Z_NO_COMPRESSION: stored blocks). */
@@ -744,6 +1190,8 @@ struct pprof_writer {
 	bool pending;                /* raw not written yet (stdout) */
 	bool live;                   /* pprof_writer_live */
 	bool stored;                 /* the file holds raw in stored blocks */
+	struct pprof_live *lv;       /* live, to a file: the kept tables */
+	int64_t start;               /* the last profile's time_nanos */
 };
 
 struct pprof_writer *pprof_writer_new(const char *path, const char *comment)
@@ -760,6 +1208,8 @@ struct pprof_writer *pprof_writer_new(const char *path, const char *comment)
 void pprof_writer_live(struct pprof_writer *w)
 {
 	w->live = true;
+	if (strcmp(w->path, "-") != 0 && !w->lv)
+		w->lv = xcalloc(1, sizeof(*w->lv));
 }
 
 static int pprof_write_all(int fd, const char *p, size_t n)
@@ -828,8 +1278,12 @@ int pprof_writer_snapshot(struct pprof_writer *w, const struct snapshot *snap,
 	start = snap->wall_start_ns ? snap->wall_start_ns :
 				      (int64_t)now.tv_sec * 1000000000 + now.tv_nsec -
 					      (int64_t)(snap->time * 1e9);
+	w->start = start;
 	strbuf_reset(&w->raw);
-	pprof_encode(&w->raw, snap, w->comment, start);
+	if (w->lv)
+		pprof_live_encode(w->lv, &w->raw, snap, w->comment, start);
+	else
+		pprof_encode(&w->raw, snap, w->comment, start);
 	/* stdout gets the last one only: compressed then. */
 	if (strcmp(w->path, "-") == 0) {
 		w->pending = true;
@@ -840,12 +1294,20 @@ int pprof_writer_snapshot(struct pprof_writer *w, const struct snapshot *snap,
 	return pprof_writer_file(w, w->live ? Z_NO_COMPRESSION : Z_BEST_SPEED, em);
 }
 
-int pprof_writer_finish(struct pprof_writer *w, struct errmsg *em)
+int pprof_writer_finish(struct pprof_writer *w, const struct snapshot *last,
+			struct errmsg *em)
 {
 	int err;
 
-	if (w->stored)
+	if (w->stored) {
+		/* The live profile is valid, its tables in the order they
+		   grew; the last file is the one-shot writer's. */
+		if (last) {
+			strbuf_reset(&w->raw);
+			pprof_encode(&w->raw, last, w->comment, w->start);
+		}
 		return pprof_writer_file(w, Z_BEST_SPEED, em);
+	}
 	if (!w->pending)
 		return 0;
 	w->pending = false;
@@ -863,6 +1325,10 @@ void pprof_writer_free(struct pprof_writer *w)
 	if (!w)
 		return;
 	free(w->comment);
+	if (w->lv) {
+		pprof_live_release(w->lv);
+		free(w->lv);
+	}
 	strbuf_release(&w->raw);
 	strbuf_release(&w->gz);
 	free(w);

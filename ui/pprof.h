@@ -33,12 +33,18 @@ struct pprof_writer;
 
 struct pprof_writer *pprof_writer_new(const char *path, const char *comment);
 /* Live refreshes: FILE is rewritten in gzip's stored blocks (valid gzip,
- * about 3x larger, a fraction of the CPU), and pprof_writer_finish
- * compresses the last one as a one-shot writer does. */
+ * about 3x larger, a fraction of the CPU), from tables kept between
+ * refreshes (the same samples, locations and functions as a one-shot
+ * write, with other ids, and entries no longer used); pprof_writer_finish
+ * writes the last snapshot (last, the one the writer saw last) exactly as
+ * a one-shot writer does. */
 void pprof_writer_live(struct pprof_writer *w);
 int pprof_writer_snapshot(struct pprof_writer *w, const struct snapshot *snap,
 			  struct errmsg *em);
-int pprof_writer_finish(struct pprof_writer *w, struct errmsg *em);
+/* last: the snapshot of the last pprof_writer_snapshot, or NULL (a live
+ * file then keeps the live encoding, compressed). */
+int pprof_writer_finish(struct pprof_writer *w, const struct snapshot *last,
+			struct errmsg *em);
 void pprof_writer_free(struct pprof_writer *w);
 
 #endif
