@@ -1,0 +1,441 @@
+/* Unit tests for the live --pprof writer (ui/pprof.c's kept tables): each
+ * refresh's file, decoded by protobuf-c, has the samples, locations and
+ * functions of a one-shot encoding of the same snapshot; ids stay; the
+ * tables keep old entries but no more than half of them unused. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "errmsg.h"
+#include "fileread.h"
+#include "pprof.h"
+#include "testutil.h"
+#include "util.h"
+#include "view.h"
+#include "profile.pb-c.h"
+
+typedef Perftools__Profiles__Profile Profile;
+
+static Profile *unpack(const struct strbuf *raw)
+{
+	Profile *p = perftools__profiles__profile__unpack(NULL, raw->len, (const uint8_t *)raw->buf);
+
+	ck_assert_ptr_nonnull(p);
+	return p;
+}
+
+/* The live file at path, inflated and unpacked. */
+static Profile *read_profile(const char *path)
+{
+	struct strbuf raw;
+	z_stream z;
+	char *data, buf[65536];
+	size_t len;
+	int rc;
+	Profile *p;
+
+	ck_assert_int_eq(read_file(path, 64 << 20, &data, &len), 0);
+	strbuf_init(&raw);
+	memset(&z, 0, sizeof(z));
+	ck_assert_int_eq(inflateInit2(&z, 15 + 16), Z_OK);
+	z.next_in = (Bytef *)data;
+	z.avail_in = (uInt)len;
+	do {
+		z.next_out = (Bytef *)buf;
+		z.avail_out = sizeof(buf);
+		rc = inflate(&z, Z_NO_FLUSH);
+		ck_assert(rc == Z_OK || rc == Z_STREAM_END);
+		strbuf_add(&raw, buf, sizeof(buf) - z.avail_out);
+	} while (rc != Z_STREAM_END);
+	inflateEnd(&z);
+	free(data);
+	p = unpack(&raw);
+	strbuf_release(&raw);
+	return p;
+}
+
+static const char *str(const Profile *p, int64_t i)
+{
+	ck_assert_int_ge(i, 0);
+	ck_assert_uint_lt((size_t)i, p->n_string_table);
+	return p->string_table[i];
+}
+
+static const Perftools__Profiles__Location *loc(const Profile *p, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_location; i++)
+		if (p->location[i]->id == id)
+			return p->location[i];
+	ck_abort_msg("no location %llu", (unsigned long long)id);
+	return NULL;
+}
+
+static const Perftools__Profiles__Function *func(const Profile *p, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_function; i++)
+		if (p->function[i]->id == id)
+			return p->function[i];
+	ck_abort_msg("no function %llu", (unsigned long long)id);
+	return NULL;
+}
+
+static const Perftools__Profiles__Mapping *mapping(const Profile *p, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_mapping; i++)
+		if (p->mapping[i]->id == id)
+			return p->mapping[i];
+	ck_abort_msg("no mapping %llu", (unsigned long long)id);
+	return NULL;
+}
+
+/* What a profile says, without its ids: the scalar fields, then each
+ * Sample in order with its values, labels and Locations (address,
+ * Mapping, Lines with their Functions), by content.  *nloc, *nfn: the
+ * Locations and Functions the Samples use. */
+static void profile_text(const Profile *p, struct strbuf *sb, size_t *nloc, size_t *nfn)
+{
+	size_t i, j, k;
+	uint64_t *locs = xcalloc(p->n_location + 1, sizeof(*locs));
+	uint64_t *fns = xcalloc(p->n_function + 1, sizeof(*fns));
+
+	*nloc = *nfn = 0;
+	for (i = 0; i < p->n_sample_type; i++)
+		strbuf_addf(sb, "%s/%s ", str(p, p->sample_type[i]->type), str(p, p->sample_type[i]->unit));
+	strbuf_addf(sb, "period %s/%s %lld time %lld %lld", str(p, p->period_type->type),
+		    str(p, p->period_type->unit), (long long)p->period, (long long)p->time_nanos,
+		    (long long)p->duration_nanos);
+	for (i = 0; i < p->n_comment; i++)
+		strbuf_addf(sb, " '%s'", str(p, p->comment[i]));
+	strbuf_addch(sb, '\n');
+	for (i = 0; i < p->n_sample; i++) {
+		const Perftools__Profiles__Sample *s = p->sample[i];
+
+		for (j = 0; j < s->n_value; j++)
+			strbuf_addf(sb, "%lld ", (long long)s->value[j]);
+		for (j = 0; j < s->n_label; j++)
+			strbuf_addf(sb, "%s=%s/%lld ", str(p, s->label[j]->key), str(p, s->label[j]->str),
+				    (long long)s->label[j]->num);
+		for (j = 0; j < s->n_location_id; j++) {
+			const Perftools__Profiles__Location *l = loc(p, s->location_id[j]);
+
+			for (k = 0; k < *nloc && locs[k] != l->id; k++)
+				;
+			if (k == *nloc)
+				locs[(*nloc)++] = l->id;
+			strbuf_addf(sb, "[%llx", (unsigned long long)l->address);
+			if (l->mapping_id) {
+				const Perftools__Profiles__Mapping *m = mapping(p, l->mapping_id);
+
+				strbuf_addf(sb, " %s %llx-%llx+%llx '%s' %d%d%d%d",
+					    str(p, m->filename), (unsigned long long)m->memory_start,
+					    (unsigned long long)m->memory_limit,
+					    (unsigned long long)m->file_offset, str(p, m->build_id),
+					    m->has_functions, m->has_filenames, m->has_line_numbers,
+					    m->has_inline_frames);
+			}
+			for (k = 0; k < l->n_line; k++) {
+				const Perftools__Profiles__Function *f = func(p, l->line[k]->function_id);
+				size_t x;
+
+				for (x = 0; x < *nfn && fns[x] != f->id; x++)
+					;
+				if (x == *nfn)
+					fns[(*nfn)++] = f->id;
+				strbuf_addf(sb, " %s/%s/%s:%lld@%lld", str(p, f->name), str(p, f->system_name),
+					    str(p, f->filename), (long long)f->start_line,
+					    (long long)l->line[k]->line);
+			}
+			strbuf_addstr(sb, "] ");
+		}
+		strbuf_addch(sb, '\n');
+	}
+	free(locs);
+	free(fns);
+}
+
+/* A snapshot of refresh r: stacks over a few functions in two DSOs, some
+ * with a function inlined (a Location of two Lines), one whose function's
+ * file changes from refresh to refresh; stacks come and go, their counts
+ * grow and decay.  fresh: every function named and placed anew each
+ * refresh (what old entries the tables keep).  Frames are calloc'd (the
+ * writer compares whole frames) and their names freed by snap_free. */
+static struct snapshot make_snap(unsigned r, bool fresh, char ***names, size_t *nnames)
+{
+	struct snapshot snap = {
+		.time = 1.0 + r,
+		.event = "cpu-clock",
+		.freq = true,
+		.sample_freq = 1000,
+		.callchains = true,
+		.inline_frames = true,
+		.wall_start_ns = 1000000000,
+	};
+	size_t nst = 24, i, j;
+	struct snapshot_stack *st = xcalloc(nst, sizeof(*st));
+
+	*names = xcalloc(nst * 8 + 1, sizeof(**names));
+	*nnames = 0;
+	ck_assert_int_eq(sort_spec_parse("comm,dso,sym,tid", &snap.sort, NULL), 0);
+	for (i = 0; i < nst; i++) {
+		size_t nr = 2 + i % 5;
+		struct snapshot_frame *fr = xcalloc(nr, sizeof(*fr));
+
+		for (j = 0; j < nr; j++) {
+			unsigned fn = (unsigned)(j == 0 ? 0 : (i * 7 + j * 3) % 9);
+			char *name = fresh ? xasprintf("g%u_%u", r, fn) : xasprintf("fn%u", fn);
+
+			(*names)[(*nnames)++] = name;
+			fr[j].symbol = name;
+			fr[j].dso = fn % 4 == 3 ? "libx.so" : "wl";
+			fr[j].addr = 0x1000 + 0x100 * fn + 4 * ((i + j) % 3) + (fresh ? 0x10000 * r : 0);
+			if (fn % 4 != 3) {
+				fr[j].file = fn == 5 ? (r % 2 ? "a.h" : "b.h") : "wl.c";
+				fr[j].start_line = 100 + fn;
+			}
+			/* fn 2 inlined into its caller at the caller's address */
+			if (j > 0 && fn == 2) {
+				fr[j].inlined = true;
+				fr[j].addr = fr[j - 1].addr;
+			}
+			/* a line follows from the function and address */
+			fr[j].line = 10 + fn + (unsigned)((fr[j].addr >> 2) & 0x3f);
+		}
+		st[i].frames = fr;
+		st[i].nr_frames = nr;
+		st[i].comm = i % 3 ? "wl" : "bg";
+		st[i].has_tid = true;
+		st[i].tid = 100 + (uint32_t)(i % 4);
+		/* present in some refreshes only, decaying; one 0-sample
+		   stack keeps its period */
+		if ((i + r) % 5 == 0)
+			continue;
+		st[i].samples = (i * 13 + 7) >> (r % 3);
+		st[i].period = 1000 * st[i].samples + (st[i].samples ? 0 : 500);
+	}
+	snap.stacks = st;
+	snap.nr_stacks = nst;
+	return snap;
+}
+
+static void snap_free(struct snapshot *snap, char **names, size_t nnames)
+{
+	size_t i;
+
+	for (i = 0; i < snap->nr_stacks; i++)
+		free((void *)snap->stacks[i].frames);
+	free(snap->stacks);
+	for (i = 0; i < nnames; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* a and b equal (check's messages are too short for whole profiles). */
+static void same_text(const struct strbuf *a, const struct strbuf *b)
+{
+	size_t i;
+
+	for (i = 0; i < a->len && i < b->len && a->buf[i] == b->buf[i]; i++)
+		;
+	if (i < a->len || i < b->len)
+		ck_abort_msg("live and one-shot differ at %zu: '%.80s' against '%.80s'", i,
+			     a->buf + (i > 40 ? i - 40 : 0), b->buf + (i > 40 ? i - 40 : 0));
+}
+
+/* Live refreshes against one-shot encodings of the same snapshots: the
+ * same text; the Locations of the last file keep their ids though others
+ * went; the file at exit is the one-shot's, byte for byte. */
+START_TEST(test_live_same_as_once)
+{
+	char *dir = testutil_tmpdir("check_pprof_live");
+	char *path = xasprintf("%s/live.pb.gz", dir), *once = xasprintf("%s/once.pb.gz", dir);
+	struct pprof_writer *w = pprof_writer_new(path, "c");
+	struct errmsg em = ERRMSG_INIT;
+	struct strbuf a, b, raw;
+	size_t nloc, nfn, n2, f2, len, len2;
+	bool kept = false;
+	char *d1, *d2;
+	unsigned r;
+
+	pprof_writer_live(w);
+	strbuf_init(&a);
+	strbuf_init(&b);
+	strbuf_init(&raw);
+	for (r = 0; r < 12; r++) {
+		char **names;
+		size_t nnames;
+		struct snapshot snap = make_snap(r, false, &names, &nnames);
+		Profile *live, *one;
+
+		ck_assert_int_eq(pprof_writer_snapshot(w, &snap, &em), 0);
+		live = read_profile(path);
+		strbuf_reset(&raw);
+		pprof_encode(&raw, &snap, "c", 1000000000);
+		one = unpack(&raw);
+		strbuf_reset(&a);
+		strbuf_reset(&b);
+		profile_text(live, &a, &nloc, &nfn);
+		profile_text(one, &b, &n2, &f2);
+		same_text(&a, &b);
+		ck_assert_uint_eq(nloc, n2);
+		ck_assert_uint_eq(nfn, f2);
+		ck_assert_uint_eq(one->n_location, n2);
+		/* tables keep what the snapshot no longer uses, within bounds */
+		kept |= live->n_location > nloc;
+		ck_assert_uint_le(live->n_location, 2 * nloc);
+		ck_assert_uint_le(live->n_function, 2 * nfn);
+		perftools__profiles__profile__free_unpacked(live, NULL);
+		perftools__profiles__profile__free_unpacked(one, NULL);
+		if (r < 11) {
+			snap_free(&snap, names, nnames);
+			continue;
+		}
+		/* exit: the last snapshot, exactly as a one-shot writer writes it */
+		ck_assert_int_eq(pprof_writer_finish(w, &snap, &em), 0);
+		pprof_writer_free(w);
+		w = pprof_writer_new(once, "c");
+		ck_assert_int_eq(pprof_writer_snapshot(w, &snap, &em), 0);
+		ck_assert_int_eq(pprof_writer_finish(w, NULL, &em), 0);
+		pprof_writer_free(w);
+		snap_free(&snap, names, nnames);
+	}
+	ck_assert(kept);
+	ck_assert_int_eq(read_file(path, 1 << 24, &d1, &len), 0);
+	ck_assert_int_eq(read_file(once, 1 << 24, &d2, &len2), 0);
+	ck_assert_uint_eq(len, len2);
+	ck_assert_mem_eq(d1, d2, len);
+	free(d1);
+	free(d2);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&raw);
+	free(path);
+	free(once);
+	free(dir);
+}
+END_TEST
+
+/* A Location keeps its id from one refresh to the next when the stacks
+ * before it go (a one-shot encoding numbers them again from 1). */
+START_TEST(test_live_ids_stay)
+{
+	static const struct snapshot_frame fr[] = {
+		{ .symbol = "main", .dso = "wl", .addr = 0x10 },
+		{ .symbol = "a", .dso = "wl", .addr = 0x20 },
+		{ .symbol = "main", .dso = "wl", .addr = 0x14 },
+		{ .symbol = "b", .dso = "wl", .addr = 0x30 },
+	};
+	struct snapshot_stack st[2] = {
+		{ .comm = "wl", .frames = &fr[0], .nr_frames = 2, .samples = 3, .period = 3 },
+		{ .comm = "wl", .frames = &fr[2], .nr_frames = 2, .samples = 2, .period = 2 },
+	};
+	struct snapshot snap = { .event = "cpu-clock", .callchains = true, .stacks = st,
+				 .nr_stacks = 2 };
+	char *dir = testutil_tmpdir("check_pprof_live");
+	char *path = xasprintf("%s/live.pb.gz", dir);
+	struct pprof_writer *w = pprof_writer_new(path, NULL);
+	struct errmsg em = ERRMSG_INIT;
+	uint64_t leaf_b;
+	Profile *p;
+
+	ck_assert_int_eq(sort_spec_parse("dso,sym", &snap.sort, NULL), 0);
+	pprof_writer_live(w);
+	ck_assert_int_eq(pprof_writer_snapshot(w, &snap, &em), 0);
+	p = read_profile(path);
+	ck_assert_uint_eq(p->n_sample, 2);
+	leaf_b = p->sample[1]->location_id[0];
+	ck_assert_uint_eq(loc(p, leaf_b)->address, 0x30);
+	perftools__profiles__profile__free_unpacked(p, NULL);
+	/* a decays out; b stays, twice the Locations it uses */
+	st[0].samples = st[0].period = 0;
+	ck_assert_int_eq(pprof_writer_snapshot(w, &snap, &em), 0);
+	p = read_profile(path);
+	ck_assert_uint_eq(p->n_sample, 1);
+	ck_assert_uint_eq(p->sample[0]->location_id[0], leaf_b);
+	ck_assert_uint_eq(loc(p, leaf_b)->address, 0x30);
+	ck_assert_uint_eq(p->n_location, 4);
+	perftools__profiles__profile__free_unpacked(p, NULL);
+	pprof_writer_free(w);
+	free(path);
+	free(dir);
+}
+END_TEST
+
+/* Every refresh with new functions at new addresses: the tables start
+ * again rather than grow; no file has more than twice the Locations,
+ * Functions and strings its samples use. */
+START_TEST(test_live_bounded)
+{
+	char *dir = testutil_tmpdir("check_pprof_live");
+	char *path = xasprintf("%s/live.pb.gz", dir);
+	struct pprof_writer *w = pprof_writer_new(path, "c");
+	struct errmsg em = ERRMSG_INIT;
+	struct strbuf a, b, raw;
+	size_t nloc, nfn, n2, f2, most = 0;
+	unsigned r;
+
+	pprof_writer_live(w);
+	strbuf_init(&a);
+	strbuf_init(&b);
+	strbuf_init(&raw);
+	for (r = 0; r < 30; r++) {
+		char **names;
+		size_t nnames;
+		struct snapshot snap = make_snap(r, true, &names, &nnames);
+		Profile *live, *one;
+
+		ck_assert_int_eq(pprof_writer_snapshot(w, &snap, &em), 0);
+		live = read_profile(path);
+		strbuf_reset(&raw);
+		pprof_encode(&raw, &snap, "c", 1000000000);
+		one = unpack(&raw);
+		strbuf_reset(&a);
+		strbuf_reset(&b);
+		profile_text(live, &a, &nloc, &nfn);
+		profile_text(one, &b, &n2, &f2);
+		same_text(&a, &b);
+		ck_assert_uint_le(live->n_location, 2 * nloc);
+		ck_assert_uint_le(live->n_function, 2 * nfn);
+		/* the one-shot's strings are those used (and the Mappings'
+		   short names, kept as keys) */
+		ck_assert_uint_le(live->n_string_table, 2 * one->n_string_table + 2);
+		if (live->n_location > most)
+			most = live->n_location;
+		perftools__profiles__profile__free_unpacked(live, NULL);
+		perftools__profiles__profile__free_unpacked(one, NULL);
+		snap_free(&snap, names, nnames);
+	}
+	ck_assert_uint_le(most, 2 * nloc + 2);
+	pprof_writer_free(w);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&raw);
+	free(path);
+	free(dir);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("pprof_live");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_live_same_as_once);
+	tcase_add_test(tc, test_live_ids_stay);
+	tcase_add_test(tc, test_live_bounded);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return testutil_run(suite()) != 0;
+}
