@@ -85,10 +85,11 @@ replay() {
 
 # A live refresh's work, deterministic: bench/pprof-refresh's 20 refreshes
 # of generated samples under callgrind, each mode's instructions a refresh.
-if [ -x bench/pprof-refresh ]; then
+PPROF_REFRESH=${PPROF_REFRESH:-bench/pprof-refresh}
+if [ -x "$PPROF_REFRESH" ]; then
 	for m in batch full kept; do
 		valgrind --tool=callgrind --callgrind-out-file="$TMP/cg.$m" --toggle-collect=bench_refresh \
-			bench/pprof-refresh $m 20 >"$TMP/pr.out" 2>"$TMP/cg.err"
+			"$PPROF_REFRESH" $m 20 >"$TMP/pr.out" 2>"$TMP/cg.err"
 		n=$(callgrind_annotate "$TMP/cg.$m" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }')
 		eval "pr_$m=\$((n / 20))"
 	done

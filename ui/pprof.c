@@ -5,18 +5,32 @@
  * it replaced (bench/pprof.sh, a 151K-sample -g -a recording, callgrind):
  * writing 442M instructions against 417M (pprof_encode 263M against 237M,
  * gzip 179M both), perf report 2,521M: 0.176x against 0.165x, peak RSS
- * 121 MB against 111 MB; not the bottleneck, so the library stays. */
+ * 121 MB against 111 MB; not the bottleneck, so the library stays.
+ *
+ * Live (a file rewritten at every refresh) part of the framing is ours:
+ * packing the whole Profile at each refresh re-packed every Location,
+ * Function and string although they rarely change (protobuf-c's packing
+ * was about 80M of a refresh's 235M instructions, bench/pprof-refresh: 57K
+ * chains).  The live writer keeps its tables and the bytes protobuf-c
+ * packed for each Location and Function once, and writes the Profile as
+ * the concatenation of fields: a field's tag and length are ours
+ * (pprof_put), every message in it is still packed by the library.  The
+ * file's stored gzip blocks are framed here too (pprof_writer_stored), so
+ * the kept bytes are not copied at each refresh.  The last file, at exit,
+ * is the one-shot encoding. */
 #include "config.h"
 
 #include "pprof.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -1032,8 +1046,9 @@ static void pprof_live_pack_location(struct pprof_live *l, size_t i)
 	l->nlocs++;
 }
 
-/* The refresh's profile into out: the kept tables brought up to date, then
- * the fields concatenated. */
+/* The refresh's profile: the kept tables brought up to date, and the
+ * refresh's fields into out; the profile is out followed by the kept
+ * locs, funcs and strs (pprof_writer_pieces). */
 static void pprof_live_encode(struct pprof_live *l, struct strbuf *out,
 			      const struct snapshot *snap, const char *comment, int64_t time_nanos)
 {
@@ -1143,21 +1158,16 @@ static void pprof_live_encode(struct pprof_live *l, struct strbuf *out,
 	free(map_fns);
 	for (; l->nstrs < e->strs.n; l->nstrs++)
 		pprof_put_string(&l->strs, e->strs.v[l->nstrs]);
-	strbuf_add(out, l->locs.buf, l->locs.len);
-	strbuf_add(out, l->funcs.buf, l->funcs.len);
-	strbuf_add(out, l->strs.buf, l->strs.len);
 }
 
-/* pprof_gzip at zlib's level (Z_NO_COMPRESSION: stored blocks). */
-static int pprof_gzip_level(const void *in, size_t n, int level, struct strbuf *out,
-			    struct errmsg *em)
+int pprof_gzip(const void *in, size_t n, struct strbuf *out, struct errmsg *em)
 {
 	z_stream z;
 	int rc;
 
 	memset(&z, 0, sizeof(z));
 	/* 15 + 16: a gzip header and trailer around the deflate stream. */
-	if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+	if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		return errmsg_set(em, -ENOMEM, "zlib: cannot start compressing");
 	z.next_in = (Bytef *)(uintptr_t)in;
 	z.avail_in = (uInt)n;
@@ -1175,11 +1185,6 @@ static int pprof_gzip_level(const void *in, size_t n, int level, struct strbuf *
 	} while (rc != Z_STREAM_END);
 	deflateEnd(&z);
 	return 0;
-}
-
-int pprof_gzip(const void *in, size_t n, struct strbuf *out, struct errmsg *em)
-{
-	return pprof_gzip_level(in, n, Z_BEST_SPEED, out, em);
 }
 
 struct pprof_writer {
@@ -1227,8 +1232,28 @@ static int pprof_write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-/* path replaced by data whole: a temporary file beside it, then rename. */
-static int pprof_replace_file(const char *path, const struct strbuf *data, struct errmsg *em)
+/* v[0..n) written whole to fd, however writev splits it (v is used up). */
+static int pprof_writev_all(int fd, struct iovec *v, size_t n)
+{
+	while (n) {
+		ssize_t k = writev(fd, v, n > IOV_MAX ? IOV_MAX : (int)n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		for (; n && (size_t)k >= v->iov_len; v++, n--)
+			k -= (ssize_t)v->iov_len;
+		if (n) {
+			v->iov_base = (char *)v->iov_base + k;
+			v->iov_len -= (size_t)k;
+		}
+	}
+	return 0;
+}
+
+/* path replaced by v[0..n) whole: a temporary file beside it, then rename. */
+static int pprof_replace_file(const char *path, struct iovec *v, size_t n, struct errmsg *em)
 {
 	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
 	int fd = mkstemp(tmp), err;
@@ -1240,7 +1265,7 @@ static int pprof_replace_file(const char *path, const struct strbuf *data, struc
 		free(tmp);
 		return err;
 	}
-	err = pprof_write_all(fd, data->buf, data->len);
+	err = pprof_writev_all(fd, v, n);
 	/* mkstemp makes it 0600: a profile is as readable as other output. */
 	if (!err && fchmod(fd, 0644) < 0)
 		err = -errno;
@@ -1256,16 +1281,99 @@ static int pprof_replace_file(const char *path, const struct strbuf *data, struc
 	return err;
 }
 
-/* FILE from the last profile at level (the one place that compresses). */
-static int pprof_writer_file(struct pprof_writer *w, int level, struct errmsg *em)
+/* FILE from the last profile, compressed (the one place that deflates). */
+static int pprof_writer_file(struct pprof_writer *w, struct errmsg *em)
 {
+	struct iovec v;
 	int err;
 
 	strbuf_reset(&w->gz);
-	if ((err = pprof_gzip_level(w->raw.buf, w->raw.len, level, &w->gz, em)))
+	if ((err = pprof_gzip(w->raw.buf, w->raw.len, &w->gz, em)))
 		return err;
-	w->stored = level == Z_NO_COMPRESSION;
-	return pprof_replace_file(w->path, &w->gz, em);
+	w->stored = false;
+	v.iov_base = w->gz.buf;
+	v.iov_len = w->gz.len;
+	return pprof_replace_file(w->path, &v, 1, em);
+}
+
+/* FILE from the live profile, piece[0..npiece) end to end, as one gzip
+ * member of stored blocks.  Framed here (RFC 1952's header, RFC 1951's
+ * blocks of at most 65535 bytes each behind its length, the CRC-32 and
+ * size), so that the kept tables are written from where they are, not
+ * copied into one buffer and twice more through deflate. */
+static int pprof_writer_stored(struct pprof_writer *w, const struct iovec *piece, size_t npiece,
+			       struct errmsg *em)
+{
+	static const unsigned char head[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
+	size_t total = 0, nblk, b, i, k = 0, p = 0, poff = 0;
+	uLong crc = crc32(0, NULL, 0);
+	unsigned char *hdr, tail[8];
+	struct iovec *v;
+	int err;
+
+	for (i = 0; i < npiece; i++) {
+		total += piece[i].iov_len;
+		crc = crc32_z(crc, piece[i].iov_base, piece[i].iov_len);
+	}
+	nblk = total ? (total + 65534) / 65535 : 1;
+	hdr = xmalloc(5 * nblk);
+	/* a block spans a run of pieces: at most nblk + npiece spans */
+	v = xmalloc((2 + 2 * nblk + npiece) * sizeof(*v));
+	v[k].iov_base = (void *)head;
+	v[k++].iov_len = sizeof(head);
+	for (b = 0; b < nblk; b++) {
+		size_t len = total - b * 65535 < 65535 ? total - b * 65535 : 65535;
+		unsigned char *h = hdr + 5 * b;
+
+		h[0] = b + 1 == nblk;    /* BFINAL, BTYPE 00: stored */
+		h[1] = (unsigned char)len;
+		h[2] = (unsigned char)(len >> 8);
+		h[3] = (unsigned char)~len;
+		h[4] = (unsigned char)(~len >> 8);
+		v[k].iov_base = h;
+		v[k++].iov_len = 5;
+		while (len) {
+			size_t take = piece[p].iov_len - poff < len ? piece[p].iov_len - poff : len;
+
+			if (take) {
+				v[k].iov_base = (char *)piece[p].iov_base + poff;
+				v[k++].iov_len = take;
+			}
+			poff += take;
+			len -= take;
+			if (poff == piece[p].iov_len) {
+				p++;
+				poff = 0;
+			}
+		}
+	}
+	for (i = 0; i < 4; i++) {
+		tail[i] = (unsigned char)(crc >> 8 * i);
+		tail[4 + i] = (unsigned char)(total >> 8 * i);
+	}
+	v[k].iov_base = tail;
+	v[k++].iov_len = sizeof(tail);
+	err = pprof_replace_file(w->path, v, k, em);
+	w->stored = true;
+	free(hdr);
+	free(v);
+	return err;
+}
+
+/* The live profile's pieces: the refresh's fields, then the kept tables. */
+static size_t pprof_writer_pieces(struct pprof_writer *w, struct iovec *v)
+{
+	struct pprof_live *l = w->lv;
+
+	v[0].iov_base = w->raw.buf;
+	v[0].iov_len = w->raw.len;
+	v[1].iov_base = l->locs.buf;
+	v[1].iov_len = l->locs.len;
+	v[2].iov_base = l->funcs.buf;
+	v[2].iov_len = l->funcs.len;
+	v[3].iov_base = l->strs.buf;
+	v[3].iov_len = l->strs.len;
+	return 4;
 }
 
 int pprof_writer_snapshot(struct pprof_writer *w, const struct snapshot *snap,
@@ -1291,7 +1399,12 @@ int pprof_writer_snapshot(struct pprof_writer *w, const struct snapshot *snap,
 	}
 	/* Live, a file rewritten every refresh is stored, not compressed:
 	   deflate was most of the writing (issue 18). */
-	return pprof_writer_file(w, w->live ? Z_NO_COMPRESSION : Z_BEST_SPEED, em);
+	if (w->lv) {
+		struct iovec v[4];
+
+		return pprof_writer_stored(w, v, pprof_writer_pieces(w, v), em);
+	}
+	return pprof_writer_file(w, em);
 }
 
 int pprof_writer_finish(struct pprof_writer *w, const struct snapshot *last,
@@ -1305,8 +1418,14 @@ int pprof_writer_finish(struct pprof_writer *w, const struct snapshot *last,
 		if (last) {
 			strbuf_reset(&w->raw);
 			pprof_encode(&w->raw, last, w->comment, w->start);
+		} else {
+			struct iovec v[4];
+			size_t i, n = pprof_writer_pieces(w, v);
+
+			for (i = 1; i < n; i++)
+				strbuf_add(&w->raw, v[i].iov_base, v[i].iov_len);
 		}
-		return pprof_writer_file(w, Z_BEST_SPEED, em);
+		return pprof_writer_file(w, em);
 	}
 	if (!w->pending)
 		return 0;
