@@ -172,6 +172,11 @@ struct pprof_enc {
 	uint32_t *fref;
 	size_t fref_cap;
 	uint32_t walk;
+	/* Live: the Location of each of the chain store's frame ids
+	   (snapshot_stack.frame_ids; 0: none yet), for the store floc_of. */
+	uint64_t *floc;
+	size_t floc_cap;
+	const void *floc_of;
 };
 
 struct pprof_memo {
@@ -463,6 +468,7 @@ static void pprof_enc_release(struct pprof_enc *e)
 	free(e->prev_loc);
 	free(e->cur_loc);
 	free(e->fref);
+	free(e->floc);
 	hashtab_release(&e->loctab.ht);
 	hashtab_release(&e->memo_ht);
 	free(e->memo);
@@ -471,6 +477,48 @@ static void pprof_enc_release(struct pprof_enc *e)
 	hashtab_release(&e->strs.ht);
 	hashtab_release(&e->funcs.ht);
 	hashtab_release(&e->maps.ht);
+}
+
+/* A live walk's stack of kept frames (no inlined ones), leaf first into
+ * ids: a frame id's Location is that of its first sight while the tables
+ * last, found without hashing; its Function is marked used.  The address
+ * is checked, for the store's ids to be the ones the Location was made
+ * from. */
+static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *st, uint64_t *ids)
+{
+	size_t j, nr = st->nr_frames;
+
+	for (j = 0; j < nr; j++) {
+		const struct snapshot_frame *f = &st->frames[nr - 1 - j];
+		uint32_t id = st->frame_ids[j];
+		uint64_t loc = id < e->floc_cap ? e->floc[id] : 0, fid;
+		const uint32_t *k = loc ? e->loctab.v[loc - 1] : NULL;
+
+		if (k && !f->file && !f->inlined && k[1] == 0 &&
+		    ((uint64_t)k[3] << 32 | k[2]) == f->addr) {
+			uint32_t map = e->funcs.v[k[0] - 1][1];
+
+			e->used[loc - 1] = true;
+			pprof_fn_ref(e, k[0]);
+			/* the Mapping's DSO: its first frame's, as pprof_frame */
+			if (map && !e->objs[map - 1])
+				e->objs[map - 1] = f->object;
+			e->cur_loc[nr - 1 - j] = ids[j] = loc;
+			continue;
+		}
+		fid = pprof_stack_frame(e, f);
+		if (f->file)
+			pprof_function_file(e, fid, f->file, f->start_line);
+		ids[j] = loc = pprof_location(e, &fid, &f->line, 1, f->addr);
+		if (id >= e->floc_cap) {
+			size_t old = e->floc_cap;
+
+			e->floc = xgrow(e->floc, &e->floc_cap, (size_t)id + 1, sizeof(*e->floc));
+			memset(e->floc + old, 0, (e->floc_cap - old) * sizeof(*e->floc));
+		}
+		e->floc[id] = loc;
+		e->cur_loc[nr - 1 - j] = loc;
+	}
 }
 
 /* snap's Samples into e's flat arrays, numbering the Functions, Mappings
@@ -506,6 +554,11 @@ static void pprof_enc_walk(struct pprof_enc *e, const struct snapshot *snap)
 				e->prev_loc = xgrow(e->prev_loc, &cap, nr, sizeof(*e->prev_loc));
 				e->cur_loc = xrealloc(e->cur_loc, cap * sizeof(*e->cur_loc));
 				e->loc_cap = cap;
+			}
+			if (e->fref && st->frame_ids && snap->frame_ids_of == e->floc_of) {
+				pprof_enc_frames(e, st, ids);
+				n = nr;
+				goto done;
 			}
 			/* The outer frames this stack shares with the one
 			 * before (a group's members differ at the leaf end,
@@ -551,6 +604,7 @@ static void pprof_enc_walk(struct pprof_enc *e, const struct snapshot *snap)
 				}
 				e->cur_loc[pos] = ids[n++];
 			}
+done:
 			/* Past nr, prev_loc is stale: never read (shared <= nr). */
 			swap = e->prev_loc;
 			e->prev_loc = e->cur_loc;
@@ -969,6 +1023,12 @@ static bool pprof_live_walk(struct pprof_live *l, const struct snapshot *snap,
 	e->nmemo = 0;
 	hashtab_clear(&e->memo_ht);
 	memset(e->objs, 0, e->maps.n * sizeof(*e->objs));
+	/* Frame ids are another store's: their Locations are found again. */
+	if (snap->frame_ids_of != e->floc_of) {
+		e->floc_of = snap->frame_ids_of;
+		if (e->floc_cap)
+			memset(e->floc, 0, e->floc_cap * sizeof(*e->floc));
+	}
 	memset(e->used, 0, e->used_n * sizeof(*e->used));
 	if (e->fn_file_cap) {
 		memset(e->fn_file, 0, e->fn_file_cap * sizeof(*e->fn_file));

@@ -9,9 +9,14 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "callchain.h"
 #include "errmsg.h"
 #include "fileread.h"
+#include "hist.h"
+#include "intern.h"
+#include "machine.h"
 #include "pprof.h"
+#include "symtab.h"
 #include "testutil.h"
 #include "util.h"
 #include "view.h"
@@ -57,33 +62,62 @@ static Profile *read_profile(const char *path)
 	return p;
 }
 
+/* (check's asserts each cost a message to the parent: these helpers run
+ * for every field, and fail the test only when they must.) */
 static const char *str(const Profile *p, int64_t i)
 {
-	ck_assert_int_ge(i, 0);
-	ck_assert_uint_lt((size_t)i, p->n_string_table);
+	if (i < 0 || (size_t)i >= p->n_string_table)
+		ck_abort_msg("string %lld out of range", (long long)i);
 	return p->string_table[i];
 }
 
-static const Perftools__Profiles__Location *loc(const Profile *p, uint64_t id)
+/* A profile's Locations, Functions and Mappings by id (ids are at most
+ * their count's few times: the writer numbers them from 1). */
+struct byid {
+	const Profile *p;
+	const Perftools__Profiles__Location **loc;
+	const Perftools__Profiles__Function **fn;
+	size_t nloc, nfn;
+};
+
+static void byid_init(struct byid *t, const Profile *p)
 {
 	size_t i;
 
+	t->p = p;
+	t->nloc = t->nfn = 1;
 	for (i = 0; i < p->n_location; i++)
-		if (p->location[i]->id == id)
-			return p->location[i];
-	ck_abort_msg("no location %llu", (unsigned long long)id);
-	return NULL;
+		if (p->location[i]->id >= t->nloc)
+			t->nloc = p->location[i]->id + 1;
+	for (i = 0; i < p->n_function; i++)
+		if (p->function[i]->id >= t->nfn)
+			t->nfn = p->function[i]->id + 1;
+	t->loc = xcalloc(t->nloc, sizeof(*t->loc));
+	t->fn = xcalloc(t->nfn, sizeof(*t->fn));
+	for (i = 0; i < p->n_location; i++) {
+		if (t->loc[p->location[i]->id])  /* ids unique */
+			ck_abort_msg("location id %llu twice", (unsigned long long)p->location[i]->id);
+		t->loc[p->location[i]->id] = p->location[i];
+	}
+	for (i = 0; i < p->n_function; i++) {
+		if (t->fn[p->function[i]->id])
+			ck_abort_msg("function id %llu twice", (unsigned long long)p->function[i]->id);
+		t->fn[p->function[i]->id] = p->function[i];
+	}
 }
 
-static const Perftools__Profiles__Function *func(const Profile *p, uint64_t id)
+static const Perftools__Profiles__Location *loc(const struct byid *t, uint64_t id)
 {
-	size_t i;
+	if (!id || id >= t->nloc || !t->loc[id])
+		ck_abort_msg("no location %llu", (unsigned long long)id);
+	return t->loc[id];
+}
 
-	for (i = 0; i < p->n_function; i++)
-		if (p->function[i]->id == id)
-			return p->function[i];
-	ck_abort_msg("no function %llu", (unsigned long long)id);
-	return NULL;
+static const Perftools__Profiles__Function *func(const struct byid *t, uint64_t id)
+{
+	if (!id || id >= t->nfn || !t->fn[id])
+		ck_abort_msg("no function %llu", (unsigned long long)id);
+	return t->fn[id];
 }
 
 static const Perftools__Profiles__Mapping *mapping(const Profile *p, uint64_t id)
@@ -104,9 +138,12 @@ static const Perftools__Profiles__Mapping *mapping(const Profile *p, uint64_t id
 static void profile_text(const Profile *p, struct strbuf *sb, size_t *nloc, size_t *nfn)
 {
 	size_t i, j, k;
-	uint64_t *locs = xcalloc(p->n_location + 1, sizeof(*locs));
-	uint64_t *fns = xcalloc(p->n_function + 1, sizeof(*fns));
+	struct byid t;
+	bool *lseen, *fseen;
 
+	byid_init(&t, p);
+	lseen = xcalloc(t.nloc, sizeof(*lseen));
+	fseen = xcalloc(t.nfn, sizeof(*fseen));
 	*nloc = *nfn = 0;
 	for (i = 0; i < p->n_sample_type; i++)
 		strbuf_addf(sb, "%s/%s ", str(p, p->sample_type[i]->type), str(p, p->sample_type[i]->unit));
@@ -125,12 +162,10 @@ static void profile_text(const Profile *p, struct strbuf *sb, size_t *nloc, size
 			strbuf_addf(sb, "%s=%s/%lld ", str(p, s->label[j]->key), str(p, s->label[j]->str),
 				    (long long)s->label[j]->num);
 		for (j = 0; j < s->n_location_id; j++) {
-			const Perftools__Profiles__Location *l = loc(p, s->location_id[j]);
+			const Perftools__Profiles__Location *l = loc(&t, s->location_id[j]);
 
-			for (k = 0; k < *nloc && locs[k] != l->id; k++)
-				;
-			if (k == *nloc)
-				locs[(*nloc)++] = l->id;
+			*nloc += !lseen[l->id];
+			lseen[l->id] = true;
 			strbuf_addf(sb, "[%llx", (unsigned long long)l->address);
 			if (l->mapping_id) {
 				const Perftools__Profiles__Mapping *m = mapping(p, l->mapping_id);
@@ -143,13 +178,10 @@ static void profile_text(const Profile *p, struct strbuf *sb, size_t *nloc, size
 					    m->has_inline_frames);
 			}
 			for (k = 0; k < l->n_line; k++) {
-				const Perftools__Profiles__Function *f = func(p, l->line[k]->function_id);
-				size_t x;
+				const Perftools__Profiles__Function *f = func(&t, l->line[k]->function_id);
 
-				for (x = 0; x < *nfn && fns[x] != f->id; x++)
-					;
-				if (x == *nfn)
-					fns[(*nfn)++] = f->id;
+				*nfn += !fseen[f->id];
+				fseen[f->id] = true;
 				strbuf_addf(sb, " %s/%s/%s:%lld@%lld", str(p, f->name), str(p, f->system_name),
 					    str(p, f->filename), (long long)f->start_line,
 					    (long long)l->line[k]->line);
@@ -158,8 +190,10 @@ static void profile_text(const Profile *p, struct strbuf *sb, size_t *nloc, size
 		}
 		strbuf_addch(sb, '\n');
 	}
-	free(locs);
-	free(fns);
+	free(lseen);
+	free(fseen);
+	free(t.loc);
+	free(t.fn);
 }
 
 /* A snapshot of refresh r: stacks over a few functions in two DSOs, some
@@ -344,6 +378,7 @@ START_TEST(test_live_ids_stay)
 	struct pprof_writer *w = pprof_writer_new(path, NULL);
 	struct errmsg em = ERRMSG_INIT;
 	uint64_t leaf_b;
+	struct byid t;
 	Profile *p;
 
 	ck_assert_int_eq(sort_spec_parse("dso,sym", &snap.sort, NULL), 0);
@@ -352,7 +387,10 @@ START_TEST(test_live_ids_stay)
 	p = read_profile(path);
 	ck_assert_uint_eq(p->n_sample, 2);
 	leaf_b = p->sample[1]->location_id[0];
-	ck_assert_uint_eq(loc(p, leaf_b)->address, 0x30);
+	byid_init(&t, p);
+	ck_assert_uint_eq(loc(&t, leaf_b)->address, 0x30);
+	free(t.loc);
+	free(t.fn);
 	perftools__profiles__profile__free_unpacked(p, NULL);
 	/* a decays out; b stays, twice the Locations it uses */
 	st[0].samples = st[0].period = 0;
@@ -360,7 +398,10 @@ START_TEST(test_live_ids_stay)
 	p = read_profile(path);
 	ck_assert_uint_eq(p->n_sample, 1);
 	ck_assert_uint_eq(p->sample[0]->location_id[0], leaf_b);
-	ck_assert_uint_eq(loc(p, leaf_b)->address, 0x30);
+	byid_init(&t, p);
+	ck_assert_uint_eq(loc(&t, leaf_b)->address, 0x30);
+	free(t.loc);
+	free(t.fn);
 	ck_assert_uint_eq(p->n_location, 4);
 	perftools__profiles__profile__free_unpacked(p, NULL);
 	pprof_writer_free(w);
@@ -423,6 +464,103 @@ START_TEST(test_live_bounded)
 }
 END_TEST
 
+/* Stacks the view keeps with the chain store (-g, plain keys): the live
+ * writer finds their Locations by the store's frame ids; decoded, each
+ * refresh is still the one-shot encoding of its snapshot. */
+START_TEST(test_live_kept_stacks)
+{
+	static struct symbol syms[60];
+	char *dir = testutil_tmpdir("check_pprof_live");
+	char *path = xasprintf("%s/live.pb.gz", dir);
+	struct machine *m = machine_new();
+	struct dso *dso = machine_dso_get(m, "/usr/bin/app", DSO_USER);
+	struct dso *lib = machine_dso_get(m, "/usr/lib/libx.so", DSO_USER);
+	struct pprof_writer *w = pprof_writer_new(path, "c");
+	struct errmsg em = ERRMSG_INIT;
+	struct sort_spec spec;
+	struct strbuf a, b, raw;
+	size_t nloc, nfn, n2, f2, i;
+	uint32_t seed = 12345;
+	struct hist *h;
+	unsigned r, k;
+
+	for (i = 0; i < 60; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "fn%02zu", i);
+		syms[i].start = 0x10000 + 0x100 * i;
+		syms[i].end = syms[i].start + 0x100;
+		syms[i].name = intern(name);
+	}
+	ck_assert_int_eq(sort_spec_parse("dso,sym,tid", &spec, NULL), 0);
+	h = hist_new(&spec);
+	hist_enable_callchains(h, 0);
+	pprof_writer_live(w);
+	strbuf_init(&a);
+	strbuf_init(&b);
+	strbuf_init(&raw);
+	for (r = 0; r < 12; r++) {
+		struct view_opts o = { .stacks = true, .stack_detail = true };
+		struct snapshot snap = { .event = "cpu-clock", .target = "t", .mode = "decay",
+					 .wall_start_ns = 1 };
+		Profile *live, *one;
+
+		for (k = 0; k < 400; k++) {
+			struct callchain_frame fr[8];
+			struct hist_sample hs = { 0 };
+			size_t depth = 2 + (seed = seed * 1103515245 + 12345) % 6, d;
+
+			for (d = 0; d < depth; d++) {
+				/* callers at one call site, the leaf at one of 3
+				   addresses; later refreshes reach new functions */
+				size_t f = (d * 7 + (seed >> (d + 8)) % (4 + r)) % 60;
+
+				fr[d].sym = &syms[f];
+				fr[d].dso = f % 5 == 4 ? lib : dso;
+				fr[d].kernel = false;
+				fr[d].addr = syms[f].start + (d ? 8 : 4 * ((seed >> 20) % 3));
+			}
+			hs.nr_chain = depth;
+			hs.chain = fr;
+			hs.comm = intern("app");
+			hs.pid = 100;
+			hs.tid = 100 + (seed >> 24) % 3;
+			hs.dso = fr[0].dso;
+			hs.sym = fr[0].sym;
+			hs.addr = fr[0].addr;
+			hs.period = 1000;
+			hist_add(h, &hs);
+		}
+		view_build(h, &o, &snap);
+		ck_assert_ptr_nonnull(snap.frame_ids_of);
+		ck_assert_ptr_nonnull(snap.stacks[0].frame_ids);
+		ck_assert_int_eq(pprof_writer_snapshot(w, &snap, &em), 0);
+		live = read_profile(path);
+		strbuf_reset(&raw);
+		pprof_encode(&raw, &snap, "c", 1);
+		one = unpack(&raw);
+		strbuf_reset(&a);
+		strbuf_reset(&b);
+		profile_text(live, &a, &nloc, &nfn);
+		profile_text(one, &b, &n2, &f2);
+		same_text(&a, &b);
+		ck_assert_uint_le(live->n_location, 2 * nloc);
+		perftools__profiles__profile__free_unpacked(live, NULL);
+		perftools__profiles__profile__free_unpacked(one, NULL);
+		snapshot_release(&snap);
+		hist_age(h, HIST_DECAY);
+	}
+	pprof_writer_free(w);
+	hist_free(h);
+	machine_free(m);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&raw);
+	free(path);
+	free(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pprof_live");
@@ -431,6 +569,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_live_same_as_once);
 	tcase_add_test(tc, test_live_ids_stay);
 	tcase_add_test(tc, test_live_bounded);
+	tcase_add_test(tc, test_live_kept_stacks);
 	suite_add_tcase(s, tc);
 	return s;
 }
