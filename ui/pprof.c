@@ -142,12 +142,10 @@ struct pprof_enc {
 	   as they grow: the pointers are set once they are complete. */
 	Sample *smp;
 	size_t nsmp, smp_cap;
-	size_t *id_off, *label_off;
-	size_t id_off_cap, label_off_cap;
+	size_t *id_off, *label_off;  /* smp_cap of them, vals 2 * smp_cap */
 	uint64_t *ids;
 	size_t nids, ids_cap;
 	int64_t *vals;
-	size_t vals_cap;
 	Label *labels;
 	size_t nlabels, labels_cap;
 	uint32_t comm_key, pid_key, tid_key;
@@ -318,7 +316,9 @@ static void pprof_label(struct pprof_enc *e, uint32_t key, uint32_t str, uint64_
 {
 	Label *l;
 
-	e->labels = xgrow(e->labels, &e->labels_cap, e->nlabels + 1, sizeof(*e->labels));
+	/* (xgrow is a call: only when full, as below) */
+	if (e->nlabels == e->labels_cap)
+		e->labels = xgrow(e->labels, &e->labels_cap, e->nlabels + 1, sizeof(*e->labels));
 	l = &e->labels[e->nlabels++];
 	perftools__profiles__label__init(l);
 	l->key = key;
@@ -375,7 +375,8 @@ static uint64_t pprof_location(struct pprof_enc *e, const uint64_t *fn, const un
  * then adds the labels. */
 static uint64_t *pprof_sample_ids(struct pprof_enc *e, size_t n)
 {
-	e->ids = xgrow(e->ids, &e->ids_cap, e->nids + n, sizeof(*e->ids));
+	if (e->nids + n > e->ids_cap)
+		e->ids = xgrow(e->ids, &e->ids_cap, e->nids + n, sizeof(*e->ids));
 	return e->ids + e->nids;
 }
 
@@ -383,10 +384,12 @@ static void pprof_sample(struct pprof_enc *e, size_t n, uint64_t samples, uint64
 {
 	Sample *sm;
 
-	e->smp = xgrow(e->smp, &e->smp_cap, e->nsmp + 1, sizeof(*e->smp));
-	e->id_off = xgrow(e->id_off, &e->id_off_cap, e->nsmp + 1, sizeof(*e->id_off));
-	e->label_off = xgrow(e->label_off, &e->label_off_cap, e->nsmp + 1, sizeof(*e->label_off));
-	e->vals = xgrow(e->vals, &e->vals_cap, 2 * (e->nsmp + 1), sizeof(*e->vals));
+	if (e->nsmp == e->smp_cap) {
+		e->smp = xgrow(e->smp, &e->smp_cap, e->nsmp + 1, sizeof(*e->smp));
+		e->id_off = xrealloc(e->id_off, e->smp_cap * sizeof(*e->id_off));
+		e->label_off = xrealloc(e->label_off, e->smp_cap * sizeof(*e->label_off));
+		e->vals = xrealloc(e->vals, 2 * e->smp_cap * sizeof(*e->vals));
+	}
 	sm = &e->smp[e->nsmp];
 	perftools__profiles__sample__init(sm);
 	sm->n_location_id = n;
@@ -499,7 +502,8 @@ static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *s
 			uint32_t map = e->funcs.v[k[0] - 1][1];
 
 			e->used[loc - 1] = true;
-			pprof_fn_ref(e, k[0]);
+			/* fref has room: k[0] was marked when it was made */
+			e->fref[k[0] - 1] = e->walk;
 			/* the Mapping's DSO: its first frame's, as pprof_frame */
 			if (map && !e->objs[map - 1])
 				e->objs[map - 1] = f->object;
