@@ -7,32 +7,31 @@
  * gzip 179M both), perf report 2,521M: 0.176x against 0.165x, peak RSS
  * 121 MB against 111 MB; not the bottleneck, so the library stays.
  *
- * Live (a file rewritten at every refresh) part of the framing is ours:
- * packing the whole Profile at each refresh re-packed every Location,
- * Function and string although they rarely change (protobuf-c's packing
- * was about 80M of a refresh's 235M instructions, bench/pprof-refresh: 57K
- * chains).  The live writer keeps its tables and the bytes protobuf-c
- * packed for each Location and Function once, and writes the Profile as
- * the concatenation of fields: a field's tag and length are ours
- * (pprof_put), every message in it is still packed by the library.  The
- * file's stored gzip blocks are framed here too (pprof_writer_stored), so
- * the kept bytes are not copied at each refresh.  The last file, at exit,
- * is the one-shot encoding. */
+ * Live (a file rewritten at every refresh, pprof-live.c) part of the
+ * framing is ours: packing the whole Profile at each refresh re-packed
+ * every Location, Function and string although they rarely change
+ * (protobuf-c's packing was about 80M of a refresh's 235M instructions,
+ * bench/pprof-refresh: 57K chains).  The live encoder keeps these tables
+ * and the bytes protobuf-c packed for each Location and Function once, and
+ * writes the Profile as the concatenation of fields: a field's tag and
+ * length are ours (pprof_live_put), every message in it is still packed
+ * by the library.  The file's stored gzip blocks are framed by hand too
+ * (pprof-writer.c), so that the kept bytes are not copied at each refresh.
+ * A refresh went from 235M to 145M instructions (--batch's: 67M); of the
+ * rest, packing the Samples with protobuf-c is about 40M.  The last file,
+ * at exit, is this file's one-shot encoding.
+ *
+ * This file: the tables and the stack walk (pprof-impl.h, which the live
+ * encoder shares) and the one-shot encoding. */
 #include "config.h"
 
 #include "pprof.h"
 
 #include <errno.h>
-#include <limits.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/uio.h>
-#include <time.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "errmsg.h"
@@ -40,26 +39,10 @@
 #include "hashtab.h"
 #include "util.h"
 #include "view.h"
-#include "profile.pb-c.h"
-
-typedef Perftools__Profiles__Profile Profile;
-typedef Perftools__Profiles__ValueType ValueType;
-typedef Perftools__Profiles__Sample Sample;
-typedef Perftools__Profiles__Label Label;
-typedef Perftools__Profiles__Mapping Mapping;
-typedef Perftools__Profiles__Location Location;
-typedef Perftools__Profiles__Line Line;
-typedef Perftools__Profiles__Function Function;
+#include "pprof-impl.h"
 
 /* ---- the tables of a profile ---- */
 
-/* Distinct keys of a few uint32 each, numbered in first-seen order from 0:
- * the profile's ids are the numbers plus one (0 means "none" in pprof). */
-struct pprof_keys {
-	uint32_t (*v)[4];
-	size_t n, cap;
-	struct hashtab ht;
-};
 
 static uint64_t pprof_keys_hash_of(const uint32_t *k)
 {
@@ -91,13 +74,6 @@ static uint32_t pprof_keys_add(struct pprof_keys *t, uint32_t a, uint32_t b, uin
 	return (uint32_t)t->n++;
 }
 
-/* The string table: index 0 is "", as pprof requires. */
-struct pprof_strings {
-	const char **v;
-	size_t n, cap;
-	struct hashtab ht;
-	bool keep;                   /* live: the strings outlive the snapshot */
-};
 
 static uint64_t pprof_strings_hash(const void *ctx, uint32_t idx)
 {
@@ -111,7 +87,7 @@ static bool pprof_strings_eq(const void *ctx, uint32_t idx, const void *key)
 
 /* s must outlive the encoding (the snapshot's strings do); a live
  * writer's tables outlive snapshots and keep interned copies. */
-static uint32_t pprof_str(struct pprof_strings *t, const char *s)
+uint32_t pprof_str(struct pprof_strings *t, const char *s)
 {
 	size_t slot = hashtab_probe(&t->ht, hash_fnv1a(s), pprof_strings_eq, t, s);
 
@@ -123,59 +99,6 @@ static uint32_t pprof_str(struct pprof_strings *t, const char *s)
 	return (uint32_t)t->n++;
 }
 
-struct pprof_enc {
-	struct pprof_strings strs;
-	struct pprof_keys funcs;     /* name (string index), mapping id or 0, kernel */
-	struct pprof_keys maps;      /* short name and path (string indexes) */
-	const struct dso **objs;     /* by mapping: the first DSO seen, or NULL */
-	size_t objs_cap;
-	/* Locations: a function id and the location of the functions it was
-	   inlined into (0: none), so a chain lists a Location's Lines,
-	   innermost first; only those samples use become Locations. */
-	struct pprof_keys loctab;
-	uint32_t *loc_line;          /* by loctab entry: its Line's line, or 0 */
-	size_t loc_line_cap;
-	bool *used;
-	size_t used_n, used_cap;
-	/* The Samples; their location ids, values and labels are in flat
-	   arrays (a Sample's start in them in id_off, label_off) that move
-	   as they grow: the pointers are set once they are complete. */
-	Sample *smp;
-	size_t nsmp, smp_cap;
-	size_t *id_off, *label_off;  /* smp_cap of them, vals 2 * smp_cap */
-	uint64_t *ids;
-	size_t nids, ids_cap;
-	int64_t *vals;
-	Label *labels;
-	size_t nlabels, labels_cap;
-	uint32_t comm_key, pid_key, tid_key;
-	const char *last_label;      /* pprof_label_str's last string */
-	uint32_t last_label_idx;
-	/* Each Function's source file (snapshot_frame.file), or NULL, and
-	   start line. */
-	const char **fn_file;
-	unsigned *fn_start;
-	size_t fn_file_cap;
-	/* A stack frame's Function id by its pointers: frames repeat from
-	   stack to stack, and their names need hashing only once. */
-	struct pprof_memo *memo;
-	size_t nmemo, memo_cap;
-	struct hashtab memo_ht;
-	/* The stack walk's scratch (kept with a live writer's tables). */
-	uint64_t *fn, *prev_loc, *cur_loc;
-	unsigned *ln;
-	size_t fn_cap, loc_cap;
-	/* Live: the walk each Function was last looked up in (by id - 1),
-	   NULL for a one-shot encoding, and this walk's number. */
-	uint32_t *fref;
-	size_t fref_cap;
-	uint32_t walk;
-	/* Live: the Location of each of the chain store's frame ids
-	   (snapshot_stack.frame_ids; 0: none yet), for the store floc_of. */
-	uint64_t *floc;
-	size_t floc_cap;
-	const void *floc_of;
-};
 
 struct pprof_memo {
 	const void *symbol, *dso, *object;
@@ -298,7 +221,7 @@ static void pprof_function_file(struct pprof_enc *e, uint64_t fid, const char *f
 
 /* The string index of obj's build ID in hex, or 0 ("") when unknown (no
  * DSO, or its symbols not loaded). */
-static uint32_t pprof_build_id(struct pprof_enc *e, const struct dso *obj)
+uint32_t pprof_build_id(struct pprof_enc *e, const struct dso *obj)
 {
 	const uint8_t *id;
 	size_t n = obj ? view_object_build_id(obj, &id) : 0, i;
@@ -430,7 +353,7 @@ static void pprof_value_type(struct pprof_enc *e, ValueType *vt, const char *typ
 /* The tables and scratch of an encoding; keep: a live writer's, whose
  * strings outlive the snapshot and whose Functions are marked when used
  * (pprof_fn_ref).  The string table starts "", then the labels' keys. */
-static void pprof_enc_init(struct pprof_enc *e, size_t nr_stacks, bool keep)
+void pprof_enc_init(struct pprof_enc *e, size_t nr_stacks, bool keep)
 {
 	memset(e, 0, sizeof(*e));
 	e->strs.keep = keep;
@@ -451,7 +374,7 @@ static void pprof_enc_init(struct pprof_enc *e, size_t nr_stacks, bool keep)
 	e->tid_key = pprof_str(&e->strs, "tid");
 }
 
-static void pprof_enc_release(struct pprof_enc *e)
+void pprof_enc_release(struct pprof_enc *e)
 {
 	free(e->smp);
 	free(e->id_off);
@@ -527,7 +450,7 @@ static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *s
 
 /* snap's Samples into e's flat arrays, numbering the Functions, Mappings
  * and Locations they use (e->used) as they come. */
-static void pprof_enc_walk(struct pprof_enc *e, const struct snapshot *snap)
+void pprof_enc_walk(struct pprof_enc *e, const struct snapshot *snap)
 {
 	bool pids = sort_spec_has(&snap->sort, SORT_PID);
 	bool tids = sort_spec_has(&snap->sort, SORT_TID);
@@ -650,8 +573,8 @@ done:
 }
 
 /* Mapping i's fields but has_filenames and has_line_numbers. */
-static void pprof_mapping_fill(struct pprof_enc *e, size_t i, Mapping *m,
-			       const struct snapshot *snap)
+void pprof_mapping_fill(struct pprof_enc *e, size_t i, Mapping *m,
+			const struct snapshot *snap)
 {
 	uint64_t start, limit, offset;
 
@@ -670,8 +593,8 @@ static void pprof_mapping_fill(struct pprof_enc *e, size_t i, Mapping *m,
 
 /* Location entry i (a loctab index) with its Lines, innermost first, in
  * lines[] (as many as its chain has: the caller makes the room). */
-static void pprof_location_fill(struct pprof_enc *e, size_t i, Location *lo, Line *lines,
-				Line **lines_p)
+void pprof_location_fill(struct pprof_enc *e, size_t i, Location *lo, Line *lines,
+			 Line **lines_p)
 {
 	uint32_t l;
 
@@ -690,8 +613,8 @@ static void pprof_location_fill(struct pprof_enc *e, size_t i, Location *lo, Lin
 }
 
 /* Function i, its file and start line (NULL, 0: none). */
-static void pprof_function_fill(struct pprof_enc *e, size_t i, Function *f, const char *file,
-				unsigned start)
+void pprof_function_fill(struct pprof_enc *e, size_t i, Function *f, const char *file,
+			 unsigned start)
 {
 	perftools__profiles__function__init(f);
 	f->id = i + 1;
@@ -707,10 +630,10 @@ static void pprof_function_fill(struct pprof_enc *e, size_t i, Function *f, cons
 
 /* The fields of a Profile but its tables: sample_type, period_type,
  * period, the times, the comment (its string index in *comment_idx). */
-static void pprof_profile_head(struct pprof_enc *e, Profile *prof, ValueType *types,
-			       ValueType *period_type, ValueType **types_p,
-			       const struct snapshot *snap, const char *comment,
-			       int64_t *comment_idx, int64_t time_nanos)
+void pprof_profile_head(struct pprof_enc *e, Profile *prof, ValueType *types,
+			ValueType *period_type, ValueType **types_p,
+			const struct snapshot *snap, const char *comment,
+			int64_t *comment_idx, int64_t time_nanos)
 {
 	const char *event = pprof_event_type(snap->event);
 	bool timed = strcmp(event, "cpu") == 0;
@@ -734,7 +657,7 @@ static void pprof_profile_head(struct pprof_enc *e, Profile *prof, ValueType *ty
 	prof->period_type = period_type;
 }
 
-static void pprof_sample_types(struct pprof_enc *e, ValueType *types, const struct snapshot *snap)
+void pprof_sample_types(struct pprof_enc *e, ValueType *types, const struct snapshot *snap)
 {
 	const char *event = pprof_event_type(snap->event);
 
@@ -877,353 +800,6 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	free(map_numbered);
 	pprof_enc_release(&e);
 }
-
-/* ---- the live writer's encoding ---- */
-
-/* Its tables outlive a refresh: strings, Functions, Mappings and
- * Locations keep their ids, and a Function, Location or string is packed
- * once, when new, its bytes kept.  A refresh packs its Samples, the
- * Mappings (few, and their flags follow the refresh) and the scalar fields,
- * and the Profile is the concatenation of those fields with the kept ones
- * (profile.proto's repeated fields may come in any order).  The tables
- * keep entries no refresh uses any more: when the unused would be more
- * than half of a table, they start again from nothing (pprof_live_sparse). */
-struct pprof_live {
-	struct pprof_enc e;
-	bool started;
-	struct strbuf strs, funcs, locs;   /* packed fields, in id order */
-	size_t nstrs, nfuncs;              /* entries packed */
-	/* By loctab entry: packed into locs, and its mapping and Lines (all,
-	   and with a line number) for the Mappings' flags. */
-	struct pprof_live_loc {
-		bool packed;
-		uint32_t mapping, lines, numbered;
-	} *loc;
-	size_t loc_cap, nlocs;             /* nlocs: Locations packed */
-	/* By Function: the file and start line its bytes have, and this
-	   refresh's file (pprof_function_file's, or NULL). */
-	const char **fn_packed_file;
-	unsigned *fn_packed_start;
-	size_t fn_packed_cap;
-	uint32_t *sref;                    /* by string: the last walk using it */
-	size_t sref_cap;
-	size_t nfixed;                     /* strings every profile has */
-	Line *lines;                       /* a Location's, packing it */
-	Line **lines_p;
-	size_t lines_cap;
-	Label **label_p;
-	size_t label_p_cap;
-	size_t restarts;                   /* tables started again (sparse) */
-};
-
-static void pprof_live_release(struct pprof_live *l)
-{
-	if (l->started)
-		pprof_enc_release(&l->e);
-	strbuf_release(&l->strs);
-	strbuf_release(&l->funcs);
-	strbuf_release(&l->locs);
-	free(l->loc);
-	free(l->fn_packed_file);
-	free(l->fn_packed_start);
-	free(l->sref);
-	free(l->lines);
-	free(l->lines_p);
-	free(l->label_p);
-}
-
-/* From nothing: a first refresh, or the tables had become sparse. */
-static void pprof_live_start(struct pprof_live *l, const struct snapshot *snap)
-{
-	size_t restarts = l->restarts + l->started;
-
-	pprof_live_release(l);
-	memset(l, 0, sizeof(*l));
-	l->restarts = restarts;
-	l->started = true;
-	pprof_enc_init(&l->e, snap->callchains ? snap->nr_stacks : 0, true);
-	strbuf_init(&l->strs);
-	strbuf_init(&l->funcs);
-	strbuf_init(&l->locs);
-}
-
-/* A field of message m, numbered field (1-15), framed: its tag, its length
- * as a varint, the bytes protobuf-c packs.  bound: at least m's packed
- * size, or 0 to ask protobuf-c (which is as long as packing). */
-static void pprof_put(struct strbuf *out, unsigned field, const ProtobufCMessage *m, size_t bound)
-{
-	uint8_t *p;
-	size_t n, k, v;
-
-	if (!bound)
-		bound = protobuf_c_message_get_packed_size(m);
-	out->buf = xgrow(out->buf, &out->cap, out->len + 12 + bound, 1);
-	p = (uint8_t *)out->buf + out->len;
-	*p++ = (uint8_t)(field << 3 | 2);
-	/* Packed after a one-byte length; moved when the length is longer. */
-	n = protobuf_c_message_pack(m, p + 1);
-	for (k = 1, v = n; v >= 0x80; v >>= 7)
-		k++;
-	if (k > 1)
-		memmove(p + k, p + 1, n);
-	for (v = n; v >= 0x80; v >>= 7)
-		*p++ = (uint8_t)(v | 0x80);
-	*p++ = (uint8_t)v;
-	out->len = (size_t)((char *)p - out->buf) + n;
-	out->buf[out->len] = '\0';
-}
-
-/* A string_table entry: a string field (6) is framed as a message is. */
-static void pprof_put_string(struct strbuf *out, const char *s)
-{
-	size_t n = strlen(s), v;
-	char tag[11];
-	size_t k = 0;
-
-	tag[k++] = 6 << 3 | 2;
-	for (v = n; v >= 0x80; v >>= 7)
-		tag[k++] = (char)(v | 0x80);
-	tag[k++] = (char)v;
-	strbuf_add(out, tag, k);
-	strbuf_add(out, s, n);
-}
-
-static void pprof_live_sref(struct pprof_live *l, uint32_t idx)
-{
-	if (idx >= l->sref_cap) {
-		size_t old = l->sref_cap;
-
-		l->sref = xgrow(l->sref, &l->sref_cap, (size_t)idx + 1, sizeof(*l->sref));
-		memset(l->sref + old, 0, (l->sref_cap - old) * sizeof(*l->sref));
-	}
-	l->sref[idx] = l->e.walk;
-}
-
-static bool pprof_live_fn_used(const struct pprof_enc *e, size_t i)
-{
-	return i < e->fref_cap && e->fref[i] == e->walk;
-}
-
-/* A refresh's walk over the kept tables; its Functions' files and the
- * Mappings' build IDs are in the string table after it.  Returns whether
- * the tables are sparse: more than half of the Locations, Functions,
- * Mappings or strings unused by this snapshot. */
-static bool pprof_live_walk(struct pprof_live *l, const struct snapshot *snap,
-			    const char *comment, ValueType *types)
-{
-	struct pprof_enc *e = &l->e;
-	size_t i, nloc = 0, used = 0, fns = 0, maps = 0, strs = 0;
-
-	if (++e->walk == 0) {
-		/* 2^32 refreshes: no stale mark may look current. */
-		memset(e->fref, 0, e->fref_cap * sizeof(*e->fref));
-		memset(l->sref, 0, l->sref_cap * sizeof(*l->sref));
-		e->walk = 1;
-	}
-	e->nsmp = e->nids = e->nlabels = 0;
-	e->last_label = NULL;
-	/* Pointers are good for one snapshot: the frames' memo and the
-	   Mappings' DSOs start again (a JIT map's symbols and DSOs go). */
-	e->nmemo = 0;
-	hashtab_clear(&e->memo_ht);
-	memset(e->objs, 0, e->maps.n * sizeof(*e->objs));
-	/* Frame ids are another store's: their Locations are found again. */
-	if (snap->frame_ids_of != e->floc_of) {
-		e->floc_of = snap->frame_ids_of;
-		if (e->floc_cap)
-			memset(e->floc, 0, e->floc_cap * sizeof(*e->floc));
-	}
-	memset(e->used, 0, e->used_n * sizeof(*e->used));
-	if (e->fn_file_cap) {
-		memset(e->fn_file, 0, e->fn_file_cap * sizeof(*e->fn_file));
-		memset(e->fn_start, 0, e->fn_file_cap * sizeof(*e->fn_start));
-	}
-	pprof_sample_types(e, types, snap);
-	if (comment)
-		pprof_str(&e->strs, comment);
-	if (!l->nfixed)
-		l->nfixed = e->strs.n;
-	pprof_enc_walk(e, snap);
-
-	for (i = 0; i < e->loctab.n; i++) {
-		used += e->used[i];
-		nloc += e->used[i] || (i < l->loc_cap && l->loc[i].packed);
-	}
-	for (i = 0; i < l->nfixed; i++)
-		pprof_live_sref(l, (uint32_t)i);
-	for (i = 0; i < e->nlabels; i++)
-		if (e->labels[i].str)
-			pprof_live_sref(l, e->labels[i].str);
-	for (i = 0; i < e->funcs.n; i++) {
-		uint32_t m = e->funcs.v[i][1];
-
-		if (!pprof_live_fn_used(e, i))
-			continue;
-		fns++;
-		pprof_live_sref(l, e->funcs.v[i][0]);
-		if (i < e->fn_file_cap && e->fn_file[i])
-			pprof_live_sref(l, pprof_str(&e->strs, e->fn_file[i]));
-		if (m) {
-			pprof_live_sref(l, e->maps.v[m - 1][0]);
-			pprof_live_sref(l, e->maps.v[m - 1][1]);
-		}
-	}
-	for (i = 0; i < e->maps.n; i++) {
-		bool in = l->sref_cap > e->maps.v[i][1] && l->sref[e->maps.v[i][1]] == e->walk;
-		uint32_t id = pprof_build_id(e, e->objs[i]);
-
-		maps += in;
-		if (in && id)
-			pprof_live_sref(l, id);
-	}
-	for (i = 0; i < e->strs.n; i++)
-		strs += i < l->sref_cap && l->sref[i] == e->walk;
-	return nloc > 2 * used || e->funcs.n > 2 * fns || e->maps.n > 2 * maps ||
-	       e->strs.n > 2 * strs;
-}
-
-/* The Location or Function packed into a kept buffer. */
-static void pprof_live_pack_location(struct pprof_live *l, size_t i)
-{
-	struct pprof_enc *e = &l->e;
-	struct pprof_live_loc *ll = &l->loc[i];
-	Location lo;
-	size_t n = 0, k;
-	uint32_t c;
-
-	for (c = (uint32_t)i + 1; c; c = e->loctab.v[c - 1][1])
-		n++;
-	if (n > l->lines_cap) {
-		size_t cap = l->lines_cap;
-
-		l->lines = xgrow(l->lines, &cap, n, sizeof(*l->lines));
-		l->lines_p = xrealloc(l->lines_p, cap * sizeof(*l->lines_p));
-		l->lines_cap = cap;
-	}
-	pprof_location_fill(e, i, &lo, l->lines, l->lines_p);
-	pprof_put(&l->locs, 4, &lo.base, 0);
-	ll->packed = true;
-	ll->mapping = (uint32_t)lo.mapping_id;
-	ll->lines = (uint32_t)lo.n_line;
-	for (k = 0; k < lo.n_line; k++)
-		ll->numbered += l->lines[k].line != 0;
-	l->nlocs++;
-}
-
-/* The refresh's profile: the kept tables brought up to date, and the
- * refresh's fields into out; the profile is out followed by the kept
- * locs, funcs and strs (pprof_writer_pieces). */
-static void pprof_live_encode(struct pprof_live *l, struct strbuf *out,
-			      const struct snapshot *snap, const char *comment, int64_t time_nanos)
-{
-	struct pprof_enc *e;
-	size_t i, *map_fns, *map_files, *map_lines, *map_numbered;
-	bool refile = false;
-	Profile prof;
-	ValueType types[2], period_type, *types_p[2];
-	int64_t comment_idx;
-
-	if (!l->started)
-		pprof_live_start(l, snap);
-	if (pprof_live_walk(l, snap, comment, types)) {
-		pprof_live_start(l, snap);
-		pprof_live_walk(l, snap, comment, types);
-	}
-	e = &l->e;
-
-	/* New Locations; every used one's Lines for the Mappings' flags. */
-	if (e->loctab.n > l->loc_cap) {
-		size_t old = l->loc_cap;
-
-		l->loc = xgrow(l->loc, &l->loc_cap, e->loctab.n, sizeof(*l->loc));
-		memset(l->loc + old, 0, (l->loc_cap - old) * sizeof(*l->loc));
-	}
-	map_fns = xcalloc(4 * (e->maps.n + 1), sizeof(*map_fns));
-	map_files = map_fns + e->maps.n + 1;
-	map_lines = map_files + e->maps.n + 1;
-	map_numbered = map_lines + e->maps.n + 1;
-	for (i = 0; i < e->loctab.n; i++) {
-		struct pprof_live_loc *ll = &l->loc[i];
-
-		if (!e->used[i])
-			continue;
-		if (!ll->packed)
-			pprof_live_pack_location(l, i);
-		if (ll->mapping) {
-			map_lines[ll->mapping - 1] += ll->lines;
-			map_numbered[ll->mapping - 1] += ll->numbered;
-		}
-	}
-
-	/* Functions: new ones packed; a used one whose file changed (the
-	   least of those seen, this refresh) repacks them all. */
-	if (e->funcs.n > l->fn_packed_cap) {
-		size_t cap = l->fn_packed_cap;
-
-		l->fn_packed_file = xgrow(l->fn_packed_file, &cap, e->funcs.n,
-					  sizeof(*l->fn_packed_file));
-		l->fn_packed_start = xrealloc(l->fn_packed_start, cap * sizeof(*l->fn_packed_start));
-		l->fn_packed_cap = cap;
-	}
-	for (i = 0; i < e->funcs.n; i++) {
-		const char *file = i < e->fn_file_cap ? e->fn_file[i] : NULL;
-		unsigned start = file ? e->fn_start[i] : 0;
-		uint32_t m = e->funcs.v[i][1];
-
-		if (i < l->nfuncs && !pprof_live_fn_used(e, i))
-			continue;
-		if (m) {
-			map_fns[m - 1]++;
-			map_files[m - 1] += file != NULL;
-		}
-		if (i < l->nfuncs && (l->fn_packed_file[i] != file || l->fn_packed_start[i] != start))
-			refile = true;
-		l->fn_packed_file[i] = file;
-		l->fn_packed_start[i] = start;
-	}
-	if (refile) {
-		strbuf_reset(&l->funcs);
-		l->nfuncs = 0;
-	}
-	for (; l->nfuncs < e->funcs.n; l->nfuncs++) {
-		Function f;
-
-		pprof_function_fill(e, l->nfuncs, &f, l->fn_packed_file[l->nfuncs],
-				    l->fn_packed_start[l->nfuncs]);
-		pprof_put(&l->funcs, 5, &f.base, 0);
-	}
-
-	/* The head, then the Samples, Mappings and kept tables. */
-	perftools__profiles__profile__init(&prof);
-	pprof_profile_head(e, &prof, types, &period_type, types_p, snap, comment, &comment_idx,
-			   time_nanos);
-	out->buf = xgrow(out->buf, &out->cap,
-			 out->len + 1 + perftools__profiles__profile__get_packed_size(&prof), 1);
-	out->len += perftools__profiles__profile__pack(&prof, (uint8_t *)out->buf + out->len);
-	if (e->nlabels > l->label_p_cap)
-		l->label_p = xgrow(l->label_p, &l->label_p_cap, e->nlabels, sizeof(*l->label_p));
-	for (i = 0; i < e->nlabels; i++)
-		l->label_p[i] = &e->labels[i];
-	for (i = 0; i < e->nsmp; i++) {
-		Sample *sm = &e->smp[i];
-
-		sm->label = l->label_p + e->label_off[i];
-		/* varints of 10 bytes at most, a label's three fields 33 */
-		pprof_put(out, 2, &sm->base, 16 + 10 * (sm->n_location_id + 2) + 40 * sm->n_label);
-	}
-	for (i = 0; i < e->maps.n; i++) {
-		Mapping m;
-
-		pprof_mapping_fill(e, i, &m, snap);
-		m.has_filenames = map_fns[i] && map_files[i] == map_fns[i];
-		m.has_line_numbers = map_lines[i] && map_numbered[i] == map_lines[i];
-		pprof_put(out, 3, &m.base, 0);
-	}
-	free(map_fns);
-	for (; l->nstrs < e->strs.n; l->nstrs++)
-		pprof_put_string(&l->strs, e->strs.v[l->nstrs]);
-}
-
 int pprof_gzip(const void *in, size_t n, struct strbuf *out, struct errmsg *em)
 {
 	z_stream z;
@@ -1249,270 +825,4 @@ int pprof_gzip(const void *in, size_t n, struct strbuf *out, struct errmsg *em)
 	} while (rc != Z_STREAM_END);
 	deflateEnd(&z);
 	return 0;
-}
-
-struct pprof_writer {
-	const char *path;
-	char *comment;
-	struct strbuf raw;           /* the last profile, encoded */
-	struct strbuf gz;            /* the same compressed (a file) */
-	bool pending;                /* raw not written yet (stdout) */
-	bool live;                   /* pprof_writer_live */
-	bool stored;                 /* the file holds raw in stored blocks */
-	struct pprof_live *lv;       /* live, to a file: the kept tables */
-	int64_t start;               /* the last profile's time_nanos */
-};
-
-struct pprof_writer *pprof_writer_new(const char *path, const char *comment)
-{
-	struct pprof_writer *w = xcalloc(1, sizeof(*w));
-
-	w->path = path;
-	w->comment = comment ? xstrdup(comment) : NULL;
-	strbuf_init(&w->raw);
-	strbuf_init(&w->gz);
-	return w;
-}
-
-void pprof_writer_live(struct pprof_writer *w)
-{
-	w->live = true;
-	if (strcmp(w->path, "-") != 0 && !w->lv)
-		w->lv = xcalloc(1, sizeof(*w->lv));
-}
-
-static int pprof_write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-/* v[0..n) written whole to fd, however writev splits it (v is used up). */
-static int pprof_writev_all(int fd, struct iovec *v, size_t n)
-{
-	while (n) {
-		ssize_t k = writev(fd, v, n > IOV_MAX ? IOV_MAX : (int)n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		for (; n && (size_t)k >= v->iov_len; v++, n--)
-			k -= (ssize_t)v->iov_len;
-		if (n) {
-			v->iov_base = (char *)v->iov_base + k;
-			v->iov_len -= (size_t)k;
-		}
-	}
-	return 0;
-}
-
-/* path replaced by v[0..n) whole: a temporary file beside it, then rename. */
-static int pprof_replace_file(const char *path, struct iovec *v, size_t n, struct errmsg *em)
-{
-	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
-	int fd = mkstemp(tmp), err;
-
-	if (fd < 0) {
-		err = -errno;
-		errmsg_set(em, err, "cannot write %s (a temporary file beside it first): %s",
-			   path, strerror(-err));
-		free(tmp);
-		return err;
-	}
-	err = pprof_writev_all(fd, v, n);
-	/* mkstemp makes it 0600: a profile is as readable as other output. */
-	if (!err && fchmod(fd, 0644) < 0)
-		err = -errno;
-	if (close(fd) < 0 && !err)
-		err = -errno;
-	if (!err && rename(tmp, path) < 0)
-		err = -errno;
-	if (err) {
-		errmsg_set(em, err, "cannot write %s: %s", path, strerror(-err));
-		unlink(tmp);
-	}
-	free(tmp);
-	return err;
-}
-
-/* FILE from the last profile, compressed (the one place that deflates). */
-static int pprof_writer_file(struct pprof_writer *w, struct errmsg *em)
-{
-	struct iovec v;
-	int err;
-
-	strbuf_reset(&w->gz);
-	if ((err = pprof_gzip(w->raw.buf, w->raw.len, &w->gz, em)))
-		return err;
-	w->stored = false;
-	v.iov_base = w->gz.buf;
-	v.iov_len = w->gz.len;
-	return pprof_replace_file(w->path, &v, 1, em);
-}
-
-/* FILE from the live profile, piece[0..npiece) end to end, as one gzip
- * member of stored blocks.  Framed here (RFC 1952's header, RFC 1951's
- * blocks of at most 65535 bytes each behind its length, the CRC-32 and
- * size), so that the kept tables are written from where they are, not
- * copied into one buffer and twice more through deflate. */
-static int pprof_writer_stored(struct pprof_writer *w, const struct iovec *piece, size_t npiece,
-			       struct errmsg *em)
-{
-	static const unsigned char head[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
-	size_t total = 0, nblk, b, i, k = 0, p = 0, poff = 0;
-	uLong crc = crc32(0, NULL, 0);
-	unsigned char *hdr, tail[8];
-	struct iovec *v;
-	int err;
-
-	for (i = 0; i < npiece; i++) {
-		total += piece[i].iov_len;
-		crc = crc32_z(crc, piece[i].iov_base, piece[i].iov_len);
-	}
-	nblk = total ? (total + 65534) / 65535 : 1;
-	hdr = xmalloc(5 * nblk);
-	/* a block spans a run of pieces: at most nblk + npiece spans */
-	v = xmalloc((2 + 2 * nblk + npiece) * sizeof(*v));
-	v[k].iov_base = (void *)head;
-	v[k++].iov_len = sizeof(head);
-	for (b = 0; b < nblk; b++) {
-		size_t len = total - b * 65535 < 65535 ? total - b * 65535 : 65535;
-		unsigned char *h = hdr + 5 * b;
-
-		h[0] = b + 1 == nblk;    /* BFINAL, BTYPE 00: stored */
-		h[1] = (unsigned char)len;
-		h[2] = (unsigned char)(len >> 8);
-		h[3] = (unsigned char)~len;
-		h[4] = (unsigned char)(~len >> 8);
-		v[k].iov_base = h;
-		v[k++].iov_len = 5;
-		while (len) {
-			size_t take = piece[p].iov_len - poff < len ? piece[p].iov_len - poff : len;
-
-			if (take) {
-				v[k].iov_base = (char *)piece[p].iov_base + poff;
-				v[k++].iov_len = take;
-			}
-			poff += take;
-			len -= take;
-			if (poff == piece[p].iov_len) {
-				p++;
-				poff = 0;
-			}
-		}
-	}
-	for (i = 0; i < 4; i++) {
-		tail[i] = (unsigned char)(crc >> 8 * i);
-		tail[4 + i] = (unsigned char)(total >> 8 * i);
-	}
-	v[k].iov_base = tail;
-	v[k++].iov_len = sizeof(tail);
-	err = pprof_replace_file(w->path, v, k, em);
-	w->stored = true;
-	free(hdr);
-	free(v);
-	return err;
-}
-
-/* The live profile's pieces: the refresh's fields, then the kept tables. */
-static size_t pprof_writer_pieces(struct pprof_writer *w, struct iovec *v)
-{
-	struct pprof_live *l = w->lv;
-
-	v[0].iov_base = w->raw.buf;
-	v[0].iov_len = w->raw.len;
-	v[1].iov_base = l->locs.buf;
-	v[1].iov_len = l->locs.len;
-	v[2].iov_base = l->funcs.buf;
-	v[2].iov_len = l->funcs.len;
-	v[3].iov_base = l->strs.buf;
-	v[3].iov_len = l->strs.len;
-	return 4;
-}
-
-int pprof_writer_snapshot(struct pprof_writer *w, const struct snapshot *snap,
-			  struct errmsg *em)
-{
-	struct timespec now;
-	int64_t start;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	start = snap->wall_start_ns ? snap->wall_start_ns :
-				      (int64_t)now.tv_sec * 1000000000 + now.tv_nsec -
-					      (int64_t)(snap->time * 1e9);
-	w->start = start;
-	strbuf_reset(&w->raw);
-	if (w->lv)
-		pprof_live_encode(w->lv, &w->raw, snap, w->comment, start);
-	else
-		pprof_encode(&w->raw, snap, w->comment, start);
-	/* stdout gets the last one only: compressed then. */
-	if (strcmp(w->path, "-") == 0) {
-		w->pending = true;
-		return 0;
-	}
-	/* Live, a file rewritten every refresh is stored, not compressed:
-	   deflate was most of the writing (issue 18). */
-	if (w->lv) {
-		struct iovec v[4];
-
-		return pprof_writer_stored(w, v, pprof_writer_pieces(w, v), em);
-	}
-	return pprof_writer_file(w, em);
-}
-
-int pprof_writer_finish(struct pprof_writer *w, const struct snapshot *last,
-			struct errmsg *em)
-{
-	int err;
-
-	if (w->stored) {
-		/* The live profile is valid, its tables in the order they
-		   grew; the last file is the one-shot writer's. */
-		if (last) {
-			strbuf_reset(&w->raw);
-			pprof_encode(&w->raw, last, w->comment, w->start);
-		} else {
-			struct iovec v[4];
-			size_t i, n = pprof_writer_pieces(w, v);
-
-			for (i = 1; i < n; i++)
-				strbuf_add(&w->raw, v[i].iov_base, v[i].iov_len);
-		}
-		return pprof_writer_file(w, em);
-	}
-	if (!w->pending)
-		return 0;
-	w->pending = false;
-	strbuf_reset(&w->gz);
-	if ((err = pprof_gzip(w->raw.buf, w->raw.len, &w->gz, em)))
-		return err;
-	err = pprof_write_all(STDOUT_FILENO, w->gz.buf, w->gz.len);
-	if (err)
-		return errmsg_set(em, err, "cannot write the profile to stdout: %s", strerror(-err));
-	return 0;
-}
-
-void pprof_writer_free(struct pprof_writer *w)
-{
-	if (!w)
-		return;
-	free(w->comment);
-	if (w->lv) {
-		pprof_live_release(w->lv);
-		free(w->lv);
-	}
-	strbuf_release(&w->raw);
-	strbuf_release(&w->gz);
-	free(w);
 }
