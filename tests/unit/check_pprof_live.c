@@ -284,6 +284,46 @@ static void same_text(const struct strbuf *a, const struct strbuf *b)
 			     a->buf + (i > 40 ? i - 40 : 0), b->buf + (i > 40 ? i - 40 : 0));
 }
 
+/* What one live refresh's file holds, beside the one-shot encoding. */
+struct refresh {
+	size_t nloc, nfn;            /* used by the samples */
+	size_t locs, fns, strs;      /* in the live file's tables */
+	size_t once_locs, once_strs; /* in the one-shot encoding's */
+};
+
+/* The live file at path decoded against pprof_encode of snap (comment "c",
+ * time_nanos t): the same samples, locations and functions, by content. */
+static struct refresh check_refresh(const char *path, const struct snapshot *snap, int64_t t)
+{
+	struct strbuf a, b, raw;
+	struct refresh res;
+	size_t n2, f2;
+	Profile *live, *one;
+
+	strbuf_init(&a);
+	strbuf_init(&b);
+	strbuf_init(&raw);
+	live = read_profile(path);
+	pprof_encode(&raw, snap, "c", t);
+	one = unpack(&raw);
+	profile_text(live, &a, &res.nloc, &res.nfn);
+	profile_text(one, &b, &n2, &f2);
+	same_text(&a, &b);
+	ck_assert_uint_eq(res.nloc, n2);
+	ck_assert_uint_eq(res.nfn, f2);
+	res.locs = live->n_location;
+	res.fns = live->n_function;
+	res.strs = live->n_string_table;
+	res.once_locs = one->n_location;
+	res.once_strs = one->n_string_table;
+	perftools__profiles__profile__free_unpacked(live, NULL);
+	perftools__profiles__profile__free_unpacked(one, NULL);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&raw);
+	return res;
+}
+
 /* Live refreshes against one-shot encodings of the same snapshots: the
  * same text; the Locations of the last file keep their ids though others
  * went; the file at exit is the one-shot's, byte for byte. */
@@ -293,41 +333,25 @@ START_TEST(test_live_same_as_once)
 	char *path = xasprintf("%s/live.pb.gz", dir), *once = xasprintf("%s/once.pb.gz", dir);
 	struct pprof_writer *w = pprof_writer_new(path, "c");
 	struct errmsg em = ERRMSG_INIT;
-	struct strbuf a, b, raw;
-	size_t nloc, nfn, n2, f2, len, len2;
+	size_t len, len2;
 	bool kept = false;
 	char *d1, *d2;
 	unsigned r;
 
 	pprof_writer_live(w);
-	strbuf_init(&a);
-	strbuf_init(&b);
-	strbuf_init(&raw);
 	for (r = 0; r < 12; r++) {
 		char **names;
 		size_t nnames;
 		struct snapshot snap = make_snap(r, false, &names, &nnames);
-		Profile *live, *one;
+		struct refresh x;
 
 		ck_assert_int_eq(pprof_writer_snapshot(w, &snap, &em), 0);
-		live = read_profile(path);
-		strbuf_reset(&raw);
-		pprof_encode(&raw, &snap, "c", 1000000000);
-		one = unpack(&raw);
-		strbuf_reset(&a);
-		strbuf_reset(&b);
-		profile_text(live, &a, &nloc, &nfn);
-		profile_text(one, &b, &n2, &f2);
-		same_text(&a, &b);
-		ck_assert_uint_eq(nloc, n2);
-		ck_assert_uint_eq(nfn, f2);
-		ck_assert_uint_eq(one->n_location, n2);
+		x = check_refresh(path, &snap, 1000000000);
+		ck_assert_uint_eq(x.once_locs, x.nloc);
 		/* tables keep what the snapshot no longer uses, within bounds */
-		kept |= live->n_location > nloc;
-		ck_assert_uint_le(live->n_location, 2 * nloc);
-		ck_assert_uint_le(live->n_function, 2 * nfn);
-		perftools__profiles__profile__free_unpacked(live, NULL);
-		perftools__profiles__profile__free_unpacked(one, NULL);
+		kept |= x.locs > x.nloc;
+		ck_assert_uint_le(x.locs, 2 * x.nloc);
+		ck_assert_uint_le(x.fns, 2 * x.nfn);
 		if (r < 11) {
 			snap_free(&snap, names, nnames);
 			continue;
@@ -348,9 +372,6 @@ START_TEST(test_live_same_as_once)
 	ck_assert_mem_eq(d1, d2, len);
 	free(d1);
 	free(d2);
-	strbuf_release(&a);
-	strbuf_release(&b);
-	strbuf_release(&raw);
 	free(path);
 	free(once);
 	free(dir);
@@ -419,46 +440,29 @@ START_TEST(test_live_bounded)
 	char *path = xasprintf("%s/live.pb.gz", dir);
 	struct pprof_writer *w = pprof_writer_new(path, "c");
 	struct errmsg em = ERRMSG_INIT;
-	struct strbuf a, b, raw;
-	size_t nloc, nfn, n2, f2, most = 0;
+	struct refresh x = { 0 };
+	size_t most = 0;
 	unsigned r;
 
 	pprof_writer_live(w);
-	strbuf_init(&a);
-	strbuf_init(&b);
-	strbuf_init(&raw);
 	for (r = 0; r < 30; r++) {
 		char **names;
 		size_t nnames;
 		struct snapshot snap = make_snap(r, true, &names, &nnames);
-		Profile *live, *one;
 
 		ck_assert_int_eq(pprof_writer_snapshot(w, &snap, &em), 0);
-		live = read_profile(path);
-		strbuf_reset(&raw);
-		pprof_encode(&raw, &snap, "c", 1000000000);
-		one = unpack(&raw);
-		strbuf_reset(&a);
-		strbuf_reset(&b);
-		profile_text(live, &a, &nloc, &nfn);
-		profile_text(one, &b, &n2, &f2);
-		same_text(&a, &b);
-		ck_assert_uint_le(live->n_location, 2 * nloc);
-		ck_assert_uint_le(live->n_function, 2 * nfn);
+		x = check_refresh(path, &snap, 1000000000);
+		ck_assert_uint_le(x.locs, 2 * x.nloc);
+		ck_assert_uint_le(x.fns, 2 * x.nfn);
 		/* the one-shot's strings are those used (and the Mappings'
 		   short names, kept as keys) */
-		ck_assert_uint_le(live->n_string_table, 2 * one->n_string_table + 2);
-		if (live->n_location > most)
-			most = live->n_location;
-		perftools__profiles__profile__free_unpacked(live, NULL);
-		perftools__profiles__profile__free_unpacked(one, NULL);
+		ck_assert_uint_le(x.strs, 2 * x.once_strs + 2);
+		if (x.locs > most)
+			most = x.locs;
 		snap_free(&snap, names, nnames);
 	}
-	ck_assert_uint_le(most, 2 * nloc + 2);
+	ck_assert_uint_le(most, 2 * x.nloc + 2);
 	pprof_writer_free(w);
-	strbuf_release(&a);
-	strbuf_release(&b);
-	strbuf_release(&raw);
 	free(path);
 	free(dir);
 }
@@ -478,8 +482,7 @@ START_TEST(test_live_kept_stacks)
 	struct pprof_writer *w = pprof_writer_new(path, "c");
 	struct errmsg em = ERRMSG_INIT;
 	struct sort_spec spec;
-	struct strbuf a, b, raw;
-	size_t nloc, nfn, n2, f2, i;
+	size_t i;
 	uint32_t seed = 12345;
 	struct hist *h;
 	unsigned r, k;
@@ -496,14 +499,11 @@ START_TEST(test_live_kept_stacks)
 	h = hist_new(&spec);
 	hist_enable_callchains(h, 0);
 	pprof_writer_live(w);
-	strbuf_init(&a);
-	strbuf_init(&b);
-	strbuf_init(&raw);
 	for (r = 0; r < 12; r++) {
 		struct view_opts o = { .stacks = true, .stack_detail = true };
 		struct snapshot snap = { .event = "cpu-clock", .target = "t", .mode = "decay",
 					 .wall_start_ns = 1 };
-		Profile *live, *one;
+		struct refresh x;
 
 		for (k = 0; k < 400; k++) {
 			struct callchain_frame fr[8];
@@ -535,27 +535,14 @@ START_TEST(test_live_kept_stacks)
 		ck_assert_ptr_nonnull(snap.frame_ids_of);
 		ck_assert_ptr_nonnull(snap.stacks[0].frame_ids);
 		ck_assert_int_eq(pprof_writer_snapshot(w, &snap, &em), 0);
-		live = read_profile(path);
-		strbuf_reset(&raw);
-		pprof_encode(&raw, &snap, "c", 1);
-		one = unpack(&raw);
-		strbuf_reset(&a);
-		strbuf_reset(&b);
-		profile_text(live, &a, &nloc, &nfn);
-		profile_text(one, &b, &n2, &f2);
-		same_text(&a, &b);
-		ck_assert_uint_le(live->n_location, 2 * nloc);
-		perftools__profiles__profile__free_unpacked(live, NULL);
-		perftools__profiles__profile__free_unpacked(one, NULL);
+		x = check_refresh(path, &snap, 1);
+		ck_assert_uint_le(x.locs, 2 * x.nloc);
 		snapshot_release(&snap);
 		hist_age(h, HIST_DECAY);
 	}
 	pprof_writer_free(w);
 	hist_free(h);
 	machine_free(m);
-	strbuf_release(&a);
-	strbuf_release(&b);
-	strbuf_release(&raw);
 	free(path);
 	free(dir);
 }
