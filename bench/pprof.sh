@@ -97,7 +97,8 @@ if [ -x "$PPROF_REFRESH" ]; then
 fi
 
 # Live CPU is exact (cpu_ns: schedstat, not ticks), in ROUNDS rounds each
-# way, every round printed, then the mean of the rounds' ratios.
+# way, every round printed, then the mean of the rounds' ratios (ROUNDS=0:
+# none, for the replay alone).
 ROUNDS=${ROUNDS:-3}
 # pair: proftop --batch and --pprof side by side for SECS s; their CPU
 # nanoseconds into $c_batch and $c_pprof.
@@ -137,5 +138,5 @@ for r in $(seq "$ROUNDS"); do
 	seq="$seq $q"
 	echo "live cpu -g -d 1, one after the other (AB), round $r: --batch $(s "$c_batch")s, --pprof $(s "$c_pprof")s, ratio $q"
 done
-mean() { printf '%s\n' "$@" | awk '{ s += $1 } END { printf "%.3f", s / NR }'; }
+mean() { printf '%s\n' "$@" | awk 'NF { s += $1; n++ } END { if (n) printf "%.3f", s / n; else printf "-" }'; }
 echo "live ratio --pprof/--batch (target <= 1.10): side by side mean $(mean $side) (rounds$side), one after the other mean $(mean $seq) (rounds$seq)"
