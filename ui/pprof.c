@@ -298,8 +298,9 @@ static uint64_t pprof_location(struct pprof_enc *e, const uint64_t *fn, const un
  * then adds the labels. */
 static uint64_t *pprof_sample_ids(struct pprof_enc *e, size_t n)
 {
-	if (e->nids + n > e->ids_cap)
-		e->ids = xgrow(e->ids, &e->ids_cap, e->nids + n, sizeof(*e->ids));
+	/* (+ 1: a stack of no frame first still gets an array, not NULL + 0) */
+	if (e->nids + n >= e->ids_cap)
+		e->ids = xgrow(e->ids, &e->ids_cap, e->nids + n + 1, sizeof(*e->ids));
 	return e->ids + e->nids;
 }
 
@@ -514,7 +515,8 @@ void pprof_enc_walk(struct pprof_enc *e, const struct snapshot *snap)
 				if (f->file)
 					pprof_function_file(e, e->fn[j], f->file, f->start_line);
 			}
-			memset(e->cur_loc, 0, nr * sizeof(*e->cur_loc));
+			if (nr)  /* (cur_loc is NULL until a stack has frames) */
+				memset(e->cur_loc, 0, nr * sizeof(*e->cur_loc));
 			for (j = 0, n = 0; j < nr; j = g + 1) {
 				size_t pos = nr - 1 - j, k;
 
