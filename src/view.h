@@ -141,6 +141,11 @@ struct snapshot_stack {
 	size_t group;                /* stacks of one group are next to each other */
 	bool has_pid, has_tid;       /* stack_detail and the key is a sort key */
 	uint32_t pid, tid;
+	/* Kept stacks with stack_detail: the chain store's frame ids (one a
+	 * frame, innermost first; snapshot.frame_ids_of), each naming one
+	 * frame's function and address for the store's life, or NULL.  The
+	 * store's: read them before the next ingestion (live --pprof). */
+	const uint32_t *frame_ids;
 };
 
 struct snapshot_row {
@@ -302,6 +307,7 @@ struct snapshot {
 	struct snapshot_stack *stacks;    /* with view_opts.stacks: every unique stack */
 	size_t nr_stacks;
 	struct snapshot_frame *stack_frames; /* storage of the stacks' frames */
+	const void *frame_ids_of;    /* the store of the stacks' frame_ids, or NULL */
 	/* DWARF unwinding (unwind.h): walks since the start per enum
 	 * unwind_outcome; unwind_walks 0 when no sample was unwound.  With
 	 * unwind_fp, frame-pointer chains: how many had a user part, and
