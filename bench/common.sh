@@ -18,6 +18,11 @@ need() {
 cpu_seconds() {
 	sed 's/.*) //' "/proc/$1/stat" | awk -v hz="$HZ" '{ printf "%.2f", ($12 + $13) / hz }'
 }
+# cpu_ns PID: CPU nanoseconds of PID's live threads, exact (schedstat's
+# first field, summed over /proc/PID/task), where cpu_seconds counts ticks.
+cpu_ns() {
+	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f", s }'
+}
 hwm_mb() {
 	awk '/^VmHWM:/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"
 }

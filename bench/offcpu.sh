@@ -80,6 +80,9 @@ P_CPU=$(measure "$((SECS + 1))" "$TMP/proftop.json" "$PROFTOP" --off-cpu $CG -a 
 wait $PP
 P_PP=$(per1000 "$TMP/pp.proftop")
 P_LOST=$(tail -1 "$TMP/proftop.json" | python3 -c 'import json,sys; s=json.loads(sys.stdin.read()); print(s["lost"], s["off_cpu"]["dropped"], s.get("unwind", {}).get("dropped", "-"))' 2>/dev/null || echo "? ? ?")
+# The holes proftop found in the tracepoint's samples, and how many times
+# a CPU's switch records were opened for them (src/offcpu-holes.c).
+P_HOLES=$(tail -1 "$TMP/proftop.json" | python3 -c 'import json,sys; o=json.loads(sys.stdin.read())["off_cpu"]; print("%d switch-ins missing (%d after an idle task), %d of them on a CPU with its switch records; switch records opened %d times, closed %d" % (o["holes"], o["holes_idle"], o["holes_closed"], o["cpu_watches"], o["cpu_unwatches"]))' 2>/dev/null || echo "?")
 P_SW=$(python3 -c 'import json,sys; v=[json.loads(l)["off_cpu"]["switches_per_sec"] for l in open(sys.argv[1]) if l.strip()][1:-1]; print("%.0f" % (sum(v)/len(v)) if v else "?")' "$TMP/proftop.json")
 
 # perf record, then perf report on what it wrote.
@@ -132,6 +135,7 @@ echo "ping-pong CPU per 1000 round trips: alone $base ms, under proftop $P_PP ms
 echo "ping-pong round trips/s: under proftop $(achieved "$TMP/pp.proftop"), under perf record $(achieved "$TMP/pp.perf") (paced at $ROUNDS)"
 echo "lost records: proftop $(echo "$P_LOST" | cut -d' ' -f1) (dropped intervals $(echo "$P_LOST" | cut -d' ' -f2), not unwound for want of queue room $(echo "$P_LOST" | cut -d' ' -f3)), perf record $Q_LOST"
 echo "switch-ins missing from the tracepoint (perf script on perf record's file): $Q_HOLES"
+echo "proftop's holes: $P_HOLES"
 echo "sched_switch: proftop ${P_SW}/s, perf record $Q_N samples ($(awk -v n="${Q_N:-0}" -v s="$SECS" 'BEGIN { printf "%.0f", n / (s + 1) }')/s)"
 
 # bpftrace: offcputime by the same tracepoint (the stack of the task going
@@ -187,27 +191,42 @@ else
 	fi
 fi
 
-# AB=N: what the kernel's side of each choice costs the ping-pong, apart
-# from proftop's own work: N interleaved rounds (the order swapped every
-# other round) of perf record -g -a plain, with --switch-events (the
-# records proftop keeps beside the tracepoint) and with -k mono (the
-# clock proftop asks for); each run's CPU per 1000 round trips, then the
-# means.  The machine's other load moves single runs by 10-20%.
+# AB=N: the ping-pong's loss under each, in N interleaved rounds (the order
+# swapped every other round) of 8 s: nothing ("alone"), perf record -g -a
+# plain, perf record with --switch-events (what proftop opened beside the
+# tracepoint before it opened switch records only on CPUs with holes),
+# and proftop --off-cpu -a as in the run above; each run's CPU per 1000
+# round trips, proftop's holes and switch-record openings, then the
+# means.  PROFTOP_OLD=BINARY adds another proftop to each round (an older
+# build, to compare).  The machine's other load moves single runs by 10-20%.
 if [ -n "${AB:-}" ]; then
 	ab_run() {
 		name=$1
 		shift
 		"$TMP/pingpong" "$ROUNDS" 8 >"$TMP/pp.ab" &
 		PP=$!
-		perf record -q -e sched:sched_switch $CG -a "$@" -o "$TMP/ab.data" -- sleep 8 2>/dev/null
+		extra=
+		case $name in
+		alone) wait $PP ;;
+		proftop-old)
+			measure 8 /dev/null "$PROFTOP_OLD" --off-cpu $CG -a --json --accumulate -d 1 \
+				-s comm,sym >/dev/null ;;
+		proftop)
+			measure 8 "$TMP/ab.json" "$PROFTOP" --off-cpu $CG -a --json --accumulate -d 1 \
+				-s comm,sym >/dev/null
+			extra=$(tail -1 "$TMP/ab.json" | python3 -c 'import json,sys; o=json.loads(sys.stdin.read())["off_cpu"]; print("holes %d idle %d closed %d cpu-watches %d unwatches %d" % (o["holes"], o["holes_idle"], o["holes_closed"], o["cpu_watches"], o["cpu_unwatches"]))' 2>/dev/null) ;;
+		*) perf record -q -e sched:sched_switch $CG -a "$@" -o "$TMP/ab.data" -- sleep 8 2>/dev/null ;;
+		esac
 		wait $PP
-		echo "$name $(per1000 "$TMP/pp.ab")"
+		echo "$name $(per1000 "$TMP/pp.ab") $extra"
 	}
 	for r in $(seq "$AB"); do
 		if [ $((r % 2)) = 1 ]; then
-			ab_run plain; ab_run switch-events --switch-events; ab_run mono -k mono
+			ab_run alone; ab_run plain; ab_run switch-events --switch-events; ab_run proftop
+			[ -n "${PROFTOP_OLD:-}" ] && ab_run proftop-old
 		else
-			ab_run mono -k mono; ab_run switch-events --switch-events; ab_run plain
+			[ -n "${PROFTOP_OLD:-}" ] && ab_run proftop-old
+			ab_run proftop; ab_run switch-events --switch-events; ab_run plain; ab_run alone
 		fi
 	done | tee "$TMP/ab.txt" | sed 's/^/ab: /'
 	awk '{ s[$1] += $2; n[$1]++ } END { for (k in s) printf "ab mean: %s %.3f ms per 1000 (%d runs)\n", k, s[k] / n[k], n[k] }' "$TMP/ab.txt" | sort

@@ -153,7 +153,7 @@ int main(int argc, char **argv)
 	if (w) {
 		struct errmsg em = ERRMSG_INIT;
 
-		if (pprof_writer_finish(w, &em))
+		if (pprof_writer_finish(w, NULL, &em))
 			fprintf(stderr, "pprof-refresh: %s\n", errmsg_text(&em, -1));
 		pprof_writer_free(w);
 		unlink(path);

@@ -8,8 +8,11 @@
 #     stacks (view_build_stacks) and the write (pprof_writer_snapshot).
 #  2. live: two busy workloads, proftop -a -g -F 4000 -d 1 for SECS (20) s
 #     with --batch and with --pprof at the same time (the same workload,
-#     the same noise), then one after the other: each one's CPU time
-#     (utime + stime) and the ratio --pprof / --batch.  Target: <= 1.10.
+#     the same noise), then one after the other, ROUNDS (3) rounds of each
+#     interleaved: each one's exact CPU time (schedstat's nanoseconds, not
+#     /proc/PID/stat's ticks), every round's ratio --pprof / --batch and
+#     their mean.  Target: <= 1.10.  Both modes print the per-refresh
+#     instructions of bench/pprof-refresh (--batch against --pprof).
 # usage: sh bench/pprof.sh [perf.data | --live]   (default: record one, 19 s)
 # Needs root, perf, valgrind, tmux; run from the top of the tree (and make
 # bench/pprof-refresh for the refresh counts).
@@ -82,43 +85,58 @@ replay() {
 
 # A live refresh's work, deterministic: bench/pprof-refresh's 20 refreshes
 # of generated samples under callgrind, each mode's instructions a refresh.
-if [ "$1" != --live ] && [ -x bench/pprof-refresh ]; then
+PPROF_REFRESH=${PPROF_REFRESH:-bench/pprof-refresh}
+if [ -x "$PPROF_REFRESH" ]; then
 	for m in batch full kept; do
 		valgrind --tool=callgrind --callgrind-out-file="$TMP/cg.$m" --toggle-collect=bench_refresh \
-			bench/pprof-refresh $m 20 >"$TMP/pr.out" 2>"$TMP/cg.err"
+			"$PPROF_REFRESH" $m 20 >"$TMP/pr.out" 2>"$TMP/cg.err"
 		n=$(callgrind_annotate "$TMP/cg.$m" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }')
 		eval "pr_$m=\$((n / 20))"
 	done
 	echo "refresh Ir (pprof-refresh, $(sed 's/.*samples, //' "$TMP/pr.out")): --batch $pr_batch, --pprof before $pr_full, now $pr_kept; now/batch $(ratio "$pr_kept" "$pr_batch"), now/before $(ratio "$pr_kept" "$pr_full")"
 fi
 
+# Live CPU is exact (cpu_ns: schedstat, not ticks), in ROUNDS rounds each
+# way, every round printed, then the mean of the rounds' ratios (ROUNDS=0:
+# none, for the replay alone).
+ROUNDS=${ROUNDS:-3}
 # pair: proftop --batch and --pprof side by side for SECS s; their CPU
-# seconds into $c_batch and $c_pprof.
+# nanoseconds into $c_batch and $c_pprof.
 pair() {
 	"$PROFTOP" -a -g -F 4000 -d 1 --batch >/dev/null 2>"$TMP/live.err" &
 	pb=$!
 	"$PROFTOP" -a -g -F 4000 -d 1 --pprof="$TMP/pair.pb.gz" >/dev/null 2>"$TMP/live2.err" &
 	pp=$!
 	sleep "$SECS"
-	c_batch=$(cpu_seconds $pb)
-	c_pprof=$(cpu_seconds $pp)
+	c_batch=$(cpu_ns $pb)
+	c_pprof=$(cpu_ns $pp)
 	kill -INT $pb $pp
 	wait $pb $pp 2>/dev/null
 }
-pair
-echo "live cpu -g -d 1, side by side: --batch ${c_batch}s, --pprof ${c_pprof}s, ratio $(ratio "$c_pprof" "$c_batch") (target <= 1.10)"
-
-# live ARGS...: proftop's CPU seconds after SECS s into $cpu
+# live ARGS...: proftop's CPU nanoseconds after SECS s into $cpu
 live() {
 	"$PROFTOP" -a -g -F 4000 -d 1 "$@" >/dev/null 2>"$TMP/live.err" &
 	pid=$!
 	sleep "$SECS"
-	cpu=$(cpu_seconds $pid)
+	cpu=$(cpu_ns $pid)
 	kill -INT $pid
 	wait $pid 2>/dev/null
 }
-live --batch
-c_batch=$cpu
-live --pprof="$TMP/live.pb.gz"
-c_pprof=$cpu
-echo "live cpu -g -d 1, one after the other: --batch ${c_batch}s, --pprof ${c_pprof}s, ratio $(ratio "$c_pprof" "$c_batch") (target <= 1.10)"
+# s NS: nanoseconds as seconds
+s() { awk -v n="$1" 'BEGIN { printf "%.4f", n / 1e9 }'; }
+side= seq=
+for r in $(seq "$ROUNDS"); do
+	pair
+	q=$(ratio "$c_pprof" "$c_batch")
+	side="$side $q"
+	echo "live cpu -g -d 1, side by side, round $r: --batch $(s "$c_batch")s, --pprof $(s "$c_pprof")s, ratio $q"
+	live --batch
+	c_batch=$cpu
+	live --pprof="$TMP/live.pb.gz"
+	c_pprof=$cpu
+	q=$(ratio "$c_pprof" "$c_batch")
+	seq="$seq $q"
+	echo "live cpu -g -d 1, one after the other (AB), round $r: --batch $(s "$c_batch")s, --pprof $(s "$c_pprof")s, ratio $q"
+done
+mean() { printf '%s\n' "$@" | awk 'NF { s += $1; n++ } END { if (n) printf "%.3f", s / n; else printf "-" }'; }
+echo "live ratio --pprof/--batch (target <= 1.10): side by side mean $(mean $side) (rounds$side), one after the other mean $(mean $seq) (rounds$seq)"

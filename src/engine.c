@@ -523,6 +523,7 @@ static int engine_start_live(struct engine *e)
 	lc.sampling.inherit = th.inherit;
 	lc.sampling.enable_on_exec = th.enable_on_exec;
 	lc.tids = c->system_wide ? NULL : th.tids;
+	lc.switch_holes = c->off_cpu && c->system_wide;
 	lc.ntids = th.ntids;
 
 	err = source_live_open(&lc, &e->src, &why);
@@ -549,6 +550,8 @@ static int engine_start_live(struct engine *e)
 	}
 	if (c->npids)
 		ingest_set_targets(e->in, c->pids, c->npids);
+	if (lc.switch_holes)
+		ingest_offcpu_watch_holes(e->in);
 	machine_set_live(ingest_machine(e->in), true);
 	ingest_symbols_async(e->in);
 	if ((status = engine_vmlinux(e)) != 0)
@@ -641,6 +644,19 @@ static void engine_publish(struct engine *e, const struct refresh_action *act, e
 	};
 
 	ingest_publish(e->in, &hdr, act, cb, ctx);
+}
+
+/* Live system-wide --off-cpu: switch records opened or closed on the CPUs
+ * whose idle task's switch-outs the tracepoint misses or samples again, as
+ * the last read found. */
+static void engine_offcpu_watch(struct engine *e)
+{
+	uint32_t cpu;
+	bool on;
+
+	while (ingest_offcpu_hole_next(e->in, &cpu, &on))
+		if (source_live_watch(e->src, (int)cpu, on) == 0)
+			ingest_offcpu_cpu_watched(e->in, cpu, on);
 }
 
 /* A recording: every record through the same path as live ones, then one
@@ -781,6 +797,7 @@ static int engine_run_sources(struct engine *e, engine_refresh_cb cb, void *ctx)
 			if (pfd[i].revents & (POLLHUP | POLLERR))
 				pfd[i].fd = -1;
 		data = source_read(e->src, engine_record, e->in) > 0;
+		engine_offcpu_watch(e);
 		if (machine_synthesizing(ingest_machine(e->in)))
 			machine_synthesize_step(ingest_machine(e->in), ENGINE_SYNTH_STEP);
 		/* Not only on SIGCHLD: a command that ended before the handler

@@ -28,6 +28,7 @@
 #include "machine.h"
 #include "offcpu.h"
 #include "offcpu-defer.h"
+#include "offcpu-holes.h"
 #include "symloader.h"
 #include "symtab.h"
 #include "synth.h"
@@ -78,6 +79,11 @@ struct ingest {
 	 * thread: created at the first such sample */
 	struct unwind_queue *uq;
 	bool unwind_tried;
+	/* the sample being added was taken before its process's exec: its
+	 * maps and name then (unwind_queue_old_maps), or NULL */
+	const struct unwind_map *old_maps;
+	size_t nold_maps;
+	const char *old_comm;
 	/* frame-pointer chains with a user part, and those that reach a root
 	 * (_start, clone, ...): the last root symbol seen, to skip the names */
 	uint64_t fp_chains, fp_root;
@@ -103,6 +109,7 @@ struct ingest {
 	/* --off-cpu: intervals off the CPU, weighed in ns (see offcpu.h) */
 	struct offcpu *offcpu;
 	struct offcpu_defer *offcpu_defer;  /* with dwarf: waiting for the unwinder */
+	struct offcpu_holes *offcpu_holes;  /* live system-wide: see offcpu-holes.h */
 	uint64_t offcpu_now;               /* the latest switch's time */
 	const struct perf_event_attr *offcpu_attr;  /* the tracepoint's */
 	bool offcpu_runq;                  /* the interval charged now was runnable */
@@ -189,6 +196,7 @@ void ingest_free(struct ingest *in)
 	callchain_cache_free(in->rcache);
 	offcpu_free(in->offcpu);
 	offcpu_defer_free(in->offcpu_defer);
+	offcpu_holes_free(in->offcpu_holes);
 	free(in->fp_pending);
 	free(in);
 }
@@ -333,6 +341,20 @@ static bool ingest_wants_addr(const struct ingest *in)
 	       sort_spec_has(hist_sort_spec(in->hist), SORT_SRCLINE);
 }
 
+/* ip of a sample taken before its process's exec, in its maps then (not
+ * cached: the pid's are the new program's).  False outside them. */
+static bool ingest_resolve_old(struct ingest *in, uint16_t cpumode, uint64_t ip,
+			       struct resolved *r)
+{
+	const struct unwind_map *mp;
+
+	if ((cpumode & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER ||
+	    !(mp = unwind_maps_find(in->old_maps, in->nold_maps, ip)))
+		return false;
+	machine_resolve_map(in->machine, mp->start, mp->end, mp->pgoff, mp->dso, ip, r);
+	return true;
+}
+
 /* machine_resolve through the cache.  Only answers that cannot change
  * while the process's maps stay the same are kept: not an address whose
  * symbols are still loading, nor an [unknown] in a DSO (its table may
@@ -344,6 +366,8 @@ static bool ingest_resolve(struct ingest *in, uint32_t pid, uint32_t tid, uint16
 
 	if (!in->rcache)
 		in->rcache = callchain_cache_new(0);
+	if (in->old_maps && ingest_resolve_old(in, cpumode, ip, r))
+		return false;
 	if (callchain_cache_find_ip(in->rcache, pid, ip, cpumode, &f, &r->addr)) {
 		r->dso = f.dso;
 		r->sym = f.sym;
@@ -398,7 +422,7 @@ static size_t ingest_resolve_chain(struct ingest *in, const struct sample *s,
 	/* Callers' return addresses repeat from sample to sample: a chain
 	 * seen before in this process costs a compare of its raw words, not
 	 * the addresses and n lookups.  (need is the same for every sample.) */
-	hit = callchain_cache_find_sample(in->rcache, s, &n, &in->cc_token);
+	hit = in->old_maps ? NULL : callchain_cache_find_sample(in->rcache, s, &n, &in->cc_token);
 	if (hit && n >= 2) {
 		/* Not copied: 31 frames a sample was 12% of the ingestion. */
 		in->cc_callers = hit;
@@ -484,10 +508,12 @@ static void ingest_unwound(struct ingest *in, bool wait)
 	if (!in->uq || !unwind_queue_pending(in->uq))
 		return;
 	while ((s = unwind_queue_next(in->uq, &attr, wait))) {
+		in->old_maps = unwind_queue_old_maps(in->uq, &in->nold_maps, &in->old_comm);
 		if (in->offcpu && attr->type == PERF_TYPE_TRACEPOINT)
 			ingest_offcpu_deferred(in, s);
 		else
 			ingest_sample_add(in, s, attr, true);
+		in->old_maps = NULL;
 	}
 }
 
@@ -676,7 +702,8 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 		r.sym = &runqueue;
 		r.pending = false;
 	}
-	hs.comm = machine_comm_of(in->machine, s->sid.pid, s->sid.tid);
+	hs.comm = in->old_maps && in->old_comm ? in->old_comm :
+		  machine_comm_of(in->machine, s->sid.pid, s->sid.tid);
 	if (!hs.comm && s->sid.pid == 0)
 		hs.comm = intern("swapper");
 	hs.pid = s->sid.pid;
@@ -862,6 +889,23 @@ static void ingest_offcpu_record(struct ingest *in, const struct record *rec,
 		ingest_offcpu_end(in, ev.tid, ev.time, ev.kind == OFFCPU_DEFER_EXIT, attr);
 }
 
+void ingest_offcpu_watch_holes(struct ingest *in)
+{
+	if (in->offcpu && !in->offcpu_holes)
+		in->offcpu_holes = offcpu_holes_new();
+}
+
+bool ingest_offcpu_hole_next(struct ingest *in, uint32_t *cpu, bool *on)
+{
+	return in->offcpu_holes && offcpu_holes_take(in->offcpu_holes, cpu, on);
+}
+
+void ingest_offcpu_cpu_watched(struct ingest *in, uint32_t cpu, bool watched)
+{
+	if (in->offcpu_holes)
+		offcpu_holes_cpu_watched(in->offcpu_holes, cpu, watched);
+}
+
 /* The events behind the oldest switch-out on the unwinder's queue wait;
  * those before it go now. */
 static void ingest_offcpu_flush(struct ingest *in)
@@ -906,6 +950,8 @@ static void ingest_offcpu_sample(struct ingest *in, const struct sample *s,
 		in->offcpu_bad++;
 		return;
 	}
+	if (in->offcpu_holes)
+		offcpu_holes_switch(in->offcpu_holes, s->sid.cpu, ev.sw.prev_pid, ev.sw.next_pid);
 	if (uq && s->regs_abi != PERF_SAMPLE_REGS_ABI_NONE && ev.sw.prev_pid &&
 	    !offcpu_state_dead(ev.sw.prev_state)) {
 		/* Pushed first: a recording's submit may drain the queue. */
@@ -961,7 +1007,7 @@ static void ingest_maps_changed(struct ingest *in, uint32_t pid, bool gone)
 		return;
 	/* A recording's samples are unwound with the maps they were taken
 	 * with; live, ingestion does not wait (a sample in flight across an
-	 * exec may resolve against the new maps). */
+	 * exec keeps its maps: unwind_queue_exec). */
 	if (!in->cfg.live)
 		ingest_unwound(in, true);
 	if (gone)
@@ -1002,6 +1048,10 @@ void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
 		ingest_maps_changed(in, rec.u.mmap.pid, false);
 		break;
 	case RECORD_COMM:
+		/* Live, samples still on the unwinder's queue keep the maps
+		 * they were taken under (a recording's are added by now). */
+		if (rec.u.comm.exec && in->uq && in->cfg.live)
+			unwind_queue_exec(in->uq, rec.u.comm.pid);
 		machine_comm(in->machine, &rec.u.comm);
 		if (rec.u.comm.exec)
 			ingest_maps_changed(in, rec.u.comm.pid, true);
@@ -1128,6 +1178,16 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 		snap.off_cpu = true;
 		snap.wall = in->cfg.wall;
 		snap.offcpu_dropped = st->dropped;
+		if (in->offcpu_holes) {
+			const struct offcpu_holes_stats *hs = offcpu_holes_stats(in->offcpu_holes);
+
+			snap.offcpu_holes_on = true;
+			snap.offcpu_holes = hs->holes;
+			snap.offcpu_holes_closed = hs->closed;
+			snap.offcpu_holes_idle = hs->idle;
+			snap.offcpu_watches = hs->watches;
+			snap.offcpu_unwatches = hs->unwatches;
+		}
 		if (act->interval > 0) {
 			snap.oncpu_ms_per_sec = (double)(in->oncpu_ns - in->oncpu_ns_at_refresh) /
 						1e6 / act->interval;

@@ -82,6 +82,13 @@ void ingest_payload_env(struct ingest *in, const struct arch_env *env,
 bool ingest_has_data_addr(const struct ingest *in, const struct perf_event_attr *attr);
 /* -p: the processes whose exit ends the session. */
 void ingest_set_targets(struct ingest *in, const pid_t *pids, size_t n);
+/* Live system-wide --off-cpu: find the holes in the tracepoint's samples
+ * (offcpu-holes.h); ingest_offcpu_hole_next gives the CPUs whose switch
+ * records to open (*on) or close, and ingest_offcpu_cpu_watched says
+ * whether a CPU's are open. */
+void ingest_offcpu_watch_holes(struct ingest *in);
+bool ingest_offcpu_hole_next(struct ingest *in, uint32_t *cpu, bool *on);
+void ingest_offcpu_cpu_watched(struct ingest *in, uint32_t cpu, bool watched);
 /* Whether every process of ingest_set_targets has exited (false without). */
 bool ingest_targets_gone(const struct ingest *in);
 

@@ -24,6 +24,12 @@ struct live {
 	struct perf_event_attr also_attr;
 	uint64_t *also_ids;
 	size_t nalso_ids, also_cap;
+	/* live_config.switch_holes: the tracepoint's attr (l->attr or
+	 * also_attr) and the switch records' dummy, opened by live_watch */
+	struct perf_event_attr *tp_attr;
+	struct perf_event_attr watch_attr;
+	int *cpus;           /* per ring, its CPU */
+	int *cpu_watch_fds;  /* per ring, live_watch's of the whole CPU, or -1 */
 	struct live_info info;
 	int *fds;            /* every fd opened; the first per CPU owns the ring */
 	size_t nfds, cap_fds;
@@ -146,17 +152,36 @@ static void live_also_attr(struct live *l, const struct live_config *cfg,
 	one.freq_or_period = 1;
 	one.tracking = false;
 	event_attr_init(&l->also_attr, &cfg->also, &one);
-	/* System-wide too: the tracepoint's sample is taken in the context
-	 * of the task going out, and the kernel writes none for some tasks
-	 * (on 6.18 here: every switch-out of CPU 1's idle task, all of some
-	 * threads of pid 1; no lost record; perf record -e
-	 * sched:sched_switch -a has the same holes), so next_pid misses
-	 * their successors' switch-ins.  The switch record has them. */
+	/* Per thread the switch-ins are in the switch records alone;
+	 * system-wide, live_holes_attr takes them off again. */
 	l->also_attr.context_switch = s->tracking;
 	l->attr.context_switch = 0;
 	l->attr.use_clockid = l->also_attr.use_clockid = 1;
 	l->attr.clockid = l->also_attr.clockid = CLOCK_MONOTONIC;
 	l->has_also = true;
+}
+
+/* live_config.switch_holes: the tracepoint opened without switch records,
+ * and the dummy that live_watch opens on a CPU where its samples have
+ * holes: only the switch records, with the tracepoint's sample_id fields. */
+static void live_holes_attr(struct live *l)
+{
+	struct perf_event_attr *w = &l->watch_attr;
+
+	l->tp_attr = l->has_also ? &l->also_attr : &l->attr;
+	l->tp_attr->context_switch = 0;
+	memset(w, 0, sizeof(*w));
+	w->size = sizeof(*w);
+	w->type = PERF_TYPE_SOFTWARE;
+	w->config = PERF_COUNT_SW_DUMMY;
+	w->sample_period = 1;
+	w->sample_type = l->tp_attr->sample_type;
+	w->sample_id_all = 1;
+	w->context_switch = 1;
+	w->exclude_kernel = l->tp_attr->exclude_kernel;
+	w->exclude_hv = l->tp_attr->exclude_hv;
+	w->use_clockid = 1;
+	w->clockid = l->tp_attr->clockid;
 }
 
 int live_open(const struct live_config *cfg, struct live **out, struct errmsg *em)
@@ -199,6 +224,8 @@ int live_open(const struct live_config *cfg, struct live **out, struct errmsg *e
 		arch_adjust_attr(&l->attr, arch_host_machine());
 		if (cfg->has_also)
 			live_also_attr(l, cfg, &s);
+		if (cfg->switch_holes && !cfg->tids)
+			live_holes_attr(l);
 		err = live_open_all(l, cfg, cpus, ncpus);
 		if (!err)
 			break;
@@ -226,7 +253,10 @@ int live_open(const struct live_config *cfg, struct live **out, struct errmsg *e
 	l->info.exclude_kernel = s.exclude_kernel;
 	l->info.nr_cpus = ncpus;
 	l->info.nr_fds = l->nfds;
-	free(cpus);
+	l->cpus = cpus;
+	l->cpu_watch_fds = xmalloc(ncpus * sizeof(*l->cpu_watch_fds));
+	for (i = 0; i < ncpus; i++)
+		l->cpu_watch_fds[i] = -1;
 	if (!s.enable_on_exec) {
 		for (i = 0; i < l->nfds; i++)
 			ioctl(l->fds[i], PERF_EVENT_IOC_ENABLE, 0);
@@ -241,6 +271,8 @@ void live_close(struct live *l)
 		return;
 	live_close_fds(l);
 	free(l->also_ids);
+	free(l->cpus);
+	free(l->cpu_watch_fds);
 	free(l->fds);
 	free(l->ring_fds);
 	free(l->rings);
@@ -265,6 +297,11 @@ const struct perf_event_attr *live_record_attr(const struct live *l,
 {
 	uint64_t id;
 
+	/* Switch records come from live_watch's dummies alone, for the
+	 * tracepoint's intervals. */
+	if (l->tp_attr && (hdr->type == PERF_RECORD_SWITCH ||
+			   hdr->type == PERF_RECORD_SWITCH_CPU_WIDE))
+		return l->tp_attr;
 	if (!l->has_also || hdr->size < sizeof(*hdr) + sizeof(id))
 		return &l->attr;
 	/* PERF_SAMPLE_IDENTIFIER: a sample's first word, the last of the
@@ -275,6 +312,54 @@ const struct perf_event_attr *live_record_attr(const struct live *l,
 		memcpy(&id, (const char *)hdr + hdr->size - sizeof(id), sizeof(id));
 	return bsearch(&id, l->also_ids, l->nalso_ids, sizeof(id), live_id_cmp) ?
 		       &l->also_attr : &l->attr;
+}
+
+/* Open the watch dummy on the CPU of ring c, into that ring. */
+static int live_watch_cpu(struct live *l, size_t c)
+{
+	int fd;
+
+	if (!l->rings[c])
+		return -ENODEV;
+	if ((fd = event_open(&l->watch_attr, -1, l->cpus[c], -1, 0)) < 0)
+		return fd;
+	live_add_fd(l, fd);
+	l->cpu_watch_fds[c] = fd;
+	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, l->ring_fds[c]) < 0)
+		return -errno;
+	return 0;
+}
+
+/* Close ring c's watch of its whole CPU. */
+static int live_unwatch_cpu(struct live *l, size_t c)
+{
+	size_t i;
+
+	for (i = 0; i < l->nfds; i++) {
+		if (l->fds[i] != l->cpu_watch_fds[c])
+			continue;
+		close(l->fds[i]);
+		l->fds[i] = l->fds[--l->nfds];
+		l->cpu_watch_fds[c] = -1;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int live_watch(struct live *l, int cpu, bool on)
+{
+	size_t c;
+
+	if (!l->tp_attr)
+		return -EINVAL;
+	for (c = 0; c < l->nrings; c++) {
+		if (l->cpus[c] != cpu)
+			continue;
+		if (!on)
+			return live_unwatch_cpu(l, c);
+		return l->cpu_watch_fds[c] >= 0 ? 0 : live_watch_cpu(l, c);
+	}
+	return -ENODEV;
 }
 
 size_t live_nr_pollfds(const struct live *l)

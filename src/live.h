@@ -24,6 +24,9 @@ struct live_config {
 	 * on CLOCK_MONOTONIC. */
 	struct event_spec also;
 	bool has_also;
+	/* System-wide --off-cpu and --wall: the tracepoint without switch
+	 * records; live_watch adds them where its samples have holes. */
+	bool switch_holes;
 	const int *cpus;              /* NULL: all online CPUs */
 	size_t ncpus;
 	const pid_t *tids;            /* threads to follow; NULL: system-wide */
@@ -51,6 +54,10 @@ const struct perf_event_attr *live_attr(const struct live *l);
  * sample id); else live_attr. */
 const struct perf_event_attr *live_record_attr(const struct live *l,
 					       const struct perf_event_header *hdr);
+
+/* With switch_holes: switch records of every task on cpu, into its ring
+ * (on false: closed again).  0 or -errno. */
+int live_watch(struct live *l, int cpu, bool on);
 
 /* Number of pollfds live_fill_pollfds writes. */
 size_t live_nr_pollfds(const struct live *l);

@@ -568,6 +568,19 @@ void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
 		m->stats.unmapped++;
 }
 
+void machine_resolve_map(struct machine *m, uint64_t start, uint64_t end, uint64_t pgoff,
+			 struct dso *dso, uint64_t ip, struct resolved *out)
+{
+	struct map map = { start, end, pgoff, dso, MAP_CODE };
+
+	memset(out, 0, sizeof(*out));
+	/* Not anonymous code: its perf map is the process's (p, here NULL). */
+	if (dso && dso->kind == DSO_USER)
+		resolve_map(m, NULL, &map, ip, out);
+	else
+		out->addr = ip;
+}
+
 void machine_resolve_data(struct machine *m, uint32_t pid, uint32_t tid, uint64_t addr,
 			  struct resolved *out)
 {

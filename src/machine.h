@@ -71,6 +71,12 @@ void machine_gc(struct machine *m);
 void machine_resolve(struct machine *m, uint32_t pid, uint32_t tid,
 		     uint16_t cpumode, uint64_t ip, struct resolved *out);
 
+/* Resolve ip in a code map [start, end) at file offset pgoff of the ELF
+ * file dso (one the process no longer has: a sample taken before its
+ * exec), as machine_resolve does in a map of the process. */
+void machine_resolve_map(struct machine *m, uint64_t start, uint64_t end, uint64_t pgoff,
+			 struct dso *dso, uint64_t ip, struct resolved *out);
+
 /* Keep the maps of MMAP2 records without PROT_EXEC (perf record -d, perf
  * mem) for machine_resolve_data; without this they only unmap what was
  * there.  Before the first record. */

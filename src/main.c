@@ -145,7 +145,8 @@ struct main_render {
 	int pprof_err;               /* the first failure, told once */
 	struct baseline *baseline;
 	bool baseline_bad;           /* another event's: the run stops, exit 2 */
-	struct snapshot *last;       /* --baseline-save: the last snapshot */
+	struct snapshot *last;       /* --baseline-save, live --pprof: the last
+					snapshot */
 };
 
 static bool render(struct snapshot *snap, void *ctx)
@@ -182,7 +183,8 @@ static bool render(struct snapshot *snap, void *ctx)
 		break;
 	}
 	fflush(stdout);
-	if (!o->baseline_save)
+	/* A live --pprof file's last write is a one-shot's, of the last snapshot. */
+	if (!o->baseline_save && !(mr->pprof && !o->input))
 		return false;
 	if (mr->last) {
 		snapshot_release(mr->last);
@@ -299,12 +301,12 @@ static int main_run(const struct options *o, struct engine *e, struct baseline *
 			pprof_writer_live(mr.pprof);
 	}
 	status = engine_run(e, render, &mr);
-	if (mr.pprof && !mr.pprof_err && (err = pprof_writer_finish(mr.pprof, &em))) {
+	if (mr.pprof && !mr.pprof_err && (err = pprof_writer_finish(mr.pprof, mr.last, &em))) {
 		msg_error("--pprof: %s", errmsg_text(&em, err));
 		mr.pprof_err = err;
 	}
 	pprof_writer_free(mr.pprof);
-	if (mr.last) {
+	if (mr.last && o->baseline_save) {
 		struct pprof_writer *w = pprof_writer_new(o->baseline_save, comment);
 
 		if ((err = pprof_writer_snapshot(w, mr.last, &em))) {
@@ -312,6 +314,8 @@ static int main_run(const struct options *o, struct engine *e, struct baseline *
 			mr.pprof_err = err;
 		}
 		pprof_writer_free(w);
+	}
+	if (mr.last) {
 		snapshot_release(mr.last);
 		free(mr.last);
 	}

@@ -73,6 +73,11 @@ int source_live_open(const struct live_config *cfg, struct source **out, struct 
 	return 0;
 }
 
+int source_live_watch(struct source *src, int cpu, bool on)
+{
+	return live_watch(((struct source_live *)src)->live, cpu, on);
+}
+
 const struct live_info *source_live_info(const struct source *src)
 {
 	return live_get_info(((const struct source_live *)src)->live);

@@ -10,5 +10,7 @@
 int source_live_open(const struct live_config *cfg, struct source **out, struct errmsg *em);
 /* What is sampled (src from source_live_open). */
 const struct live_info *source_live_info(const struct source *src);
+/* live_watch on src's events. */
+int source_live_watch(struct source *src, int cpu, bool on);
 
 #endif

@@ -7,12 +7,14 @@
 #include "unwind-file.h"
 
 #include <dwarf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "debugfile.h"
 #include "dso.h"
 #include "machine.h"
 #include "unwind-regs.h"
@@ -38,6 +40,20 @@ struct unwind_files *unwind_files_new(void)
 	return xcalloc(1, sizeof(struct unwind_files));
 }
 
+static void unwind_file_debug_close(struct unwind_file *f)
+{
+	if (f->dbg_dw)
+		dwarf_end(f->dbg_dw);
+	if (f->dbg_elf)
+		elf_end(f->dbg_elf);
+	if (f->dbg_fd > 0)
+		close(f->dbg_fd);
+	f->dbg_dw = NULL;
+	f->dbg_elf = NULL;
+	f->dbg_cfi = NULL;
+	f->dbg_fd = 0;
+}
+
 void unwind_files_free(struct unwind_files *fs)
 {
 	size_t i;
@@ -49,6 +65,7 @@ void unwind_files_free(struct unwind_files *fs)
 			struct unwind_file *f = fs->buckets[i];
 
 			fs->buckets[i] = f->next;
+			unwind_file_debug_close(f);
 			if (f->cfi)
 				dwarf_cfi_end(f->cfi);
 			if (f->elf)
@@ -77,24 +94,6 @@ static int unwind_dso_open(struct dso *dso, const char **path)
 	return open(*path, O_RDONLY | O_CLOEXEC);
 }
 
-static bool unwind_elf_has_debug_frame(Elf *elf)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return false;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-
-		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
-		    !strcmp(name, ".debug_frame"))
-			return true;
-	}
-	return false;
-}
-
 static void unwind_file_open(struct unwind_file *f)
 {
 	const char *path;
@@ -119,10 +118,8 @@ static void unwind_file_open(struct unwind_file *f)
 	if (f->elf)
 		elf_cntl(f->elf, ELF_C_FDDONE);
 	close(fd);
-	if (f->elf) {
+	if (f->elf)
 		f->cfi = dwarf_getcfi_elf(f->elf);
-		f->debug_frame = unwind_elf_has_debug_frame(f->elf);
-	}
 }
 
 struct unwind_file *unwind_files_get(struct unwind_files *fs, struct dso *dso)
@@ -149,6 +146,78 @@ struct unwind_file *unwind_files_get(struct unwind_files *fs, struct dso *dso)
 	f->next = fs->buckets[h];
 	fs->buckets[h] = f;
 	return f;
+}
+
+static uint64_t unwind_found_late;
+
+uint64_t unwind_file_debug_found_late(void)
+{
+	return __atomic_load_n(&unwind_found_late, __ATOMIC_RELAXED);
+}
+
+/* Read f's .debug_frame: from the file itself, else from its debug file
+ * (only its .debug_frame inflated, into an image libdw reads as is). */
+static void unwind_file_debug_open(struct unwind_file *f)
+{
+	const char *path = NULL;
+	Elf *elf;
+	int fd;
+
+	f->dbg_opens++;
+	f->dbg_next_try = f->dbg_asks < UINT32_MAX / 2 ? 2 * f->dbg_asks : UINT32_MAX;
+	if (!machine_dso_pending(f->dso))
+		path = dso_debug_path(f->dso);
+	f->dbg_path = path;
+	fd = f->elf ? debugfile_frame_image(f->elf) : -ENOENT;
+	if (fd == -ENOENT && path && (fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		int dfd = fd;
+
+		/* Private: inflating .debug_frame writes to the copy. */
+		elf = elf_begin(dfd, ELF_C_READ_MMAP_PRIVATE, NULL);
+		fd = elf && elf_kind(elf) == ELF_K_ELF ? debugfile_frame_image(elf) : -ENOEXEC;
+		if (elf)
+			elf_end(elf);
+		close(dfd);
+	}
+	/* None there: nothing to try again until another debug file is
+	 * found (a failure to read is tried again now and then). */
+	if (fd == -ENOENT)
+		f->dbg_next_try = UINT32_MAX;
+	if (fd < 0)
+		return;
+	f->dbg_fd = fd;
+	f->dbg_elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (f->dbg_elf)
+		f->dbg_dw = dwarf_begin_elf(f->dbg_elf, DWARF_C_READ, NULL);
+	if (f->dbg_dw)
+		f->dbg_cfi = dwarf_getcfi(f->dbg_dw);
+	if (!f->dbg_cfi)
+		unwind_file_debug_close(f);
+	else if (f->dbg_refused)
+		__atomic_add_fetch(&unwind_found_late, 1, __ATOMIC_RELAXED);
+}
+
+Dwarf_CFI *unwind_file_debug_cfi(struct unwind_file *f)
+{
+	const char *path;
+
+	if (f->dbg_cfi || !f->dso)
+		return f->dbg_cfi;
+	f->dbg_asks++;
+	/* Asked for at each pc without an FDE and by each process's libdw:
+	 * a file without one is not read again at each. */
+	path = machine_dso_pending(f->dso) ? NULL : dso_debug_path(f->dso);
+	if (!f->dbg_opens || f->dbg_asks >= f->dbg_next_try || path != f->dbg_path)
+		unwind_file_debug_open(f);
+	return f->dbg_cfi;
+}
+
+int unwind_file_debug_fd(struct unwind_file *f)
+{
+	if (unwind_file_debug_cfi(f))
+		return fcntl(f->dbg_fd, F_DUPFD_CLOEXEC, 0);
+	f->dbg_refused = true;
+	return -1;
 }
 
 bool unwind_elf_bias(Elf *elf, uint64_t start, uint64_t pgoff, uint64_t *bias)
@@ -301,8 +370,8 @@ static bool unwind_file_plt_cfa(const struct unwind_regs_arch *a, const Dwarf_Op
 
 /* The rule at vaddr from its CFI row f (module bias applied); false when
  * it holds for vaddr alone (a .plt entry's), not the whole row. */
-static bool unwind_file_rule_make(const struct unwind_regs_arch *a, Dwarf_Frame *f,
-				  uint64_t vaddr, struct unwind_rule *r)
+static bool unwind_file_rule_row(const struct unwind_regs_arch *a, Dwarf_Frame *f,
+				 uint64_t vaddr, struct unwind_rule *r)
 {
 	Dwarf_Op mem[3], *ops;
 	size_t nops;
@@ -350,6 +419,12 @@ static bool unwind_file_rule_make(const struct unwind_regs_arch *a, Dwarf_Frame 
 	}
 	r->kind = RULE_SIMPLE;
 	return row;
+}
+
+void unwind_file_rule_make(const struct unwind_regs_arch *a, Dwarf_Frame *f, uint64_t vaddr,
+			   struct unwind_rule *r)
+{
+	unwind_file_rule_row(a, f, vaddr, r);
 }
 
 /* How many of f's sorted rows start below x. */
@@ -469,7 +544,7 @@ void unwind_file_rule_fill(struct unwind_file *f, const struct unwind_regs_arch 
 	r->kind = RULE_LIBDW;
 	f->cfi_lookups++;
 	if (dwarf_cfi_addrframe(f->cfi, vaddr, &frame)) {
-		r->kind = f->debug_frame ? RULE_LIBDW : RULE_NO_FDE;
+		r->kind = RULE_NO_FDE;
 		return;
 	}
 	/* The row: where libdw's CFI program stopped either side of vaddr.
@@ -478,7 +553,7 @@ void unwind_file_rule_fill(struct unwind_file *f, const struct unwind_regs_arch 
 	 * remember).  A pc whose row ends at the same place is in the same
 	 * row (no advance between), and a row's end only grows with the pc:
 	 * the start is the lowest such pc, searched for. */
-	if (unwind_file_rule_make(a, frame, vaddr, r) &&
+	if (unwind_file_rule_row(a, frame, vaddr, r) &&
 	    dwarf_frame_info(frame, &start, &end, &signalp) >= 0 && start <= vaddr && vaddr < end) {
 		if (start < vaddr && unwind_file_row_end(f, start) != end) {
 			uint64_t lo = start, hi = vaddr;

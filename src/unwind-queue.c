@@ -10,7 +10,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "machine.h"
 #include "unwind-test.h"
 #include "util.h"
 
@@ -18,6 +20,13 @@ enum slot_kind {
 	SLOT_SAMPLE,
 	SLOT_MAPS,      /* pid's maps are now maps[] */
 	SLOT_FORGET,    /* pid is gone */
+};
+
+/* A process's maps before its exec, for the samples queued then. */
+struct uq_old_maps {
+	struct unwind_map *maps;
+	size_t n, cap;
+	unsigned refs;            /* samples holding it */
 };
 
 struct slot {
@@ -36,6 +45,9 @@ struct slot {
 	/* SLOT_MAPS */
 	struct unwind_map *maps;
 	size_t nmaps, map_cap;
+	/* SLOT_SAMPLE queued across its process's exec (the engine's) */
+	struct uq_old_maps *old;
+	const char *old_comm;
 };
 
 struct unwind_queue {
@@ -77,6 +89,9 @@ struct unwind_queue {
 	 * there is room (before any sample: a pid may come back) */
 	uint32_t *late;
 	size_t nlate, late_cap;
+	/* the old maps of the sample unwind_queue_next returned last */
+	struct uq_old_maps *cur_old;
+	const char *cur_comm;
 };
 
 static struct slot *uq_slot(struct unwind_queue *q, size_t pos)
@@ -106,6 +121,13 @@ static void uq_run(struct unwind_queue *q, struct slot *sl)
 	}
 }
 
+static bool uq_test_held;
+
+void unwind_queue_test_hold(bool hold)
+{
+	__atomic_store_n(&uq_test_held, hold, __ATOMIC_RELEASE);
+}
+
 static void *uq_thread(void *arg)
 {
 	struct unwind_queue *q = arg;
@@ -123,6 +145,8 @@ static void *uq_thread(void *arg)
 			break;
 		pos = q->done;
 		pthread_mutex_unlock(&q->lock);
+		while (__atomic_load_n(&uq_test_held, __ATOMIC_ACQUIRE))
+			usleep(1000);
 		uq_run(q, uq_slot(q, pos));
 		pthread_mutex_lock(&q->lock);
 		q->done = pos + 1;
@@ -148,6 +172,7 @@ struct unwind_queue *unwind_queue_new(struct machine *m, int e_machine, size_t s
 	q->u = u;
 	/* Inline: a sample and its process's maps, then one forget. */
 	q->inline_walks = slots == 0;
+	unwind_set_wait_symbols(u, q->inline_walks);
 	q->nslots = q->inline_walks ? 4 : n;
 	q->batch = q->inline_walks ? 1 : q->nslots / 32 ? (q->nslots / 32 < 16 ? q->nslots / 32 : 16) : 1;
 	q->slots = xcalloc(q->nslots, sizeof(*q->slots));
@@ -160,6 +185,22 @@ struct unwind_queue *unwind_queue_new(struct machine *m, int e_machine, size_t s
 		return NULL;
 	}
 	return q;
+}
+
+static void uq_old_put(struct uq_old_maps *o)
+{
+	if (o && !--o->refs) {
+		free(o->maps);
+		free(o);
+	}
+}
+
+/* The old maps of the sample returned last go with it. */
+static void uq_old_release(struct unwind_queue *q)
+{
+	uq_old_put(q->cur_old);
+	q->cur_old = NULL;
+	q->cur_comm = NULL;
 }
 
 void unwind_queue_free(struct unwind_queue *q)
@@ -178,6 +219,9 @@ void unwind_queue_free(struct unwind_queue *q)
 	for (i = 0; i < q->nbufs; i++)
 		free(q->bufs[i].p);
 	free(q->bufs);
+	uq_old_release(q);
+	for (; q->head != q->filled; q->head++)
+		uq_old_put(uq_slot(q, q->head)->old);
 	for (i = 0; i < q->nslots; i++) {
 		free(q->slots[i].stack.p);
 		free(q->slots[i].chain);
@@ -397,6 +441,7 @@ const struct sample *unwind_queue_next(struct unwind_queue *q,
 				uq_flush_late(q);
 			return NULL;
 		}
+		uq_old_release(q);
 		sl = uq_slot(q, q->head++);
 		if (sl->stack.p) {
 			if (q->nbufs == q->bufs_cap)
@@ -406,6 +451,9 @@ const struct sample *unwind_queue_next(struct unwind_queue *q,
 			sl->stack.cap = 0;
 		}
 		if (sl->kind == SLOT_SAMPLE) {
+			q->cur_old = sl->old;
+			q->cur_comm = sl->old_comm;
+			sl->old = NULL;
 			*attr = sl->attr;
 			return &sl->s;
 		}
@@ -415,6 +463,38 @@ const struct sample *unwind_queue_next(struct unwind_queue *q,
 size_t unwind_queue_pending(const struct unwind_queue *q)
 {
 	return q->filled - q->head;
+}
+
+void unwind_queue_exec(struct unwind_queue *q, uint32_t pid)
+{
+	struct uq_old_maps *o = NULL;
+	size_t pos;
+
+	/* The thread reads none of what is written here: the slots it may
+	 * be walking are only given fields of the engine's. */
+	for (pos = q->head; pos != q->filled; pos++) {
+		struct slot *sl = uq_slot(q, pos);
+
+		if (sl->kind != SLOT_SAMPLE || sl->pid != pid || sl->old)
+			continue;
+		if (!o) {
+			o = xcalloc(1, sizeof(*o));
+			o->n = unwind_maps_collect(q->m, pid, &o->maps, &o->cap);
+		}
+		o->refs++;
+		sl->old = o;
+		sl->old_comm = machine_comm_of(q->m, pid, sl->s.sid.tid);
+	}
+}
+
+const struct unwind_map *unwind_queue_old_maps(const struct unwind_queue *q, size_t *n,
+					       const char **comm)
+{
+	if (!q->cur_old)
+		return NULL;
+	*n = q->cur_old->n;
+	*comm = q->cur_comm;
+	return q->cur_old->maps;
 }
 
 void unwind_queue_maps_changed(struct unwind_queue *q, uint32_t pid)

@@ -44,6 +44,14 @@ void unwind_queue_wait(struct unwind_queue *q, size_t n);
 size_t unwind_queue_slots(const struct unwind_queue *q);
 /* Samples submitted and not yet returned by unwind_queue_next. */
 size_t unwind_queue_pending(const struct unwind_queue *q);
+/* pid is about to exec (call before the machine sees the COMM): its
+ * samples still queued keep the maps and names they were taken under. */
+void unwind_queue_exec(struct unwind_queue *q, uint32_t pid);
+/* For the sample unwind_queue_next returned last, when its process has
+ * exec'd since it was taken: the code maps it ran under (*n of them) and
+ * its thread's name then; NULL otherwise.  Valid until the next call. */
+const struct unwind_map *unwind_queue_old_maps(const struct unwind_queue *q, size_t *n,
+					       const char **comm);
 /* pid's maps changed (MMAP2): its next sample carries them to the thread. */
 void unwind_queue_maps_changed(struct unwind_queue *q, uint32_t pid);
 /* pid exec'd, exited or is new: the thread drops its state. */

@@ -3,10 +3,13 @@
 #ifndef PROFTOP_UNWIND_TEST_H
 #define PROFTOP_UNWIND_TEST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+struct dso;
 struct unwinder;
+struct unwind_file;
 struct unwind_queue;
 
 /* Processes holding a Dwfl now (bounded), and processes known. */
@@ -21,5 +24,12 @@ size_t unwind_queue_test_procs(const struct unwind_queue *q);
 size_t unwind_queue_test_buffers(const struct unwind_queue *q);
 /* How often the engine's side handed slots to the thread. */
 size_t unwind_queue_test_publishes(const struct unwind_queue *q);
+
+/* Hold (true) or let go every queue's thread before its next slot: a
+ * test's samples then wait on the queue while records go on. */
+void unwind_queue_test_hold(bool hold);
+
+/* The unwinder's file of d (opened if it was not). */
+struct unwind_file *unwind_test_file(struct unwinder *u, struct dso *d);
 
 #endif

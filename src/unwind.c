@@ -55,6 +55,7 @@ struct unwind_proc {
 	struct unwind_map *rep;
 	size_t nrep, repcap;
 	bool all_reported;           /* every map (before libdw's own walk) */
+	uint64_t dwfl_made;          /* unwind_file_debug_found_late() then */
 	struct unwind_walk *walk;
 	struct unwind_mapx *mapx;    /* per map: its file and bias, when known */
 	size_t last_map;             /* the map a walk last looked up */
@@ -81,6 +82,7 @@ struct unwinder {
 	struct unwind_proc *lru_head, *lru_tail;
 	size_t nlru;
 	uint64_t counts[UNWIND_NOUTCOMES];   /* atomic: read by other threads */
+	bool wait_symbols;           /* unwind_set_wait_symbols */
 	/* scratch: the process's maps as the machine has them now */
 	struct unwind_map *cur;
 	size_t ncur, curcap;
@@ -132,29 +134,24 @@ static int unwind_find_elf(Dwfl_Module *mod, void **userdata, const char *modnam
 	return -1;
 }
 
-/* The separate debug file the machine found for the module's DSO (its
- * .debug_frame), never a search of its own: that could reach debuginfod. */
+/* The .debug_frame of the module's file (its own or its debug file's), as
+ * a small ELF the unwinder made once for every process: never a search
+ * of libdw's own (that could reach debuginfod), nor the whole debug file
+ * (libdw inflates every section of it, for each process's Dwfl).  libdw
+ * asks when .eh_frame did not unwind a pc. */
 static int unwind_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 				 Dwarf_Addr base, const char *file_name,
 				 const char *debuglink_file, GElf_Word debuglink_crc,
 				 char **debuginfo_file_name)
 {
 	struct unwind_file *f = *userdata;
-	struct dso *d = f ? f->dso : NULL;
-	const char *path;
 	int fd;
 
-	Dwarf_Addr bias;
-
-	(void)modname, (void)base, (void)file_name, (void)debuglink_file, (void)debuglink_crc;
-	/* Only for a file without .eh_frame: libdw decompresses every debug
-	 * section of a file it opens, and each process has its Dwfl. */
-	if (!d || dwfl_module_eh_cfi(mod, &bias) || machine_dso_pending(d) ||
-	    !(path = dso_debug_path(d)))
+	(void)mod, (void)modname, (void)base, (void)file_name, (void)debuglink_file,
+		(void)debuglink_crc;
+	if (!f || (fd = unwind_file_debug_fd(f)) < 0)
 		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
-		*debuginfo_file_name = xstrdup(path);
+	*debuginfo_file_name = xstrdup(".debug_frame");
 	return fd;
 }
 
@@ -380,6 +377,11 @@ size_t unwind_test_map_searches(struct unwinder *u, uint32_t pid)
 	return p ? p->searches : 0;
 }
 
+struct unwind_file *unwind_test_file(struct unwinder *u, struct dso *d)
+{
+	return unwind_files_get(u->files, d);
+}
+
 size_t unwind_test_procs(const struct unwinder *u)
 {
 	return u->nprocs;
@@ -522,6 +524,12 @@ static const struct unwind_map *unwind_map_at(const struct unwind_map *maps, siz
 	return lo < n && maps[lo].start <= addr ? &maps[lo] : NULL;
 }
 
+const struct unwind_map *unwind_maps_find(const struct unwind_map *maps, size_t n,
+					  uint64_t addr)
+{
+	return unwind_map_at(maps, n, addr);
+}
+
 /* Report mp to p's Dwfl (made at the first), once. */
 static void unwind_proc_report(struct unwinder *u, struct unwind_proc *p,
 			       const struct unwind_map *mp)
@@ -532,8 +540,11 @@ static void unwind_proc_report(struct unwinder *u, struct unwind_proc *p,
 		;
 	if (i < p->nrep && p->rep[i].start == mp->start)
 		return;
-	if (!p->dwfl && !(p->dwfl = dwfl_begin(&dwfl_callbacks)))
-		return;
+	if (!p->dwfl) {
+		if (!(p->dwfl = dwfl_begin(&dwfl_callbacks)))
+			return;
+		p->dwfl_made = unwind_file_debug_found_late();
+	}
 	dwfl_report_begin_add(p->dwfl);
 	unwind_report(u, p, mp);
 	dwfl_report_end(p->dwfl, NULL, NULL);
@@ -685,6 +696,33 @@ static bool unwind_map_file(struct unwinder *u, struct unwind_proc *p,
 	return true;
 }
 
+void unwind_set_wait_symbols(struct unwinder *u, bool wait)
+{
+	u->wait_symbols = wait;
+}
+
+/* vaddr's frame from file's .debug_frame, for a pc .eh_frame has no FDE
+ * for (code built without unwind tables): read once for every process. */
+static bool unwind_debug_frame(struct unwinder *u, struct unwind_file *file, uint64_t vaddr,
+			       Dwarf_Frame **f)
+{
+	Dwarf_CFI *cfi;
+	int ms;
+
+	/* Its debug file is known once its symbols are in: a recording's
+	 * samples are walked the same whatever the loader's pace (5 s at
+	 * most, once a file: debuginfod may be asked). */
+	if (u->wait_symbols && !file->dbg_cfi && !file->dbg_waited &&
+	    machine_dso_pending(file->dso)) {
+		file->dbg_waited = true;
+		for (ms = 0; ms < 5000 && machine_dso_pending(file->dso); ms++)
+			usleep(1000);
+	}
+	cfi = unwind_file_debug_cfi(file);
+
+	return cfi && dwarf_cfi_addrframe(cfi, vaddr, f) == 0;
+}
+
 /* The map of p holding addr, or NULL: most often the last one again (a
  * walk goes up one library's frames), when the search would find it (the
  * one before it ends by addr: maps may overlap). */
@@ -723,16 +761,29 @@ static const struct unwind_rule *unwind_rule_at(struct unwinder *u, struct unwin
 	const struct unwind_map *mp = unwind_proc_map(p, pc);
 	struct unwind_rule *r;
 	struct unwind_file *file;
+	Dwarf_Frame *f;
 	uint64_t vaddr;
 
 	if (!mp)
 		return &rule_no_map;
-	/* Unreadable here, or CFI only in .debug_frame: libdw's. */
-	if (!unwind_map_file(u, p, mp, pc, &file, &vaddr) || !file->cfi)
+	/* Unreadable here: libdw's. */
+	if (!unwind_map_file(u, p, mp, pc, &file, &vaddr))
 		return &rule_libdw;
 	r = unwind_file_rule(file, vaddr);
-	if (r->kind == RULE_EMPTY)
-		unwind_file_rule_fill(file, u->arch, r);
+	if (r->kind == RULE_EMPTY) {
+		r->kind = RULE_NO_FDE;
+		if (file->cfi)
+			unwind_file_rule_fill(file, u->arch, r);
+	}
+	/* No FDE, and no .debug_frame read yet (its debug file may be found
+	 * since: its symbols were loading). */
+	if (r->kind == RULE_NO_FDE && !r->dbg_read) {
+		if (unwind_debug_frame(u, file, vaddr, &f)) {
+			unwind_file_rule_make(u->arch, f, vaddr, r);
+			free(f);
+		}
+		r->dbg_read = file->dbg_cfi != NULL;
+	}
 	return r;
 }
 
@@ -760,11 +811,11 @@ static enum unwind_outcome unwind_fast(const struct unwind_regs_arch *a, struct 
 			return UNWIND_ROOT;
 		if (r->kind == RULE_NO_MAP)
 			return UNWIND_NO_CFI;
-		/* libdw's walk would end here too, after building the
+		/* No FDE in .eh_frame nor in the .debug_frame to be had now:
+		 * libdw's walk would end here too, after building the
 		 * process's Dwfl (most often a process just exec'd, in ld.so's
-		 * _start): it reads the same .eh_frame, is given a separate
-		 * debug file only for a file without one (unwind_find_debuginfo),
-		 * and its x86-64 fallback follows a frame pointer, none here. */
+		 * _start): it reads the same CFI, and its x86-64 fallback
+		 * follows a frame pointer, none here. */
 		if (r->kind == RULE_NO_FDE && (!fp_known || !fp))
 			return UNWIND_NO_CFI;
 		if (r->kind != RULE_SIMPLE || (r->cfa_fp && !fp_known)) {
@@ -851,6 +902,9 @@ static enum unwind_outcome unwind_walk(struct unwinder *u, const struct sample *
 		w->n = 0;
 		w->stopped = false;
 	}
+	/* A .debug_frame found since p's Dwfl was told there was none. */
+	if (p->dwfl && p->dwfl_made != unwind_file_debug_found_late())
+		unwind_proc_drop_dwfl(u, p);
 	unwind_lru_touch(u, p);
 	unwind_proc_report_all(u, p);
 	if (!p->dwfl || !p->attached)

@@ -6,6 +6,7 @@
 #define PROFTOP_UNWIND_H
 
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +41,11 @@ struct unwind_map {
 struct unwinder *unwind_new(struct machine *m, int e_machine);
 void unwind_free(struct unwinder *u);
 
+/* Walks may wait (a recording's, on its reader's thread) for the symbols
+ * of a DSO being loaded when one of its pcs has no .eh_frame FDE: its
+ * debug file's .debug_frame is then known, as for the later samples. */
+void unwind_set_wait_symbols(struct unwinder *u, bool wait);
+
 /* pid has new maps (MMAP2): the next walk reports them first. */
 void unwind_maps_changed(struct unwinder *u, uint32_t pid);
 /* pid exec'd, exited or is new: its state goes. */
@@ -52,6 +58,10 @@ void unwind_set_maps(struct unwinder *u, uint32_t pid, const struct unwind_map *
  * *cap its size); returns how many. */
 size_t unwind_maps_collect(struct machine *m, uint32_t pid, struct unwind_map **buf,
 			   size_t *cap);
+
+/* The map of maps (n, in address order) holding addr, or NULL. */
+const struct unwind_map *unwind_maps_find(const struct unwind_map *maps, size_t n,
+					  uint64_t addr);
 
 /* Whether attr's samples carry registers and a stack to unwind. */
 bool unwind_attr_wants(const struct perf_event_attr *attr);

@@ -436,6 +436,7 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 			out[j].nr_frames = g->nr;
 			out[j].frames = f;
 			if (detail) {
+				out[j].frame_ids = m->ids;
 				out[j].has_pid = pids;
 				out[j].pid = m->pid;
 				out[j].has_tid = tids;
@@ -454,6 +455,7 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	}
 	snap->stacks = out;
 	snap->nr_stacks = nout;
+	snap->frame_ids_of = detail ? st : NULL;
 	free(live);
 	free(same);
 	free(mi);

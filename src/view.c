@@ -477,6 +477,7 @@ void snapshot_release(struct snapshot *snap)
 	free(snap->stacks);
 	free(snap->stack_frames);
 	snap->stacks = NULL;
+	snap->frame_ids_of = NULL;
 	snap->stack_frames = NULL;
 	snap->nr_stacks = 0;
 }

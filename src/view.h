@@ -141,6 +141,11 @@ struct snapshot_stack {
 	size_t group;                /* stacks of one group are next to each other */
 	bool has_pid, has_tid;       /* stack_detail and the key is a sort key */
 	uint32_t pid, tid;
+	/* Kept stacks with stack_detail: the chain store's frame ids (one a
+	 * frame, innermost first; snapshot.frame_ids_of), each naming one
+	 * frame's function and address for the store's life, or NULL.  The
+	 * store's: read them before the next ingestion (live --pprof). */
+	const uint32_t *frame_ids;
 };
 
 struct snapshot_row {
@@ -270,6 +275,12 @@ struct snapshot {
 	double offcpu_ms_per_sec;    /* off-CPU time charged, ms per second */
 	double switches_per_sec;     /* sched_switch samples */
 	uint64_t offcpu_dropped;     /* intervals with a lost start or end, since start */
+	/* live system-wide: switch-ins the tracepoint missed, those on a CPU
+	 * with switch records, those after an idle task, and the times a
+	 * CPU's switch records were opened and closed (offcpu-holes.h) */
+	bool offcpu_holes_on;
+	uint64_t offcpu_holes, offcpu_holes_closed, offcpu_holes_idle, offcpu_watches;
+	uint64_t offcpu_unwatches;
 	/* --wall (off_cpu set too): periods are ns on or off the CPU */
 	bool wall;
 	double oncpu_ms_per_sec;     /* on-CPU time sampled, ms per second */
@@ -296,6 +307,7 @@ struct snapshot {
 	struct snapshot_stack *stacks;    /* with view_opts.stacks: every unique stack */
 	size_t nr_stacks;
 	struct snapshot_frame *stack_frames; /* storage of the stacks' frames */
+	const void *frame_ids_of;    /* the store of the stacks' frame_ids, or NULL */
 	/* DWARF unwinding (unwind.h): walks since the start per enum
 	 * unwind_outcome; unwind_walks 0 when no sample was unwound.  With
 	 * unwind_fp, frame-pointer chains: how many had a user part, and

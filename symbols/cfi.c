@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debugfile.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -327,6 +328,11 @@ struct cfi_build {
 	const struct symtab *real;
 	struct symtab *st;
 	size_t added;
+	/* A debug file's FDEs: those known before (may be NULL), and how
+	 * many added are not among them */
+	bool count_fresh;
+	const struct symtab *known;
+	size_t fresh;
 };
 
 static void cfi_symtab_add(struct symtab *st, uint64_t start, uint64_t end)
@@ -364,6 +370,11 @@ static void cfi_build_one(uint64_t start, uint64_t end, void *arg)
 		end = b->text[i].hi;
 	cfi_symtab_add(b->st, start, end);
 	b->added++;
+	if (b->count_fresh) {
+		const struct symbol *k = b->known ? symtab_lookup(b->known, start) : NULL;
+
+		b->fresh += !k || k->start != start;
+	}
 }
 
 /* The symtab of b, or NULL when nothing was added. */
@@ -397,38 +408,58 @@ static void cfi_walk_scn(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool eh,
 	cfi_walk(&sec, cfi_build_one, b);
 }
 
-struct symtab *cfi_symtab_new(Elf *elf, const struct symtab *real)
+/* The executable sections of elf into b (a debug file's too: there they
+ * are SHT_NOBITS, at the same addresses); its .eh_frame into *eh. */
+static void cfi_find_sections(Elf *elf, struct cfi_build *b, Elf_Scn **eh, GElf_Shdr *ehsh)
 {
-	struct cfi_build b = { .real = real };
-	Elf_Scn *scn = NULL, *eh = NULL, *dbg = NULL;
-	GElf_Shdr sh, ehsh, dbgsh;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
 	size_t shstrndx, cap = 0;
 
+	*eh = NULL;
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return NULL;
+		return;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		const char *name;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+		if (!gelf_getshdr(scn, &sh))
 			continue;
 		if ((sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) == (SHF_ALLOC | SHF_EXECINSTR) &&
 		    sh.sh_addr + sh.sh_size > sh.sh_addr) {
-			b.text = xgrow(b.text, &cap, b.ntext + 1, sizeof(*b.text));
-			b.text[b.ntext].lo = sh.sh_addr;
-			b.text[b.ntext++].hi = sh.sh_addr + sh.sh_size;
+			b->text = xgrow(b->text, &cap, b->ntext + 1, sizeof(*b->text));
+			b->text[b->ntext].lo = sh.sh_addr;
+			b->text[b->ntext++].hi = sh.sh_addr + sh.sh_size;
 		}
-		/* Compressed sections would need inflating: a compiler does
-		 * not compress the CFI an unwinder reads at run time. */
-		if ((sh.sh_flags & SHF_COMPRESSED) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+		/* A compiler does not compress the .eh_frame an unwinder
+		 * reads at run time. */
+		if (sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED) ||
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
 			continue;
-		if (strcmp(name, ".eh_frame") == 0 && !eh) {
-			eh = scn;
-			ehsh = sh;
-		} else if (strcmp(name, ".debug_frame") == 0 && !dbg) {
-			dbg = scn;
-			dbgsh = sh;
+		if (strcmp(name, ".eh_frame") == 0 && !*eh) {
+			*eh = scn;
+			*ehsh = sh;
 		}
 	}
+}
+
+/* elf's .debug_frame (inflated: a debug file's usually is compressed)
+ * into b. */
+static void cfi_walk_debug_frame(Elf *elf, struct cfi_build *b)
+{
+	Elf_Scn *dbg = debugfile_frame_scn(elf);
+	GElf_Shdr sh;
+
+	if (dbg && gelf_getshdr(dbg, &sh))
+		cfi_walk_scn(elf, dbg, &sh, false, b);
+}
+
+struct symtab *cfi_symtab_new(Elf *elf, const struct symtab *real)
+{
+	struct cfi_build b = { .real = real };
+	Elf_Scn *eh;
+	GElf_Shdr ehsh;
+
+	cfi_find_sections(elf, &b, &eh, &ehsh);
 	/* Both: code built without unwind tables (-fno-asynchronous-unwind-
 	 * tables -g) has its FDEs only in .debug_frame, next to the crt
 	 * files' .eh_frame.  A start in both is one function (symtab). */
@@ -436,26 +467,55 @@ struct symtab *cfi_symtab_new(Elf *elf, const struct symtab *real)
 		b.st = symtab_new();
 		if (eh)
 			cfi_walk_scn(elf, eh, &ehsh, true, &b);
-		if (dbg)
-			cfi_walk_scn(elf, dbg, &dbgsh, false, &b);
+		cfi_walk_debug_frame(elf, &b);
 	}
 	free(b.text);
+	return cfi_build_finish(&b);
+}
+
+/* The functions of cfi (may be NULL) whose start no symbol of b->real
+ * covers, into b. */
+static void cfi_keep_uncovered(struct cfi_build *b, const struct symtab *cfi)
+{
+	size_t i, n = cfi ? symtab_count(cfi) : 0;
+
+	for (i = 0; i < n; i++) {
+		const struct symbol *s = symtab_get(cfi, i);
+
+		if (symtab_lookup(b->real, s->start))
+			continue;
+		symtab_add(b->st, s->start, s->end - s->start, SYMTAB_LOCAL, s->name, s->end);
+		b->added++;
+	}
+}
+
+struct symtab *cfi_symtab_debug(Elf *dbg, const struct symtab *cfi, const struct symtab *real,
+				size_t *added)
+{
+	struct cfi_build b = { .real = real, .count_fresh = true, .known = cfi };
+	Elf_Scn *eh;
+	GElf_Shdr ehsh;
+
+	cfi_find_sections(dbg, &b, &eh, &ehsh);
+	b.st = symtab_new();
+	if (b.ntext)
+		cfi_walk_debug_frame(dbg, &b);
+	free(b.text);
+	*added = b.fresh;
+	/* Nothing new (most debug files have no .debug_frame): no copy. */
+	if (!b.fresh) {
+		symtab_free(b.st);
+		return NULL;
+	}
+	cfi_keep_uncovered(&b, cfi);
 	return cfi_build_finish(&b);
 }
 
 struct symtab *cfi_symtab_refine(const struct symtab *cfi, const struct symtab *real)
 {
 	struct cfi_build b = { .real = real };
-	size_t i, n = cfi ? symtab_count(cfi) : 0;
 
 	b.st = symtab_new();
-	for (i = 0; i < n; i++) {
-		const struct symbol *s = symtab_get(cfi, i);
-
-		if (symtab_lookup(real, s->start))
-			continue;
-		symtab_add(b.st, s->start, s->end - s->start, SYMTAB_LOCAL, s->name, s->end);
-		b.added++;
-	}
+	cfi_keep_uncovered(&b, cfi);
 	return cfi_build_finish(&b);
 }

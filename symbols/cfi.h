@@ -35,6 +35,14 @@ size_t cfi_walk(const struct cfi_section *sec,
  * are none. */
 struct symtab *cfi_symtab_new(Elf *elf, const struct symtab *real);
 
+/* The functions of a binary (cfi, from cfi_symtab_new, and real, its
+ * symbols) once its debug file dbg is known: cfi's and the FDEs of dbg's
+ * .debug_frame (code built without unwind tables has them only there),
+ * those real covers left out; *added says how many are dbg's alone.
+ * NULL when none is left. */
+struct symtab *cfi_symtab_debug(Elf *dbg, const struct symtab *cfi, const struct symtab *real,
+				size_t *added);
+
 /* The functions of cfi (a table from cfi_symtab_new) whose start no
  * symbol of real covers: after real gained a debug file's symbols.  NULL
  * when none is left. */

@@ -1,15 +1,18 @@
-/* Separate debug files: .gnu_debuglink search and check, and the xz
- * decoder for .gnu_debugdata (MiniDebugInfo). */
+/* Separate debug files: .gnu_debuglink search and check, the xz decoder
+ * for .gnu_debugdata (MiniDebugInfo), and the .debug_frame images the
+ * unwinder gives libdw. */
 #include "config.h"
 
 #include "debugfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -199,3 +202,102 @@ int debugfile_xz_decode(const void *in, size_t inlen, size_t max, void **out,
 	return -ENOTSUP;
 }
 #endif
+
+Elf_Scn *debugfile_frame_scn(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+		bool gnu;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		gnu = strcmp(name, ".zdebug_frame") == 0;
+		if (!gnu && strcmp(name, ".debug_frame") != 0)
+			continue;
+		if (gnu ? elf_compress_gnu(scn, 0, 0) < 0 :
+			  (sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+			return NULL;
+		return scn;
+	}
+	return NULL;
+}
+
+/* A section of size bytes at buf (kept until elf_update), named at name
+ * in .shstrtab, appended to out. */
+static Elf_Scn *debugfile_add_section(Elf *out, const void *buf, size_t size, Elf64_Word name,
+				      Elf64_Word type)
+{
+	Elf_Scn *scn = elf_newscn(out);
+	Elf_Data *d = scn ? elf_newdata(scn) : NULL;
+	GElf_Shdr sh;
+
+	if (!d || !gelf_getshdr(scn, &sh))
+		return NULL;
+	d->d_buf = (void *)buf;
+	d->d_size = size;
+	d->d_type = ELF_T_BYTE;
+	d->d_align = 1;
+	sh.sh_name = name;
+	sh.sh_type = type;
+	sh.sh_addralign = 1;
+	return gelf_update_shdr(scn, &sh) ? scn : NULL;
+}
+
+int debugfile_frame_image(Elf *elf)
+{
+	static const char strtab[] = "\0.debug_frame\0.shstrtab";
+	Elf_Scn *scn = debugfile_frame_scn(elf);
+	Elf_Data *src = scn ? elf_getdata(scn, NULL) : NULL;
+	GElf_Ehdr eh, oeh;
+	Elf_Scn *strs;
+	size_t phnum, i;
+	Elf *out;
+	int fd, err = -EINVAL;
+
+	if (!src || !src->d_buf || !src->d_size)
+		return -ENOENT;
+	if (!gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &phnum) != 0)
+		return -ENOEXEC;
+	fd = memfd_create("proftop-debug_frame", MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (!(out = elf_begin(fd, ELF_C_WRITE, NULL)) ||
+	    !gelf_newehdr(out, gelf_getclass(elf)) || !gelf_getehdr(out, &oeh))
+		goto out;
+	/* The program headers too: libdw places a debug file's addresses
+	 * by its first PT_LOAD, as it does the main file's. */
+	oeh.e_ident[EI_DATA] = eh.e_ident[EI_DATA];
+	oeh.e_ident[EI_OSABI] = eh.e_ident[EI_OSABI];
+	oeh.e_type = eh.e_type;
+	oeh.e_machine = eh.e_machine;
+	oeh.e_version = EV_CURRENT;
+	oeh.e_flags = eh.e_flags;
+	if (!gelf_update_ehdr(out, &oeh) || (phnum && !gelf_newphdr(out, phnum)))
+		goto out;
+	for (i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || !gelf_update_phdr(out, (int)i, &ph))
+			goto out;
+	}
+	if (!debugfile_add_section(out, src->d_buf, src->d_size, 1, SHT_PROGBITS) ||
+	    !(strs = debugfile_add_section(out, strtab, sizeof(strtab), 14, SHT_STRTAB)))
+		goto out;
+	if (gelf_getehdr(out, &oeh) &&
+	    (oeh.e_shstrndx = (GElf_Half)elf_ndxscn(strs), gelf_update_ehdr(out, &oeh)) &&
+	    elf_update(out, ELF_C_WRITE) > 0)
+		err = 0;
+out:
+	if (out)
+		elf_end(out);
+	if (err)
+		close(fd);
+	return err ? err : fd;
+}

@@ -4,6 +4,7 @@
 #ifndef PROFTOP_DEBUGFILE_H
 #define PROFTOP_DEBUGFILE_H
 
+#include <libelf.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,5 +36,17 @@ char *debugfile_find_link(const char *const *roots, size_t nroots, const char *d
  * data, -ENOTSUP when proftop was built without liblzma. */
 int debugfile_xz_decode(const void *in, size_t inlen, size_t max, void **out,
 			size_t *outlen);
+
+/* elf's .debug_frame (or .zdebug_frame), inflated in place when
+ * compressed (Debian's debug files are), or NULL. */
+Elf_Scn *debugfile_frame_scn(Elf *elf);
+
+/* A small ELF image of elf's .debug_frame (inflated when compressed)
+ * with elf's header and program headers, in a memfd: libdw reads it as a
+ * separate debug file (dwarf_begin_elf inflates every debug section of a
+ * file it opens: a libc6-dbg file's take tens of milliseconds, this one's
+ * CFI none).  Returns the descriptor (close-on-exec), -ENOENT when elf
+ * has no .debug_frame, or another -errno. */
+int debugfile_frame_image(Elf *elf);
 
 #endif

@@ -610,28 +610,46 @@ bool elfsyms_fd_has_build_id(int fd, const uint8_t *id, size_t size)
 	return true;
 }
 
+/* A debug file that adds no symbols: taken (0) when its .debug_frame
+ * adds functions (cfi, from cfi_symtab_debug: fresh of them new). */
+static int elfsyms_merge_cfi(struct elfsyms_image *img, struct symtab *cfi, size_t fresh)
+{
+	if (!fresh) {
+		symtab_free(cfi);
+		return -ENODATA;
+	}
+	symtab_free(img->cfi_symtab);
+	img->cfi_symtab = cfi;
+	return 0;
+}
+
 int elfsyms_merge_debug(struct elfsyms_image *img, const char *path)
 {
-	struct symtab *st, *dbg;
-	Elf_Scn *symscn;
+	struct symtab *st, *dbg, *cfi = NULL;
+	Elf_Scn *symscn = NULL;
 	GElf_Shdr symsh;
 	GElf_Ehdr eh;
-	size_t i, n, nd;
+	size_t i, n, nd, cfi_new = 0;
 	Elf *elf;
 	int fd, err;
 
 	err = elfsyms_open(path, &fd, &elf);
 	if (err)
 		return err;
-	if (!gelf_getehdr(elf, &eh) || eh.e_machine != img->machine ||
-	    !(symscn = elfsyms_find_symtab(elf, &symsh, SHT_SYMTAB))) {
+	/* Its .debug_frame's functions too (code without unwind tables). */
+	if (gelf_getehdr(elf, &eh) && eh.e_machine == img->machine) {
+		cfi = cfi_symtab_debug(elf, img->cfi_symtab, img->symtab, &cfi_new);
+		symscn = elfsyms_find_symtab(elf, &symsh, SHT_SYMTAB);
+	}
+	if (!symscn) {
 		elfsyms_close(fd, elf);
-		return -ENODATA;
+		return elfsyms_merge_cfi(img, cfi, cfi_new);
 	}
 	dbg = symtab_new();
 	err = elfsyms_read_symbols(elf, symscn, &symsh, img->machine, dbg, NULL, false);
 	elfsyms_close(fd, elf);
 	if (err) {
+		symtab_free(cfi);
 		symtab_free(dbg);
 		return err;
 	}
@@ -659,12 +677,13 @@ int elfsyms_merge_debug(struct elfsyms_image *img, const char *path)
 	symtab_finish(st);
 	if (symtab_count(st) <= n) {
 		symtab_free(st);
-		return -ENODATA;
+		return elfsyms_merge_cfi(img, cfi, cfi_new);
 	}
 	symtab_free(img->symtab);
 	img->symtab = st;
 	/* The debug file's names replace the synthetic ones they cover. */
-	dbg = cfi_symtab_refine(img->cfi_symtab, st);
+	dbg = cfi_symtab_refine(cfi ? cfi : img->cfi_symtab, st);
+	symtab_free(cfi);
 	symtab_free(img->cfi_symtab);
 	img->cfi_symtab = dbg;
 	return 0;

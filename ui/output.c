@@ -614,7 +614,16 @@ void output_json(FILE *out, const struct snapshot *snap)
 		textfmt_fixed(&sb, snap->offcpu_ms_per_sec, 3);
 		strbuf_addstr(&sb, ",\"switches_per_sec\":");
 		textfmt_fixed(&sb, snap->switches_per_sec, 1);
-		strbuf_addf(&sb, ",\"dropped\":%llu}", (unsigned long long)snap->offcpu_dropped);
+		strbuf_addf(&sb, ",\"dropped\":%llu", (unsigned long long)snap->offcpu_dropped);
+		if (snap->offcpu_holes_on)
+			strbuf_addf(&sb, ",\"holes\":%llu,\"holes_closed\":%llu,"
+				    "\"holes_idle\":%llu,\"cpu_watches\":%llu,\"cpu_unwatches\":%llu",
+				    (unsigned long long)snap->offcpu_holes,
+				    (unsigned long long)snap->offcpu_holes_closed,
+				    (unsigned long long)snap->offcpu_holes_idle,
+				    (unsigned long long)snap->offcpu_watches,
+				    (unsigned long long)snap->offcpu_unwatches);
+		strbuf_addch(&sb, '}');
 	}
 	if (snap->wall) {
 		strbuf_addstr(&sb, ",\"on_cpu\":{\"ms_per_sec\":");

@@ -5,20 +5,33 @@
  * it replaced (bench/pprof.sh, a 151K-sample -g -a recording, callgrind):
  * writing 442M instructions against 417M (pprof_encode 263M against 237M,
  * gzip 179M both), perf report 2,521M: 0.176x against 0.165x, peak RSS
- * 121 MB against 111 MB; not the bottleneck, so the library stays. */
+ * 121 MB against 111 MB; not the bottleneck, so the library stays.
+ *
+ * Live (a file rewritten at every refresh, pprof-live.c) part of the
+ * framing is ours: packing the whole Profile at each refresh re-packed
+ * every Location, Function and string although they rarely change
+ * (protobuf-c's packing was about 80M of a refresh's 235M instructions,
+ * bench/pprof-refresh: 57K chains).  The live encoder keeps these tables
+ * and the bytes protobuf-c packed for each Location and Function once, and
+ * writes the Profile as the concatenation of fields: a field's tag and
+ * length are ours (pprof_live_put), every message in it is still packed
+ * by the library.  The file's stored gzip blocks are framed by hand too
+ * (pprof-writer.c), so that the kept bytes are not copied at each refresh.
+ * A refresh went from 235M to 145M instructions (--batch's: 67M); of the
+ * rest, packing the Samples with protobuf-c is about 40M.  The last file,
+ * at exit, is this file's one-shot encoding.
+ *
+ * This file: the tables and the stack walk (pprof-impl.h, which the live
+ * encoder shares) and the one-shot encoding. */
 #include "config.h"
 
 #include "pprof.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "errmsg.h"
@@ -26,26 +39,10 @@
 #include "hashtab.h"
 #include "util.h"
 #include "view.h"
-#include "profile.pb-c.h"
-
-typedef Perftools__Profiles__Profile Profile;
-typedef Perftools__Profiles__ValueType ValueType;
-typedef Perftools__Profiles__Sample Sample;
-typedef Perftools__Profiles__Label Label;
-typedef Perftools__Profiles__Mapping Mapping;
-typedef Perftools__Profiles__Location Location;
-typedef Perftools__Profiles__Line Line;
-typedef Perftools__Profiles__Function Function;
+#include "pprof-impl.h"
 
 /* ---- the tables of a profile ---- */
 
-/* Distinct keys of a few uint32 each, numbered in first-seen order from 0:
- * the profile's ids are the numbers plus one (0 means "none" in pprof). */
-struct pprof_keys {
-	uint32_t (*v)[4];
-	size_t n, cap;
-	struct hashtab ht;
-};
 
 static uint64_t pprof_keys_hash_of(const uint32_t *k)
 {
@@ -77,12 +74,6 @@ static uint32_t pprof_keys_add(struct pprof_keys *t, uint32_t a, uint32_t b, uin
 	return (uint32_t)t->n++;
 }
 
-/* The string table: index 0 is "", as pprof requires. */
-struct pprof_strings {
-	const char **v;
-	size_t n, cap;
-	struct hashtab ht;
-};
 
 static uint64_t pprof_strings_hash(const void *ctx, uint32_t idx)
 {
@@ -94,60 +85,20 @@ static bool pprof_strings_eq(const void *ctx, uint32_t idx, const void *key)
 	return strcmp(((const struct pprof_strings *)ctx)->v[idx], key) == 0;
 }
 
-/* s must outlive the encoding (the snapshot's strings do). */
-static uint32_t pprof_str(struct pprof_strings *t, const char *s)
+/* s must outlive the encoding (the snapshot's strings do); a live
+ * writer's tables outlive snapshots and keep interned copies. */
+uint32_t pprof_str(struct pprof_strings *t, const char *s)
 {
 	size_t slot = hashtab_probe(&t->ht, hash_fnv1a(s), pprof_strings_eq, t, s);
 
 	if (t->ht.slots[slot] != HASHTAB_EMPTY)
 		return t->ht.slots[slot];
 	t->v = xgrow(t->v, &t->cap, t->n + 1, sizeof(*t->v));
-	t->v[t->n] = s;
+	t->v[t->n] = t->keep ? intern(s) : s;
 	hashtab_insert_at(&t->ht, slot, (uint32_t)t->n, pprof_strings_hash, t);
 	return (uint32_t)t->n++;
 }
 
-struct pprof_enc {
-	struct pprof_strings strs;
-	struct pprof_keys funcs;     /* name (string index), mapping id or 0, kernel */
-	struct pprof_keys maps;      /* short name and path (string indexes) */
-	const struct dso **objs;     /* by mapping: the first DSO seen, or NULL */
-	size_t objs_cap;
-	/* Locations: a function id and the location of the functions it was
-	   inlined into (0: none), so a chain lists a Location's Lines,
-	   innermost first; only those samples use become Locations. */
-	struct pprof_keys loctab;
-	uint32_t *loc_line;          /* by loctab entry: its Line's line, or 0 */
-	size_t loc_line_cap;
-	bool *used;
-	size_t used_n, used_cap;
-	/* The Samples; their location ids, values and labels are in flat
-	   arrays (a Sample's start in them in id_off, label_off) that move
-	   as they grow: the pointers are set once they are complete. */
-	Sample *smp;
-	size_t nsmp, smp_cap;
-	size_t *id_off, *label_off;
-	size_t id_off_cap, label_off_cap;
-	uint64_t *ids;
-	size_t nids, ids_cap;
-	int64_t *vals;
-	size_t vals_cap;
-	Label *labels;
-	size_t nlabels, labels_cap;
-	uint32_t comm_key, pid_key, tid_key;
-	const char *last_label;      /* pprof_label_str's last string */
-	uint32_t last_label_idx;
-	/* Each Function's source file (snapshot_frame.file), or NULL, and
-	   start line. */
-	const char **fn_file;
-	unsigned *fn_start;
-	size_t fn_file_cap;
-	/* A stack frame's Function id by its pointers: frames repeat from
-	   stack to stack, and their names need hashing only once. */
-	struct pprof_memo *memo;
-	size_t nmemo, memo_cap;
-	struct hashtab memo_ht;
-};
 
 struct pprof_memo {
 	const void *symbol, *dso, *object;
@@ -206,9 +157,28 @@ static uint64_t pprof_frame(struct pprof_enc *e, const char *symbol, const char 
 		if (e->maps.n > n) {
 			e->objs = xgrow(e->objs, &e->objs_cap, e->maps.n, sizeof(*e->objs));
 			e->objs[n] = obj;
+		} else if (e->fref && !e->objs[map - 1]) {
+			/* live: the first DSO of this walk (pprof_live_walk) */
+			e->objs[map - 1] = obj;
 		}
 	}
 	return pprof_keys_add(&e->funcs, name, map, kernel, 0) + 1;
+}
+
+/* Function fid is in this walk's profile (a live writer's tables keep
+ * others). */
+static uint64_t pprof_fn_ref(struct pprof_enc *e, uint64_t fid)
+{
+	if (e->fref) {
+		if (fid > e->fref_cap) {
+			size_t old = e->fref_cap;
+
+			e->fref = xgrow(e->fref, &e->fref_cap, fid, sizeof(*e->fref));
+			memset(e->fref + old, 0, (e->fref_cap - old) * sizeof(*e->fref));
+		}
+		e->fref[fid - 1] = e->walk;
+	}
+	return fid;
 }
 
 /* pprof_frame of a stack's frame, remembered by its pointers. */
@@ -219,8 +189,8 @@ static uint64_t pprof_stack_frame(struct pprof_enc *e, const struct snapshot_fra
 	size_t slot = hashtab_probe(&e->memo_ht, h, pprof_memo_eq, e, &k);
 
 	if (e->memo_ht.slots[slot] != HASHTAB_EMPTY)
-		return e->memo[e->memo_ht.slots[slot]].fid;
-	k.fid = pprof_frame(e, f->symbol, f->dso, f->object, NULL, f->kernel);
+		return pprof_fn_ref(e, e->memo[e->memo_ht.slots[slot]].fid);
+	k.fid = pprof_fn_ref(e, pprof_frame(e, f->symbol, f->dso, f->object, NULL, f->kernel));
 	e->memo = xgrow(e->memo, &e->memo_cap, e->nmemo + 1, sizeof(*e->memo));
 	e->memo[e->nmemo] = k;
 	hashtab_insert_at(&e->memo_ht, slot, (uint32_t)e->nmemo++, pprof_memo_hash, e);
@@ -251,7 +221,7 @@ static void pprof_function_file(struct pprof_enc *e, uint64_t fid, const char *f
 
 /* The string index of obj's build ID in hex, or 0 ("") when unknown (no
  * DSO, or its symbols not loaded). */
-static uint32_t pprof_build_id(struct pprof_enc *e, const struct dso *obj)
+uint32_t pprof_build_id(struct pprof_enc *e, const struct dso *obj)
 {
 	const uint8_t *id;
 	size_t n = obj ? view_object_build_id(obj, &id) : 0, i;
@@ -269,7 +239,9 @@ static void pprof_label(struct pprof_enc *e, uint32_t key, uint32_t str, uint64_
 {
 	Label *l;
 
-	e->labels = xgrow(e->labels, &e->labels_cap, e->nlabels + 1, sizeof(*e->labels));
+	/* (xgrow is a call: only when full, as below) */
+	if (e->nlabels == e->labels_cap)
+		e->labels = xgrow(e->labels, &e->labels_cap, e->nlabels + 1, sizeof(*e->labels));
 	l = &e->labels[e->nlabels++];
 	perftools__profiles__label__init(l);
 	l->key = key;
@@ -326,7 +298,9 @@ static uint64_t pprof_location(struct pprof_enc *e, const uint64_t *fn, const un
  * then adds the labels. */
 static uint64_t *pprof_sample_ids(struct pprof_enc *e, size_t n)
 {
-	e->ids = xgrow(e->ids, &e->ids_cap, e->nids + n, sizeof(*e->ids));
+	/* (+ 1: a stack of no frame first still gets an array, not NULL + 0) */
+	if (e->nids + n >= e->ids_cap)
+		e->ids = xgrow(e->ids, &e->ids_cap, e->nids + n + 1, sizeof(*e->ids));
 	return e->ids + e->nids;
 }
 
@@ -334,10 +308,12 @@ static void pprof_sample(struct pprof_enc *e, size_t n, uint64_t samples, uint64
 {
 	Sample *sm;
 
-	e->smp = xgrow(e->smp, &e->smp_cap, e->nsmp + 1, sizeof(*e->smp));
-	e->id_off = xgrow(e->id_off, &e->id_off_cap, e->nsmp + 1, sizeof(*e->id_off));
-	e->label_off = xgrow(e->label_off, &e->label_off_cap, e->nsmp + 1, sizeof(*e->label_off));
-	e->vals = xgrow(e->vals, &e->vals_cap, 2 * (e->nsmp + 1), sizeof(*e->vals));
+	if (e->nsmp == e->smp_cap) {
+		e->smp = xgrow(e->smp, &e->smp_cap, e->nsmp + 1, sizeof(*e->smp));
+		e->id_off = xrealloc(e->id_off, e->smp_cap * sizeof(*e->id_off));
+		e->label_off = xrealloc(e->label_off, e->smp_cap * sizeof(*e->label_off));
+		e->vals = xrealloc(e->vals, 2 * e->smp_cap * sizeof(*e->vals));
+	}
 	sm = &e->smp[e->nsmp];
 	perftools__profiles__sample__init(sm);
 	sm->n_location_id = n;
@@ -375,57 +351,117 @@ static void pprof_value_type(struct pprof_enc *e, ValueType *vt, const char *typ
 	vt->unit = pprof_str(&e->strs, unit);
 }
 
-/* Each distinct address of a stack's frame (view_opts.stack_detail; with
- * --inline the run of inlined functions at it and the one they were
- * inlined into, as its Lines) is one Location, in the Mapping of its DSO,
- * which gives the DSO's executable segment once its symbols are loaded
- * (the addresses are the ELF's, as in its symbol table) and says
- * has_functions (the names are resolved) and nothing else it cannot back:
- * has_filenames and has_line_numbers only where the DWARF gave every
- * function its file and every Line its line (--inline, -s srcline). */
-void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *comment,
-		  int64_t time_nanos)
+/* The tables and scratch of an encoding; keep: a live writer's, whose
+ * strings outlive the snapshot and whose Functions are marked when used
+ * (pprof_fn_ref).  The string table starts "", then the labels' keys. */
+void pprof_enc_init(struct pprof_enc *e, size_t nr_stacks, bool keep)
 {
-	struct pprof_enc e;
-	bool pids = sort_spec_has(&snap->sort, SORT_PID);
-	bool tids = sort_spec_has(&snap->sort, SORT_TID);
-	const char *event = pprof_event_type(snap->event);
-	bool timed = strcmp(event, "cpu") == 0;
-	uint64_t *fn = NULL, *ids, fn1;
-	unsigned *ln = NULL;
-	size_t *map_fns, *map_files, *map_lines, *map_numbered;
-	size_t i, j, g, n, fn_cap = 0, nlocs = 0, nlines = 0;
-	Profile prof;
-	ValueType types[2], period_type;
-	Sample **smp_p;
-	Label **label_p;
-	Mapping *maps, **maps_p;
-	Location *locs, **locs_p;
-	Line *lines, **lines_p;
-	Function *funcs, **funcs_p;
-	int64_t comment_idx;
-	size_t len;
-
-	memset(&e, 0, sizeof(e));
-	hashtab_init(&e.strs.ht, 0);
-	hashtab_init(&e.funcs.ht, 0);
-	hashtab_init(&e.maps.ht, 0);
+	memset(e, 0, sizeof(*e));
+	e->strs.keep = keep;
+	hashtab_init(&e->strs.ht, 0);
+	hashtab_init(&e->funcs.ht, 0);
+	hashtab_init(&e->maps.ht, 0);
 	/* About a Location per stack (one address each, mostly): sized
 	   once, not grown and rehashed at every refresh. */
-	hashtab_init(&e.loctab.ht, snap->callchains ? 2 * snap->nr_stacks : 0);
-	hashtab_init(&e.memo_ht, 0);
-	pprof_str(&e.strs, "");
-	e.comm_key = pprof_str(&e.strs, "comm");
-	e.pid_key = pprof_str(&e.strs, "pid");
-	e.tid_key = pprof_str(&e.strs, "tid");
-	perftools__profiles__profile__init(&prof);
-	pprof_value_type(&e, &types[0], "samples", "count");
-	pprof_value_type(&e, &types[1], event, timed ? "nanoseconds" : "count");
+	hashtab_init(&e->loctab.ht, 2 * nr_stacks);
+	hashtab_init(&e->memo_ht, 0);
+	if (keep) {
+		e->fref_cap = 64;
+		e->fref = xcalloc(e->fref_cap, sizeof(*e->fref));
+	}
+	pprof_str(&e->strs, "");
+	e->comm_key = pprof_str(&e->strs, "comm");
+	e->pid_key = pprof_str(&e->strs, "pid");
+	e->tid_key = pprof_str(&e->strs, "tid");
+}
+
+void pprof_enc_release(struct pprof_enc *e)
+{
+	free(e->smp);
+	free(e->id_off);
+	free(e->label_off);
+	free(e->ids);
+	free(e->vals);
+	free(e->labels);
+	free(e->strs.v);
+	free(e->funcs.v);
+	free(e->maps.v);
+	free(e->objs);
+	free(e->loctab.v);
+	free(e->used);
+	free(e->loc_line);
+	free(e->fn);
+	free(e->ln);
+	free(e->prev_loc);
+	free(e->cur_loc);
+	free(e->fref);
+	free(e->floc);
+	hashtab_release(&e->loctab.ht);
+	hashtab_release(&e->memo_ht);
+	free(e->memo);
+	free(e->fn_file);
+	free(e->fn_start);
+	hashtab_release(&e->strs.ht);
+	hashtab_release(&e->funcs.ht);
+	hashtab_release(&e->maps.ht);
+}
+
+/* A live walk's stack of kept frames (no inlined ones), leaf first into
+ * ids: a frame id's Location is that of its first sight while the tables
+ * last, found without hashing; its Function is marked used.  The address
+ * is checked, for the store's ids to be the ones the Location was made
+ * from. */
+static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *st, uint64_t *ids)
+{
+	size_t j, nr = st->nr_frames;
+
+	for (j = 0; j < nr; j++) {
+		const struct snapshot_frame *f = &st->frames[nr - 1 - j];
+		uint32_t id = st->frame_ids[j];
+		uint64_t loc = id < e->floc_cap ? e->floc[id] : 0, fid;
+		const uint32_t *k = loc ? e->loctab.v[loc - 1] : NULL;
+
+		if (k && !f->file && !f->inlined && k[1] == 0 &&
+		    ((uint64_t)k[3] << 32 | k[2]) == f->addr) {
+			uint32_t map = e->funcs.v[k[0] - 1][1];
+
+			e->used[loc - 1] = true;
+			/* fref has room: k[0] was marked when it was made */
+			e->fref[k[0] - 1] = e->walk;
+			/* the Mapping's DSO: its first frame's, as pprof_frame */
+			if (map && !e->objs[map - 1])
+				e->objs[map - 1] = f->object;
+			e->cur_loc[nr - 1 - j] = ids[j] = loc;
+			continue;
+		}
+		fid = pprof_stack_frame(e, f);
+		if (f->file)
+			pprof_function_file(e, fid, f->file, f->start_line);
+		ids[j] = loc = pprof_location(e, &fid, &f->line, 1, f->addr);
+		if (id >= e->floc_cap) {
+			size_t old = e->floc_cap;
+
+			e->floc = xgrow(e->floc, &e->floc_cap, (size_t)id + 1, sizeof(*e->floc));
+			memset(e->floc + old, 0, (e->floc_cap - old) * sizeof(*e->floc));
+		}
+		e->floc[id] = loc;
+		e->cur_loc[nr - 1 - j] = loc;
+	}
+}
+
+/* snap's Samples into e's flat arrays, numbering the Functions, Mappings
+ * and Locations they use (e->used) as they come. */
+void pprof_enc_walk(struct pprof_enc *e, const struct snapshot *snap)
+{
+	bool pids = sort_spec_has(&snap->sort, SORT_PID);
+	bool tids = sort_spec_has(&snap->sort, SORT_TID);
+	uint64_t *ids, fn1;
+	size_t i, j, g, n;
 
 	if (snap->callchains) {
 		const struct snapshot_stack *prev = NULL;
-		uint64_t *prev_loc = NULL, *cur_loc = NULL, *swap;
-		size_t loc_cap = 0, shared, nr;
+		uint64_t *swap;
+		size_t shared, nr;
 
 		for (i = 0; i < snap->nr_stacks; i++) {
 			const struct snapshot_stack *st = &snap->stacks[i];
@@ -435,17 +471,22 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 			if (!st->samples && !st->period)
 				continue;
 			nr = st->nr_frames;
-			ids = pprof_sample_ids(&e, nr);
-			if (nr + 1 > fn_cap) {
-				fn = xgrow(fn, &fn_cap, nr + 1, sizeof(*fn));
-				ln = xrealloc(ln, fn_cap * sizeof(*ln));
+			ids = pprof_sample_ids(e, nr);
+			if (nr + 1 > e->fn_cap) {
+				e->fn = xgrow(e->fn, &e->fn_cap, nr + 1, sizeof(*e->fn));
+				e->ln = xrealloc(e->ln, e->fn_cap * sizeof(*e->ln));
 			}
-			if (nr > loc_cap) {
-				size_t cap = loc_cap;
+			if (nr > e->loc_cap) {
+				size_t cap = e->loc_cap;
 
-				prev_loc = xgrow(prev_loc, &cap, nr, sizeof(*prev_loc));
-				cur_loc = xrealloc(cur_loc, cap * sizeof(*cur_loc));
-				loc_cap = cap;
+				e->prev_loc = xgrow(e->prev_loc, &cap, nr, sizeof(*e->prev_loc));
+				e->cur_loc = xrealloc(e->cur_loc, cap * sizeof(*e->cur_loc));
+				e->loc_cap = cap;
+			}
+			if (e->fref && st->frame_ids && snap->frame_ids_of == e->floc_of) {
+				pprof_enc_frames(e, st, ids);
+				n = nr;
+				goto done;
 			}
 			/* The outer frames this stack shares with the one
 			 * before (a group's members differ at the leaf end,
@@ -466,46 +507,46 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 			for (j = 0; j < nr; j++) {
 				const struct snapshot_frame *f = &st->frames[nr - 1 - j];
 
-				fn[j] = 0;
-				ln[j] = f->line;
+				e->fn[j] = 0;
+				e->ln[j] = f->line;
 				if (nr - 1 - j < shared)
 					continue;
-				fn[j] = pprof_stack_frame(&e, f);
+				e->fn[j] = pprof_stack_frame(e, f);
 				if (f->file)
-					pprof_function_file(&e, fn[j], f->file, f->start_line);
+					pprof_function_file(e, e->fn[j], f->file, f->start_line);
 			}
-			memset(cur_loc, 0, nr * sizeof(*cur_loc));
+			if (nr)  /* (cur_loc is NULL until a stack has frames) */
+				memset(e->cur_loc, 0, nr * sizeof(*e->cur_loc));
 			for (j = 0, n = 0; j < nr; j = g + 1) {
 				size_t pos = nr - 1 - j, k;
 
 				for (g = j; g + 1 < nr && st->frames[nr - 1 - g].inlined; g++)
 					;
-				if (pos < shared && prev_loc[pos]) {
-					ids[n] = prev_loc[pos];
+				if (pos < shared && e->prev_loc[pos]) {
+					ids[n] = e->prev_loc[pos];
 				} else {
 					for (k = j; k <= g; k++)
-						if (!fn[k])
-							fn[k] = pprof_stack_frame(&e, &st->frames[nr - 1 - k]);
-					ids[n] = pprof_location(&e, fn + j, ln + j, g - j + 1,
+						if (!e->fn[k])
+							e->fn[k] = pprof_stack_frame(e, &st->frames[nr - 1 - k]);
+					ids[n] = pprof_location(e, e->fn + j, e->ln + j, g - j + 1,
 								st->frames[nr - 1 - g].addr);
 				}
-				cur_loc[pos] = ids[n++];
+				e->cur_loc[pos] = ids[n++];
 			}
+done:
 			/* Past nr, prev_loc is stale: never read (shared <= nr). */
-			swap = prev_loc;
-			prev_loc = cur_loc;
-			cur_loc = swap;
+			swap = e->prev_loc;
+			e->prev_loc = e->cur_loc;
+			e->cur_loc = swap;
 			prev = st;
-			pprof_sample(&e, n, st->samples, st->period);
+			pprof_sample(e, n, st->samples, st->period);
 			if (st->comm)
-				pprof_label_str(&e, e.comm_key, st->comm);
+				pprof_label_str(e, e->comm_key, st->comm);
 			if (st->has_pid)
-				pprof_label_num(&e, e.pid_key, st->pid);
+				pprof_label_num(e, e->pid_key, st->pid);
 			if (st->has_tid)
-				pprof_label_num(&e, e.tid_key, st->tid);
+				pprof_label_num(e, e->tid_key, st->tid);
 		}
-		free(prev_loc);
-		free(cur_loc);
 	} else {
 		/* No chains: each row is a one-frame stack, as --folded does. */
 		for (i = 0; i < snap->nr_rows; i++) {
@@ -513,26 +554,153 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 
 			if (!r->samples && !r->period)
 				continue;
-			ids = pprof_sample_ids(&e, 1);
-			fn1 = pprof_frame(&e, r->symbol, r->dso, NULL, r->dso_path, r->kernel);
-			ids[0] = pprof_location(&e, &fn1, NULL, 1, 0);
-			pprof_sample(&e, 1, r->samples, r->period);
+			ids = pprof_sample_ids(e, 1);
+			fn1 = pprof_fn_ref(e, pprof_frame(e, r->symbol, r->dso, NULL, r->dso_path,
+							  r->kernel));
+			ids[0] = pprof_location(e, &fn1, NULL, 1, 0);
+			pprof_sample(e, 1, r->samples, r->period);
 			if (r->comm)
-				pprof_label_str(&e, e.comm_key, r->comm);
+				pprof_label_str(e, e->comm_key, r->comm);
 			if (pids && r->has_pid)
-				pprof_label_num(&e, e.pid_key, r->pid);
+				pprof_label_num(e, e->pid_key, r->pid);
 			if (tids && r->has_tid)
-				pprof_label_num(&e, e.tid_key, r->tid);
+				pprof_label_num(e, e->tid_key, r->tid);
 		}
 	}
 	/* The flat arrays are complete: point the Samples into them. */
+	for (i = 0; i < e->nsmp; i++) {
+		e->smp[i].location_id = e->ids + e->id_off[i];
+		e->smp[i].value = e->vals + 2 * i;
+	}
+}
+
+/* Mapping i's fields but has_filenames and has_line_numbers. */
+void pprof_mapping_fill(struct pprof_enc *e, size_t i, Mapping *m,
+			const struct snapshot *snap)
+{
+	uint64_t start, limit, offset;
+
+	perftools__profiles__mapping__init(m);
+	m->id = i + 1;
+	if (e->objs[i] && view_object_text(e->objs[i], &start, &limit, &offset) == 0) {
+		m->memory_start = start;
+		m->memory_limit = limit;
+		m->file_offset = offset;
+	}
+	m->filename = e->maps.v[i][1];
+	m->build_id = pprof_build_id(e, e->objs[i]);
+	m->has_functions = 1;
+	m->has_inline_frames = snap->inline_frames;
+}
+
+/* Location entry i (a loctab index) with its Lines, innermost first, in
+ * lines[] (as many as its chain has: the caller makes the room). */
+void pprof_location_fill(struct pprof_enc *e, size_t i, Location *lo, Line *lines,
+			 Line **lines_p)
+{
+	uint32_t l;
+
+	perftools__profiles__location__init(lo);
+	lo->id = i + 1;
+	lo->mapping_id = e->funcs.v[e->loctab.v[i][0] - 1][1];
+	lo->address = (uint64_t)e->loctab.v[i][3] << 32 | e->loctab.v[i][2];
+	lo->line = lines_p;
+	for (l = (uint32_t)i + 1; l; l = e->loctab.v[l - 1][1]) {
+		perftools__profiles__line__init(&lines[lo->n_line]);
+		lines[lo->n_line].function_id = e->loctab.v[l - 1][0];
+		lines[lo->n_line].line = e->loc_line[l - 1];
+		lines_p[lo->n_line] = &lines[lo->n_line];
+		lo->n_line++;
+	}
+}
+
+/* Function i, its file and start line (NULL, 0: none). */
+void pprof_function_fill(struct pprof_enc *e, size_t i, Function *f, const char *file,
+			 unsigned start)
+{
+	perftools__profiles__function__init(f);
+	f->id = i + 1;
+	f->name = e->funcs.v[i][0];
+	/* The snapshot has the shown (demangled) name only. */
+	f->system_name = e->funcs.v[i][0];
+	/* The table keeps pointers: the DWARF reader's are interned. */
+	if (file) {
+		f->filename = pprof_str(&e->strs, file);
+		f->start_line = start;
+	}
+}
+
+/* The fields of a Profile but its tables: sample_type, period_type,
+ * period, the times, the comment (its string index in *comment_idx). */
+void pprof_profile_head(struct pprof_enc *e, Profile *prof, ValueType *types,
+			ValueType *period_type, ValueType **types_p,
+			const struct snapshot *snap, const char *comment,
+			int64_t *comment_idx, int64_t time_nanos)
+{
+	const char *event = pprof_event_type(snap->event);
+	bool timed = strcmp(event, "cpu") == 0;
+
+	pprof_value_type(e, period_type, event, timed ? "nanoseconds" : "count");
+	if (comment) {
+		*comment_idx = pprof_str(&e->strs, comment);
+		prof->n_comment = 1;
+		prof->comment = comment_idx;
+	}
+	if (!snap->freq)
+		prof->period = (int64_t)snap->sample_period;
+	else if (timed && snap->sample_freq)
+		prof->period = (int64_t)(1000000000ULL / snap->sample_freq);
+	types_p[0] = &types[0];
+	types_p[1] = &types[1];
+	prof->n_sample_type = 2;
+	prof->sample_type = types_p;
+	prof->time_nanos = time_nanos;
+	prof->duration_nanos = (int64_t)(snap->time * 1e9);
+	prof->period_type = period_type;
+}
+
+void pprof_sample_types(struct pprof_enc *e, ValueType *types, const struct snapshot *snap)
+{
+	const char *event = pprof_event_type(snap->event);
+
+	pprof_value_type(e, &types[0], "samples", "count");
+	pprof_value_type(e, &types[1], event, strcmp(event, "cpu") == 0 ? "nanoseconds" : "count");
+}
+
+/* Each distinct address of a stack's frame (view_opts.stack_detail; with
+ * --inline the run of inlined functions at it and the one they were
+ * inlined into, as its Lines) is one Location, in the Mapping of its DSO,
+ * which gives the DSO's executable segment once its symbols are loaded
+ * (the addresses are the ELF's, as in its symbol table) and says
+ * has_functions (the names are resolved) and nothing else it cannot back:
+ * has_filenames and has_line_numbers only where the DWARF gave every
+ * function its file and every Line its line (--inline, -s srcline). */
+void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *comment,
+		  int64_t time_nanos)
+{
+	struct pprof_enc e;
+	size_t *map_fns, *map_files, *map_lines, *map_numbered;
+	size_t i, nlocs = 0, nlines = 0;
+	Profile prof;
+	ValueType types[2], period_type, *types_p[2];
+	Sample **smp_p;
+	Label **label_p;
+	Mapping *maps, **maps_p;
+	Location *locs, **locs_p;
+	Line *lines, **lines_p;
+	Function *funcs, **funcs_p;
+	int64_t comment_idx;
+	size_t len;
+
+	pprof_enc_init(&e, snap->callchains ? snap->nr_stacks : 0, false);
+	perftools__profiles__profile__init(&prof);
+	pprof_sample_types(&e, types, snap);
+	pprof_enc_walk(&e, snap);
 	smp_p = xmalloc((e.nsmp + 1) * sizeof(*smp_p));
 	label_p = xmalloc((e.nlabels + 1) * sizeof(*label_p));
 	for (i = 0; i < e.nlabels; i++)
 		label_p[i] = &e.labels[i];
 	for (i = 0; i < e.nsmp; i++) {
-		e.smp[i].location_id = e.ids + e.id_off[i];
-		e.smp[i].value = e.vals + 2 * i;
 		e.smp[i].label = label_p + e.label_off[i];
 		smp_p[i] = &e.smp[i];
 	}
@@ -553,22 +721,9 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	maps = xmalloc((e.maps.n + 1) * sizeof(*maps));
 	maps_p = xmalloc((e.maps.n + 1) * sizeof(*maps_p));
 	for (i = 0; i < e.maps.n; i++) {
-		Mapping *m = &maps[i];
-		uint64_t start, limit, offset;
-
-		perftools__profiles__mapping__init(m);
-		m->id = i + 1;
-		if (e.objs[i] && view_object_text(e.objs[i], &start, &limit, &offset) == 0) {
-			m->memory_start = start;
-			m->memory_limit = limit;
-			m->file_offset = offset;
-		}
-		m->filename = e.maps.v[i][1];
-		m->build_id = pprof_build_id(&e, e.objs[i]);
-		m->has_functions = 1;
-		m->has_filenames = map_fns[i] && map_files[i] == map_fns[i];
-		m->has_inline_frames = snap->inline_frames;
-		maps_p[i] = m;
+		pprof_mapping_fill(&e, i, &maps[i], snap);
+		maps[i].has_filenames = map_fns[i] && map_files[i] == map_fns[i];
+		maps_p[i] = &maps[i];
 	}
 
 	for (i = 0; i < e.loctab.n; i++) {
@@ -583,27 +738,16 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	lines_p = xmalloc((nlines + 1) * sizeof(*lines_p));
 	for (i = 0, nlines = 0; i < e.loctab.n; i++) {
 		Location *lo = &locs[nlocs];
-		uint32_t l = (uint32_t)i + 1;
+		size_t k;
 
 		if (!e.used[i])
 			continue;
-		perftools__profiles__location__init(lo);
-		lo->id = i + 1;
-		lo->mapping_id = e.funcs.v[e.loctab.v[i][0] - 1][1];
-		lo->address = (uint64_t)e.loctab.v[i][3] << 32 | e.loctab.v[i][2];
-		lo->line = lines_p + nlines;
-		for (; l; l = e.loctab.v[l - 1][1]) {
-			perftools__profiles__line__init(&lines[nlines]);
-			lines[nlines].function_id = e.loctab.v[l - 1][0];
-			lines[nlines].line = e.loc_line[l - 1];
-			lines_p[nlines] = &lines[nlines];
-			if (lo->mapping_id) {
-				map_lines[lo->mapping_id - 1]++;
-				map_numbered[lo->mapping_id - 1] += lines[nlines].line != 0;
-			}
-			nlines++;
-			lo->n_line++;
+		pprof_location_fill(&e, i, lo, lines + nlines, lines_p + nlines);
+		for (k = 0; lo->mapping_id && k < lo->n_line; k++) {
+			map_lines[lo->mapping_id - 1]++;
+			map_numbered[lo->mapping_id - 1] += lines[nlines + k].line != 0;
 		}
+		nlines += lo->n_line;
 		locs_p[nlocs++] = lo;
 	}
 	/* A mapping has_line_numbers when every Line of its Locations has one. */
@@ -613,33 +757,15 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	funcs = xmalloc((e.funcs.n + 1) * sizeof(*funcs));
 	funcs_p = xmalloc((e.funcs.n + 1) * sizeof(*funcs_p));
 	for (i = 0; i < e.funcs.n; i++) {
-		Function *f = &funcs[i];
+		bool has = i < e.fn_file_cap && e.fn_file[i];
 
-		perftools__profiles__function__init(f);
-		f->id = i + 1;
-		f->name = e.funcs.v[i][0];
-		/* The snapshot has the shown (demangled) name only. */
-		f->system_name = e.funcs.v[i][0];
-		/* The table keeps pointers: the DWARF reader's are interned. */
-		if (i < e.fn_file_cap && e.fn_file[i]) {
-			f->filename = pprof_str(&e.strs, e.fn_file[i]);
-			f->start_line = e.fn_start[i];
-		}
-		funcs_p[i] = f;
+		pprof_function_fill(&e, i, &funcs[i], has ? e.fn_file[i] : NULL,
+				    has ? e.fn_start[i] : 0);
+		funcs_p[i] = &funcs[i];
 	}
 
-	pprof_value_type(&e, &period_type, event, timed ? "nanoseconds" : "count");
-	if (comment) {
-		comment_idx = pprof_str(&e.strs, comment);
-		prof.n_comment = 1;
-		prof.comment = &comment_idx;
-	}
-	if (!snap->freq)
-		prof.period = (int64_t)snap->sample_period;
-	else if (timed && snap->sample_freq)
-		prof.period = (int64_t)(1000000000ULL / snap->sample_freq);
-	prof.n_sample_type = 2;
-	prof.sample_type = (ValueType *[]){ &types[0], &types[1] };
+	pprof_profile_head(&e, &prof, types, &period_type, types_p, snap, comment, &comment_idx,
+			   time_nanos);
 	prof.n_sample = e.nsmp;
 	prof.sample = smp_p;
 	prof.n_mapping = e.maps.n;
@@ -651,9 +777,6 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	/* protobuf-c takes char **: it does not write through them. */
 	prof.n_string_table = e.strs.n;
 	prof.string_table = (char **)e.strs.v;
-	prof.time_nanos = time_nanos;
-	prof.duration_nanos = (int64_t)(snap->time * 1e9);
-	prof.period_type = &period_type;
 
 	len = perftools__profiles__profile__get_packed_size(&prof);
 	if (out->cap < out->len + len + 1) {
@@ -673,45 +796,20 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 	free(lines_p);
 	free(funcs);
 	free(funcs_p);
-	free(e.smp);
-	free(e.id_off);
-	free(e.label_off);
-	free(e.ids);
-	free(e.vals);
-	free(e.labels);
-	free(e.strs.v);
-	free(e.funcs.v);
-	free(e.maps.v);
-	free(e.objs);
-	free(e.loctab.v);
-	free(e.used);
-	free(e.loc_line);
-	free(fn);
-	free(ln);
-	hashtab_release(&e.loctab.ht);
-	hashtab_release(&e.memo_ht);
-	free(e.memo);
-	free(e.fn_file);
-	free(e.fn_start);
 	free(map_fns);
 	free(map_files);
 	free(map_lines);
 	free(map_numbered);
-	hashtab_release(&e.strs.ht);
-	hashtab_release(&e.funcs.ht);
-	hashtab_release(&e.maps.ht);
+	pprof_enc_release(&e);
 }
-
-/* pprof_gzip at zlib's level (Z_NO_COMPRESSION: stored blocks). */
-static int pprof_gzip_level(const void *in, size_t n, int level, struct strbuf *out,
-			    struct errmsg *em)
+int pprof_gzip(const void *in, size_t n, struct strbuf *out, struct errmsg *em)
 {
 	z_stream z;
 	int rc;
 
 	memset(&z, 0, sizeof(z));
 	/* 15 + 16: a gzip header and trailer around the deflate stream. */
-	if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+	if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		return errmsg_set(em, -ENOMEM, "zlib: cannot start compressing");
 	z.next_in = (Bytef *)(uintptr_t)in;
 	z.avail_in = (uInt)n;
@@ -729,141 +827,4 @@ static int pprof_gzip_level(const void *in, size_t n, int level, struct strbuf *
 	} while (rc != Z_STREAM_END);
 	deflateEnd(&z);
 	return 0;
-}
-
-int pprof_gzip(const void *in, size_t n, struct strbuf *out, struct errmsg *em)
-{
-	return pprof_gzip_level(in, n, Z_BEST_SPEED, out, em);
-}
-
-struct pprof_writer {
-	const char *path;
-	char *comment;
-	struct strbuf raw;           /* the last profile, encoded */
-	struct strbuf gz;            /* the same compressed (a file) */
-	bool pending;                /* raw not written yet (stdout) */
-	bool live;                   /* pprof_writer_live */
-	bool stored;                 /* the file holds raw in stored blocks */
-};
-
-struct pprof_writer *pprof_writer_new(const char *path, const char *comment)
-{
-	struct pprof_writer *w = xcalloc(1, sizeof(*w));
-
-	w->path = path;
-	w->comment = comment ? xstrdup(comment) : NULL;
-	strbuf_init(&w->raw);
-	strbuf_init(&w->gz);
-	return w;
-}
-
-void pprof_writer_live(struct pprof_writer *w)
-{
-	w->live = true;
-}
-
-static int pprof_write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-/* path replaced by data whole: a temporary file beside it, then rename. */
-static int pprof_replace_file(const char *path, const struct strbuf *data, struct errmsg *em)
-{
-	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
-	int fd = mkstemp(tmp), err;
-
-	if (fd < 0) {
-		err = -errno;
-		errmsg_set(em, err, "cannot write %s (a temporary file beside it first): %s",
-			   path, strerror(-err));
-		free(tmp);
-		return err;
-	}
-	err = pprof_write_all(fd, data->buf, data->len);
-	/* mkstemp makes it 0600: a profile is as readable as other output. */
-	if (!err && fchmod(fd, 0644) < 0)
-		err = -errno;
-	if (close(fd) < 0 && !err)
-		err = -errno;
-	if (!err && rename(tmp, path) < 0)
-		err = -errno;
-	if (err) {
-		errmsg_set(em, err, "cannot write %s: %s", path, strerror(-err));
-		unlink(tmp);
-	}
-	free(tmp);
-	return err;
-}
-
-/* FILE from the last profile at level (the one place that compresses). */
-static int pprof_writer_file(struct pprof_writer *w, int level, struct errmsg *em)
-{
-	int err;
-
-	strbuf_reset(&w->gz);
-	if ((err = pprof_gzip_level(w->raw.buf, w->raw.len, level, &w->gz, em)))
-		return err;
-	w->stored = level == Z_NO_COMPRESSION;
-	return pprof_replace_file(w->path, &w->gz, em);
-}
-
-int pprof_writer_snapshot(struct pprof_writer *w, const struct snapshot *snap,
-			  struct errmsg *em)
-{
-	struct timespec now;
-	int64_t start;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	start = snap->wall_start_ns ? snap->wall_start_ns :
-				      (int64_t)now.tv_sec * 1000000000 + now.tv_nsec -
-					      (int64_t)(snap->time * 1e9);
-	strbuf_reset(&w->raw);
-	pprof_encode(&w->raw, snap, w->comment, start);
-	/* stdout gets the last one only: compressed then. */
-	if (strcmp(w->path, "-") == 0) {
-		w->pending = true;
-		return 0;
-	}
-	/* Live, a file rewritten every refresh is stored, not compressed:
-	   deflate was most of the writing (issue 18). */
-	return pprof_writer_file(w, w->live ? Z_NO_COMPRESSION : Z_BEST_SPEED, em);
-}
-
-int pprof_writer_finish(struct pprof_writer *w, struct errmsg *em)
-{
-	int err;
-
-	if (w->stored)
-		return pprof_writer_file(w, Z_BEST_SPEED, em);
-	if (!w->pending)
-		return 0;
-	w->pending = false;
-	strbuf_reset(&w->gz);
-	if ((err = pprof_gzip(w->raw.buf, w->raw.len, &w->gz, em)))
-		return err;
-	err = pprof_write_all(STDOUT_FILENO, w->gz.buf, w->gz.len);
-	if (err)
-		return errmsg_set(em, err, "cannot write the profile to stdout: %s", strerror(-err));
-	return 0;
-}
-
-void pprof_writer_free(struct pprof_writer *w)
-{
-	if (!w)
-		return;
-	free(w->comment);
-	strbuf_release(&w->raw);
-	strbuf_release(&w->gz);
-	free(w);
 }

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pprof-writer.h"
+
 struct errmsg;
 struct snapshot;
 struct strbuf;
@@ -24,21 +26,5 @@ void pprof_encode(struct strbuf *out, const struct snapshot *snap, const char *c
 /* in (n bytes) compressed as one gzip member into out.  Returns 0 or
  * -ENOMEM / -EIO with em saying why. */
 int pprof_gzip(const void *in, size_t n, struct strbuf *out, struct errmsg *em);
-
-/* The --pprof writer: FILE is rewritten at each snapshot (a temporary file
- * in its directory, then rename, so a reader never sees half a profile);
- * "-" keeps the last profile and writes it to stdout at pprof_writer_finish,
- * so that a pipe gets one whole gzip file. */
-struct pprof_writer;
-
-struct pprof_writer *pprof_writer_new(const char *path, const char *comment);
-/* Live refreshes: FILE is rewritten in gzip's stored blocks (valid gzip,
- * about 3x larger, a fraction of the CPU), and pprof_writer_finish
- * compresses the last one as a one-shot writer does. */
-void pprof_writer_live(struct pprof_writer *w);
-int pprof_writer_snapshot(struct pprof_writer *w, const struct snapshot *snap,
-			  struct errmsg *em);
-int pprof_writer_finish(struct pprof_writer *w, struct errmsg *em);
-void pprof_writer_free(struct pprof_writer *w);
 
 #endif

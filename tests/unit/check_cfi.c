@@ -55,7 +55,28 @@ static void build_fixtures(void)
 		    "> prog.c && cc -O2 -g -o prog prog.c && cp prog prog.strip && "
 		    "strip --strip-all prog.strip && objcopy --only-keep-debug prog prog.debug && "
 		    "cc -O2 -g -fno-asynchronous-unwind-tables -o dprog prog.c && cp dprog dprog.strip && "
-		    "strip --strip-all --keep-section=.debug_frame dprog.strip",
+		    "strip --strip-all --keep-section=.debug_frame dprog.strip && "
+		    /* mixed: spin_x built without unwind tables, its FDE only
+		     * in the .debug_frame of the debug files (compressed):
+		     * mixed.debug, mixed.nox.debug without spin_x's symbol,
+		     * mixed.nosym.debug with no .symtab at all. */
+		    "printf '%%s\n' 'unsigned long spin_x(unsigned long n)' "
+		    "'{ unsigned long s = 3; for (unsigned long i = 0; i < n; i++) s = s * 7 ^ i; return s; }' >x.c && "
+		    /* More FDEs: objcopy compresses only what shrinks. */
+		    "for i in $(seq 40); do echo \"unsigned long pad$i(unsigned long n) { return n * $i + 1; }\"; "
+		    "done >>x.c && "
+		    "cc -O2 -g -fno-asynchronous-unwind-tables -fno-unwind-tables -c x.c && "
+		    /* spin_m, sized, before spin_x: a sizeless crt symbol
+		     * there would cover spin_x's start without its symbol. */
+		    "printf '%%s\n' 'unsigned long spin_x(unsigned long);' "
+		    "'__attribute__((noinline)) unsigned long spin_m(unsigned long n) { return spin_x(n) + 1; }' "
+		    "'int main(int argc, char **argv) { (void)argv; return (int)spin_m((unsigned long)argc); }' >m.c && "
+		    "cc -O2 -g -o mixed m.c x.o && cp mixed mixed.strip && strip --strip-all mixed.strip && "
+		    "objcopy --only-keep-debug --compress-debug-sections=zlib mixed mixed.debug && "
+		    "readelf -SW mixed.debug 2>/dev/null | grep -Eq '\\.debug_frame +PROGBITS( +[0-9a-f]+){4} +[A-Z]*C' && "
+		    "objcopy --strip-symbol=spin_x mixed.debug mixed.nox.debug && "
+		    "strip --strip-all --keep-section=.debug_frame -o mixed.nosym.debug mixed.debug && "
+		    "! readelf -S mixed.nosym.debug 2>/dev/null | grep -q symtab",
 		    dir)) {
 		fprintf(stderr, "check_cfi: cannot build the fixtures\n");
 		abort();
@@ -306,6 +327,79 @@ START_TEST(test_debug_file_replaces)
 	elfsyms_release(&img);
 	free(path);
 	free(dbg);
+}
+END_TEST
+
+/* spin_x's FDE in .debug_frame and its bounds in mixed, by readelf. */
+static struct fde mixed_spin_x(void)
+{
+	char *path = xasprintf("%s/mixed", dir);
+	struct elfsyms_image img;
+	const struct symbol *s = NULL;
+	struct fde *f, out = { 0, 0 };
+	size_t i, n;
+
+	ck_assert_int_eq(elfsyms_load(path, &img), 0);
+	for (i = 0; i < symtab_count(img.symtab) && !s; i++)
+		if (!strcmp(symtab_get(img.symtab, i)->name, "spin_x"))
+			s = symtab_get(img.symtab, i);
+	ck_assert_ptr_nonnull(s);
+	f = readelf_fdes(path, &n);
+	ck_assert_ptr_nonnull(fde_at(f, n, s->start));
+	out = *fde_at(f, n, s->start);
+	free(f);
+	elfsyms_release(&img);
+	free(path);
+	/* Only in .debug_frame: the stripped file has no CFI for it. */
+	path = xasprintf("%s/mixed.strip", dir);
+	f = readelf_fdes(path, &n);
+	ck_assert_ptr_null(fde_at(f, n, out.start));
+	free(f);
+	free(path);
+	return out;
+}
+
+/* A function whose FDE only a debug file's .debug_frame has: sub_<hex>
+ * (its FDE's bounds) when the debug file has no symbol for it, even one
+ * with no .symtab at all; named by the debug file that has its symbol. */
+START_TEST(test_debug_file_debug_frame)
+{
+	static const char *const debug[] = { "mixed.nox.debug", "mixed.nosym.debug",
+					     "mixed.debug" };
+	struct fde x;
+	size_t k;
+
+	build_fixtures();
+	x = mixed_spin_x();
+	for (k = 0; k < 3; k++) {
+		char *path = xasprintf("%s/mixed.strip", dir), *dbg = xasprintf("%s/%s", dir, debug[k]);
+		struct elfsyms_image img;
+		const struct symbol *c, *s;
+		char want[32];
+
+		ck_assert_int_eq(elfsyms_load(path, &img), 0);
+		ck_assert_ptr_null(img.cfi_symtab ? symtab_lookup(img.cfi_symtab, x.start) : NULL);
+		ck_assert_int_eq(elfsyms_merge_debug(&img, dbg), 0);
+		c = img.cfi_symtab ? symtab_lookup(img.cfi_symtab, x.start) : NULL;
+		s = symtab_lookup(img.symtab, x.start);
+		if (k < 2) {
+			snprintf(want, sizeof(want), "sub_%" PRIx64, x.start);
+			ck_assert_msg(c != NULL, "%s: no CFI function for spin_x", debug[k]);
+			ck_assert_str_eq(c->name, want);
+			ck_assert_uint_eq(c->start, x.start);
+			ck_assert_uint_eq(c->end, x.end);
+			ck_assert_ptr_null(s);
+		} else {
+			ck_assert_ptr_null(c);
+			ck_assert_ptr_nonnull(s);
+			ck_assert_str_eq(s->name, "spin_x");
+		}
+		/* main has its symbol everywhere but in mixed.nosym.debug,
+		 * where it is its .eh_frame FDE. */
+		elfsyms_release(&img);
+		free(path);
+		free(dbg);
+	}
 }
 END_TEST
 
@@ -692,6 +786,7 @@ static Suite *cfi_suite(void)
 	tcase_add_test(tc, test_stripped_debug_frame);
 	tcase_add_test(tc, test_libdw_agrees);
 	tcase_add_test(tc, test_debug_file_replaces);
+	tcase_add_test(tc, test_debug_file_debug_frame);
 	tcase_add_test(tc, test_crafted_eh_frame);
 	tcase_add_test(tc, test_crafted_debug_frame);
 	tcase_add_test(tc, test_crafted_hostile);

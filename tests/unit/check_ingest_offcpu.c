@@ -30,6 +30,8 @@ static struct offcpu_format format;
 static struct perf_event_attr attr;
 static struct ingest *in;
 
+static void feed_switch_on(uint32_t cpu, uint32_t tid, uint32_t next, uint64_t time);
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -74,6 +76,11 @@ static void teardown(void)
 /* tid (its own pid) goes off the CPU at time, in state S, for next. */
 static void feed_switch(uint32_t tid, uint32_t next, uint64_t time)
 {
+	feed_switch_on(0, tid, next, time);
+}
+
+static void feed_switch_on(uint32_t cpu, uint32_t tid, uint32_t next, uint64_t time)
+{
 	uint64_t w[16];
 	uint32_t size = RAW_SIZE;
 	unsigned char raw[RAW_SIZE];
@@ -90,7 +97,7 @@ static void feed_switch(uint32_t tid, uint32_t next, uint64_t time)
 	w[n++] = 0x401000;                            /* ip */
 	w[n++] = tid | (uint64_t)tid << 32;           /* pid, tid */
 	w[n++] = time;
-	w[n++] = 0;                                   /* cpu */
+	w[n++] = cpu;                                 /* cpu, reserved */
 	w[n++] = 1;                                   /* period */
 	w[n++] = 2;                                   /* callchain */
 	w[n++] = PERF_CONTEXT_USER;
@@ -161,6 +168,72 @@ START_TEST(test_live_switch_out_records_unread)
 }
 END_TEST
 
+static bool keep_snap(struct snapshot *snap, void *ctx)
+{
+	struct snapshot *out = ctx;
+
+	out->offcpu_ms_per_sec = snap->offcpu_ms_per_sec;
+	out->offcpu_dropped = snap->offcpu_dropped;
+	out->offcpu_holes_on = snap->offcpu_holes_on;
+	out->offcpu_holes = snap->offcpu_holes;
+	out->offcpu_holes_closed = snap->offcpu_holes_closed;
+	out->offcpu_holes_idle = snap->offcpu_holes_idle;
+	out->offcpu_watches = snap->offcpu_watches;
+	return false;
+}
+
+/* Live system-wide without switch records: an idle task's missing
+ * switch-out asks for its CPU's records; while open, they close the
+ * intervals the samples cannot; before, the interval is dropped; the idle
+ * task's switch-out sampled again closes them.  Other CPUs' chains are
+ * their own. */
+START_TEST(test_holes_cpu_watch)
+{
+	struct ingest_header hdr = { .time = 1, .event = "sched:sched_switch" };
+	struct refresh_action act = { .what = REFRESH_FULL, .interval = 1 };
+	struct snapshot snap = { 0 };
+	uint64_t t0 = now_ns() - 1000000000u, ms = 1000000;
+	uint32_t cpu;
+	bool on;
+
+	ingest_offcpu_watch_holes(in);
+	feed_switch(30, 0, t0);
+	feed_switch_on(1, 40, 41, t0);             /* CPU 1: no hole after it */
+	/* 30 back on at 100 ms, unsampled (the idle task's switch-out), and
+	 * off again at 200: its first interval's end is unknown. */
+	feed_switch(30, 0, t0 + 200 * ms);
+	ck_assert(ingest_offcpu_hole_next(in, &cpu, &on));
+	ck_assert_uint_eq(cpu, 0);
+	ck_assert(on);
+	ck_assert(!ingest_offcpu_hole_next(in, &cpu, &on));
+	ingest_offcpu_cpu_watched(in, 0, true);
+	/* Now the CPU's switch record has the switch-in: 200 to 300 ms. */
+	feed_record(30, t0 + 300 * ms, false);
+	feed_switch(30, 0, t0 + 400 * ms);
+	feed_switch_on(1, 41, 40, t0 + 400 * ms);
+	/* The idle task's switch-out sampled: 400 to 500 ms, and close. */
+	feed_switch(0, 30, t0 + 500 * ms);
+	ck_assert(ingest_offcpu_hole_next(in, &cpu, &on));
+	ck_assert_uint_eq(cpu, 0);
+	ck_assert(!on);
+	ck_assert(!ingest_offcpu_hole_next(in, &cpu, &on));
+	ingest_offcpu_cpu_watched(in, 0, false);
+	feed_switch(30, 31, t0 + 600 * ms);
+	feed_switch(31, 30, t0 + 700 * ms);        /* 30: 600 to 700 ms */
+	ingest_publish(in, &hdr, &act, keep_snap, &snap);
+	ck_assert(snap.offcpu_holes_on);
+	ck_assert_uint_eq(snap.offcpu_holes, 2);
+	ck_assert_uint_eq(snap.offcpu_holes_idle, 2);
+	ck_assert_uint_eq(snap.offcpu_holes_closed, 1);
+	ck_assert_uint_eq(snap.offcpu_watches, 1);
+	ck_assert_uint_eq(snap.offcpu_dropped, 1);
+	/* 30's 100 + 100 + 100 ms, 40's 400, and 31 and 41 still off: from
+	 * 700 and 400 ms up to the refresh's clock (about 300 and 600 ms). */
+	ck_assert_uint_ge((uint64_t)snap.offcpu_ms_per_sec, 300 + 400 + 300 + 600);
+	ck_assert_uint_le((uint64_t)snap.offcpu_ms_per_sec, 300 + 400 + 300 + 600 + 50);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ingest_offcpu");
@@ -168,6 +241,7 @@ static Suite *suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_live_switch_out_records_unread);
+	tcase_add_test(tc, test_holes_cpu_watch);
 	suite_add_tcase(s, tc);
 	return s;
 }
