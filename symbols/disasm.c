@@ -1,5 +1,9 @@
 /* Disassembly with Capstone 4 (x86-64, i386, AArch64, ARM); without
- * Capstone, or for another machine, the caller shows raw bytes. */
+ * Capstone, or for another machine, the caller shows raw bytes.
+ * Capstone is loaded with dlopen at the first disassembly, not linked:
+ * linked, it was 3.2 MB of a 17 MB live proftop's RSS (its tables,
+ * touched by 82,656 relocations at every start) for a feature most runs
+ * never use (issue 15's RSS target: at most 0.5x perf top's). */
 #include "config.h"
 
 #include "disasm.h"
@@ -11,6 +15,8 @@
 
 #ifdef HAVE_CAPSTONE
 #include <capstone/capstone.h>
+#include <dlfcn.h>
+#include <pthread.h>
 #endif
 
 #include "errmsg.h"
@@ -50,6 +56,56 @@ void disasm_raw(const uint8_t *code, size_t len, uint64_t addr, struct disasm_in
 }
 
 #ifdef HAVE_CAPSTONE
+#define DISASM_STR_(x) #x
+#define DISASM_STR(x) DISASM_STR_(x)
+/* The soname follows the API's major number (libcapstone.so.4 for 4.x,
+ * .so.5 for 5.x): the library built against, not another one. */
+#define DISASM_CAPSTONE_SONAME "libcapstone.so." DISASM_STR(CS_API_MAJOR)
+
+/* The functions used, from the library loaded at the first use. */
+static struct {
+	cs_err (*open)(cs_arch, cs_mode, csh *);
+	cs_err (*option)(csh, cs_opt_type, size_t);
+	cs_insn *(*insn_new)(csh);
+	bool (*disasm_iter)(csh, const uint8_t **, size_t *, uint64_t *, cs_insn *);
+	bool (*insn_group)(csh, const cs_insn *, unsigned int);
+	void (*insn_free)(cs_insn *, size_t);
+	cs_err (*close)(csh *);
+	char why[160];                  /* why it could not be loaded, or "" */
+} cs;
+static pthread_once_t disasm_cs_once = PTHREAD_ONCE_INIT;
+
+static void disasm_cs_load(void)
+{
+	void *lib = dlopen(DISASM_CAPSTONE_SONAME, RTLD_NOW | RTLD_LOCAL);
+	const char *err;
+
+	if (!lib) {
+		snprintf(cs.why, sizeof(cs.why), "cannot load Capstone: %s", dlerror());
+		return;
+	}
+	*(void **)&cs.open = dlsym(lib, "cs_open");
+	*(void **)&cs.option = dlsym(lib, "cs_option");
+	*(void **)&cs.insn_new = dlsym(lib, "cs_malloc");
+	*(void **)&cs.disasm_iter = dlsym(lib, "cs_disasm_iter");
+	*(void **)&cs.insn_group = dlsym(lib, "cs_insn_group");
+	*(void **)&cs.insn_free = dlsym(lib, "cs_free");
+	*(void **)&cs.close = dlsym(lib, "cs_close");
+	if (!cs.open || !cs.option || !cs.insn_new || !cs.disasm_iter || !cs.insn_group ||
+	    !cs.insn_free || !cs.close) {
+		err = dlerror();
+		snprintf(cs.why, sizeof(cs.why), "%s lacks a function: %s",
+			 DISASM_CAPSTONE_SONAME, err ? err : "?");
+		cs.open = NULL;
+		dlclose(lib);
+	}
+}
+
+bool disasm_loaded(void)
+{
+	return cs.open != NULL;
+}
+
 /* An instruction that did not decode: one byte, as objdump's "(bad)" does. */
 static void disasm_bad_byte(struct disasm_insn *di, uint64_t addr, uint8_t byte)
 {
@@ -116,9 +172,9 @@ static bool disasm_imm_target(cs_arch arch, const cs_insn *insn, uint64_t *targe
 static void disasm_flow(csh h, cs_arch arch, const cs_insn *insn, struct disasm_insn *di)
 {
 	uint64_t target;
-	bool call = cs_insn_group(h, insn, CS_GRP_CALL);
+	bool call = cs.insn_group(h, insn, CS_GRP_CALL);
 
-	if (!call && !cs_insn_group(h, insn, CS_GRP_JUMP))
+	if (!call && !cs.insn_group(h, insn, CS_GRP_JUMP))
 		return;
 	if (!disasm_imm_target(arch, insn, &target))
 		return;
@@ -162,14 +218,17 @@ int disasm_decode(int e_machine, enum disasm_syntax syntax, const uint8_t *code,
 
 	if (!disasm_arch(e_machine, &arch, &mode))
 		return errmsg_set(em, -ENOTSUP, "no disassembler for ELF machine %d", e_machine);
-	if (cs_open(arch, mode, &h) != CS_ERR_OK)
+	pthread_once(&disasm_cs_once, disasm_cs_load);
+	if (!cs.open)
+		return errmsg_set(em, -ENOTSUP, "%s", cs.why);
+	if (cs.open(arch, mode, &h) != CS_ERR_OK)
 		return errmsg_set(em, -ENOTSUP, "Capstone cannot open ELF machine %d", e_machine);
 	if (arch == CS_ARCH_X86)
-		cs_option(h, CS_OPT_SYNTAX,
+		cs.option(h, CS_OPT_SYNTAX,
 			  syntax == DISASM_INTEL ? CS_OPT_SYNTAX_INTEL : CS_OPT_SYNTAX_ATT);
 	/* The operands and groups: which instructions jump, and where. */
-	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
-	insn = cs_malloc(h);
+	cs.option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	insn = cs.insn_new(h);
 	while (len) {
 		const uint8_t *p = code;
 		size_t left = len;
@@ -180,7 +239,7 @@ int disasm_decode(int e_machine, enum disasm_syntax syntax, const uint8_t *code,
 		di = &v[nr++];
 		memset(di, 0, sizeof(*di));
 		/* cs_disasm_iter: no allocation per instruction. */
-		if (!cs_disasm_iter(h, &p, &left, &at, insn) || insn->size > DISASM_INSN_MAX) {
+		if (!cs.disasm_iter(h, &p, &left, &at, insn) || insn->size > DISASM_INSN_MAX) {
 			disasm_bad_byte(di, addr, code[0]);
 		} else {
 			di->addr = addr;
@@ -193,13 +252,18 @@ int disasm_decode(int e_machine, enum disasm_syntax syntax, const uint8_t *code,
 		len -= di->size;
 		addr += di->size;
 	}
-	cs_free(insn, 1);
-	cs_close(&h);
+	cs.insn_free(insn, 1);
+	cs.close(&h);
 	*out = v;
 	*n = nr;
 	return 0;
 }
 #else
+bool disasm_loaded(void)
+{
+	return false;
+}
+
 int disasm_decode(int e_machine, enum disasm_syntax syntax, const uint8_t *code, size_t len,
 		  uint64_t addr, struct disasm_insn **out, size_t *n, struct errmsg *em)
 {

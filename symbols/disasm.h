@@ -39,6 +39,10 @@ struct disasm_insn {
 int disasm_decode(int e_machine, enum disasm_syntax syntax, const uint8_t *code, size_t len,
 		  uint64_t addr, struct disasm_insn **out, size_t *n, struct errmsg *em);
 
+/* Whether the disassembler's library has been loaded: it is at the first
+ * disasm_decode of a machine it knows, not before. */
+bool disasm_loaded(void);
+
 /* Without a disassembler: the raw bytes, DISASM_RAW_LINE a line, so that
  * the addresses of the samples still show. */
 #define DISASM_RAW_LINE 8

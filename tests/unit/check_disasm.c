@@ -5,6 +5,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,39 @@ START_TEST(test_att_intel)
 				       &n, &em), 0);
 	ck_assert_str_eq(v[1].text, "mov rbp, rsp");
 	free(v);
+}
+END_TEST
+
+/* Whether this process maps Capstone's library. */
+static bool capstone_mapped(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4096];
+	bool found = false;
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "/libcapstone.so"))
+			found = true;
+	fclose(f);
+	return found;
+}
+
+/* Capstone is loaded at the first disassembly, not at start: a run that
+ * never annotates does not carry its 3 MB. */
+START_TEST(test_loaded_lazily)
+{
+	struct errmsg em = ERRMSG_INIT;
+	struct disasm_insn *v;
+	size_t n;
+
+	/* under CK_FORK=no an earlier test may have loaded it already */
+	ck_assert(disasm_loaded() == capstone_mapped());
+	ck_assert_int_eq(disasm_decode(EM_X86_64, DISASM_ATT, code, sizeof(code), 0, &v, &n, &em),
+			 0);
+	free(v);
+	ck_assert(disasm_loaded());
+	ck_assert(capstone_mapped());
 }
 END_TEST
 #endif
@@ -139,6 +173,7 @@ static Suite *suite(void)
 
 #ifdef HAVE_CAPSTONE
 	tcase_add_test(tc, test_att_intel);
+	tcase_add_test(tc, test_loaded_lazily);
 #endif
 	tcase_add_test(tc, test_no_decoder);
 	tcase_add_test(tc, test_syntax);
