@@ -193,6 +193,15 @@ struct offcpu_thread {
 	 * ring, may come after it (a drain takes each ring up to where it
 	 * is, not the rings up to one time), and closes there. */
 	uint64_t in_at;
+	/* The run: intervals closed since the last one charged alone, all
+	 * with that one's key (run_at, its chain in run_chain), counted
+	 * here until the engine charges them at once (offcpu_run_*). */
+	struct offcpu_interval run_at;
+	uint64_t *run_chain;
+	size_t run_cap;
+	uint64_t run_n, run_ns;
+	const void *run_tag;
+	bool run_on;
 };
 
 struct offcpu {
@@ -236,8 +245,10 @@ void offcpu_free(struct offcpu *o)
 
 	if (!o)
 		return;
-	for (i = 0; i < o->nthreads; i++)
+	for (i = 0; i < o->nthreads; i++) {
 		free(o->threads[i].chain);
+		free(o->threads[i].run_chain);
+	}
 	free(o->threads);
 	free(o->exit_chain);
 	hashtab_release(&o->index);
@@ -350,6 +361,7 @@ static void offcpu_forget(struct offcpu *o, size_t slot, uint32_t idx)
 
 	hashtab_remove(&o->index, slot, offcpu_hash, o);
 	free(o->threads[idx].chain);
+	free(o->threads[idx].run_chain);
 	if (idx != last) {
 		uint32_t moved = o->threads[last].at.tid;
 
@@ -410,6 +422,81 @@ bool offcpu_next_open(struct offcpu *o, size_t *cursor, uint64_t time,
 		t->charged = true;
 		return true;
 	}
+	return false;
+}
+
+/* Whether a and b would be charged as the same sample but for their
+ * duration. */
+static bool offcpu_same_key(const struct offcpu_interval *a, const struct offcpu_interval *b)
+{
+	return a->pid == b->pid && a->cpu == b->cpu && a->runnable == b->runnable &&
+	       a->ip == b->ip && a->cpumode == b->cpumode && a->nr_chain == b->nr_chain &&
+	       !memcmp(a->chain, b->chain, a->nr_chain * sizeof(*a->chain));
+}
+
+void offcpu_run_start(struct offcpu *o, const struct offcpu_interval *iv, const void *tag)
+{
+	struct offcpu_thread *t = offcpu_find(o, iv->tid);
+
+	if (!t)
+		return;
+	if (t->run_cap < iv->nr_chain || !t->run_chain)
+		t->run_chain = xgrow(t->run_chain, &t->run_cap, iv->nr_chain ? iv->nr_chain : 1,
+				     sizeof(*t->run_chain));
+	if (iv->nr_chain)
+		memcpy(t->run_chain, iv->chain, iv->nr_chain * sizeof(*t->run_chain));
+	t->run_at = *iv;
+	t->run_at.chain = t->run_chain;
+	t->run_n = 0;
+	t->run_ns = 0;
+	t->run_tag = tag;
+	t->run_on = true;
+}
+
+bool offcpu_run_extend(struct offcpu *o, const struct offcpu_interval *iv, const void *tag)
+{
+	struct offcpu_thread *t = offcpu_find(o, iv->tid);
+
+	if (!t || !t->run_on || t->run_tag != tag || !offcpu_same_key(&t->run_at, iv))
+		return false;
+	t->run_n++;
+	t->run_ns += iv->end - iv->start;
+	t->run_at.end = iv->end;
+	return true;
+}
+
+/* t's run into *iv and *n (when it has intervals), ended. */
+static bool offcpu_run_end(struct offcpu_thread *t, struct offcpu_interval *iv, uint64_t *n,
+			   const void **tag)
+{
+	bool some = t->run_on && t->run_n;
+
+	if (some) {
+		*iv = t->run_at;
+		iv->start = iv->end - t->run_ns;
+		*n = t->run_n;
+		*tag = t->run_tag;
+	}
+	t->run_on = false;
+	t->run_n = 0;
+	t->run_ns = 0;
+	return some;
+}
+
+bool offcpu_run_take(struct offcpu *o, uint32_t tid, struct offcpu_interval *iv, uint64_t *n,
+		     const void **tag)
+{
+	struct offcpu_thread *t = offcpu_find(o, tid);
+
+	return t && offcpu_run_end(t, iv, n, tag);
+}
+
+bool offcpu_run_next(struct offcpu *o, size_t *cursor, struct offcpu_interval *iv, uint64_t *n,
+		     const void **tag)
+{
+	while (*cursor < o->nthreads)
+		if (offcpu_run_end(&o->threads[(*cursor)++], iv, n, tag))
+			return true;
 	return false;
 }
 
