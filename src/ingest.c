@@ -118,7 +118,7 @@ struct ingest {
 	 * (not held for symbols, none pending), so that its run may start. */
 	uint64_t charge_n;
 	bool charge_final;
-	bool offcpu_no_runs;               /* ingest_offcpu_test_no_runs */
+	bool offcpu_no_runs;               /* ingest_offcpu_test_runs */
 	/* --off-cpu, --wall: the rows' time columns (walltime.h), and what
 	 * the sample added now is: on-CPU, blocked or waiting to run */
 	const struct payload_ops *times;
@@ -952,9 +952,10 @@ static void ingest_offcpu_record(struct ingest *in, const struct record *rec,
 		ingest_offcpu_end(in, ev.tid, ev.time, ev.kind == OFFCPU_DEFER_EXIT, attr);
 }
 
-void ingest_offcpu_test_no_runs(struct ingest *in)
+uint64_t ingest_offcpu_test_runs(struct ingest *in, bool on)
 {
-	in->offcpu_no_runs = true;
+	in->offcpu_no_runs = !on;
+	return in->offcpu ? offcpu_stats(in->offcpu)->in_runs : 0;
 }
 
 void ingest_offcpu_watch_holes(struct ingest *in)

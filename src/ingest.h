@@ -59,9 +59,10 @@ struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine);
 void ingest_free(struct ingest *in);
 struct machine *ingest_machine(struct ingest *in);
 
-/* Tests: charge every off-CPU interval alone, none in runs (offcpu.h), to
- * compare with what runs give. */
-void ingest_offcpu_test_no_runs(struct ingest *in);
+/* Tests: off, every off-CPU interval is charged alone, none in runs
+ * (offcpu.h), to compare with what runs give.  Returns the intervals
+ * counted into runs so far. */
+uint64_t ingest_offcpu_test_runs(struct ingest *in, bool on);
 
 /* Load DSO symbols on the machine's loader thread from now on, holding the
  * samples that need them, and fetch from debuginfod if asked. */

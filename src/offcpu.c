@@ -461,6 +461,7 @@ bool offcpu_run_extend(struct offcpu *o, const struct offcpu_interval *iv, const
 		return false;
 	t->run_n++;
 	t->run_ns += iv->end - iv->start;
+	o->stats.in_runs++;
 	t->run_at.end = iv->end;
 	return true;
 }

@@ -71,6 +71,7 @@ struct offcpu_stats {
 				       CPU's ring): closed at it, not lost */
 	uint64_t dropped;           /* intervals ending before they started */
 	uint64_t exited;            /* closed at the thread's exit */
+	uint64_t in_runs;           /* counted into a run (offcpu_run_extend) */
 };
 
 struct offcpu;
