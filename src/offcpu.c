@@ -187,6 +187,7 @@ struct offcpu_thread {
 	struct offcpu_interval at;  /* chain: the thread's own copy */
 	uint64_t *chain;
 	size_t chain_cap;
+	uint32_t chain_gen;         /* bumped when chain changes */
 	bool off;
 	bool charged;               /* charged up to a refresh at start */
 	/* A switch-in seen while not off: its switch-out, from another CPU's
@@ -201,6 +202,7 @@ struct offcpu_thread {
 	size_t run_cap;
 	uint64_t run_n, run_ns;
 	const void *run_tag;
+	uint32_t run_gen;           /* chain_gen when run_chain was copied */
 	bool run_on;
 };
 
@@ -208,6 +210,8 @@ struct offcpu {
 	struct offcpu_thread *threads;
 	size_t nthreads, cap;
 	struct hashtab index;
+	size_t last;                /* the thread closed last: the engine asks
+				       about its run next */
 	uint64_t *exit_chain;       /* the last exited thread's, for its interval */
 	struct offcpu_stats stats;
 };
@@ -295,11 +299,17 @@ bool offcpu_out(struct offcpu *o, const struct offcpu_interval *at, struct offcp
 	 * interval's end is unknown, so it is dropped, not guessed. */
 	if (t->off)
 		o->stats.dropped++;
-	if (t->chain_cap < at->nr_chain || !t->chain)
-		t->chain = xgrow(t->chain, &t->chain_cap, at->nr_chain ? at->nr_chain : 1,
-				 sizeof(*t->chain));
-	if (at->nr_chain)
-		memcpy(t->chain, at->chain, at->nr_chain * sizeof(*t->chain));
+	/* Most threads go off with the chain they had last time: then
+	 * nothing is copied, and a run of it goes on (offcpu_run_extend). */
+	if (!t->chain || at->nr_chain != t->at.nr_chain ||
+	    memcmp(t->chain, at->chain, at->nr_chain * sizeof(*t->chain))) {
+		if (t->chain_cap < at->nr_chain || !t->chain)
+			t->chain = xgrow(t->chain, &t->chain_cap, at->nr_chain ? at->nr_chain : 1,
+					 sizeof(*t->chain));
+		if (at->nr_chain)
+			memcpy(t->chain, at->chain, at->nr_chain * sizeof(*t->chain));
+		t->chain_gen++;
+	}
 	t->at = *at;
 	t->at.chain = t->chain;
 	t->off = !late;
@@ -323,6 +333,7 @@ static bool offcpu_close(struct offcpu *o, struct offcpu_thread *t, uint64_t tim
 			 struct offcpu_interval *iv)
 {
 	t->off = false;
+	o->last = (size_t)(t - o->threads);
 	if (time < t->at.start) {
 		/* Back on the CPU just before a refresh charged it up to
 		 * then (live, the refresh's clock runs ahead of the rings):
@@ -425,18 +436,36 @@ bool offcpu_next_open(struct offcpu *o, size_t *cursor, uint64_t time,
 	return false;
 }
 
-/* Whether a and b would be charged as the same sample but for their
- * duration. */
-static bool offcpu_same_key(const struct offcpu_interval *a, const struct offcpu_interval *b)
+/* Thread tid's entry, or NULL; the one closed last without a lookup. */
+static struct offcpu_thread *offcpu_run_thread(struct offcpu *o, uint32_t tid)
 {
-	return a->pid == b->pid && a->cpu == b->cpu && a->runnable == b->runnable &&
-	       a->ip == b->ip && a->cpumode == b->cpumode && a->nr_chain == b->nr_chain &&
-	       !memcmp(a->chain, b->chain, a->nr_chain * sizeof(*a->chain));
+	if (o->last < o->nthreads && o->threads[o->last].at.tid == tid)
+		return &o->threads[o->last];
+	return offcpu_find(o, tid);
+}
+
+/* Whether iv, of t, would be charged as t's run's intervals are but for
+ * its duration.  Its chain is t's own unless iv comes from elsewhere: the
+ * generation then says whether it is still the run's. */
+static bool offcpu_run_same(struct offcpu_thread *t, const struct offcpu_interval *iv)
+{
+	const struct offcpu_interval *a = &t->run_at;
+
+	if (a->pid != iv->pid || a->cpu != iv->cpu || a->runnable != iv->runnable ||
+	    a->ip != iv->ip || a->cpumode != iv->cpumode || a->nr_chain != iv->nr_chain)
+		return false;
+	if (iv->chain == t->chain && t->chain_gen == t->run_gen)
+		return true;
+	if (memcmp(a->chain, iv->chain, a->nr_chain * sizeof(*a->chain)))
+		return false;
+	if (iv->chain == t->chain)
+		t->run_gen = t->chain_gen;
+	return true;
 }
 
 void offcpu_run_start(struct offcpu *o, const struct offcpu_interval *iv, const void *tag)
 {
-	struct offcpu_thread *t = offcpu_find(o, iv->tid);
+	struct offcpu_thread *t = offcpu_run_thread(o, iv->tid);
 
 	if (!t)
 		return;
@@ -447,6 +476,9 @@ void offcpu_run_start(struct offcpu *o, const struct offcpu_interval *iv, const 
 		memcpy(t->run_chain, iv->chain, iv->nr_chain * sizeof(*t->run_chain));
 	t->run_at = *iv;
 	t->run_at.chain = t->run_chain;
+	/* iv's chain may be another's (an exited thread's): then no
+	 * generation of t's own is the run's. */
+	t->run_gen = iv->chain == t->chain ? t->chain_gen : t->chain_gen - 1;
 	t->run_n = 0;
 	t->run_ns = 0;
 	t->run_tag = tag;
@@ -455,9 +487,9 @@ void offcpu_run_start(struct offcpu *o, const struct offcpu_interval *iv, const 
 
 bool offcpu_run_extend(struct offcpu *o, const struct offcpu_interval *iv, const void *tag)
 {
-	struct offcpu_thread *t = offcpu_find(o, iv->tid);
+	struct offcpu_thread *t = offcpu_run_thread(o, iv->tid);
 
-	if (!t || !t->run_on || t->run_tag != tag || !offcpu_same_key(&t->run_at, iv))
+	if (!t || !t->run_on || t->run_tag != tag || !offcpu_run_same(t, iv))
 		return false;
 	t->run_n++;
 	t->run_ns += iv->end - iv->start;
