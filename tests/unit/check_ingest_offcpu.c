@@ -119,34 +119,9 @@ static void feed_switch_chain(uint32_t cpu, uint32_t pid, uint32_t tid, uint32_t
 
 static void feed_switch_on(uint32_t cpu, uint32_t tid, uint32_t next, uint64_t time)
 {
-	uint64_t w[16];
-	uint32_t size = RAW_SIZE;
-	unsigned char raw[RAW_SIZE];
-	uint64_t state = 1;
-	struct perf_event_header *h = (void *)w;
-	size_t n = 1;
+	static const uint64_t chain[] = { 0x401000 };
 
-	memset(w, 0, sizeof(w));
-	memset(raw, 0, sizeof(raw));
-	memcpy(raw + 8, &tid, 4);
-	memcpy(raw + 16, &state, 8);
-	memcpy(raw + 24, &next, 4);
-	w[n++] = ID;
-	w[n++] = 0x401000;                            /* ip */
-	w[n++] = tid | (uint64_t)tid << 32;           /* pid, tid */
-	w[n++] = time;
-	w[n++] = cpu;                                 /* cpu, reserved */
-	w[n++] = 1;                                   /* period */
-	w[n++] = 2;                                   /* callchain */
-	w[n++] = PERF_CONTEXT_USER;
-	w[n++] = 0x401000;
-	memcpy(&w[n], &size, 4);
-	memcpy((char *)&w[n] + 4, raw, RAW_SIZE);
-	n += (4 + RAW_SIZE) / 8;
-	h->type = PERF_RECORD_SAMPLE;
-	h->misc = PERF_RECORD_MISC_USER;
-	h->size = (uint16_t)(n * 8);
-	ingest_record(in, h, &attr);
+	feed_switch_chain(cpu, tid, tid, next, time, 1, chain, 1);
 }
 
 /* A system-wide switch record of tid at time: its switch-out or -in. */
