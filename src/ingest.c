@@ -213,14 +213,14 @@ struct machine *ingest_machine(struct ingest *in)
 	return in->machine;
 }
 
-static void ingest_offcpu_runs_end(struct ingest *in, uint32_t tid);
+static void ingest_offcpu_runs_end(struct ingest *in, uint32_t tid, bool evict);
 
 struct annotate_report *ingest_annotate(struct ingest *in, const char *symbol, const char *dso,
 				       uint64_t addr, bool ended)
 {
 	annotate_watch(in->annotate, symbol, dso);
 	if (ended) {
-		ingest_offcpu_runs_end(in, 0);
+		ingest_offcpu_runs_end(in, 0, false);
 		annotate_resolve(in->annotate, in->hist);
 	}
 	return annotate_report_of(in->annotate, symbol, dso, addr);
@@ -833,9 +833,10 @@ static void ingest_offcpu_charge_n(struct ingest *in, const struct offcpu_interv
 	in->time_kind = WALLTIME_ON;
 }
 
-/* Thread tid's run charged; all threads' with tid 0 (none is charged:
- * the idle task never goes off). */
-static void ingest_offcpu_runs_end(struct ingest *in, uint32_t tid)
+/* Thread tid's runs charged (only the one a new run would replace, with
+ * evict); all threads' with tid 0 (none is charged: the idle task never
+ * goes off). */
+static void ingest_offcpu_runs_end(struct ingest *in, uint32_t tid, bool evict)
 {
 	const struct unwind_map *old_maps = in->old_maps;
 	const void *attr;
@@ -847,8 +848,11 @@ static void ingest_offcpu_runs_end(struct ingest *in, uint32_t tid)
 		return;
 	/* A run is of the thread's current maps (see ingest_offcpu_charge). */
 	in->old_maps = NULL;
-	if (tid) {
-		if (offcpu_run_take(in->offcpu, tid, &iv, &n, &attr))
+	if (evict) {
+		if (offcpu_run_evict(in->offcpu, tid, &iv, &n, &attr))
+			ingest_offcpu_charge_n(in, &iv, n, attr);
+	} else if (tid) {
+		while (offcpu_run_take(in->offcpu, tid, &iv, &n, &attr))
 			ingest_offcpu_charge_n(in, &iv, n, attr);
 	} else {
 		while (offcpu_run_next(in->offcpu, &cursor, &iv, &n, &attr))
@@ -871,7 +875,8 @@ static void ingest_offcpu_charge(struct ingest *in, const struct offcpu_interval
 	in->offcpu_ns += iv->end - iv->start;
 	if (runs && offcpu_run_extend(in->offcpu, iv, attr))
 		return;
-	ingest_offcpu_runs_end(in, iv->tid);
+	/* Alone, with a new run taking the older one's place. */
+	ingest_offcpu_runs_end(in, iv->tid, true);
 	in->charge_final = false;
 	ingest_offcpu_charge_n(in, iv, 1, attr);
 	if (runs && in->charge_final)
@@ -915,7 +920,7 @@ static void ingest_offcpu_end(struct ingest *in, uint32_t tid, uint64_t time, bo
 
 	/* An exit forgets the thread, and its run with it. */
 	if (exit)
-		ingest_offcpu_runs_end(in, tid);
+		ingest_offcpu_runs_end(in, tid, false);
 	closed = exit ? offcpu_exit(in->offcpu, tid, time, &iv) :
 			offcpu_in(in->offcpu, tid, time, &iv);
 
@@ -1111,7 +1116,7 @@ void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
 		 * before it changes. */
 		if (rec.kind == RECORD_MMAP || rec.kind == RECORD_COMM ||
 		    rec.kind == RECORD_FORK || rec.kind == RECORD_EXIT)
-			ingest_offcpu_runs_end(in, 0);
+			ingest_offcpu_runs_end(in, 0, false);
 		ingest_offcpu_record(in, &rec, attr);
 	}
 	switch (rec.kind) {
@@ -1180,7 +1185,7 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 
 	/* The snapshot counts every sample read so far. */
 	ingest_unwound(in, true);
-	ingest_offcpu_runs_end(in, 0);
+	ingest_offcpu_runs_end(in, 0, false);
 	/* -g shows the callchain layout from the first (maybe empty) refresh. */
 	if (in->cfg.callchain && in->cfg.live)
 		hist_enable_callchains(in->hist, 0);
@@ -1247,7 +1252,7 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 
 		while (offcpu_next_open(in->offcpu, &at, in->offcpu_now, &iv))
 			ingest_offcpu_charge(in, &iv, in->offcpu_attr);
-		ingest_offcpu_runs_end(in, 0);
+		ingest_offcpu_runs_end(in, 0, false);
 	}
 	if (in->offcpu) {
 		const struct offcpu_stats *st = offcpu_stats(in->offcpu);

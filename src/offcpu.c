@@ -183,6 +183,21 @@ bool offcpu_state_dead(uint64_t prev_state)
 	return (prev_state & 0x30) != 0 && !offcpu_state_runnable(prev_state);
 }
 
+/* Intervals closed since one charged alone, all with that one's key (at,
+ * its chain in chain), counted here until the engine charges them at
+ * once. */
+struct offcpu_run {
+	struct offcpu_interval at;
+	uint64_t *chain;
+	size_t cap;
+	uint64_t n, ns;
+	const void *tag;
+	uint32_t gen;               /* the thread's chain_gen that is this chain */
+	bool on;
+};
+
+#define OFFCPU_RUNS 2
+
 struct offcpu_thread {
 	struct offcpu_interval at;  /* chain: the thread's own copy */
 	uint64_t *chain;
@@ -194,16 +209,10 @@ struct offcpu_thread {
 	 * ring, may come after it (a drain takes each ring up to where it
 	 * is, not the rings up to one time), and closes there. */
 	uint64_t in_at;
-	/* The run: intervals closed since the last one charged alone, all
-	 * with that one's key (run_at, its chain in run_chain), counted
-	 * here until the engine charges them at once (offcpu_run_*). */
-	struct offcpu_interval run_at;
-	uint64_t *run_chain;
-	size_t run_cap;
-	uint64_t run_n, run_ns;
-	const void *run_tag;
-	uint32_t run_gen;           /* chain_gen when run_chain was copied */
-	bool run_on;
+	/* Its runs (offcpu_run_*): two, as many threads go off with one
+	 * of two chains in turn (a read, then a write). */
+	struct offcpu_run run[OFFCPU_RUNS];
+	uint8_t run_old;            /* the one a new run replaces */
 };
 
 struct offcpu {
@@ -245,13 +254,14 @@ struct offcpu *offcpu_new(void)
 
 void offcpu_free(struct offcpu *o)
 {
-	size_t i;
+	size_t i, r;
 
 	if (!o)
 		return;
 	for (i = 0; i < o->nthreads; i++) {
 		free(o->threads[i].chain);
-		free(o->threads[i].run_chain);
+		for (r = 0; r < OFFCPU_RUNS; r++)
+			free(o->threads[i].run[r].chain);
 	}
 	free(o->threads);
 	free(o->exit_chain);
@@ -372,7 +382,8 @@ static void offcpu_forget(struct offcpu *o, size_t slot, uint32_t idx)
 
 	hashtab_remove(&o->index, slot, offcpu_hash, o);
 	free(o->threads[idx].chain);
-	free(o->threads[idx].run_chain);
+	for (size_t r = 0; r < OFFCPU_RUNS; r++)
+		free(o->threads[idx].run[r].chain);
 	if (idx != last) {
 		uint32_t moved = o->threads[last].at.tid;
 
@@ -444,92 +455,123 @@ static struct offcpu_thread *offcpu_run_thread(struct offcpu *o, uint32_t tid)
 	return offcpu_find(o, tid);
 }
 
-/* Whether iv, of t, would be charged as t's run's intervals are but for
+/* Whether iv, of t, would be charged as run r's intervals are but for
  * its duration.  Its chain is t's own unless iv comes from elsewhere: the
  * generation then says whether it is still the run's. */
-static bool offcpu_run_same(struct offcpu_thread *t, const struct offcpu_interval *iv)
+static bool offcpu_run_same(struct offcpu_thread *t, struct offcpu_run *r,
+			    const struct offcpu_interval *iv)
 {
-	const struct offcpu_interval *a = &t->run_at;
+	const struct offcpu_interval *a = &r->at;
 
 	if (a->pid != iv->pid || a->cpu != iv->cpu || a->runnable != iv->runnable ||
 	    a->ip != iv->ip || a->cpumode != iv->cpumode || a->nr_chain != iv->nr_chain)
 		return false;
-	if (iv->chain == t->chain && t->chain_gen == t->run_gen)
+	if (iv->chain == t->chain && t->chain_gen == r->gen)
 		return true;
 	if (memcmp(a->chain, iv->chain, a->nr_chain * sizeof(*a->chain)))
 		return false;
 	if (iv->chain == t->chain)
-		t->run_gen = t->chain_gen;
+		r->gen = t->chain_gen;
 	return true;
 }
 
 void offcpu_run_start(struct offcpu *o, const struct offcpu_interval *iv, const void *tag)
 {
 	struct offcpu_thread *t = offcpu_run_thread(o, iv->tid);
+	struct offcpu_run *r;
 
 	if (!t)
 		return;
-	if (t->run_cap < iv->nr_chain || !t->run_chain)
-		t->run_chain = xgrow(t->run_chain, &t->run_cap, iv->nr_chain ? iv->nr_chain : 1,
-				     sizeof(*t->run_chain));
+	r = &t->run[t->run_old];
+	t->run_old = (uint8_t)((t->run_old + 1) % OFFCPU_RUNS);
+	if (r->cap < iv->nr_chain || !r->chain)
+		r->chain = xgrow(r->chain, &r->cap, iv->nr_chain ? iv->nr_chain : 1,
+				 sizeof(*r->chain));
 	if (iv->nr_chain)
-		memcpy(t->run_chain, iv->chain, iv->nr_chain * sizeof(*t->run_chain));
-	t->run_at = *iv;
-	t->run_at.chain = t->run_chain;
+		memcpy(r->chain, iv->chain, iv->nr_chain * sizeof(*r->chain));
+	r->at = *iv;
+	r->at.chain = r->chain;
 	/* iv's chain may be another's (an exited thread's): then no
 	 * generation of t's own is the run's. */
-	t->run_gen = iv->chain == t->chain ? t->chain_gen : t->chain_gen - 1;
-	t->run_n = 0;
-	t->run_ns = 0;
-	t->run_tag = tag;
-	t->run_on = true;
+	r->gen = iv->chain == t->chain ? t->chain_gen : t->chain_gen - 1;
+	r->n = 0;
+	r->ns = 0;
+	r->tag = tag;
+	r->on = true;
 }
 
 bool offcpu_run_extend(struct offcpu *o, const struct offcpu_interval *iv, const void *tag)
 {
 	struct offcpu_thread *t = offcpu_run_thread(o, iv->tid);
+	size_t i;
 
-	if (!t || !t->run_on || t->run_tag != tag || !offcpu_run_same(t, iv))
+	if (!t)
 		return false;
-	t->run_n++;
-	t->run_ns += iv->end - iv->start;
-	o->stats.in_runs++;
-	t->run_at.end = iv->end;
-	return true;
+	for (i = 0; i < OFFCPU_RUNS; i++) {
+		struct offcpu_run *r = &t->run[i];
+
+		if (!r->on || r->tag != tag || !offcpu_run_same(t, r, iv))
+			continue;
+		r->n++;
+		r->ns += iv->end - iv->start;
+		r->at.end = iv->end;
+		/* The other goes first when a new run comes. */
+		t->run_old = (uint8_t)((i + 1) % OFFCPU_RUNS);
+		o->stats.in_runs++;
+		return true;
+	}
+	return false;
 }
 
-/* t's run into *iv and *n (when it has intervals), ended. */
-static bool offcpu_run_end(struct offcpu_thread *t, struct offcpu_interval *iv, uint64_t *n,
+/* Run r into *iv, *n and *tag (when it has intervals), ended. */
+static bool offcpu_run_end(struct offcpu_run *r, struct offcpu_interval *iv, uint64_t *n,
 			   const void **tag)
 {
-	bool some = t->run_on && t->run_n;
+	bool some = r->on && r->n;
 
 	if (some) {
-		*iv = t->run_at;
-		iv->start = iv->end - t->run_ns;
-		*n = t->run_n;
-		*tag = t->run_tag;
+		*iv = r->at;
+		iv->start = iv->end - r->ns;
+		*n = r->n;
+		*tag = r->tag;
 	}
-	t->run_on = false;
-	t->run_n = 0;
-	t->run_ns = 0;
+	r->on = false;
+	r->n = 0;
+	r->ns = 0;
 	return some;
+}
+
+bool offcpu_run_evict(struct offcpu *o, uint32_t tid, struct offcpu_interval *iv, uint64_t *n,
+		      const void **tag)
+{
+	struct offcpu_thread *t = offcpu_run_thread(o, tid);
+
+	return t && offcpu_run_end(&t->run[t->run_old], iv, n, tag);
 }
 
 bool offcpu_run_take(struct offcpu *o, uint32_t tid, struct offcpu_interval *iv, uint64_t *n,
 		     const void **tag)
 {
-	struct offcpu_thread *t = offcpu_find(o, tid);
+	struct offcpu_thread *t = offcpu_run_thread(o, tid);
+	size_t i;
 
-	return t && offcpu_run_end(t, iv, n, tag);
+	for (i = 0; t && i < OFFCPU_RUNS; i++)
+		if (offcpu_run_end(&t->run[i], iv, n, tag))
+			return true;
+	return false;
 }
 
 bool offcpu_run_next(struct offcpu *o, size_t *cursor, struct offcpu_interval *iv, uint64_t *n,
 		     const void **tag)
 {
-	while (*cursor < o->nthreads)
-		if (offcpu_run_end(&o->threads[(*cursor)++], iv, n, tag))
+	for (; *cursor < o->nthreads * OFFCPU_RUNS; (*cursor)++) {
+		struct offcpu_thread *t = &o->threads[*cursor / OFFCPU_RUNS];
+
+		if (offcpu_run_end(&t->run[*cursor % OFFCPU_RUNS], iv, n, tag)) {
+			(*cursor)++;
 			return true;
+		}
+	}
 	return false;
 }
 

@@ -297,7 +297,8 @@ static bool render_snap(struct snapshot *snap, void *ctx)
  * refresh's JSON (rows, counts, trees) and folded stacks, and in *in_runs
  * the intervals counted into runs.  Three threads take turns on two CPUs,
  * each going off with the chain it had the last few times (runs of about
- * 7), sometimes preempted (runnable: [runqueue]); four refreshes with
+ * 7; one thread with either of two in turn), sometimes preempted
+ * (runnable: [runqueue]); four refreshes with
  * decay between; a thread renamed, one exiting while off (closed at its
  * exit) and one while on, each replaced by a new thread. */
 static char *offcpu_script(bool runs, uint64_t *in_runs)
@@ -332,7 +333,8 @@ static char *offcpu_script(bool runs, uint64_t *in_runs)
 	in = ingest_new(&cfg, 62 /* EM_X86_64 */);
 	ingest_offcpu_test_runs(in, runs);
 	for (k = 0; k < 200; k++) {
-		size_t i = k % 3, c = (k / 20 + i) % 4;
+		/* Thread 0 takes turns between two chains (two runs). */
+		size_t i = k % 3, c = (k / 20 + i + (i ? 0 : k / 3 % 2)) % 4;
 
 		if (k == 60)
 			feed_comm(100, 101, "renamed", t);
