@@ -1,5 +1,6 @@
 /* Off-CPU time: sched_switch's raw fields from the tracepoint's format, and
- * the per-thread bookkeeping of intervals off the CPU. */
+ * the per-thread bookkeeping of intervals off the CPU, and of runs of them
+ * with one chain, which the engine charges at once. */
 #include "config.h"
 
 #include "offcpu.h"
