@@ -9,7 +9,8 @@
 # throughput loss: the tracepoint's callchains are taken in its context);
 # lost records; and how the tools agree on the ping-pong's off-CPU time.
 # CALLGRAPH=dwarf: both unwind user stacks (--call-graph dwarf), a stack
-# copy per switch.  NOBPF=1 skips bpftrace.
+# copy per switch.  NOBPF=1 skips bpftrace, NOCALLGRIND=1 the instruction
+# counts.
 # Needs root, perf, python3, cc; run from the top of the tree.
 . bench/common.sh
 SECS=${SECS:-15}
@@ -114,7 +115,7 @@ Q_HOLES=$(perf script -i "$TMP/perf.data" -F cpu,trace 2>/dev/null | awk '
 # (callgrind) for each on a 2 s cut of it.
 R_P=$(measure 600 /dev/null "$PROFTOP" --off-cpu -i "$TMP/perf.data" --batch -s comm,sym)
 echo "replay cpu: proftop --off-cpu -i $R_P s, perf report $Q_REP s, ratio $(ratio "$R_P" "$Q_REP")"
-if command -v valgrind >/dev/null 2>&1; then
+if [ -z "${NOCALLGRIND:-}" ] && command -v valgrind >/dev/null 2>&1; then
 	pingpong_run small
 	perf record -q -e sched:sched_switch $CG -a -o "$TMP/small.data" -- sleep 2 2>/dev/null
 	wait $PP
@@ -197,28 +198,39 @@ fi
 # tracepoint before it opened switch records only on CPUs with holes),
 # and proftop --off-cpu -a as in the run above; each run's CPU per 1000
 # round trips, proftop's holes and switch-record openings, then the
-# means.  PROFTOP_OLD=BINARY adds another proftop to each round (an older
-# build, to compare).  The machine's other load moves single runs by 10-20%.
+# means.  Each tool's CPU seconds too ("cpu", perf's record plus report),
+# and each proftop's ratio to perf record -g -a plain's in the same round.
+# PROFTOP_OLD=BINARY adds another proftop to each round (an older build,
+# to compare).  AB_SECS: a round's runs, 8 s unless set (the target's
+# are 15 s).  The machine's other load moves single runs by 10-20%.
+AB_SECS=${AB_SECS:-8}
 if [ -n "${AB:-}" ]; then
 	ab_run() {
 		name=$1
 		shift
-		"$TMP/pingpong" "$ROUNDS" 8 >"$TMP/pp.ab" &
+		"$TMP/pingpong" "$ROUNDS" "$AB_SECS" >"$TMP/pp.ab" &
 		PP=$!
 		extra=
+		cpu=0
 		case $name in
 		alone) wait $PP ;;
 		proftop-old)
-			measure 8 /dev/null "$PROFTOP_OLD" --off-cpu $CG -a --json --accumulate -d 1 \
-				-s comm,sym >/dev/null ;;
+			cpu=$(measure "$AB_SECS" /dev/null "$PROFTOP_OLD" --off-cpu $CG -a --json \
+				--accumulate -d 1 -s comm,sym) ;;
 		proftop)
-			measure 8 "$TMP/ab.json" "$PROFTOP" --off-cpu $CG -a --json --accumulate -d 1 \
-				-s comm,sym >/dev/null
+			cpu=$(measure "$AB_SECS" "$TMP/ab.json" "$PROFTOP" --off-cpu $CG -a --json \
+				--accumulate -d 1 -s comm,sym)
 			extra=$(tail -1 "$TMP/ab.json" | python3 -c 'import json,sys; o=json.loads(sys.stdin.read())["off_cpu"]; print("holes %d idle %d closed %d cpu-watches %d unwatches %d" % (o["holes"], o["holes_idle"], o["holes_closed"], o["cpu_watches"], o["cpu_unwatches"]))' 2>/dev/null) ;;
-		*) perf record -q -e sched:sched_switch $CG -a "$@" -o "$TMP/ab.data" -- sleep 8 2>/dev/null ;;
+		*)
+			rec=$(measure "$((AB_SECS + 1))" /dev/null perf record -q -e sched:sched_switch \
+				$CG -a "$@" -o "$TMP/ab.data" -- sleep "$AB_SECS")
+			rep=$(measure 600 /dev/null perf report -i "$TMP/ab.data" --stdio --no-children \
+				--sort comm,sym)
+			cpu=$(awk -v a="$rec" -v b="$rep" 'BEGIN { printf "%.2f", a + b }')
+			extra="record $rec report $rep" ;;
 		esac
 		wait $PP
-		echo "$name $(per1000 "$TMP/pp.ab") $extra"
+		echo "$name $(per1000 "$TMP/pp.ab") cpu $cpu $extra"
 	}
 	for r in $(seq "$AB"); do
 		if [ $((r % 2)) = 1 ]; then
@@ -227,7 +239,12 @@ if [ -n "${AB:-}" ]; then
 		else
 			[ -n "${PROFTOP_OLD:-}" ] && ab_run proftop-old
 			ab_run proftop; ab_run switch-events --switch-events; ab_run plain; ab_run alone
-		fi
+		fi | tee "$TMP/ab.round"
+		# This round's ratios to perf record -g -a plain (record + report).
+		awk '$1 == "plain" { p = $4 } $1 ~ /^proftop/ { c[$1] = $4 }
+		     END { for (k in c) if (p > 0) printf "ratio %s %.3f\n", k, c[k] / p }' \
+			"$TMP/ab.round"
 	done | tee "$TMP/ab.txt" | sed 's/^/ab: /'
-	awk '{ s[$1] += $2; n[$1]++ } END { for (k in s) printf "ab mean: %s %.3f ms per 1000 (%d runs)\n", k, s[k] / n[k], n[k] }' "$TMP/ab.txt" | sort
+	awk '$1 != "ratio" { s[$1] += $2; cpu[$1] += $4; n[$1]++ } END { for (k in s) printf "ab mean: %s %.3f ms per 1000, cpu %.2f s (%d runs)\n", k, s[k] / n[k], cpu[k] / n[k], n[k] }' "$TMP/ab.txt" | sort
+	awk '$1 == "ratio" { s[$2] += $3; n[$2]++ } END { for (k in s) printf "ab mean: ratio %s %.3f (%d rounds)\n", k, s[k] / n[k], n[k] }' "$TMP/ab.txt" | sort
 fi

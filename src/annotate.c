@@ -326,6 +326,12 @@ out:
 void annotate_sample(struct annotate *a, const struct dso *dso, const struct symbol *sym,
 		     uint64_t addr, uint64_t period)
 {
+	annotate_sample_n(a, dso, sym, addr, period, 1);
+}
+
+void annotate_sample_n(struct annotate *a, const struct dso *dso, const struct symbol *sym,
+		       uint64_t addr, uint64_t period, uint64_t n)
+{
 	struct annotate_func *f;
 	size_t lo, hi;
 
@@ -352,9 +358,9 @@ void annotate_sample(struct annotate *a, const struct dso *dso, const struct sym
 		f->nr++;
 	}
 	f->c[lo].v[ANNOTATE_PERIOD] += period;
-	f->c[lo].v[ANNOTATE_SAMPLES]++;
+	f->c[lo].v[ANNOTATE_SAMPLES] += n;
 	f->total[ANNOTATE_PERIOD] += period;
-	f->total[ANNOTATE_SAMPLES]++;
+	f->total[ANNOTATE_SAMPLES] += n;
 out:
 	pthread_mutex_unlock(&a->lock);
 }

@@ -27,6 +27,9 @@ void annotate_free(struct annotate *a);
  * DSO's symbol space (hist_add's period, and one sample). */
 void annotate_sample(struct annotate *a, const struct dso *dso, const struct symbol *sym,
 		     uint64_t addr, uint64_t period);
+/* n such samples at once, of period in all. */
+void annotate_sample_n(struct annotate *a, const struct dso *dso, const struct symbol *sym,
+		       uint64_t addr, uint64_t period, uint64_t n);
 
 /* Samples of this system now (not a recording): the code of JIT functions
  * (named by a perf-PID.map) is then read from the process's memory. */

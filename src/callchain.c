@@ -343,6 +343,15 @@ int callchain_store_add_split(struct callchain_store *st, const struct callchain
 			      const struct callchain_frame *callers, size_t ncallers,
 			      uint64_t token, uint64_t period, size_t *index)
 {
+	return callchain_store_add_split_n(st, key, leaf, callers, ncallers, token, period, 1,
+					   index);
+}
+
+int callchain_store_add_split_n(struct callchain_store *st, const struct callchain_key *key,
+				const struct callchain_frame *leaf,
+				const struct callchain_frame *callers, size_t ncallers,
+				uint64_t token, uint64_t period, uint64_t samples, size_t *index)
+{
 	struct cc_chain_rec *c;
 	struct cc_hint *hint = NULL;
 	struct cc_chain_key ck = { key, leaf, callers, ncallers, 0 };
@@ -382,7 +391,7 @@ int callchain_store_add_split(struct callchain_store *st, const struct callchain
 		goto found;
 	}
 	if (st->nids + n > st->max_ids || st->nchains >= HASHTAB_MAX_ENTRIES) {
-		st->dropped += n;
+		st->dropped += n * samples;
 		return -ENOSPC;
 	}
 	if (st->nids + n > st->ids_cap)
@@ -431,7 +440,7 @@ found:
 	}
 account:
 	c->period += period;
-	c->samples++;
+	c->samples += samples;
 	if (index)
 		*index = (size_t)(c - st->chains);
 	return 0;

@@ -91,6 +91,12 @@ int callchain_store_add_split(struct callchain_store *st, const struct callchain
 			      const struct callchain_frame *leaf,
 			      const struct callchain_frame *callers, size_t ncallers,
 			      uint64_t token, uint64_t period, size_t *index);
+/* The same for samples samples at once, of period in all (--off-cpu's
+ * intervals of one chain, merged): counted as that many adds would. */
+int callchain_store_add_split_n(struct callchain_store *st, const struct callchain_key *key,
+				const struct callchain_frame *leaf,
+				const struct callchain_frame *callers, size_t ncallers,
+				uint64_t token, uint64_t period, uint64_t samples, size_t *index);
 
 /* x 7/8 on every count, dropping chains that reach period 0 (as hist_age
  * does with entries), and compacting the pool. */

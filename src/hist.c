@@ -365,7 +365,7 @@ static struct hist_memo *hist_memo_of(struct hist *h, size_t ci)
  * only_comm/only_pid: a memo is only used where they would change nothing,
  * that is with the comm of the chain (a key of it) and the pid its lookups
  * saw, or any pid once every entry on it is mixed_pid. */
-static size_t hist_add_chain(struct hist *h, const struct hist_sample *s)
+static size_t hist_add_chain(struct hist *h, const struct hist_sample *s, uint64_t count)
 {
 	struct callchain_key ck;
 	struct callchain_frame self = { s->dso, s->sym, s->kernel, s->addr };
@@ -389,8 +389,8 @@ static size_t hist_add_chain(struct hist *h, const struct hist_sample *s)
 	ck.cpu = h->key[SORT_CPU] ? s->cpu : 0;
 	/* The memo's first entry is the leaf frame's: only valid when that
 	 * is the sample's own function, as every caller passes it. */
-	memo = callchain_store_add_split(h->chains, &ck, leaf, callers, n - 1, token, s->period,
-					 &ci) == 0 &&
+	memo = callchain_store_add_split_n(h->chains, &ck, leaf, callers, n - 1, token, s->period,
+					   count, &ci) == 0 &&
 	       leaf->dso == s->dso && leaf->sym == s->sym && leaf->addr == s->addr &&
 	       !h->key_daddr; /* the data address is no part of the chain */
 	if (memo) {
@@ -400,9 +400,9 @@ static size_t hist_add_chain(struct hist *h, const struct hist_sample *s)
 			struct hist_entry *e = &h->entries[ent[0]];
 
 			e->period += s->period;
-			e->samples++;
+			e->samples += count;
 			h->total_period += s->period;
-			h->total_samples++;
+			h->total_samples += count;
 			for (i = 0; i < m->nr; i++)
 				h->children[ent[i]] += s->period;
 			return ent[0];
@@ -421,9 +421,9 @@ static size_t hist_add_chain(struct hist *h, const struct hist_sample *s)
 
 	idx = hist_lookup(h, s, s->dso, s->sym, s->kernel, s->addr);
 	h->entries[idx].period += s->period;
-	h->entries[idx].samples++;
+	h->entries[idx].samples += count;
 	h->total_period += s->period;
-	h->total_samples++;
+	h->total_samples += count;
 	h->gen++;
 	h->children[idx] += s->period;
 	h->extra[idx].gen = h->gen;
@@ -450,26 +450,27 @@ static size_t hist_add_chain(struct hist *h, const struct hist_sample *s)
 	return idx;
 }
 
-/* hist_add, returning the index of the sample's entry. */
-static size_t hist_add_at(struct hist *h, const struct hist_sample *s)
+/* hist_add of count samples at once (their periods summed in s), returning
+ * the index of the sample's entry. */
+static size_t hist_add_at(struct hist *h, const struct hist_sample *s, uint64_t count)
 {
 	size_t idx;
 	struct hist_entry *e;
 
 	if (h->chains)
-		return hist_add_chain(h, s);
+		return hist_add_chain(h, s, count);
 	idx = hist_lookup(h, s, s->dso, s->sym, s->kernel, s->addr);
 	e = &h->entries[idx];
 	e->period += s->period;
-	e->samples++;
+	e->samples += count;
 	h->total_period += s->period;
-	h->total_samples++;
+	h->total_samples += count;
 	return idx;
 }
 
 void hist_add(struct hist *h, const struct hist_sample *s)
 {
-	hist_add_at(h, s);
+	hist_add_at(h, s, 1);
 }
 
 void hist_enable_payload(struct hist *h, const struct payload_ops *ops)
@@ -479,7 +480,13 @@ void hist_enable_payload(struct hist *h, const struct payload_ops *ops)
 
 void hist_add_payload(struct hist *h, const struct hist_sample *s, const void *decoded)
 {
-	size_t idx = hist_add_at(h, s);
+	hist_add_payload_n(h, s, decoded, 1);
+}
+
+void hist_add_payload_n(struct hist *h, const struct hist_sample *s, const void *decoded,
+			uint64_t n)
+{
+	size_t idx = hist_add_at(h, s, n);
 
 	if (!h->payload) {
 		/* No decoder: the sample counts alone. */
@@ -492,11 +499,12 @@ void hist_add_payload(struct hist *h, const struct hist_sample *s, const void *d
 	if (!h->pstats)
 		h->pstats = xcalloc(h->cap ? h->cap : 1, h->payload->stats_size);
 	if (decoded) {
-		h->payload_samples++;
+		h->payload_samples += n;
 		h->payload->stats_add(hist_pstats(h, idx), decoded);
 	} else {
-		h->payload_other++;
-		h->payload->stats_add_other(hist_pstats(h, idx));
+		h->payload_other += n;
+		while (n--)
+			h->payload->stats_add_other(hist_pstats(h, idx));
 	}
 }
 

@@ -145,6 +145,11 @@ const struct sort_spec *hist_sort_spec(const struct hist *h);
  * zeroed). */
 void hist_enable_payload(struct hist *h, const struct payload_ops *ops);
 void hist_add_payload(struct hist *h, const struct hist_sample *s, const void *decoded);
+/* n samples at once, their periods summed in s->period, as n calls would
+ * count them (samples, chains, totals); decoded stands for all n, so its
+ * decoder's stats_add must count them (walltime's: its n). */
+void hist_add_payload_n(struct hist *h, const struct hist_sample *s, const void *decoded,
+			uint64_t n);
 /* The data's decoder (hist_enable_payload), or NULL. */
 const struct payload_ops *hist_payload(const struct hist *h);
 /* Whether entries have stats: some decoded sample has come. */

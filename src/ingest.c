@@ -113,6 +113,12 @@ struct ingest {
 	uint64_t offcpu_now;               /* the latest switch's time */
 	const struct perf_event_attr *offcpu_attr;  /* the tracepoint's */
 	bool offcpu_runq;                  /* the interval charged now was runnable */
+	/* The samples the one added now stands for: 1, or a run's intervals
+	 * (offcpu.h) charged at once; whether it was added resolved for good
+	 * (not held for symbols, none pending), so that its run may start. */
+	uint64_t charge_n;
+	bool charge_final;
+	bool offcpu_no_runs;               /* ingest_offcpu_test_runs */
 	/* --off-cpu, --wall: the rows' time columns (walltime.h), and what
 	 * the sample added now is: on-CPU, blocked or waiting to run */
 	const struct payload_ops *times;
@@ -169,6 +175,7 @@ struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine)
 	if (in->payload)
 		annotate_enable_payload(in->annotate, in->payload->payload);
 	annotate_set_live(in->annotate, cfg->live);
+	in->charge_n = 1;
 	if (cfg->off_cpu) {
 		in->offcpu = offcpu_new();
 		in->offcpu_defer = offcpu_defer_new();
@@ -206,12 +213,16 @@ struct machine *ingest_machine(struct ingest *in)
 	return in->machine;
 }
 
+static void ingest_offcpu_runs_end(struct ingest *in, uint32_t tid, bool evict);
+
 struct annotate_report *ingest_annotate(struct ingest *in, const char *symbol, const char *dso,
 				       uint64_t addr, bool ended)
 {
 	annotate_watch(in->annotate, symbol, dso);
-	if (ended)
+	if (ended) {
+		ingest_offcpu_runs_end(in, 0, false);
 		annotate_resolve(in->annotate, in->hist);
+	}
 	return annotate_report_of(in->annotate, symbol, dso, addr);
 }
 
@@ -601,7 +612,7 @@ static void ingest_count_fp_sym(struct ingest *in, const struct symbol *sym, uin
 /* A frame-pointer chain of n frames just resolved: count it if it has a
  * user part, and whether its outermost frame is a root; one whose
  * symbols are loading waits for them (ingest_count_fp_pending). */
-static void ingest_count_fp_root(struct ingest *in, size_t n)
+static void ingest_count_fp_root(struct ingest *in, size_t n, uint64_t count)
 {
 	const struct callchain_frame *f = n >= 2 ? &in->cc_callers[n - 2] : &in->cc_frames[0];
 	size_t i;
@@ -610,14 +621,14 @@ static void ingest_count_fp_root(struct ingest *in, size_t n)
 		return;
 	/* cc_at is the chain's own while cc_callers is cc_frames + 1. */
 	if (in->cc_callers != in->cc_frames + 1 || !in->cc_at[n - 1].pending) {
-		ingest_count_fp_sym(in, f->sym, 1);
+		ingest_count_fp_sym(in, f->sym, count);
 		return;
 	}
 	/* The same frame as a recent chain's: most are. */
 	for (i = in->nfp_pending; i > 0 && i + 8 > in->nfp_pending; i--) {
 		if (in->fp_pending[i - 1].dso == f->dso &&
 		    in->fp_pending[i - 1].addr == in->cc_at[n - 1].addr) {
-			in->fp_pending[i - 1].n++;
+			in->fp_pending[i - 1].n += count;
 			return;
 		}
 	}
@@ -630,7 +641,7 @@ static void ingest_count_fp_root(struct ingest *in, size_t n)
 	i = in->nfp_pending;
 	in->fp_pending[i].dso = f->dso;
 	in->fp_pending[i].addr = in->cc_at[n - 1].addr;
-	in->fp_pending[i].n = 1;
+	in->fp_pending[i].n = count;
 	in->nfp_pending++;
 }
 
@@ -692,8 +703,9 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 {
 	struct hist_sample hs;
 	struct resolved r;
+	uint64_t count = in->charge_n;
 
-	in->samples++;
+	in->samples += count;
 	ingest_resolve(in, s->sid.pid, s->sid.tid, s->cpumode, s->ip, &r);
 	/* Waiting for a CPU, not blocked: told apart by its own leaf. */
 	if (in->offcpu_runq) {
@@ -726,12 +738,13 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 	if ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) || dwarf) {
 		hist_enable_callchains(in->hist, 0);
 		hs.nr_chain = ingest_resolve_chain(in, s, &r);
-		in->zero_ends += callchain_zero_ends(s);
+		in->zero_ends += callchain_zero_ends(s) * count;
 		hs.callers = in->cc_callers;
 		hs.callers_token = in->cc_token;
 		if (!dwarf)
-			ingest_count_fp_root(in, hs.nr_chain);
+			ingest_count_fp_root(in, hs.nr_chain, count);
 	}
+	in->charge_final = !(hs.callers ? in->cc_pending : r.pending);
 	/* Symbols still loading (machine.c): hold the sample, not the engine. */
 	if (in->deferred && (hs.callers ? in->cc_pending : r.pending)) {
 		struct deferred_addr at = { r.addr, r.pending };
@@ -762,12 +775,12 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 		return;
 	}
 	if (in->times) {
-		struct walltime_sample t = { in->time_kind, s->period };
+		struct walltime_sample t = { in->time_kind, s->period, count };
 
 		if (t.kind == WALLTIME_ON)
 			in->oncpu_ns += s->period;
-		annotate_sample(in->annotate, r.dso, r.sym, r.addr, s->period);
-		hist_add_payload(in->hist, &hs, &t);
+		annotate_sample_n(in->annotate, r.dso, r.sym, r.addr, s->period, count);
+		hist_add_payload_n(in->hist, &hs, &t, count);
 		return;
 	}
 	/* a sample of the event without a payload is not the decoder's either */
@@ -789,15 +802,14 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 	hist_add(in->hist, &hs);
 }
 
-/* Charge an off-CPU interval as a sample of its duration in ns, with the
- * chain the thread had when it went off. */
-static void ingest_offcpu_charge(struct ingest *in, const struct offcpu_interval *iv,
-				 const struct perf_event_attr *attr)
+/* Charge n off-CPU intervals of one key (a run, offcpu.h) as one sample
+ * of their summed duration in ns, with the chain the thread had when it
+ * went off. */
+static void ingest_offcpu_charge_n(struct ingest *in, const struct offcpu_interval *iv,
+				   uint64_t n, const struct perf_event_attr *attr)
 {
 	struct sample s;
 
-	if (iv->end <= iv->start)
-		return;
 	memset(&s, 0, sizeof(s));
 	s.sid.pid = iv->pid;
 	s.sid.tid = iv->tid;
@@ -808,8 +820,8 @@ static void ingest_offcpu_charge(struct ingest *in, const struct offcpu_interval
 	s.callchain = iv->chain;
 	s.nr_callchain = iv->nr_chain;
 	s.period = iv->end - iv->start;
-	in->offcpu_ns += s.period;
 	in->offcpu_runq = iv->runnable;
+	in->charge_n = n;
 	in->time_kind = iv->runnable ? WALLTIME_RUNQ : WALLTIME_BLOCKED;
 	/* With dwarf the chain has its user part already (the unwinder's). */
 	if (unwind_attr_wants(attr))
@@ -817,7 +829,58 @@ static void ingest_offcpu_charge(struct ingest *in, const struct offcpu_interval
 	else
 		ingest_sample(in, &s, attr);
 	in->offcpu_runq = false;
+	in->charge_n = 1;
 	in->time_kind = WALLTIME_ON;
+}
+
+/* Thread tid's runs charged (only the one a new run would replace, with
+ * evict); all threads' with tid 0 (none is charged: the idle task never
+ * goes off). */
+static void ingest_offcpu_runs_end(struct ingest *in, uint32_t tid, bool evict)
+{
+	const struct unwind_map *old_maps = in->old_maps;
+	const void *attr;
+	struct offcpu_interval iv;
+	size_t cursor = 0;
+	uint64_t n;
+
+	if (!in->offcpu)
+		return;
+	/* A run is of the thread's current maps (see ingest_offcpu_charge). */
+	in->old_maps = NULL;
+	if (evict) {
+		if (offcpu_run_evict(in->offcpu, tid, &iv, &n, &attr))
+			ingest_offcpu_charge_n(in, &iv, n, attr);
+	} else if (tid) {
+		while (offcpu_run_take(in->offcpu, tid, &iv, &n, &attr))
+			ingest_offcpu_charge_n(in, &iv, n, attr);
+	} else {
+		while (offcpu_run_next(in->offcpu, &cursor, &iv, &n, &attr))
+			ingest_offcpu_charge_n(in, &iv, n, attr);
+	}
+	in->old_maps = old_maps;
+}
+
+/* Charge an off-CPU interval: counted into its thread's run when it has
+ * the run's key, else alone (ending the run), then starting a run of its
+ * own when its sample was added for good.  Not with the maps of before
+ * an exec (old_maps: the run is charged with the current ones). */
+static void ingest_offcpu_charge(struct ingest *in, const struct offcpu_interval *iv,
+				 const struct perf_event_attr *attr)
+{
+	bool runs = !in->offcpu_no_runs && !in->old_maps && !machine_synthesizing(in->machine);
+
+	if (iv->end <= iv->start)
+		return;
+	in->offcpu_ns += iv->end - iv->start;
+	if (runs && offcpu_run_extend(in->offcpu, iv, attr))
+		return;
+	/* Alone, with a new run taking the older one's place. */
+	ingest_offcpu_runs_end(in, iv->tid, true);
+	in->charge_final = false;
+	ingest_offcpu_charge_n(in, iv, 1, attr);
+	if (runs && in->charge_final)
+		offcpu_run_start(in->offcpu, iv, attr);
 }
 
 static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
@@ -853,8 +916,13 @@ static void ingest_offcpu_end(struct ingest *in, uint32_t tid, uint64_t time, bo
 			      const struct perf_event_attr *attr)
 {
 	struct offcpu_interval iv;
-	bool closed = exit ? offcpu_exit(in->offcpu, tid, time, &iv) :
-			     offcpu_in(in->offcpu, tid, time, &iv);
+	bool closed;
+
+	/* An exit forgets the thread, and its run with it. */
+	if (exit)
+		ingest_offcpu_runs_end(in, tid, false);
+	closed = exit ? offcpu_exit(in->offcpu, tid, time, &iv) :
+			offcpu_in(in->offcpu, tid, time, &iv);
 
 	if (time > in->offcpu_now)
 		in->offcpu_now = time;
@@ -887,6 +955,12 @@ static void ingest_offcpu_record(struct ingest *in, const struct record *rec,
 		offcpu_defer_push(in->offcpu_defer, &ev);
 	else
 		ingest_offcpu_end(in, ev.tid, ev.time, ev.kind == OFFCPU_DEFER_EXIT, attr);
+}
+
+uint64_t ingest_offcpu_test_runs(struct ingest *in, bool on)
+{
+	in->offcpu_no_runs = !on;
+	return in->offcpu ? offcpu_stats(in->offcpu)->in_runs : 0;
 }
 
 void ingest_offcpu_watch_holes(struct ingest *in)
@@ -1037,8 +1111,14 @@ void ingest_record(struct ingest *in, const struct perf_event_header *hdr,
 		machine_set_time(in->machine, rec.has_sid ? rec.sid.time : 0);
 	if (machine_synthesizing(in->machine))
 		ingest_synth_pid(in, &rec);
-	if (in->offcpu && rec.kind != RECORD_SAMPLE)
+	if (in->offcpu && rec.kind != RECORD_SAMPLE) {
+		/* Runs are charged at once, with the machine as it is now:
+		 * before it changes. */
+		if (rec.kind == RECORD_MMAP || rec.kind == RECORD_COMM ||
+		    rec.kind == RECORD_FORK || rec.kind == RECORD_EXIT)
+			ingest_offcpu_runs_end(in, 0, false);
 		ingest_offcpu_record(in, &rec, attr);
+	}
 	switch (rec.kind) {
 	case RECORD_SAMPLE:
 		ingest_sample(in, &rec.u.sample, attr);
@@ -1105,6 +1185,7 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 
 	/* The snapshot counts every sample read so far. */
 	ingest_unwound(in, true);
+	ingest_offcpu_runs_end(in, 0, false);
 	/* -g shows the callchain layout from the first (maybe empty) refresh. */
 	if (in->cfg.callchain && in->cfg.live)
 		hist_enable_callchains(in->hist, 0);
@@ -1171,6 +1252,7 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 
 		while (offcpu_next_open(in->offcpu, &at, in->offcpu_now, &iv))
 			ingest_offcpu_charge(in, &iv, in->offcpu_attr);
+		ingest_offcpu_runs_end(in, 0, false);
 	}
 	if (in->offcpu) {
 		const struct offcpu_stats *st = offcpu_stats(in->offcpu);

@@ -59,6 +59,11 @@ struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine);
 void ingest_free(struct ingest *in);
 struct machine *ingest_machine(struct ingest *in);
 
+/* Tests: off, every off-CPU interval is charged alone, none in runs
+ * (offcpu.h), to compare with what runs give.  Returns the intervals
+ * counted into runs so far. */
+uint64_t ingest_offcpu_test_runs(struct ingest *in, bool on);
+
 /* Load DSO symbols on the machine's loader thread from now on, holding the
  * samples that need them, and fetch from debuginfod if asked. */
 void ingest_symbols_async(struct ingest *in);

@@ -1,5 +1,6 @@
 /* Off-CPU time: sched_switch's raw fields from the tracepoint's format, and
- * the per-thread bookkeeping of intervals off the CPU. */
+ * the per-thread bookkeeping of intervals off the CPU, and of runs of them
+ * with one chain, which the engine charges at once. */
 #include "config.h"
 
 #include "offcpu.h"
@@ -183,22 +184,44 @@ bool offcpu_state_dead(uint64_t prev_state)
 	return (prev_state & 0x30) != 0 && !offcpu_state_runnable(prev_state);
 }
 
+/* Intervals closed since one charged alone, all with that one's key (at,
+ * its chain in chain), counted here until the engine charges them at
+ * once. */
+struct offcpu_run {
+	struct offcpu_interval at;
+	uint64_t *chain;
+	size_t cap;
+	uint64_t n, ns;
+	const void *tag;
+	uint32_t gen;               /* the thread's chain_gen that is this chain */
+	bool on;
+};
+
+#define OFFCPU_RUNS 2
+
 struct offcpu_thread {
 	struct offcpu_interval at;  /* chain: the thread's own copy */
 	uint64_t *chain;
 	size_t chain_cap;
+	uint32_t chain_gen;         /* bumped when chain changes */
 	bool off;
 	bool charged;               /* charged up to a refresh at start */
 	/* A switch-in seen while not off: its switch-out, from another CPU's
 	 * ring, may come after it (a drain takes each ring up to where it
 	 * is, not the rings up to one time), and closes there. */
 	uint64_t in_at;
+	/* Its runs (offcpu_run_*): two, as many threads go off with one
+	 * of two chains in turn (a read, then a write). */
+	struct offcpu_run run[OFFCPU_RUNS];
+	uint8_t run_old;            /* the one a new run replaces */
 };
 
 struct offcpu {
 	struct offcpu_thread *threads;
 	size_t nthreads, cap;
 	struct hashtab index;
+	size_t last;                /* the thread closed last: the engine asks
+				       about its run next */
 	uint64_t *exit_chain;       /* the last exited thread's, for its interval */
 	struct offcpu_stats stats;
 };
@@ -232,12 +255,15 @@ struct offcpu *offcpu_new(void)
 
 void offcpu_free(struct offcpu *o)
 {
-	size_t i;
+	size_t i, r;
 
 	if (!o)
 		return;
-	for (i = 0; i < o->nthreads; i++)
+	for (i = 0; i < o->nthreads; i++) {
 		free(o->threads[i].chain);
+		for (r = 0; r < OFFCPU_RUNS; r++)
+			free(o->threads[i].run[r].chain);
+	}
 	free(o->threads);
 	free(o->exit_chain);
 	hashtab_release(&o->index);
@@ -284,11 +310,17 @@ bool offcpu_out(struct offcpu *o, const struct offcpu_interval *at, struct offcp
 	 * interval's end is unknown, so it is dropped, not guessed. */
 	if (t->off)
 		o->stats.dropped++;
-	if (t->chain_cap < at->nr_chain || !t->chain)
-		t->chain = xgrow(t->chain, &t->chain_cap, at->nr_chain ? at->nr_chain : 1,
-				 sizeof(*t->chain));
-	if (at->nr_chain)
-		memcpy(t->chain, at->chain, at->nr_chain * sizeof(*t->chain));
+	/* Most threads go off with the chain they had last time: then
+	 * nothing is copied, and a run of it goes on (offcpu_run_extend). */
+	if (!t->chain || at->nr_chain != t->at.nr_chain ||
+	    memcmp(t->chain, at->chain, at->nr_chain * sizeof(*t->chain))) {
+		if (t->chain_cap < at->nr_chain || !t->chain)
+			t->chain = xgrow(t->chain, &t->chain_cap, at->nr_chain ? at->nr_chain : 1,
+					 sizeof(*t->chain));
+		if (at->nr_chain)
+			memcpy(t->chain, at->chain, at->nr_chain * sizeof(*t->chain));
+		t->chain_gen++;
+	}
 	t->at = *at;
 	t->at.chain = t->chain;
 	t->off = !late;
@@ -312,6 +344,7 @@ static bool offcpu_close(struct offcpu *o, struct offcpu_thread *t, uint64_t tim
 			 struct offcpu_interval *iv)
 {
 	t->off = false;
+	o->last = (size_t)(t - o->threads);
 	if (time < t->at.start) {
 		/* Back on the CPU just before a refresh charged it up to
 		 * then (live, the refresh's clock runs ahead of the rings):
@@ -350,6 +383,8 @@ static void offcpu_forget(struct offcpu *o, size_t slot, uint32_t idx)
 
 	hashtab_remove(&o->index, slot, offcpu_hash, o);
 	free(o->threads[idx].chain);
+	for (size_t r = 0; r < OFFCPU_RUNS; r++)
+		free(o->threads[idx].run[r].chain);
 	if (idx != last) {
 		uint32_t moved = o->threads[last].at.tid;
 
@@ -409,6 +444,134 @@ bool offcpu_next_open(struct offcpu *o, size_t *cursor, uint64_t time,
 		t->at.start = time;
 		t->charged = true;
 		return true;
+	}
+	return false;
+}
+
+/* Thread tid's entry, or NULL; the one closed last without a lookup. */
+static struct offcpu_thread *offcpu_run_thread(struct offcpu *o, uint32_t tid)
+{
+	if (o->last < o->nthreads && o->threads[o->last].at.tid == tid)
+		return &o->threads[o->last];
+	return offcpu_find(o, tid);
+}
+
+/* Whether iv, of t, would be charged as run r's intervals are but for
+ * its duration.  Its chain is t's own unless iv comes from elsewhere: the
+ * generation then says whether it is still the run's. */
+static bool offcpu_run_same(struct offcpu_thread *t, struct offcpu_run *r,
+			    const struct offcpu_interval *iv)
+{
+	const struct offcpu_interval *a = &r->at;
+
+	if (a->pid != iv->pid || a->cpu != iv->cpu || a->runnable != iv->runnable ||
+	    a->ip != iv->ip || a->cpumode != iv->cpumode || a->nr_chain != iv->nr_chain)
+		return false;
+	if (iv->chain == t->chain && t->chain_gen == r->gen)
+		return true;
+	if (memcmp(a->chain, iv->chain, a->nr_chain * sizeof(*a->chain)))
+		return false;
+	if (iv->chain == t->chain)
+		r->gen = t->chain_gen;
+	return true;
+}
+
+void offcpu_run_start(struct offcpu *o, const struct offcpu_interval *iv, const void *tag)
+{
+	struct offcpu_thread *t = offcpu_run_thread(o, iv->tid);
+	struct offcpu_run *r;
+
+	if (!t)
+		return;
+	r = &t->run[t->run_old];
+	t->run_old = (uint8_t)((t->run_old + 1) % OFFCPU_RUNS);
+	if (r->cap < iv->nr_chain || !r->chain)
+		r->chain = xgrow(r->chain, &r->cap, iv->nr_chain ? iv->nr_chain : 1,
+				 sizeof(*r->chain));
+	if (iv->nr_chain)
+		memcpy(r->chain, iv->chain, iv->nr_chain * sizeof(*r->chain));
+	r->at = *iv;
+	r->at.chain = r->chain;
+	/* iv's chain may be another's (an exited thread's): then no
+	 * generation of t's own is the run's. */
+	r->gen = iv->chain == t->chain ? t->chain_gen : t->chain_gen - 1;
+	r->n = 0;
+	r->ns = 0;
+	r->tag = tag;
+	r->on = true;
+}
+
+bool offcpu_run_extend(struct offcpu *o, const struct offcpu_interval *iv, const void *tag)
+{
+	struct offcpu_thread *t = offcpu_run_thread(o, iv->tid);
+	size_t i;
+
+	if (!t)
+		return false;
+	for (i = 0; i < OFFCPU_RUNS; i++) {
+		struct offcpu_run *r = &t->run[i];
+
+		if (!r->on || r->tag != tag || !offcpu_run_same(t, r, iv))
+			continue;
+		r->n++;
+		r->ns += iv->end - iv->start;
+		r->at.end = iv->end;
+		/* The other goes first when a new run comes. */
+		t->run_old = (uint8_t)((i + 1) % OFFCPU_RUNS);
+		o->stats.in_runs++;
+		return true;
+	}
+	return false;
+}
+
+/* Run r into *iv, *n and *tag (when it has intervals), ended. */
+static bool offcpu_run_end(struct offcpu_run *r, struct offcpu_interval *iv, uint64_t *n,
+			   const void **tag)
+{
+	bool some = r->on && r->n;
+
+	if (some) {
+		*iv = r->at;
+		iv->start = iv->end - r->ns;
+		*n = r->n;
+		*tag = r->tag;
+	}
+	r->on = false;
+	r->n = 0;
+	r->ns = 0;
+	return some;
+}
+
+bool offcpu_run_evict(struct offcpu *o, uint32_t tid, struct offcpu_interval *iv, uint64_t *n,
+		      const void **tag)
+{
+	struct offcpu_thread *t = offcpu_run_thread(o, tid);
+
+	return t && offcpu_run_end(&t->run[t->run_old], iv, n, tag);
+}
+
+bool offcpu_run_take(struct offcpu *o, uint32_t tid, struct offcpu_interval *iv, uint64_t *n,
+		     const void **tag)
+{
+	struct offcpu_thread *t = offcpu_run_thread(o, tid);
+	size_t i;
+
+	for (i = 0; t && i < OFFCPU_RUNS; i++)
+		if (offcpu_run_end(&t->run[i], iv, n, tag))
+			return true;
+	return false;
+}
+
+bool offcpu_run_next(struct offcpu *o, size_t *cursor, struct offcpu_interval *iv, uint64_t *n,
+		     const void **tag)
+{
+	for (; *cursor < o->nthreads * OFFCPU_RUNS; (*cursor)++) {
+		struct offcpu_thread *t = &o->threads[*cursor / OFFCPU_RUNS];
+
+		if (offcpu_run_end(&t->run[*cursor % OFFCPU_RUNS], iv, n, tag)) {
+			(*cursor)++;
+			return true;
+		}
 	}
 	return false;
 }

@@ -71,6 +71,7 @@ struct offcpu_stats {
 				       CPU's ring): closed at it, not lost */
 	uint64_t dropped;           /* intervals ending before they started */
 	uint64_t exited;            /* closed at the thread's exit */
+	uint64_t in_runs;           /* counted into a run (offcpu_run_extend) */
 };
 
 struct offcpu;
@@ -98,6 +99,28 @@ size_t offcpu_threads(const struct offcpu *o);
  * more. */
 bool offcpu_next_open(struct offcpu *o, size_t *cursor, uint64_t time,
 		      struct offcpu_interval *iv);
+
+/* Runs: most of a thread's intervals have the chain of one of its last
+ * two, and n of them charged at once cost what one does, with the same
+ * counts.  After charging iv alone, offcpu_run_start makes it (and tag,
+ * the engine's: what it was charged as) the key of a run of its thread,
+ * in place of its older run, which offcpu_run_evict ended first; a thread
+ * has two.  offcpu_run_extend counts a closed interval into the run with
+ * its key (true), and the engine charges it later with the others:
+ * offcpu_run_evict (tid's older run), offcpu_run_take (one of tid's, until
+ * false) or offcpu_run_next (every thread's, from *cursor 0) give a run's
+ * intervals as one, of their summed duration (start moved back), n of
+ * them, and its tag, and end the run.  The engine ends them all before
+ * anything could charge the same key differently (a refresh, a thread's
+ * new maps or comm). */
+void offcpu_run_start(struct offcpu *o, const struct offcpu_interval *iv, const void *tag);
+bool offcpu_run_extend(struct offcpu *o, const struct offcpu_interval *iv, const void *tag);
+bool offcpu_run_evict(struct offcpu *o, uint32_t tid, struct offcpu_interval *iv, uint64_t *n,
+		      const void **tag);
+bool offcpu_run_take(struct offcpu *o, uint32_t tid, struct offcpu_interval *iv, uint64_t *n,
+		     const void **tag);
+bool offcpu_run_next(struct offcpu *o, size_t *cursor, struct offcpu_interval *iv, uint64_t *n,
+		     const void **tag);
 
 const struct offcpu_stats *offcpu_stats(const struct offcpu *o);
 

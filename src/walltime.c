@@ -35,7 +35,7 @@ static void walltime_stats_add(void *stats, const void *decoded)
 	struct walltime_stats *st = stats;
 	const struct walltime_sample *s = decoded;
 
-	st->samples++;
+	st->samples += s->n;
 	switch (s->kind) {
 	case WALLTIME_ON:
 		st->on_ns += s->ns;

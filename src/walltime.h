@@ -16,10 +16,12 @@ enum walltime_kind {
 	WALLTIME_RUNQ,    /* off it, preempted while runnable: waiting to run */
 };
 
-/* The decoded form hist_add_payload takes: one sample's time. */
+/* The decoded form hist_add_payload takes: one sample's time (or n's). */
 struct walltime_sample {
 	enum walltime_kind kind;
 	uint64_t ns;
+	uint64_t n;       /* the samples ns is the sum of (--off-cpu's merged
+			     intervals of one chain), 1 or more */
 };
 
 /* A row's stats (all in ns, decayed as the row's period is). */

@@ -13,6 +13,7 @@
 #include "symtab.h"
 #include "testutil.h"
 #include "util.h"
+#include "walltime.h"
 
 static struct sort_spec spec_of(const char *s)
 {
@@ -502,6 +503,88 @@ START_TEST(test_decay_children)
 END_TEST
 
 /* x * 7 / 8 must not overflow for periods near the top of uint64_t. */
+/* a and b hold the same entries, counts, stats and chains. */
+static void same_hists(const struct hist *a, const struct hist *b)
+{
+	const struct callchain_store *ca = hist_callchains(a), *cb = hist_callchains(b);
+	size_t i;
+
+	ck_assert_uint_eq(hist_count(a), hist_count(b));
+	ck_assert_uint_eq(hist_total_period(a), hist_total_period(b));
+	ck_assert_uint_eq(hist_total_samples(a), hist_total_samples(b));
+	ck_assert_uint_eq(hist_payload_samples(a), hist_payload_samples(b));
+	for (i = 0; i < hist_count(a); i++) {
+		const struct hist_entry *x = hist_entry_at(a, i), *y = hist_entry_at(b, i);
+
+		ck_assert_ptr_eq(x->sym, y->sym);
+		ck_assert_uint_eq(x->period, y->period);
+		ck_assert_uint_eq(x->samples, y->samples);
+		ck_assert_uint_eq(x->children, y->children);
+		ck_assert(!memcmp(hist_entry_payload(a, i), hist_entry_payload(b, i),
+				  sizeof(struct walltime_stats)));
+	}
+	ck_assert_uint_eq(callchain_store_count(ca), callchain_store_count(cb));
+	for (i = 0; i < callchain_store_count(ca); i++) {
+		struct callchain_chain x, y;
+
+		callchain_store_get(ca, i, &x);
+		callchain_store_get(cb, i, &y);
+		ck_assert_uint_eq(x.nr, y.nr);
+		ck_assert_uint_eq(x.period, y.period);
+		ck_assert_uint_eq(x.samples, y.samples);
+	}
+}
+
+/* hist_add_payload_n of n samples (--off-cpu's runs) counts as n
+ * hist_add_payload calls do: entries' samples, period and children (a
+ * recursive chain's once), the stats, the chains' counts; and after a
+ * decay. */
+START_TEST(test_add_n)
+{
+	struct symbol leaf = { 0, 1, "leaf" }, mid = { 1, 2, "mid" };
+	struct sort_spec spec = spec_of("comm,sym");
+	struct hist *one = hist_new(&spec), *n = hist_new(&spec);
+	struct callchain_frame chain[3] = { { NULL, &leaf, false, 0 }, { NULL, &mid, false, 0 },
+					    { NULL, &leaf, false, 0 } };
+	static const uint64_t periods[5] = { 7, 1000, 3, 55, 123457 };
+	struct walltime_sample t = { WALLTIME_BLOCKED, 0, 1 };
+	struct hist_sample s = sample("x", 1, 1, 0, NULL, &leaf, false, 0);
+	uint64_t total = 0;
+	size_t i;
+
+	hist_enable_callchains(one, 0);
+	hist_enable_callchains(n, 0);
+	hist_enable_payload(one, &walltime_offcpu);
+	hist_enable_payload(n, &walltime_offcpu);
+	s.chain = chain;
+	s.nr_chain = 3;
+	for (i = 0; i < 5; i++) {
+		s.period = t.ns = periods[i];
+		hist_add_payload(one, &s, &t);
+		total += periods[i];
+	}
+	s.period = t.ns = total;
+	t.n = 5;
+	hist_add_payload_n(n, &s, &t, 5);
+	/* And one alone in both, of another chain. */
+	s.nr_chain = 2;
+	s.period = t.ns = 11;
+	t.n = 1;
+	hist_add_payload(one, &s, &t);
+	hist_add_payload_n(n, &s, &t, 1);
+	same_hists(one, n);
+	ck_assert_uint_eq(hist_total_samples(n), 6);
+	ck_assert_uint_eq(find_sym(n, &leaf, "x")->samples, 6);
+	ck_assert_uint_eq(find_sym(n, &leaf, "x")->children, total + 11);
+	ck_assert_uint_eq(find_sym(n, &mid, "x")->children, total + 11);
+	hist_age(one, HIST_DECAY);
+	hist_age(n, HIST_DECAY);
+	same_hists(one, n);
+	hist_free(one);
+	hist_free(n);
+}
+END_TEST
+
 START_TEST(test_decay_large)
 {
 	struct symbol a = { 0, 1, "a" };
@@ -949,6 +1032,7 @@ static Suite *suite(void)
 
 	tc = tcase_create("many");
 	tcase_add_test(tc, test_many);
+	tcase_add_test(tc, test_add_n);
 	/* valgrind runs it unforked and slowly */
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);

@@ -5,6 +5,8 @@
 
 #include <linux/perf_event.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -12,6 +14,7 @@
 #include "hist.h"
 #include "ingest.h"
 #include "offcpu.h"
+#include "output.h"
 #include "refresh.h"
 #include "testutil.h"
 #include "view.h"
@@ -79,14 +82,16 @@ static void feed_switch(uint32_t tid, uint32_t next, uint64_t time)
 	feed_switch_on(0, tid, next, time);
 }
 
-static void feed_switch_on(uint32_t cpu, uint32_t tid, uint32_t next, uint64_t time)
+/* tid of pid goes off cpu at time in state, for next, with chain: its
+ * user ips (nr of them, the first being the sample's ip). */
+static void feed_switch_chain(uint32_t cpu, uint32_t pid, uint32_t tid, uint32_t next,
+			      uint64_t time, uint64_t state, const uint64_t *chain, size_t nr)
 {
-	uint64_t w[16];
+	uint64_t w[24];
 	uint32_t size = RAW_SIZE;
 	unsigned char raw[RAW_SIZE];
-	uint64_t state = 1;
 	struct perf_event_header *h = (void *)w;
-	size_t n = 1;
+	size_t n = 1, i;
 
 	memset(w, 0, sizeof(w));
 	memset(raw, 0, sizeof(raw));
@@ -94,14 +99,15 @@ static void feed_switch_on(uint32_t cpu, uint32_t tid, uint32_t next, uint64_t t
 	memcpy(raw + 16, &state, 8);
 	memcpy(raw + 24, &next, 4);
 	w[n++] = ID;
-	w[n++] = 0x401000;                            /* ip */
-	w[n++] = tid | (uint64_t)tid << 32;           /* pid, tid */
+	w[n++] = chain[0];                            /* ip */
+	w[n++] = pid | (uint64_t)tid << 32;           /* pid, tid */
 	w[n++] = time;
 	w[n++] = cpu;                                 /* cpu, reserved */
 	w[n++] = 1;                                   /* period */
-	w[n++] = 2;                                   /* callchain */
+	w[n++] = nr + 1;                              /* callchain */
 	w[n++] = PERF_CONTEXT_USER;
-	w[n++] = 0x401000;
+	for (i = 0; i < nr; i++)
+		w[n++] = chain[i];
 	memcpy(&w[n], &size, 4);
 	memcpy((char *)&w[n] + 4, raw, RAW_SIZE);
 	n += (4 + RAW_SIZE) / 8;
@@ -109,6 +115,13 @@ static void feed_switch_on(uint32_t cpu, uint32_t tid, uint32_t next, uint64_t t
 	h->misc = PERF_RECORD_MISC_USER;
 	h->size = (uint16_t)(n * 8);
 	ingest_record(in, h, &attr);
+}
+
+static void feed_switch_on(uint32_t cpu, uint32_t tid, uint32_t next, uint64_t time)
+{
+	static const uint64_t chain[] = { 0x401000 };
+
+	feed_switch_chain(cpu, tid, tid, next, time, 1, chain, 1);
 }
 
 /* A system-wide switch record of tid at time: its switch-out or -in. */
@@ -234,6 +247,139 @@ START_TEST(test_holes_cpu_watch)
 }
 END_TEST
 
+/* A COMM record (a rename, not an exec) of tid of pid at time. */
+static void feed_comm(uint32_t pid, uint32_t tid, const char *comm, uint64_t time)
+{
+	uint64_t w[8];
+	struct perf_event_header *h = (void *)w;
+
+	memset(w, 0, sizeof(w));
+	w[1] = pid | (uint64_t)tid << 32;
+	strncpy((char *)&w[2], comm, 15);
+	w[4] = pid | (uint64_t)tid << 32;             /* sample_id: pid, tid */
+	w[5] = time;
+	w[6] = 0;                                     /* cpu */
+	w[7] = ID;
+	h->type = PERF_RECORD_COMM;
+	h->size = sizeof(w);
+	ingest_record(in, h, &attr);
+}
+
+/* An EXIT record of tid of pid at time. */
+static void feed_exit(uint32_t pid, uint32_t tid, uint64_t time)
+{
+	uint64_t w[8];
+	struct perf_event_header *h = (void *)w;
+
+	memset(w, 0, sizeof(w));
+	w[1] = pid | (uint64_t)pid << 32;             /* pid, ppid */
+	w[2] = tid | (uint64_t)pid << 32;             /* tid, ptid */
+	w[3] = time;
+	w[4] = pid | (uint64_t)tid << 32;
+	w[5] = time;
+	w[6] = 0;
+	w[7] = ID;
+	h->type = PERF_RECORD_EXIT;
+	h->size = sizeof(w);
+	ingest_record(in, h, &attr);
+}
+
+static bool render_snap(struct snapshot *snap, void *ctx)
+{
+	FILE *f = ctx;
+
+	output_json(f, snap);
+	output_folded(f, snap);
+	return false;
+}
+
+/* The same switches through an ingest with runs or without: every
+ * refresh's JSON (rows, counts, trees) and folded stacks, and in *in_runs
+ * the intervals counted into runs.  Three threads take turns on two CPUs,
+ * each going off with the chain it had the last few times (runs of about
+ * 7; one thread with either of two in turn), sometimes preempted
+ * (runnable: [runqueue]); four refreshes with
+ * decay between; a thread renamed, one exiting while off (closed at its
+ * exit) and one while on, each replaced by a new thread. */
+static char *offcpu_script(bool runs, uint64_t *in_runs)
+{
+	static const uint64_t chains[4][4] = {
+		{ 0x401000 },
+		{ 0x401100, 0x402000 },
+		{ 0x401200, 0x402000, 0x403000 },
+		{ 0x401000, 0x402100, 0x403100, 0x404000 },
+	};
+	struct ingest_config cfg;
+	struct errmsg em = ERRMSG_INIT;
+	struct ingest_header hdr = { .time = 1, .event = "sched:sched_switch" };
+	struct refresh_action act = { .what = REFRESH_FULL, .interval = 1 };
+	uint32_t pids[3] = { 100, 100, 102 }, tids[3] = { 100, 101, 102 };
+	uint64_t t = 1000000000u;
+	char *buf = NULL;
+	size_t len = 0, k;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ingest_free(in);
+	/* Times from the switches alone: no clock at the refreshes. */
+	attr.use_clockid = 0;
+	memset(&cfg, 0, sizeof(cfg));
+	ck_assert_int_eq(sort_spec_parse("comm,pid,tid,cpu,sym", &cfg.sort, &em), 0);
+	cfg.mode = HIST_DECAY;
+	cfg.callchain = true;
+	cfg.view.tree_rows = 100;
+	cfg.view.stacks = true;
+	cfg.off_cpu = &format;
+	in = ingest_new(&cfg, 62 /* EM_X86_64 */);
+	ingest_offcpu_test_runs(in, runs);
+	for (k = 0; k < 200; k++) {
+		/* Thread 0 takes turns between two chains (two runs). */
+		size_t i = k % 3, c = (k / 20 + i + (i ? 0 : k / 3 % 2)) % 4;
+
+		if (k == 60)
+			feed_comm(100, 101, "renamed", t);
+		if (k == 132) {
+			/* tids[2] went off at k = 131. */
+			feed_exit(pids[2], tids[2], t);
+			pids[2] = tids[2] = 103;
+		}
+		if (k == 172) {
+			/* tids[1] came on at k = 171. */
+			feed_exit(pids[1], tids[1], t);
+			pids[1] = tids[1] = 104;
+		}
+		feed_switch_chain((k / 29) % 2, pids[i], tids[i], tids[(i + 1) % 3], t,
+				  (k / 23) % 3 ? 1 : 0, chains[c], c + 1);
+		t += 1000 + (k * 37) % 101;
+		if (k == 40 || k == 90 || k == 150 || k == 199)
+			ingest_publish(in, &hdr, &act, render_snap, f);
+	}
+	fclose(f);
+	*in_runs = ingest_offcpu_test_runs(in, runs);
+	return buf;
+}
+
+/* Intervals of one key charged at once as a run give every row, count,
+ * tree and stack that charging them one by one gives, across refreshes
+ * with decay, a rename and exits. */
+START_TEST(test_runs_same_as_alone)
+{
+	uint64_t with_runs, without;
+	char *a = offcpu_script(false, &without);
+	char *b = offcpu_script(true, &with_runs);
+
+	ck_assert_uint_eq(without, 0);
+	/* Most intervals go into runs. */
+	ck_assert_uint_ge(with_runs, 80);
+	ck_assert_ptr_nonnull(strstr(a, "renamed"));
+	ck_assert_ptr_nonnull(strstr(a, "[runqueue]"));
+	/* Whole, not through ck_assert_str_eq: its message is too short. */
+	ck_assert_msg(!strcmp(a, b), "runs change the output");
+	free(a);
+	free(b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ingest_offcpu");
@@ -242,6 +388,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_live_switch_out_records_unread);
 	tcase_add_test(tc, test_holes_cpu_watch);
+	tcase_add_test(tc, test_runs_same_as_alone);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -41,7 +41,7 @@ static void add(struct hist *h, uint32_t tid, const struct symbol *sym, enum wal
 		.comm = intern("app"), .pid = 100, .tid = tid, .dso = dso_app, .sym = sym,
 		.period = ns,
 	};
-	struct walltime_sample t = { k, ns };
+	struct walltime_sample t = { k, ns, 1 };
 
 	hist_add_payload(h, &s, &t);
 }
