@@ -433,7 +433,12 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 		if (snap->payload_store) {
 			unsigned char *st = snap->payload_store + i * snap->payload->stats_size;
 
-			memcpy(st, tmp[i].row.payload, snap->payload->stats_size);
+			/* An inlined level's row has no samples of its own
+			   (view_rows_expand): its stats are all zero. */
+			if (tmp[i].row.payload)
+				memcpy(st, tmp[i].row.payload, snap->payload->stats_size);
+			else
+				memset(st, 0, snap->payload->stats_size);
 			rows[i].payload = st;
 		}
 		if (snap->callchains && i < tree_rows && expand)

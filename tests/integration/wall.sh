@@ -218,6 +218,19 @@ assert total > 2e6, total
 assert abs(ours - total) <= 0.01 * total, (ours, total)
 PY
 	ok "replay: the same shares; total within 1% of perf script's"
+	# Inlined functions' rows have no time of their own (they once had no
+	# stats at all, and the snapshot copied from NULL).
+	"$PROFTOP" --wall -i "$TMP/w.data" --json -s dso,sym >"$TMP/plain.json" 2>"$TMP/err" ||
+		fail "--wall -i --json: $(cat "$TMP/err")"
+	"$PROFTOP" --wall -i "$TMP/w.data" --json --inline -s dso,sym,srcline >"$TMP/inl.json" \
+		2>"$TMP/err" || fail "--wall -i --inline -s dso,sym,srcline: status $?: $(cat "$TMP/err")"
+	python3 - "$TMP/plain.json" "$TMP/inl.json" <<'PY' || fail "--wall --inline rows"
+import json, sys
+plain, inl = (json.loads(open(f).read().splitlines()[-1])["rows"] for f in sys.argv[1:])
+assert any(r.get("inlined") for r in inl), "no inlined row"
+assert sum(r["period"] for r in inl) == sum(r["period"] for r in plain)
+PY
+	ok "--wall --inline -s dso,sym,srcline: inlined rows, the same total time"
 	# perf's pipe format: the formats come as a record in the stream.
 	perf record -q -o - -e cpu-clock -e sched:sched_switch -g --switch-events -- "$WAITER" 2 \
 		2>/dev/null | "$PROFTOP" --wall -i - --folded >"$TMP/pipe.folded" 2>"$TMP/err" ||
