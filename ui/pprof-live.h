@@ -26,4 +26,9 @@ void pprof_live_encode(struct pprof_live *l, struct strbuf *out, const struct sn
 /* The kept tables' packed fields, to follow out: fills v[0..3), returns 3. */
 size_t pprof_live_pieces(const struct pprof_live *l, struct iovec *v);
 
+/* What protobuf-c packed of the Samples since l was made: a Sample's
+ * location ids and labels once per distinct key (keys), its values when
+ * they changed (values); the rest is reused bytes (tests). */
+void pprof_live_packed(const struct pprof_live *l, size_t *keys, size_t *values);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <zlib.h>
 
 #include "callchain.h"
@@ -16,6 +17,7 @@
 #include "intern.h"
 #include "machine.h"
 #include "pprof.h"
+#include "pprof-live.h"
 #include "symtab.h"
 #include "testutil.h"
 #include "util.h"
@@ -548,6 +550,106 @@ START_TEST(test_live_kept_stacks)
 }
 END_TEST
 
+/* A live encoding (out and the kept pieces) decoded. */
+static Profile *live_profile(struct pprof_live *l, const struct snapshot *snap)
+{
+	struct strbuf raw;
+	struct iovec v[4];
+	size_t i, n;
+	Profile *p;
+
+	strbuf_init(&raw);
+	pprof_live_encode(l, &raw, snap, "c", 1000000000);
+	n = pprof_live_pieces(l, v);
+	for (i = 0; i < n; i++)
+		strbuf_add(&raw, v[i].iov_base, v[i].iov_len);
+	p = unpack(&raw);
+	strbuf_release(&raw);
+	return p;
+}
+
+/* The live profile of snap reads as the one-shot one. */
+static void live_same(struct pprof_live *l, const struct snapshot *snap)
+{
+	struct strbuf a, b, raw;
+	Profile *live = live_profile(l, snap), *one;
+	size_t n1, f1, n2, f2;
+
+	strbuf_init(&a);
+	strbuf_init(&b);
+	strbuf_init(&raw);
+	pprof_encode(&raw, snap, "c", 1000000000);
+	one = unpack(&raw);
+	profile_text(live, &a, &n1, &f1);
+	profile_text(one, &b, &n2, &f2);
+	same_text(&a, &b);
+	perftools__profiles__profile__free_unpacked(live, NULL);
+	perftools__profiles__profile__free_unpacked(one, NULL);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&raw);
+}
+
+/* A Sample's location ids and labels are packed once and its values when
+ * they change; two stacks of one key (same frames and labels) with other
+ * values in one refresh, and values that come back, still read right. */
+START_TEST(test_live_samples_kept)
+{
+	struct pprof_live *l = pprof_live_new();
+	char **names;
+	size_t nnames, keys, values, keys0, values0, i, nsmp = 0;
+	struct snapshot snap = make_snap(1, false, &names, &nnames);
+	struct snapshot_stack *st = (struct snapshot_stack *)snap.stacks;
+	uint64_t s5;
+
+	for (i = 0; i < snap.nr_stacks; i++)
+		nsmp += st[i].samples || st[i].period;
+	live_same(l, &snap);
+	pprof_live_packed(l, &keys0, &values0);
+	ck_assert_uint_eq(keys0, nsmp);
+	ck_assert_uint_eq(values0, nsmp);
+	/* the same snapshot: nothing packed again */
+	live_same(l, &snap);
+	pprof_live_packed(l, &keys, &values);
+	ck_assert_uint_eq(keys, keys0);
+	ck_assert_uint_eq(values, values0);
+	/* one stack's values change: only its values are packed */
+	ck_assert(st[5].samples);
+	s5 = st[5].samples;
+	st[5].samples += 300;
+	st[5].period += 300000;
+	live_same(l, &snap);
+	pprof_live_packed(l, &keys, &values);
+	ck_assert_uint_eq(keys, keys0);
+	ck_assert_uint_eq(values, values0 + 1);
+	/* and back */
+	st[5].samples = s5;
+	st[5].period -= 300000;
+	live_same(l, &snap);
+	pprof_live_packed(l, &keys, &values);
+	ck_assert_uint_eq(values, values0 + 2);
+	/* stack 7 made stack 6's twin but for its counts: one key, two
+	   Samples */
+	ck_assert(st[6].samples && st[7].samples && st[6].samples != st[7].samples + 1);
+	free((void *)st[7].frames);
+	st[7].frames = xcalloc(st[6].nr_frames, sizeof(*st[7].frames));
+	memcpy((void *)st[7].frames, st[6].frames, st[6].nr_frames * sizeof(*st[6].frames));
+	st[7].nr_frames = st[6].nr_frames;
+	st[7].comm = st[6].comm;
+	st[7].tid = st[6].tid;
+	st[7].samples = st[6].samples + 1;
+	live_same(l, &snap);
+	live_same(l, &snap);
+	pprof_live_packed(l, &keys, &values);
+	ck_assert_uint_eq(keys, keys0);
+	/* one entry, the twins' values alternating: 7 in the first
+	   refresh, both in the second */
+	ck_assert_uint_eq(values, values0 + 2 + 3);
+	snap_free(&snap, names, nnames);
+	pprof_live_free(l);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pprof_live");
@@ -557,6 +659,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_live_ids_stay);
 	tcase_add_test(tc, test_live_bounded);
 	tcase_add_test(tc, test_live_kept_stacks);
+	tcase_add_test(tc, test_live_samples_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }
