@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <zlib.h>
 
 #include "hash.h"
 #include "hashtab.h"
@@ -68,6 +69,10 @@ struct pprof_live {
 	size_t nskeys, skeys_cap;
 	struct strbuf sbytes;
 	size_t packed_keys, packed_values;  /* pprof_live_packed */
+	/* The CRC-32 of the first crc_len[i] bytes of locs, funcs, strs:
+	   they grow at the end, so a refresh's CRC goes on from there. */
+	uLong crc[3];
+	size_t crc_len[3];
 };
 
 static void pprof_live_release(struct pprof_live *l)
@@ -494,6 +499,7 @@ void pprof_live_encode(struct pprof_live *l, struct strbuf *out,
 	}
 	if (refile) {
 		strbuf_reset(&l->funcs);
+		l->crc_len[1] = 0;
 		l->nfuncs = 0;
 	}
 	for (; l->nfuncs < e->funcs.n; l->nfuncs++) {
@@ -548,14 +554,25 @@ void pprof_live_free(struct pprof_live *l)
 	free(l);
 }
 
-size_t pprof_live_pieces(const struct pprof_live *l, struct iovec *v)
+size_t pprof_live_pieces(struct pprof_live *l, struct iovec *v, uLong *crc)
 {
-	v[0].iov_base = l->locs.buf;
-	v[0].iov_len = l->locs.len;
-	v[1].iov_base = l->funcs.buf;
-	v[1].iov_len = l->funcs.len;
-	v[2].iov_base = l->strs.buf;
-	v[2].iov_len = l->strs.len;
+	const struct strbuf *b[3] = { &l->locs, &l->funcs, &l->strs };
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		v[i].iov_base = b[i]->buf;
+		v[i].iov_len = b[i]->len;
+		if (!crc)
+			continue;
+		if (!l->crc_len[i] || l->crc_len[i] > b[i]->len) {
+			l->crc[i] = crc32(0, NULL, 0);
+			l->crc_len[i] = 0;
+		}
+		l->crc[i] = crc32_z(l->crc[i], (const Bytef *)b[i]->buf + l->crc_len[i],
+				    b[i]->len - l->crc_len[i]);
+		l->crc_len[i] = b[i]->len;
+		crc[i] = l->crc[i];
+	}
 	return 3;
 }
 

@@ -560,7 +560,7 @@ static Profile *live_profile(struct pprof_live *l, const struct snapshot *snap)
 
 	strbuf_init(&raw);
 	pprof_live_encode(l, &raw, snap, "c", 1000000000);
-	n = pprof_live_pieces(l, v);
+	n = pprof_live_pieces(l, v, NULL);
 	for (i = 0; i < n; i++)
 		strbuf_add(&raw, v[i].iov_base, v[i].iov_len);
 	p = unpack(&raw);
