@@ -622,6 +622,25 @@ START_TEST(test_live_samples_kept)
 	pprof_live_packed(l, &keys, &values);
 	ck_assert_uint_eq(keys, keys0);
 	ck_assert_uint_eq(values, values0 + 1);
+	/* values of every varint length, and int64s below 0 (10 bytes):
+	   the value field packed by hand decodes as protobuf-c's */
+	{
+		static const uint64_t big[] = { 0, 1, 127, 128, 16383, 16384, 1ULL << 35,
+						(1ULL << 63) - 1, 1ULL << 63, UINT64_MAX };
+		size_t q;
+
+		for (q = 0; q + 1 < sizeof(big) / sizeof(*big); q++) {
+			st[5].samples = big[q];
+			st[5].period = big[q + 1];
+			live_same(l, &snap);
+		}
+		st[5].samples = s5 + 300;
+		st[5].period = 1000 * s5 + 300000;
+		live_same(l, &snap);
+		pprof_live_packed(l, &keys, &values);
+		ck_assert_uint_eq(values, values0 + 1 + sizeof(big) / sizeof(*big));
+		values0 = values - 1;
+	}
 	/* and back */
 	st[5].samples = s5;
 	st[5].period -= 300000;
