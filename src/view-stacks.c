@@ -489,7 +489,8 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 			qsort_r(live + i, j - i, sizeof(*live), view_stie_cmp, &tie);
 	}
 
-	out = xcalloc(nout, sizeof(*out));
+	/* (each one set whole below: no calloc's pass over them first) */
+	out = xmalloc((nout + 1) * sizeof(*out));
 	snap->stack_frames = f = nframes ? xmalloc(nframes * sizeof(*f)) : NULL;
 	for (i = 0, j = 0; i < nlive; i++) {
 		const struct view_sgroup *g = &c->g[live[i]];
@@ -500,10 +501,14 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 			const struct view_smember *m = &mem[mi[g->mem_off + k]];
 			size_t x;
 
-			out[j].comm = g->comm;
-			out[j].group = i;
-			out[j].nr_frames = g->nr;
-			out[j].frames = f;
+			out[j] = (struct snapshot_stack){
+				.comm = g->comm,
+				.group = i,
+				.nr_frames = g->nr,
+				.frames = f,
+				.samples = g->samples,
+				.period = g->period,
+			};
 			if (detail) {
 				out[j].frame_ids = m->ids;
 				out[j].has_pid = pids;
@@ -512,9 +517,6 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 				out[j].tid = m->tid;
 				out[j].samples = m->samples;
 				out[j].period = m->period;
-			} else {
-				out[j].samples = g->samples;
-				out[j].period = g->period;
 			}
 			memcpy(f, gf, g->nr * sizeof(*f));
 			for (x = 0; x < g->nr; x++)
