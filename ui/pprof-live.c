@@ -116,15 +116,12 @@ static void pprof_live_start(struct pprof_live *l, const struct snapshot *snap)
 }
 
 /* A field of message m, numbered field (1-15), framed: its tag, its length
- * as a varint, the bytes protobuf-c packs.  bound: at least m's packed
- * size, or 0 to ask protobuf-c (which is as long as packing). */
-static void pprof_live_put(struct strbuf *out, unsigned field, const ProtobufCMessage *m, size_t bound)
+ * as a varint, the bytes protobuf-c packs. */
+static void pprof_live_put(struct strbuf *out, unsigned field, const ProtobufCMessage *m)
 {
+	size_t bound = protobuf_c_message_get_packed_size(m), n, k, v;
 	uint8_t *p;
-	size_t n, k, v;
 
-	if (!bound)
-		bound = protobuf_c_message_get_packed_size(m);
 	out->buf = xgrow(out->buf, &out->cap, out->len + 12 + bound, 1);
 	p = (uint8_t *)out->buf + out->len;
 	*p++ = (uint8_t)(field << 3 | 2);
@@ -269,7 +266,7 @@ static void pprof_live_pack_location(struct pprof_live *l, size_t i)
 		l->lines_cap = cap;
 	}
 	pprof_location_fill(e, i, &lo, l->lines, l->lines_p);
-	pprof_live_put(&l->locs, 4, &lo.base, 0);
+	pprof_live_put(&l->locs, 4, &lo.base);
 	ll->packed = true;
 	ll->mapping = (uint32_t)lo.mapping_id;
 	ll->lines = (uint32_t)lo.n_line;
@@ -523,7 +520,7 @@ void pprof_live_encode(struct pprof_live *l, struct strbuf *out,
 
 		pprof_function_fill(e, l->nfuncs, &f, l->fn_packed_file[l->nfuncs],
 				    l->fn_packed_start[l->nfuncs]);
-		pprof_live_put(&l->funcs, 5, &f.base, 0);
+		pprof_live_put(&l->funcs, 5, &f.base);
 	}
 
 	/* The head, then the Samples, Mappings and kept tables. */
@@ -550,7 +547,7 @@ void pprof_live_encode(struct pprof_live *l, struct strbuf *out,
 		pprof_mapping_fill(e, i, &m, snap);
 		m.has_filenames = map_fns[i] && map_files[i] == map_fns[i];
 		m.has_line_numbers = map_lines[i] && map_numbered[i] == map_lines[i];
-		pprof_live_put(out, 3, &m.base, 0);
+		pprof_live_put(out, 3, &m.base);
 	}
 	free(map_fns);
 	for (; l->nstrs < e->strs.n; l->nstrs++)
