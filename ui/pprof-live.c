@@ -11,8 +11,6 @@
 #include <sys/uio.h>
 #include <zlib.h>
 
-#include "hash.h"
-#include "hashtab.h"
 #include "pprof-impl.h"
 #include "strbuf.h"
 #include "util.h"
@@ -52,23 +50,7 @@ struct pprof_live {
 	Label **label_p;
 	size_t label_p_cap;
 	size_t restarts;                   /* tables started again (sparse) */
-	/* Samples by their location ids and labels, which protobuf-c packs
-	   once (pprof_live_sample): the bytes of the location_id field and of
-	   the label fields (sbytes), and the value field's bytes of the last
-	   values seen. */
-	struct pprof_live_smp {
-		uint64_t hash;
-		size_t key, bytes;                 /* offsets in skeys, sbytes */
-		uint32_t nids, nlabels, idlen, lablen;
-		int64_t val[2];
-		uint8_t vlen, vb[23];              /* vlen 0: none packed yet */
-	} *smp;
-	size_t nsmp, smp_cap;
-	struct hashtab smp_ht;
-	uint64_t *skeys;                   /* ids, then key, str, num a label */
-	size_t nskeys, skeys_cap;
-	struct strbuf sbytes;
-	size_t packed_keys, packed_values;  /* pprof_live_packed */
+	struct strbuf sbuf;                /* a Sample's fields but value */
 	/* The CRC-32 of the first crc_len[i] bytes of locs, funcs, strs:
 	   they grow at the end, so a refresh's CRC goes on from there. */
 	uLong crc[3];
@@ -89,30 +71,23 @@ static void pprof_live_release(struct pprof_live *l)
 	free(l->lines);
 	free(l->lines_p);
 	free(l->label_p);
-	free(l->smp);
-	free(l->skeys);
-	strbuf_release(&l->sbytes);
-	hashtab_release(&l->smp_ht);
+	strbuf_release(&l->sbuf);
 }
 
 /* From nothing: a first refresh, or the tables had become sparse. */
 static void pprof_live_start(struct pprof_live *l, const struct snapshot *snap)
 {
 	size_t restarts = l->restarts + l->started;
-	size_t keys = l->packed_keys, values = l->packed_values;
 
 	pprof_live_release(l);
 	memset(l, 0, sizeof(*l));
 	l->restarts = restarts;
-	l->packed_keys = keys;
-	l->packed_values = values;
 	l->started = true;
 	pprof_enc_init(&l->e, snap->callchains ? snap->nr_stacks : 0, true);
 	strbuf_init(&l->strs);
 	strbuf_init(&l->funcs);
 	strbuf_init(&l->locs);
-	strbuf_init(&l->sbytes);
-	hashtab_init(&l->smp_ht, snap->callchains ? 2 * snap->nr_stacks : 0);
+	strbuf_init(&l->sbuf);
 }
 
 /* A field of message m, numbered field (1-15), framed: its tag, its length
@@ -275,168 +250,65 @@ static void pprof_live_pack_location(struct pprof_live *l, size_t i)
 	l->nlocs++;
 }
 
-/* A Sample's key: its location ids and labels (string and location ids
- * are the kept tables', good until they start again). */
-struct pprof_live_skey {
-	const uint64_t *ids;
-	size_t nids;
-	const Label *labels;
-	size_t nlabels;
-};
-
-static uint64_t pprof_live_skey_hash(const struct pprof_live_skey *k)
+/* The bytes of a packed repeated uint64 field of v[0..n) (0: none). */
+static size_t pprof_live_ids_len(const uint64_t *v, size_t n)
 {
-	uint64_t h = k->nids;
-	size_t i;
+	size_t len = 0, i;
+	uint64_t x;
 
-	for (i = 0; i < k->nids; i++)
-		h = hash_combine(h, k->ids[i]);
-	for (i = 0; i < k->nlabels; i++)
-		h = hash_combine(hash_combine(hash_combine(h, (uint64_t)k->labels[i].key),
-					      (uint64_t)k->labels[i].str),
-				 (uint64_t)k->labels[i].num);
-	return hash_finish(h);
+	for (i = 0; i < n; i++)
+		for (len++, x = v[i]; x >= 0x80; x >>= 7)
+			len++;
+	if (!n)
+		return 0;
+	for (i = 2, x = len; x >= 0x80; x >>= 7)
+		i++;
+	return i + len;
 }
 
-static uint64_t pprof_live_smp_hash(const void *ctx, uint32_t idx)
+/* Sample sm framed into out as field 2 of the Profile.  protobuf-c packs
+ * a message's fields in their numbers' order, each field's bytes apart
+ * from the others': a Sample is its location_id field, then value, then
+ * label.  protobuf-c packs a Sample of sm's ids and labels; its value
+ * field, which decay changes at every refresh, is two varints written
+ * here between them (protobuf-c took 240 instructions a Sample to pack
+ * them, 10% of a refresh, bench/pprof-refresh).  Keeping the packed ids
+ * and labels from one refresh to the next, found again by hashing them,
+ * cost more than packing them: 3.7% of a live run's CPU went to 11%
+ * (perf, -a -g -F 4000 -d 1), the kept bytes' memory traffic. */
+static void pprof_live_sample(struct pprof_live *l, struct strbuf *out, Sample *sm)
 {
-	return ((const struct pprof_live *)ctx)->smp[idx].hash;
-}
+	size_t n, idlen, v, i, vlen;
+	uint8_t vb[24], *p = vb + 2;
 
-static bool pprof_live_smp_eq(const void *ctx, uint32_t idx, const void *key)
-{
-	const struct pprof_live *l = ctx;
-	const struct pprof_live_smp *m = &l->smp[idx];
-	const struct pprof_live_skey *k = key;
-	const uint64_t *v = l->skeys + m->key;
-	size_t i;
-
-	if (m->nids != k->nids || m->nlabels != k->nlabels ||
-	    memcmp(v, k->ids, k->nids * sizeof(*v)) != 0)
-		return false;
-	for (i = 0, v += k->nids; i < k->nlabels; i++, v += 3)
-		if (v[0] != (uint64_t)k->labels[i].key || v[1] != (uint64_t)k->labels[i].str ||
-		    v[2] != (uint64_t)k->labels[i].num)
-			return false;
-	return true;
-}
-
-/* A message packed by protobuf-c at the end of out. */
-static size_t pprof_live_pack(struct strbuf *out, const ProtobufCMessage *m)
-{
-	size_t n = protobuf_c_message_get_packed_size(m);
-
-	out->buf = xgrow(out->buf, &out->cap, out->len + n + 1, 1);
-	n = protobuf_c_message_pack(m, (uint8_t *)out->buf + out->len);
-	out->len += n;
-	return n;
-}
-
-/* The value field of a Sample of values v[0..2), packed as protobuf-c
- * packs it (a packed repeated int64: its tag, length and varints, a
- * negative one of 10 bytes), into m->vb (22 bytes at most).  By hand: a
- * refresh's values change with decay, and protobuf-c took 240
- * instructions a Sample to pack them, 10% of a refresh (bench/
- * pprof-refresh); two varints take 30.  check_pprof_live compares. */
-static void pprof_live_values(struct pprof_live_smp *m, const int64_t *v)
-{
-	uint8_t *p = m->vb + 2;
-	size_t i;
-
-	for (i = 0; i < 2; i++) {
-		uint64_t x = (uint64_t)v[i];
+	for (i = 0; i < sm->n_value; i++) {
+		uint64_t x = (uint64_t)sm->value[i];
 
 		for (; x >= 0x80; x >>= 7)
 			*p++ = (uint8_t)(x | 0x80);
 		*p++ = (uint8_t)x;
-		m->val[i] = v[i];
 	}
-	m->vb[0] = 2 << 3 | 2;
-	m->vb[1] = (uint8_t)(p - m->vb - 2);
-	m->vlen = (uint8_t)(p - m->vb);
-}
-
-/* Sample sm framed into out as field 2 of the Profile.  protobuf-c packs
- * a message's fields in their numbers' order and a field's bytes do not
- * depend on the others, so a Sample is its location_id field's bytes,
- * then value's, then label's: those of ids and labels are packed by
- * protobuf-c once per distinct key and kept, value's when the values
- * change (pprof_live_values); the Sample's tag and length are ours.  The bytes are those protobuf-c packs for the
- * whole Sample (check_pprof_live). */
-static void pprof_live_sample(struct pprof_live *l, struct strbuf *out, const Sample *sm)
-{
-	struct pprof_live_skey k = { sm->location_id, sm->n_location_id, NULL, sm->n_label };
-	struct pprof_live_smp *m;
-	uint64_t h;
-	size_t slot, n, v;
-	uint8_t *p;
-
-	if (k.nlabels)
-		k.labels = sm->label[0];
-	h = pprof_live_skey_hash(&k);
-	slot = hashtab_probe(&l->smp_ht, h, pprof_live_smp_eq, l, &k);
-	if (l->smp_ht.slots[slot] == HASHTAB_EMPTY) {
-		Sample part;
-		size_t i;
-
-		l->smp = xgrow(l->smp, &l->smp_cap, l->nsmp + 1, sizeof(*l->smp));
-		m = &l->smp[l->nsmp];
-		memset(m, 0, sizeof(*m));
-		m->hash = h;
-		m->nids = (uint32_t)k.nids;
-		m->nlabels = (uint32_t)k.nlabels;
-		m->key = l->nskeys;
-		l->skeys = xgrow(l->skeys, &l->skeys_cap, l->nskeys + k.nids + 3 * k.nlabels,
-				 sizeof(*l->skeys));
-		memcpy(l->skeys + l->nskeys, k.ids, k.nids * sizeof(*k.ids));
-		l->nskeys += k.nids;
-		for (i = 0; i < k.nlabels; i++) {
-			l->skeys[l->nskeys++] = (uint64_t)k.labels[i].key;
-			l->skeys[l->nskeys++] = (uint64_t)k.labels[i].str;
-			l->skeys[l->nskeys++] = (uint64_t)k.labels[i].num;
-		}
-		m->bytes = l->sbytes.len;
-		perftools__profiles__sample__init(&part);
-		part.n_location_id = sm->n_location_id;
-		part.location_id = sm->location_id;
-		m->idlen = (uint32_t)pprof_live_pack(&l->sbytes, &part.base);
-		perftools__profiles__sample__init(&part);
-		part.n_label = sm->n_label;
-		part.label = sm->label;
-		m->lablen = (uint32_t)pprof_live_pack(&l->sbytes, &part.base);
-		hashtab_insert_at(&l->smp_ht, slot, (uint32_t)l->nsmp++, pprof_live_smp_hash, l);
-		l->packed_keys++;
-	} else {
-		m = &l->smp[l->smp_ht.slots[slot]];
-	}
-	if (!m->vlen || m->val[0] != sm->value[0] || m->val[1] != sm->value[1]) {
-		pprof_live_values(m, sm->value);
-		l->packed_values++;
-	}
-	n = m->idlen + m->vlen + m->lablen;
-	out->buf = xgrow(out->buf, &out->cap, out->len + 12 + n, 1);
+	vb[0] = 2 << 3 | 2;
+	vb[1] = (uint8_t)(p - vb - 2);
+	vlen = sm->n_value ? (size_t)(p - vb) : 0;
+	sm->n_value = 0;
+	/* varints of 10 bytes at most, a label's three fields 33 */
+	n = 16 + 10 * (sm->n_location_id + 2) + 40 * sm->n_label;
+	l->sbuf.buf = xgrow(l->sbuf.buf, &l->sbuf.cap, n, 1);
+	n = protobuf_c_message_pack(&sm->base, (uint8_t *)l->sbuf.buf);
+	sm->n_value = 2;
+	idlen = pprof_live_ids_len(sm->location_id, sm->n_location_id);
+	out->buf = xgrow(out->buf, &out->cap, out->len + 12 + n + vlen, 1);
 	p = (uint8_t *)out->buf + out->len;
 	*p++ = 2 << 3 | 2;
-	for (v = n; v >= 0x80; v >>= 7)
+	for (v = n + vlen; v >= 0x80; v >>= 7)
 		*p++ = (uint8_t)(v | 0x80);
 	*p++ = (uint8_t)v;
-	memcpy(p, l->sbytes.buf + m->bytes, m->idlen);
-	memcpy(p + m->idlen, m->vb, m->vlen);
-	memcpy(p + m->idlen + m->vlen, l->sbytes.buf + m->bytes + m->idlen, m->lablen);
-	out->len = (size_t)((char *)p - out->buf) + n;
+	memcpy(p, l->sbuf.buf, idlen);
+	memcpy(p + idlen, vb, vlen);
+	memcpy(p + idlen + vlen, l->sbuf.buf + idlen, n - idlen);
+	out->len = (size_t)((char *)p - out->buf) + n + vlen;
 	out->buf[out->len] = '\0';
-}
-
-/* The kept Samples when most are no refresh's any more (chains pruned):
- * from nothing, as the tables (pprof_live_walk). */
-static void pprof_live_samples_sparse(struct pprof_live *l)
-{
-	if (l->nsmp <= 2 * l->e.nsmp + 1024)
-		return;
-	l->nsmp = l->nskeys = 0;
-	strbuf_reset(&l->sbytes);
-	hashtab_release(&l->smp_ht);
-	hashtab_init(&l->smp_ht, 2 * l->e.nsmp);
 }
 
 /* The refresh's profile: the kept tables brought up to date, and the
@@ -534,7 +406,6 @@ void pprof_live_encode(struct pprof_live *l, struct strbuf *out,
 		l->label_p = xgrow(l->label_p, &l->label_p_cap, e->nlabels, sizeof(*l->label_p));
 	for (i = 0; i < e->nlabels; i++)
 		l->label_p[i] = &e->labels[i];
-	pprof_live_samples_sparse(l);
 	for (i = 0; i < e->nsmp; i++) {
 		Sample *sm = &e->smp[i];
 
@@ -587,10 +458,4 @@ size_t pprof_live_pieces(struct pprof_live *l, struct iovec *v, uLong *crc)
 		crc[i] = l->crc[i];
 	}
 	return 3;
-}
-
-void pprof_live_packed(const struct pprof_live *l, size_t *keys, size_t *values)
-{
-	*keys = l->packed_keys;
-	*values = l->packed_values;
 }

@@ -28,9 +28,4 @@ void pprof_live_encode(struct pprof_live *l, struct strbuf *out, const struct sn
  * from the last call's, as the tables only grow (or start again). */
 size_t pprof_live_pieces(struct pprof_live *l, struct iovec *v, unsigned long *crc);
 
-/* What protobuf-c packed of the Samples since l was made: a Sample's
- * location ids and labels once per distinct key (keys), its values when
- * they changed (values); the rest is reused bytes (tests). */
-void pprof_live_packed(const struct pprof_live *l, size_t *keys, size_t *values);
-
 #endif
