@@ -1,7 +1,7 @@
 /* Live --pprof's encoding (pprof-live.h): the tables of pprof.c kept from
  * one refresh to the next, each new Location, Function and string packed
- * once (protobuf-c packs every message; the fields' framing is ours, see
- * pprof.c's top comment for the measurement). */
+ * once (protobuf-c packs every message but a Sample's value field; the
+ * fields' framing is ours, see pprof.c's top comment for the measurement). */
 #include "config.h"
 
 #include "pprof-live.h"
