@@ -27,6 +27,10 @@ struct view_sgroup {
 	/* this build's */
 	uint32_t nmem, mem_off, fill;
 	uint64_t samples, period;
+	/* The last build's member order (detail, more than one member): the
+	   sorted members' places in the chain store's order, at perm_off in
+	   the scache's perm; perm_n members, 0: none. */
+	uint32_t perm_off, perm_n;
 };
 
 struct view_scache {
@@ -41,6 +45,9 @@ struct view_scache {
 	bool *same;              /* order[i] prints as order[i - 1] does */
 	uint32_t build;          /* builds so far */
 	size_t live;             /* groups of the last build */
+	uint32_t *perm;          /* the groups' member orders (perm_off) */
+	size_t perm_cap;
+	size_t resorts, reused;  /* member orders sorted, reused (tests) */
 };
 
 /* A chain of this build, in its group. */
@@ -67,6 +74,7 @@ static void view_scache_free(void *p)
 	free(c->frames);
 	free(c->order);
 	free(c->same);
+	free(c->perm);
 	hashtab_release(&c->index);
 	free(c);
 }
@@ -281,6 +289,66 @@ static int view_stie_cmp(const void *pa, const void *pb, void *ctx)
 	return 0;
 }
 
+/* Group g's members m[0..nmem) (chain store order) sorted by
+ * view_smember_cmp.  Chains keep their order in the store (decay drops
+ * some, new ones come last), so a group's order is mostly the last
+ * build's: that order is tried first and kept when each member is not
+ * greater than the next, else they are sorted (issue 18: sorting every
+ * group at every refresh was a third of live --pprof's view work).  Ties
+ * print the same, merged after: either order of them gives the same
+ * stacks.  The order is recorded in perm[*nperm..) for the next build;
+ * tie[k]: m[k] compares equal to m[k - 1]. */
+static void view_smembers_order(struct view_scache *c, struct view_sgroup *g,
+				const struct callchain_store *st, struct view_smember *mem,
+				uint32_t *m, uint32_t *asc, uint32_t *pos, struct view_smember *tmp,
+				uint32_t *perm, size_t *nperm, bool *tie)
+{
+	uint32_t k, n = g->nmem;
+	bool sorted = false;
+	int d = 0;
+
+	memcpy(asc, m, n * sizeof(*m));
+	if (g->perm_n == n) {
+		for (k = 0; k < n; k++)
+			m[k] = asc[c->perm[g->perm_off + k]];
+		for (k = 1; k < n && (d = view_smember_cmp(&mem[m[k - 1]], &mem[m[k]], (void *)st)) <= 0; k++)
+			tie[k] = d == 0;
+		sorted = k == n;
+	}
+	if (sorted) {
+		memcpy(pos, c->perm + g->perm_off, n * sizeof(*pos));
+		c->reused++;
+	} else if (n > 16) {
+		/* A long one is sorted as a copy (its place in group) */
+		for (k = 0; k < n; k++) {
+			tmp[k] = mem[asc[k]];
+			tmp[k].group = k;
+		}
+		qsort_r(tmp, n, sizeof(*tmp), view_smember_cmp, (void *)st);
+		for (k = 0; k < n; k++)
+			pos[k] = tmp[k].group;
+		c->resorts++;
+	} else {
+		/* a few (insertion sort) */
+		for (k = 0; k < n; k++) {
+			uint32_t y = k;
+
+			for (; y && view_smember_cmp(&mem[asc[pos[y - 1]]], &mem[asc[k]], (void *)st) > 0; y--)
+				pos[y] = pos[y - 1];
+			pos[y] = k;
+		}
+		c->resorts++;
+	}
+	for (k = 0; k < n; k++)
+		m[k] = asc[pos[k]];
+	for (k = 1; !sorted && k < n; k++)
+		tie[k] = view_smember_cmp(&mem[m[k - 1]], &mem[m[k]], (void *)st) == 0;
+	g->perm_off = (uint32_t)*nperm;
+	g->perm_n = n;
+	memcpy(perm + *nperm, pos, n * sizeof(*pos));
+	*nperm += n;
+}
+
 /* view_build_stacks_sorted's stacks without display frames, from groups
  * kept with the store. */
 static void view_build_stacks_kept(const struct callchain_store *st, struct snapshot *snap,
@@ -294,7 +362,10 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	struct snapshot_stack *out;
 	struct snapshot_frame *f;
 	struct view_stie tie;
-	bool *same, run;
+	struct view_smember *tmp;
+	uint32_t *asc, *pos, *perm;
+	size_t nperm = 0;
+	bool *same, *eq, run;
 	bool pids = sort_spec_has(&snap->sort, SORT_PID), tids = sort_spec_has(&snap->sort, SORT_TID);
 
 	if (!n)
@@ -364,39 +435,28 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 		mi[g->mem_off + g->fill++] = (uint32_t)i;
 	}
 	/* Each group's members in order, the same ones merged (in mem). */
+	asc = xmalloc(2 * (n + 1) * sizeof(*asc));
+	pos = asc + n + 1;
+	perm = xmalloc((n + 1) * sizeof(*perm));
+	tmp = xmalloc((n + 1) * sizeof(*tmp));
+	eq = xmalloc((n + 1) * sizeof(*eq));
 	for (i = 0; i < nlive; i++) {
 		struct view_sgroup *g = &c->g[live[i]];
 		uint32_t *m = mi + g->mem_off, k, kept = 0;
-		struct view_smember *tmp;
 
+		if (!detail || g->nmem < 2)
+			g->perm_n = 0;
 		if (!detail) {
 			nout++;
 			nframes += g->nr;
 			continue;
 		}
 		if (g->nmem > 1) {
-			/* Their indices: a group has a few members (insertion
-			   sort), a long one is sorted in place of a copy. */
-			if (g->nmem > 16) {
-				tmp = xmalloc(g->nmem * sizeof(*tmp));
-				for (k = 0; k < g->nmem; k++)
-					tmp[k] = mem[m[k]];
-				qsort_r(tmp, g->nmem, sizeof(*tmp), view_smember_cmp, (void *)st);
-				for (k = 0; k < g->nmem; k++)
-					mem[m[k]] = tmp[k];
-				free(tmp);
-			} else {
-				for (k = 1; k < g->nmem; k++) {
-					uint32_t x = m[k], y = k;
-
-					for (; y && view_smember_cmp(&mem[m[y - 1]], &mem[x], (void *)st) > 0; y--)
-						m[y] = m[y - 1];
-					m[y] = x;
-				}
-			}
-			/* The same ones merged into the first. */
+			view_smembers_order(c, g, st, mem, m, asc, pos, tmp, perm, &nperm, eq);
+			/* The same ones merged into the first (ties are
+			   transitive: m[k - 1] is in m[kept - 1]). */
 			for (k = 0; k < g->nmem; k++) {
-				if (kept && view_smember_cmp(&mem[m[kept - 1]], &mem[m[k]], (void *)st) == 0) {
+				if (kept && eq[k]) {
 					mem[m[kept - 1]].samples += mem[m[k]].samples;
 					mem[m[kept - 1]].period += mem[m[k]].period;
 					continue;
@@ -408,6 +468,15 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 		nout += g->nmem;
 		nframes += (size_t)g->nmem * g->nr;
 	}
+	/* The orders kept: those of groups not in this build go. */
+	for (i = 0; i < c->ng; i++)
+		if (c->g[i].seen != c->build)
+			c->g[i].perm_n = 0;
+	free(c->perm);
+	c->perm = perm;
+	free(asc);
+	free(tmp);
+	free(eq);
 	/* Groups that print the same, by their counts. */
 	tie.c = c;
 	tie.st = st;
@@ -420,7 +489,8 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 			qsort_r(live + i, j - i, sizeof(*live), view_stie_cmp, &tie);
 	}
 
-	out = xcalloc(nout, sizeof(*out));
+	/* (each one set whole below: no calloc's pass over them first) */
+	out = xmalloc((nout + 1) * sizeof(*out));
 	snap->stack_frames = f = nframes ? xmalloc(nframes * sizeof(*f)) : NULL;
 	for (i = 0, j = 0; i < nlive; i++) {
 		const struct view_sgroup *g = &c->g[live[i]];
@@ -431,10 +501,14 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 			const struct view_smember *m = &mem[mi[g->mem_off + k]];
 			size_t x;
 
-			out[j].comm = g->comm;
-			out[j].group = i;
-			out[j].nr_frames = g->nr;
-			out[j].frames = f;
+			out[j] = (struct snapshot_stack){
+				.comm = g->comm,
+				.group = i,
+				.nr_frames = g->nr,
+				.frames = f,
+				.samples = g->samples,
+				.period = g->period,
+			};
 			if (detail) {
 				out[j].frame_ids = m->ids;
 				out[j].has_pid = pids;
@@ -443,9 +517,6 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 				out[j].tid = m->tid;
 				out[j].samples = m->samples;
 				out[j].period = m->period;
-			} else {
-				out[j].samples = g->samples;
-				out[j].period = g->period;
 			}
 			memcpy(f, gf, g->nr * sizeof(*f));
 			for (x = 0; x < g->nr; x++)
@@ -467,6 +538,14 @@ size_t view_stacks_kept_groups(const struct callchain_store *st)
 	const struct view_scache *c = callchain_store_view_cache(st);
 
 	return c ? c->ng : 0;
+}
+
+void view_stacks_member_orders(const struct callchain_store *st, size_t *sorted, size_t *reused)
+{
+	const struct view_scache *c = callchain_store_view_cache(st);
+
+	*sorted = c ? c->resorts : 0;
+	*reused = c ? c->reused : 0;
 }
 
 void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,

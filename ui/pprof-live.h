@@ -23,7 +23,9 @@ void pprof_live_free(struct pprof_live *l);
  * and time_nanos as pprof_encode's. */
 void pprof_live_encode(struct pprof_live *l, struct strbuf *out, const struct snapshot *snap,
 		       const char *comment, int64_t time_nanos);
-/* The kept tables' packed fields, to follow out: fills v[0..3), returns 3. */
-size_t pprof_live_pieces(const struct pprof_live *l, struct iovec *v);
+/* The kept tables' packed fields, to follow out: fills v[0..3), returns 3;
+ * with crc, their CRC-32s (zlib's crc32) in crc[0..3), each taken on
+ * from the last call's, as the tables only grow (or start again). */
+size_t pprof_live_pieces(struct pprof_live *l, struct iovec *v, unsigned long *crc);
 
 #endif

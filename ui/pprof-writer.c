@@ -136,9 +136,11 @@ static int pprof_writer_file(struct pprof_writer *w, struct errmsg *em)
  * member of stored blocks.  Framed here (RFC 1952's header, RFC 1951's
  * blocks of at most 65535 bytes each behind its length, the CRC-32 and
  * size), so that the kept tables are written from where they are, not
- * copied into one buffer and twice more through deflate. */
+ * copied into one buffer and twice more through deflate.  kept_crc: NULL,
+ * or the CRC-32 of each piece past the first (the kept tables': computed
+ * once, combined here). */
 static int pprof_writer_stored(struct pprof_writer *w, const struct iovec *piece, size_t npiece,
-			       struct errmsg *em)
+			       const uLong *kept_crc, struct errmsg *em)
 {
 	static const unsigned char head[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
 	size_t total = 0, nblk, b, i, k = 0, p = 0, poff = 0;
@@ -149,7 +151,10 @@ static int pprof_writer_stored(struct pprof_writer *w, const struct iovec *piece
 
 	for (i = 0; i < npiece; i++) {
 		total += piece[i].iov_len;
-		crc = crc32_z(crc, piece[i].iov_base, piece[i].iov_len);
+		if (i && kept_crc)
+			crc = crc32_combine(crc, kept_crc[i - 1], (z_off_t)piece[i].iov_len);
+		else
+			crc = crc32_z(crc, piece[i].iov_base, piece[i].iov_len);
 	}
 	nblk = total ? (total + 65534) / 65535 : 1;
 	hdr = xmalloc(5 * nblk);
@@ -196,12 +201,13 @@ static int pprof_writer_stored(struct pprof_writer *w, const struct iovec *piece
 	return err;
 }
 
-/* The live profile's pieces: the refresh's fields, then the kept tables. */
-static size_t pprof_writer_pieces(struct pprof_writer *w, struct iovec *v)
+/* The live profile's pieces: the refresh's fields, then the kept tables
+ * (with crc: their CRC-32s). */
+static size_t pprof_writer_pieces(struct pprof_writer *w, struct iovec *v, uLong *crc)
 {
 	v[0].iov_base = w->raw.buf;
 	v[0].iov_len = w->raw.len;
-	return 1 + pprof_live_pieces(w->lv, v + 1);
+	return 1 + pprof_live_pieces(w->lv, v + 1, crc);
 }
 
 int pprof_writer_snapshot(struct pprof_writer *w, const struct snapshot *snap,
@@ -229,8 +235,9 @@ int pprof_writer_snapshot(struct pprof_writer *w, const struct snapshot *snap,
 	   deflate was most of the writing (issue 18). */
 	if (w->lv) {
 		struct iovec v[4];
+		uLong crc[3];
 
-		return pprof_writer_stored(w, v, pprof_writer_pieces(w, v), em);
+		return pprof_writer_stored(w, v, pprof_writer_pieces(w, v, crc), crc, em);
 	}
 	return pprof_writer_file(w, em);
 }
@@ -248,7 +255,7 @@ int pprof_writer_finish(struct pprof_writer *w, const struct snapshot *last,
 			pprof_encode(&w->raw, last, w->comment, w->start);
 		} else {
 			struct iovec v[4];
-			size_t i, n = pprof_writer_pieces(w, v);
+			size_t i, n = pprof_writer_pieces(w, v, NULL);
 
 			for (i = 1; i < n; i++)
 				strbuf_add(&w->raw, v[i].iov_base, v[i].iov_len);

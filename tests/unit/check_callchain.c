@@ -1067,7 +1067,9 @@ static void add_random_chains(struct hist *h, unsigned *seed, size_t n, uint64_t
 /* view_build_stacks keeps its groups with the store from one refresh to
  * the next: after adds, decays that drop and compact chains, a clear and
  * a mass of groups that die (pruned), each refresh's stacks are exactly
- * those built and sorted from nothing; with and without detail. */
+ * those built and sorted from nothing; with and without detail.  A
+ * group's member order is the last build's when it still holds: a build
+ * with nothing new sorts no group again. */
 START_TEST(test_stacks_kept)
 {
 	static const struct {
@@ -1099,6 +1101,18 @@ START_TEST(test_stacks_kept)
 			view_build_stacks_sorted(hist_callchains(h), NULL, &b, cases[ci].detail);
 			ck_assert_uint_gt(a.nr_stacks, 0);
 			assert_same_stacks(&a, &b);
+			if (cases[ci].detail && round % 4 == 2) {
+				struct snapshot again = { 0 };
+				size_t sorted, reused, sorted2, reused2;
+
+				view_stacks_member_orders(hist_callchains(h), &sorted, &reused);
+				view_build(h, &o, &again);
+				view_stacks_member_orders(hist_callchains(h), &sorted2, &reused2);
+				assert_same_stacks(&again, &b);
+				ck_assert_uint_eq(sorted2, sorted);
+				ck_assert_uint_gt(reused2, reused);
+				snapshot_release(&again);
+			}
 			if (round == 3)
 				before = view_stacks_kept_groups(hist_callchains(h));
 			/* Round 8's clear leaves round 9's groups alive: pruned

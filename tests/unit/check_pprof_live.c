@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <zlib.h>
 
 #include "callchain.h"
@@ -16,6 +17,7 @@
 #include "intern.h"
 #include "machine.h"
 #include "pprof.h"
+#include "pprof-live.h"
 #include "symtab.h"
 #include "testutil.h"
 #include "util.h"
@@ -548,6 +550,82 @@ START_TEST(test_live_kept_stacks)
 }
 END_TEST
 
+/* The live profile of snap reads as the one-shot one, and each of its
+ * Samples is in its bytes as protobuf-c packs it (the value field is
+ * written by hand). */
+static void live_same(struct pprof_live *l, const struct snapshot *snap)
+{
+	struct strbuf a, b, raw, lraw;
+	Profile *live, *one;
+	size_t n1, f1, n2, f2, i;
+	struct iovec v[4];
+
+	strbuf_init(&lraw);
+	pprof_live_encode(l, &lraw, snap, "c", 1000000000);
+	n1 = pprof_live_pieces(l, v, NULL);
+	for (i = 0; i < n1; i++)
+		strbuf_add(&lraw, v[i].iov_base, v[i].iov_len);
+	live = unpack(&lraw);
+	for (i = 0; i < live->n_sample; i++) {
+		uint8_t buf[4096];
+		size_t n = perftools__profiles__sample__pack(live->sample[i], buf);
+
+		ck_assert_uint_lt(n, sizeof(buf));
+		ck_assert_ptr_nonnull(memmem(lraw.buf, lraw.len, buf, n));
+	}
+	strbuf_release(&lraw);
+
+	strbuf_init(&a);
+	strbuf_init(&b);
+	strbuf_init(&raw);
+	pprof_encode(&raw, snap, "c", 1000000000);
+	one = unpack(&raw);
+	profile_text(live, &a, &n1, &f1);
+	profile_text(one, &b, &n2, &f2);
+	same_text(&a, &b);
+	perftools__profiles__profile__free_unpacked(live, NULL);
+	perftools__profiles__profile__free_unpacked(one, NULL);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&raw);
+}
+
+/* A Sample's value field is written by hand between the location_id and
+ * label fields protobuf-c packs: values of every varint length, int64s
+ * below 0 (10 bytes), two stacks of one key (same frames and labels)
+ * with other values, all decode as the one-shot profile does. */
+START_TEST(test_live_sample_values)
+{
+	static const uint64_t big[] = { 0, 1, 127, 128, 16383, 16384, 1ULL << 35,
+					(1ULL << 63) - 1, 1ULL << 63, UINT64_MAX };
+	struct pprof_live *l = pprof_live_new();
+	char **names;
+	size_t nnames, q;
+	struct snapshot snap = make_snap(1, false, &names, &nnames);
+	struct snapshot_stack *st = (struct snapshot_stack *)snap.stacks;
+
+	live_same(l, &snap);
+	ck_assert(st[5].samples);
+	for (q = 0; q + 1 < sizeof(big) / sizeof(*big); q++) {
+		st[5].samples = big[q];
+		st[5].period = big[q + 1];
+		live_same(l, &snap);
+	}
+	/* stack 7 made stack 6's twin but for its counts */
+	ck_assert(st[6].samples && st[7].samples);
+	free((void *)st[7].frames);
+	st[7].frames = xcalloc(st[6].nr_frames, sizeof(*st[7].frames));
+	memcpy((void *)st[7].frames, st[6].frames, st[6].nr_frames * sizeof(*st[6].frames));
+	st[7].nr_frames = st[6].nr_frames;
+	st[7].comm = st[6].comm;
+	st[7].tid = st[6].tid;
+	st[7].samples = st[6].samples + 1;
+	live_same(l, &snap);
+	snap_free(&snap, names, nnames);
+	pprof_live_free(l);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("pprof_live");
@@ -557,6 +635,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_live_ids_stay);
 	tcase_add_test(tc, test_live_bounded);
 	tcase_add_test(tc, test_live_kept_stacks);
+	tcase_add_test(tc, test_live_sample_values);
 	suite_add_tcase(s, tc);
 	return s;
 }
