@@ -19,6 +19,7 @@
 #include "annotate.h"
 #include "arch.h"
 #include "callchain.h"
+#include "callchain-cache.h"
 #include "debuginfod.h"
 #include "deferred.h"
 #include "demangle.h"

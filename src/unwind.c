@@ -1,6 +1,10 @@
 /* DWARF unwinding with libdw over the registers and stack copy of each
  * sample.  Each process keeps its Dwfl (modules, their CFI, the attached
- * thread callbacks) from sample to sample; only its maps' changes touch it. */
+ * thread callbacks) from sample to sample; only its maps' changes touch it.
+ * Over 900 lines: the cached-rule walk and libdw's walk share the
+ * per-process state (maps, their files, the Dwfl) and the stack reads, and
+ * a walk moves from one to the other mid-chain; apart, each would reach
+ * into the other's internals.  The rules themselves are in unwind-file.c. */
 #include "config.h"
 
 #include "unwind.h"

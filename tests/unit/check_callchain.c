@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "callchain.h"
+#include "callchain-cache.h"
 #include "callchain-test.h"
 #include "hist.h"
 #include "machine.h"
