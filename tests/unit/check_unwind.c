@@ -23,6 +23,7 @@
 #include "unwind-regs.h"
 #include "unwind-test.h"
 #include "unwind.h"
+#include "unwind-fixture.h"
 #include "util.h"
 
 #if defined(__x86_64__)
@@ -53,7 +54,7 @@ static const char asm_src[] =
 	"\t.globl nocfi\nnocfi:\n\tnop\n\tnop\n\tnop\n\tret\n";
 
 #define BASE 0x10000000ULL
-#define SP 0x7ff000000000ULL
+#define SP UW_SP
 #define PID 4242
 
 static char *dir;
@@ -112,17 +113,10 @@ static void build_lib(void)
 static struct machine *machine_mapping(const char *path, const char *symfs)
 {
 	struct machine *m = machine_new();
-	struct mmap_event ev;
 
 	if (symfs)
 		machine_set_symfs(m, symfs);
-	memset(&ev, 0, sizeof(ev));
-	ev.pid = ev.tid = PID;
-	ev.start = BASE;
-	ev.len = 0x10000;
-	ev.prot = PROT_READ | PROT_EXEC;
-	ev.filename = path;
-	machine_mmap(m, &ev);
+	uw_map(m, PID, BASE, path);
 	return m;
 }
 
@@ -135,29 +129,12 @@ static struct machine *machine_with_lib(void)
 	return machine_mapping(path, NULL);
 }
 
-struct walk {
-	uint64_t regs[20];           /* perf's x86-64 order, mask 0xff0fff */
-	uint64_t stack[8];
-	struct sample s;
-	struct perf_event_attr attr;
-};
-
-static void walk_init(struct walk *w, uint64_t ip, size_t stack_bytes)
+static void walk_init(struct uw_walk *w, uint64_t ip, size_t stack_bytes)
 {
-	memset(w, 0, sizeof(*w));
-	w->attr.sample_type = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-	w->attr.sample_regs_user = 0xff0fff;
-	w->regs[7] = SP;
-	w->regs[8] = ip;
-	w->s.sid.pid = w->s.sid.tid = PID;
-	w->s.regs_abi = PERF_SAMPLE_REGS_ABI_64;
-	w->s.regs = w->regs;
-	w->s.nr_regs = 20;
-	w->s.stack = stack_bytes ? (const unsigned char *)w->stack : NULL;
-	w->s.stack_size = stack_bytes;
+	uw_walk_init(w, PID, ip, stack_bytes);
 }
 
-static size_t run(struct unwinder *u, struct walk *w, uint64_t *out, size_t max,
+static size_t run(struct unwinder *u, struct uw_walk *w, uint64_t *out, size_t max,
 		  enum unwind_outcome *o)
 {
 	return unwind_sample(u, &w->s, &w->attr, out, max, o);
@@ -167,7 +144,7 @@ START_TEST(test_root)
 {
 	struct machine *m;
 	struct unwinder *u;
-	struct walk w;
+	struct uw_walk w;
 	uint64_t out[16], counts[UNWIND_NOUTCOMES];
 	enum unwind_outcome o;
 	size_t n;
@@ -223,7 +200,7 @@ START_TEST(test_loop)
 {
 	struct machine *m;
 	struct unwinder *u;
-	struct walk w;
+	struct uw_walk w;
 	uint64_t out[100], counts[UNWIND_NOUTCOMES];
 	enum unwind_outcome o;
 	size_t n;
@@ -249,7 +226,7 @@ START_TEST(test_reads_fail)
 {
 	struct machine *m;
 	struct unwinder *u;
-	struct walk w;
+	struct uw_walk w;
 	uint64_t out[16];
 	enum unwind_outcome o;
 	size_t n;
@@ -289,7 +266,7 @@ START_TEST(test_regs_missing)
 {
 	struct machine *m;
 	struct unwinder *u;
-	struct walk w;
+	struct uw_walk w;
 	uint64_t out[16];
 	enum unwind_outcome o;
 	size_t n;
@@ -336,8 +313,7 @@ START_TEST(test_maps_change)
 {
 	struct machine *m;
 	struct unwinder *u;
-	struct walk w;
-	struct mmap_event ev;
+	struct uw_walk w;
 	char path[512];
 	uint64_t out[16];
 	enum unwind_outcome o;
@@ -351,13 +327,7 @@ START_TEST(test_maps_change)
 	ck_assert_int_eq(o, UNWIND_NO_CFI);
 
 	snprintf(path, sizeof(path), "%s/cfi.so", dir);
-	memset(&ev, 0, sizeof(ev));
-	ev.pid = ev.tid = PID;
-	ev.start = BASE;
-	ev.len = 0x10000;
-	ev.prot = PROT_READ | PROT_EXEC;
-	ev.filename = path;
-	machine_mmap(m, &ev);
+	uw_map(m, PID, BASE, path);
 	unwind_maps_changed(u, PID);
 	run(u, &w, out, 16, &o);
 	ck_assert_int_eq(o, UNWIND_ROOT);
@@ -377,7 +347,7 @@ START_TEST(test_queue)
 	static const uint64_t kchain[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000010ULL };
 	struct machine *m;
 	struct unwind_queue *q;
-	struct walk w;
+	struct uw_walk w;
 	const struct perf_event_attr *attr;
 	const struct sample *s;
 	uint64_t counts[UNWIND_NOUTCOMES];
@@ -444,7 +414,7 @@ START_TEST(test_plt)
 {
 	struct machine *m;
 	struct unwinder *u;
-	struct walk w;
+	struct uw_walk w;
 	uint64_t out[16];
 	enum unwind_outcome o;
 	unsigned k;
@@ -470,17 +440,10 @@ END_TEST
 /* Map the library for pid too. */
 static void map_lib(struct machine *m, uint32_t pid)
 {
-	struct mmap_event ev;
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/cfi.so", dir);
-	memset(&ev, 0, sizeof(ev));
-	ev.pid = ev.tid = pid;
-	ev.start = BASE;
-	ev.len = 0x10000;
-	ev.prot = PROT_READ | PROT_EXEC;
-	ev.filename = path;
-	machine_mmap(m, &ev);
+	uw_map(m, pid, BASE, path);
 }
 
 /* Walks through libdw in 40 processes: only a few keep their Dwfl at a
@@ -489,7 +452,7 @@ START_TEST(test_dwfl_bounded)
 {
 	struct machine *m;
 	struct unwinder *u;
-	struct walk w;
+	struct uw_walk w;
 	uint64_t out[16];
 	enum unwind_outcome o;
 	uint32_t pid;
@@ -531,7 +494,7 @@ START_TEST(test_sym_path_gone)
 	struct machine *m;
 	struct unwinder *u;
 	struct resolved r;
-	struct walk w;
+	struct uw_walk w;
 	uint64_t out[16];
 	enum unwind_outcome o;
 	char *symfs, *abs, *path;
@@ -580,7 +543,7 @@ START_TEST(test_file_found_later)
 	struct machine *m;
 	struct unwinder *u;
 	struct resolved r;
-	struct walk w;
+	struct uw_walk w;
 	uint64_t out[16];
 	enum unwind_outcome o;
 	char *abs, *gone, *symfs;
@@ -670,7 +633,7 @@ START_TEST(test_queue_forget)
 {
 	struct machine *m;
 	struct unwind_queue *q;
-	struct walk w;
+	struct uw_walk w;
 	uint32_t pid;
 	size_t refused = 0;
 
@@ -715,7 +678,7 @@ START_TEST(test_queue_inline)
 	static const uint64_t kchain[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000010ULL };
 	struct machine *m;
 	struct unwind_queue *q;
-	struct walk w;
+	struct uw_walk w;
 	const struct perf_event_attr *attr;
 	const struct sample *s;
 	uint64_t counts[UNWIND_NOUTCOMES];
@@ -785,7 +748,7 @@ START_TEST(test_queue_batches)
 {
 	struct machine *m;
 	struct unwind_queue *q;
-	struct walk w;
+	struct uw_walk w;
 	const struct perf_event_attr *attr;
 	const struct sample *s;
 	size_t i, got = 0;
@@ -824,7 +787,7 @@ START_TEST(test_queue_buffers)
 {
 	struct machine *m;
 	struct unwind_queue *q;
-	struct walk w;
+	struct uw_walk w;
 	const struct perf_event_attr *attr;
 	const struct sample *s;
 	size_t round, i, got = 0;
@@ -860,7 +823,7 @@ START_TEST(test_no_fde)
 {
 	struct machine *m;
 	struct unwinder *u;
-	struct walk w;
+	struct uw_walk w;
 	uint64_t out[16];
 	enum unwind_outcome o;
 

@@ -23,12 +23,13 @@
 #include "unwind-file.h"
 #include "unwind-test.h"
 #include "unwind.h"
+#include "unwind-fixture.h"
 #include "util.h"
 
 #if defined(__x86_64__)
 
 #define BASE 0x10000000ULL
-#define SP 0x7ff000000000ULL
+#define SP UW_SP
 #define PID 4242
 
 /* dtop: the root; dplain: a plain frame, in .eh_frame. */
@@ -137,48 +138,24 @@ static void build_lib(void)
 /* Process pid of m maps dir/name at BASE. */
 static void map_file(struct machine *m, uint32_t pid, const char *name)
 {
-	struct mmap_event ev;
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	memset(&ev, 0, sizeof(ev));
-	ev.pid = ev.tid = pid;
-	ev.start = BASE;
-	ev.len = 0x10000;
-	ev.prot = PROT_READ | PROT_EXEC;
-	ev.filename = path;
-	machine_mmap(m, &ev);
+	uw_map(m, pid, BASE, path);
 }
-
-struct walk {
-	uint64_t regs[20];           /* perf's x86-64 order, mask 0xff0fff */
-	uint64_t stack[8];
-	struct sample s;
-	struct perf_event_attr attr;
-};
 
 /* A walk of pid from ip, the caller's return address (into dtop) on the
  * stack where ip's frame has it: rsp, or rsp + 8 for dbg and dexpr. */
-static void walk_init(struct walk *w, uint32_t pid, uint64_t ip)
+static void walk_init(struct uw_walk *w, uint32_t pid, uint64_t ip)
 {
-	memset(w, 0, sizeof(*w));
-	w->attr.sample_type = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-	w->attr.sample_regs_user = 0xff0fff;
-	w->regs[7] = SP;
-	w->regs[8] = ip;
-	w->s.sid.pid = w->s.sid.tid = pid;
-	w->s.regs_abi = PERF_SAMPLE_REGS_ABI_64;
-	w->s.regs = w->regs;
-	w->s.nr_regs = 20;
-	w->s.stack = (const unsigned char *)w->stack;
-	w->s.stack_size = sizeof(w->stack);
+	uw_walk_init(w, pid, ip, sizeof(w->stack));
 	w->stack[ip >= sym_dbg] = sym_dtop + 1;
 }
 
 /* Walk pid from ip: it must reach dtop, the root, in two frames. */
 static void walk_to_root(struct unwinder *u, uint32_t pid, uint64_t ip)
 {
-	struct walk w;
+	struct uw_walk w;
 	uint64_t out[16];
 	enum unwind_outcome o;
 	size_t n;
@@ -237,7 +214,7 @@ START_TEST(test_gap_debug_found_later)
 {
 	struct machine *m = machine_new();
 	struct unwinder *u;
-	struct walk w;
+	struct uw_walk w;
 	uint64_t out[16];
 	enum unwind_outcome o;
 
@@ -264,7 +241,7 @@ START_TEST(test_gap_none_cached)
 	struct machine *m = machine_new();
 	struct unwinder *u;
 	struct unwind_file *f;
-	struct walk w;
+	struct uw_walk w;
 	uint64_t out[16];
 	enum unwind_outcome o;
 	uint32_t pid;
@@ -295,7 +272,7 @@ START_TEST(test_gap_failure_backoff)
 	struct machine *m = machine_new();
 	struct unwinder *u;
 	struct unwind_file *f;
-	struct walk w;
+	struct uw_walk w;
 	uint64_t out[16];
 	enum unwind_outcome o;
 	uint32_t pid;

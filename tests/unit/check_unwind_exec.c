@@ -24,6 +24,7 @@
 #include "unwind-queue.h"
 #include "unwind-test.h"
 #include "unwind.h"
+#include "unwind-fixture.h"
 #include "view.h"
 
 #if defined(__x86_64__)
@@ -36,15 +37,7 @@ static const char before[] = "/bin/sh", after[] = "/usr/bin/env";
 
 static void map(struct machine *m, const char *path)
 {
-	struct mmap_event ev;
-
-	memset(&ev, 0, sizeof(ev));
-	ev.pid = ev.tid = PID;
-	ev.start = BASE;
-	ev.len = 0x10000;
-	ev.prot = PROT_READ | PROT_EXEC;
-	ev.filename = path;
-	machine_mmap(m, &ev);
+	uw_map(m, PID, BASE, path);
 }
 
 static void comm(struct machine *m, const char *name, bool exec)
@@ -54,28 +47,10 @@ static void comm(struct machine *m, const char *name, bool exec)
 	machine_comm(m, &ev);
 }
 
-struct walk {
-	uint64_t regs[20];
-	uint64_t stack[4];
-	struct sample s;
-	struct perf_event_attr attr;
-};
-
-static void walk_init(struct walk *w, uint64_t ip)
+/* 32 bytes of stack copied, as these tests' samples had. */
+static void walk_init(struct uw_walk *w, uint64_t ip)
 {
-	memset(w, 0, sizeof(*w));
-	w->attr.sample_type = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-	w->attr.sample_regs_user = 0xff0fff;
-	w->regs[7] = 0x7ff000000000ULL;
-	w->regs[8] = ip;
-	w->s.ip = ip;
-	w->s.cpumode = PERF_RECORD_MISC_USER;
-	w->s.sid.pid = w->s.sid.tid = PID;
-	w->s.regs_abi = PERF_SAMPLE_REGS_ABI_64;
-	w->s.regs = w->regs;
-	w->s.nr_regs = 20;
-	w->s.stack = (const unsigned char *)w->stack;
-	w->s.stack_size = sizeof(w->stack);
+	uw_walk_init(w, PID, ip, 4 * sizeof(uint64_t));
 }
 
 /* Three samples before the exec, one after: the three are named from the
@@ -87,7 +62,7 @@ START_TEST(test_exec_keeps_maps)
 	struct unwind_queue *q;
 	const struct perf_event_attr *attr;
 	const struct sample *s;
-	struct walk w;
+	struct uw_walk w;
 	struct resolved r;
 	struct dso *old_dso;
 	int i, n = 0;
@@ -142,7 +117,7 @@ START_TEST(test_exec_nothing_queued)
 	struct machine *m = machine_new();
 	struct unwind_queue *q;
 	const struct perf_event_attr *attr;
-	struct walk w;
+	struct uw_walk w;
 
 	map(m, before);
 	q = unwind_queue_new(m, EM_X86_64, 16);
