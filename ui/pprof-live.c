@@ -156,8 +156,10 @@ static bool pprof_live_walk(struct pprof_live *l, const struct snapshot *snap,
 
 	if (++e->walk == 0) {
 		/* 2^32 refreshes: no stale mark may look current. */
-		memset(e->fref, 0, e->fref_cap * sizeof(*e->fref));
-		memset(l->sref, 0, l->sref_cap * sizeof(*l->sref));
+		if (e->fref_cap)
+			memset(e->fref, 0, e->fref_cap * sizeof(*e->fref));
+		if (l->sref_cap)
+			memset(l->sref, 0, l->sref_cap * sizeof(*l->sref));
 		e->walk = 1;
 	}
 	e->nsmp = e->nids = e->nlabels = 0;
@@ -166,14 +168,17 @@ static bool pprof_live_walk(struct pprof_live *l, const struct snapshot *snap,
 	   Mappings' DSOs start again (a JIT map's symbols and DSOs go). */
 	e->nmemo = 0;
 	hashtab_clear(&e->memo_ht);
-	memset(e->objs, 0, e->maps.n * sizeof(*e->objs));
+	/* (never memset(NULL, 0, 0): undefined, and UBSan says so) */
+	if (e->maps.n)
+		memset(e->objs, 0, e->maps.n * sizeof(*e->objs));
 	/* Frame ids are another store's: their Locations are found again. */
 	if (snap->frame_ids_of != e->floc_of) {
 		e->floc_of = snap->frame_ids_of;
 		if (e->floc_cap)
 			memset(e->floc, 0, e->floc_cap * sizeof(*e->floc));
 	}
-	memset(e->used, 0, e->used_n * sizeof(*e->used));
+	if (e->used_n)
+		memset(e->used, 0, e->used_n * sizeof(*e->used));
 	if (e->fn_file_cap) {
 		memset(e->fn_file, 0, e->fn_file_cap * sizeof(*e->fn_file));
 		memset(e->fn_start, 0, e->fn_file_cap * sizeof(*e->fn_start));
