@@ -47,10 +47,7 @@ struct pprof_live {
 	Line *lines;                       /* a Location's, packing it */
 	Line **lines_p;
 	size_t lines_cap;
-	Label **label_p;
-	size_t label_p_cap;
 	size_t restarts;                   /* tables started again (sparse) */
-	struct strbuf sbuf;                /* a Sample's fields but value */
 	/* The CRC-32 of the first crc_len[i] bytes of locs, funcs, strs:
 	   they grow at the end, so a refresh's CRC goes on from there. */
 	uLong crc[3];
@@ -70,8 +67,6 @@ static void pprof_live_release(struct pprof_live *l)
 	free(l->sref);
 	free(l->lines);
 	free(l->lines_p);
-	free(l->label_p);
-	strbuf_release(&l->sbuf);
 }
 
 /* From nothing: a first refresh, or the tables had become sparse. */
@@ -87,7 +82,6 @@ static void pprof_live_start(struct pprof_live *l, const struct snapshot *snap)
 	strbuf_init(&l->strs);
 	strbuf_init(&l->funcs);
 	strbuf_init(&l->locs);
-	strbuf_init(&l->sbuf);
 }
 
 /* A field of message m, numbered field (1-15), framed: its tag, its length
@@ -255,64 +249,96 @@ static void pprof_live_pack_location(struct pprof_live *l, size_t i)
 	l->nlocs++;
 }
 
-/* The bytes of a packed repeated uint64 field of v[0..n) (0: none). */
-static size_t pprof_live_ids_len(const uint64_t *v, size_t n)
+static size_t pprof_live_varint_len(uint64_t x)
 {
-	size_t len = 0, i;
-	uint64_t x;
+	size_t n = 1;
 
-	for (i = 0; i < n; i++)
-		for (len++, x = v[i]; x >= 0x80; x >>= 7)
-			len++;
-	if (!n)
-		return 0;
-	for (i = 2, x = len; x >= 0x80; x >>= 7)
-		i++;
-	return i + len;
+	for (; x >= 0x80; x >>= 7)
+		n++;
+	return n;
 }
 
-/* Sample sm framed into out as field 2 of the Profile.  protobuf-c packs
- * a message's fields in their numbers' order, each field's bytes apart
- * from the others': a Sample is its location_id field, then value, then
- * label.  protobuf-c packs a Sample of sm's ids and labels; its value
- * field, which decay changes at every refresh, is two varints written
- * here between them (protobuf-c took 240 instructions a Sample to pack
- * them, 10% of a refresh, bench/pprof-refresh).  Keeping the packed ids
- * and labels from one refresh to the next, found again by hashing them,
- * cost more than packing them: 3.7% of a live run's CPU went to 11%
- * (perf, -a -g -F 4000 -d 1), the kept bytes' memory traffic. */
-static void pprof_live_sample(struct pprof_live *l, struct strbuf *out, Sample *sm)
+static uint8_t *pprof_live_varint(uint8_t *p, uint64_t x)
 {
-	size_t n, idlen, v, i, vlen;
-	uint8_t vb[24], *p = vb + 2;
+	for (; x >= 0x80; x >>= 7)
+		*p++ = (uint8_t)(x | 0x80);
+	*p++ = (uint8_t)x;
+	return p;
+}
 
-	for (i = 0; i < sm->n_value; i++) {
-		uint64_t x = (uint64_t)sm->value[i];
+/* A Label's bytes: its fields that are not 0, as proto3 and protobuf-c
+ * leave zeros out (int64s below 0 are 10-byte varints). */
+static size_t pprof_live_label_len(const Label *lb)
+{
+	return (lb->key ? 1 + pprof_live_varint_len((uint64_t)lb->key) : 0) +
+	       (lb->str ? 1 + pprof_live_varint_len((uint64_t)lb->str) : 0) +
+	       (lb->num ? 1 + pprof_live_varint_len((uint64_t)lb->num) : 0) +
+	       (lb->num_unit ? 1 + pprof_live_varint_len((uint64_t)lb->num_unit) : 0);
+}
 
-		for (; x >= 0x80; x >>= 7)
-			*p++ = (uint8_t)(x | 0x80);
-		*p++ = (uint8_t)x;
+static uint8_t *pprof_live_label_field(uint8_t *p, unsigned field, int64_t v)
+{
+	if (!v)
+		return p;
+	*p++ = (uint8_t)(field << 3);
+	return pprof_live_varint(p, (uint64_t)v);
+}
+
+/* Sample sm, its labels lb[0..sm->n_label), framed into out as field 2
+ * of the Profile, byte for byte what protobuf-c packs: its fields in
+ * their numbers' order, location_id and value packed (left out when
+ * empty), each Label a message.  Written by hand: decay changes every
+ * Sample's value at every refresh, so every Sample is packed at every
+ * refresh, and protobuf-c's generic packing of these three fields was a
+ * quarter of a refresh (bench/pprof-refresh kept: 33M of 137M
+ * instructions, about 830 a Sample; this is about 150).  Keeping the
+ * packed ids and labels from one refresh to the next, found again by
+ * hashing them, cost more than packing them: 3.7% of a live run's CPU
+ * went to 11% (perf, -a -g -F 4000 -d 1), the kept bytes' memory
+ * traffic.  check_pprof_live's live_same compares each Sample with
+ * protobuf-c's packing of it. */
+static void pprof_live_sample(struct strbuf *out, const Sample *sm, const Label *lb)
+{
+	size_t idlen = 0, vlen = 0, n, i;
+	uint8_t *p;
+
+	for (i = 0; i < sm->n_location_id; i++)
+		idlen += pprof_live_varint_len(sm->location_id[i]);
+	for (i = 0; i < sm->n_value; i++)
+		vlen += pprof_live_varint_len((uint64_t)sm->value[i]);
+	n = (idlen ? 1 + pprof_live_varint_len(idlen) + idlen : 0) +
+	    (vlen ? 1 + pprof_live_varint_len(vlen) + vlen : 0);
+	for (i = 0; i < sm->n_label; i++) {
+		size_t k = pprof_live_label_len(&lb[i]);
+
+		n += 1 + pprof_live_varint_len(k) + k;
 	}
-	vb[0] = 2 << 3 | 2;
-	vb[1] = (uint8_t)(p - vb - 2);
-	vlen = sm->n_value ? (size_t)(p - vb) : 0;
-	sm->n_value = 0;
-	/* varints of 10 bytes at most, a label's three fields 33 */
-	n = 16 + 10 * (sm->n_location_id + 2) + 40 * sm->n_label;
-	l->sbuf.buf = xgrow(l->sbuf.buf, &l->sbuf.cap, n, 1);
-	n = protobuf_c_message_pack(&sm->base, (uint8_t *)l->sbuf.buf);
-	sm->n_value = 2;
-	idlen = pprof_live_ids_len(sm->location_id, sm->n_location_id);
-	out->buf = xgrow(out->buf, &out->cap, out->len + 12 + n + vlen, 1);
+	if (out->len + 12 + n >= out->cap)
+		out->buf = xgrow(out->buf, &out->cap, out->len + 12 + n, 1);
 	p = (uint8_t *)out->buf + out->len;
 	*p++ = 2 << 3 | 2;
-	for (v = n + vlen; v >= 0x80; v >>= 7)
-		*p++ = (uint8_t)(v | 0x80);
-	*p++ = (uint8_t)v;
-	memcpy(p, l->sbuf.buf, idlen);
-	memcpy(p + idlen, vb, vlen);
-	memcpy(p + idlen + vlen, l->sbuf.buf + idlen, n - idlen);
-	out->len = (size_t)((char *)p - out->buf) + n + vlen;
+	p = pprof_live_varint(p, n);
+	if (idlen) {
+		*p++ = 1 << 3 | 2;
+		p = pprof_live_varint(p, idlen);
+		for (i = 0; i < sm->n_location_id; i++)
+			p = pprof_live_varint(p, sm->location_id[i]);
+	}
+	if (vlen) {
+		*p++ = 2 << 3 | 2;
+		p = pprof_live_varint(p, vlen);
+		for (i = 0; i < sm->n_value; i++)
+			p = pprof_live_varint(p, (uint64_t)sm->value[i]);
+	}
+	for (i = 0; i < sm->n_label; i++) {
+		*p++ = 3 << 3 | 2;
+		p = pprof_live_varint(p, pprof_live_label_len(&lb[i]));
+		p = pprof_live_label_field(p, 1, lb[i].key);
+		p = pprof_live_label_field(p, 2, lb[i].str);
+		p = pprof_live_label_field(p, 3, lb[i].num);
+		p = pprof_live_label_field(p, 4, lb[i].num_unit);
+	}
+	out->len = (size_t)((char *)p - out->buf);
 	out->buf[out->len] = '\0';
 }
 
@@ -407,16 +433,8 @@ void pprof_live_encode(struct pprof_live *l, struct strbuf *out,
 	out->buf = xgrow(out->buf, &out->cap,
 			 out->len + 1 + perftools__profiles__profile__get_packed_size(&prof), 1);
 	out->len += perftools__profiles__profile__pack(&prof, (uint8_t *)out->buf + out->len);
-	if (e->nlabels > l->label_p_cap)
-		l->label_p = xgrow(l->label_p, &l->label_p_cap, e->nlabels, sizeof(*l->label_p));
-	for (i = 0; i < e->nlabels; i++)
-		l->label_p[i] = &e->labels[i];
-	for (i = 0; i < e->nsmp; i++) {
-		Sample *sm = &e->smp[i];
-
-		sm->label = l->label_p + e->label_off[i];
-		pprof_live_sample(l, out, sm);
-	}
+	for (i = 0; i < e->nsmp; i++)
+		pprof_live_sample(out, &e->smp[i], e->labels + e->label_off[i]);
 	for (i = 0; i < e->maps.n; i++) {
 		Mapping m;
 

@@ -551,7 +551,7 @@ START_TEST(test_live_kept_stacks)
 END_TEST
 
 /* The live profile of snap reads as the one-shot one, and each of its
- * Samples is in its bytes as protobuf-c packs it (the value field is
+ * Samples is in its bytes as protobuf-c packs it (the Sample is
  * written by hand). */
 static void live_same(struct pprof_live *l, const struct snapshot *snap)
 {
@@ -590,10 +590,11 @@ static void live_same(struct pprof_live *l, const struct snapshot *snap)
 	strbuf_release(&raw);
 }
 
-/* A Sample's value field is written by hand between the location_id and
- * label fields protobuf-c packs: values of every varint length, int64s
+/* A Sample is packed by hand (its location_id, value and label
+ * fields): values of every varint length, int64s
  * below 0 (10 bytes), two stacks of one key (same frames and labels)
- * with other values, all decode as the one-shot profile does. */
+ * with other values, labels of 0 and of every length, all decode as
+ * the one-shot profile does, each Sample as protobuf-c packs it. */
 START_TEST(test_live_sample_values)
 {
 	static const uint64_t big[] = { 0, 1, 127, 128, 16383, 16384, 1ULL << 35,
@@ -620,6 +621,16 @@ START_TEST(test_live_sample_values)
 	st[7].comm = st[6].comm;
 	st[7].tid = st[6].tid;
 	st[7].samples = st[6].samples + 1;
+	live_same(l, &snap);
+	/* Labels packed by hand too: a pid of 0 (its num left out, as
+	   proto3 does), tids of every varint length, no comm. */
+	for (q = 0; q < snap.nr_stacks; q++) {
+		st[q].has_pid = true;
+		st[q].pid = q % 2 ? 0 : 1u << (3 * q % 32);
+		st[q].tid = q % 3 ? UINT32_MAX >> q : 0;
+		if (q % 5 == 1)
+			st[q].comm = NULL;
+	}
 	live_same(l, &snap);
 	snap_free(&snap, names, nnames);
 	pprof_live_free(l);
