@@ -13,5 +13,7 @@ size_t callchain_store_nr_ids(const struct callchain_store *st);
 /* Adds that found their chain through the token's hint, without hashing
  * the callers (the resolve cache's tokens must always hit). */
 uint64_t callchain_store_hint_hits(const struct callchain_store *st);
+/* The serial the next new chain gets (to test their wrap). */
+void callchain_store_set_next_serial(struct callchain_store *st, uint32_t serial);
 
 #endif

@@ -98,6 +98,7 @@ struct cc_chain_rec {
 	uint32_t off;      /* into ids */
 	uint32_t nr;
 	uint32_t leaf;     /* ids[off]: the hint's check reads no ids */
+	uint32_t serial;   /* callchain_store_serial's low half */
 };
 
 struct cc_hint {
@@ -136,6 +137,10 @@ struct callchain_store {
 	size_t nhints;          /* power of two, two per set */
 	uint32_t epoch;         /* of the chain indices; hints of another are stale */
 
+	/* The next chain's serial (1 up), and the serials' generation:
+	 * callchain_store_serial is (gen << 32 | serial). */
+	uint32_t next_serial, serial_gen;
+
 	uint64_t dropped;
 	uint64_t hint_hits;
 
@@ -163,6 +168,7 @@ struct callchain_store *callchain_store_new(size_t max_ids)
 	st->nhints = CC_MIN_HINTS;
 	st->hints = xcalloc(st->nhints, sizeof(*st->hints));
 	st->epoch = 1;
+	st->next_serial = 1;
 	return st;
 }
 
@@ -411,6 +417,16 @@ int callchain_store_add_split_n(struct callchain_store *st, const struct callcha
 	c->off = (uint32_t)st->nids;
 	c->nr = (uint32_t)n;
 	c->leaf = st->ids[st->nids];
+	if (st->next_serial == UINT32_MAX) {
+		/* Serials wrapped: the chains numbered again in their
+		   order, in a new generation (a view keyed by the old ones
+		   sees none of them again). */
+		for (i = 0; i < st->nchains; i++)
+			st->chains[i].serial = (uint32_t)i + 1;
+		st->next_serial = (uint32_t)st->nchains + 1;
+		st->serial_gen++;
+	}
+	c->serial = st->next_serial++;
 	st->nids += n;
 	st->nchains++;
 	hashtab_insert_at(&st->cidx, j, (uint32_t)(st->nchains - 1), cc_chain_hash_of, st);
@@ -510,6 +526,16 @@ void callchain_store_get(const struct callchain_store *st, size_t i, struct call
 	out->samples = c->samples;
 }
 
+uint64_t callchain_store_serial(const struct callchain_store *st, size_t i)
+{
+	return (uint64_t)st->serial_gen << 32 | st->chains[i].serial;
+}
+
+const struct callchain_frame *callchain_store_frames(const struct callchain_store *st)
+{
+	return st->frames;
+}
+
 const struct callchain_frame *callchain_store_frame(const struct callchain_store *st, uint32_t id)
 {
 	return id < st->nframes ? &st->frames[id] : NULL;
@@ -550,4 +576,9 @@ size_t callchain_store_nr_ids(const struct callchain_store *st)
 uint64_t callchain_store_hint_hits(const struct callchain_store *st)
 {
 	return st->hint_hits;
+}
+
+void callchain_store_set_next_serial(struct callchain_store *st, uint32_t serial)
+{
+	st->next_serial = serial;
 }

@@ -107,7 +107,16 @@ void callchain_store_clear(struct callchain_store *st);
 size_t callchain_store_count(const struct callchain_store *st);
 /* The i-th chain (i < count), in no particular order. */
 void callchain_store_get(const struct callchain_store *st, size_t i, struct callchain_chain *out);
+/* The i-th chain's serial number: the same from the add that made the
+ * chain to the decay or clear that drops it, and increasing with i (decay
+ * keeps the chains' order, new chains come last with greater numbers), so
+ * that per-chain state survives decay's compaction (the view's kept
+ * stacks).  Never reused by another chain of the store. */
+uint64_t callchain_store_serial(const struct callchain_store *st, size_t i);
 const struct callchain_frame *callchain_store_frame(const struct callchain_store *st, uint32_t id);
+/* Every frame, by id (callchain_store_frame's, unchecked: for loops over
+ * the ids of chains), valid until the next add. */
+const struct callchain_frame *callchain_store_frames(const struct callchain_store *st);
 /* The id of frame id's function: the same frame without its address
  * (itself when it has none), for what counts functions, not addresses. */
 uint32_t callchain_store_function(const struct callchain_store *st, uint32_t id);

@@ -99,8 +99,14 @@ void view_build_stacks_sorted(const struct callchain_store *st, struct view_dtab
 			      struct snapshot *snap, bool detail);
 /* For tests: the groups view_build_stacks keeps with st (0: none yet). */
 size_t view_stacks_kept_groups(const struct callchain_store *st);
-/* Groups' member orders sorted and reused from the last build so far. */
-void view_stacks_member_orders(const struct callchain_store *st, size_t *sorted, size_t *reused);
+/* For tests, counts over view_build_stacks' builds with st so far: groups'
+ * member orders sorted, reused from the last build after a check, reused
+ * with no compare (the same chains as the last build); chains grouped by
+ * hashing their functions (new since the last build). */
+struct view_stacks_counts {
+	size_t sorted, reused, kept, hashed;
+};
+void view_stacks_counts(const struct callchain_store *st, struct view_stacks_counts *out);
 /* view-frames.c's, for view-stacks.c: stacks by what they print
  * (comm, then frames root first by name, DSO and kind, then length); the
  * frames of a chain's ids (innermost first), root first, addresses kept. */

@@ -15,9 +15,11 @@
 /* A group: a comm and a run of functions (the store's function ids, which
  * never change meaning), with what it prints, named and sorted once, not
  * at every refresh (issue 18: --pprof at -d 1 rebuilt and sorted every
- * stack each second).  Chains are grouped again at each refresh by
- * hashing; only groups seen for the first time are sorted, then merged
- * into the kept order. */
+ * stack each second).  A chain's group is kept by its serial
+ * (callchain_store_serial) from one build to the next; only chains new
+ * since the last build are grouped by hashing their functions, and only
+ * groups seen for the first time are sorted, then merged into the kept
+ * order. */
 struct view_sgroup {
 	const char *comm;
 	uint64_t hash;
@@ -26,10 +28,13 @@ struct view_sgroup {
 	uint32_t seen;           /* the last build it had chains in */
 	/* this build's */
 	uint32_t nmem, mem_off, fill;
+	bool same_mem;           /* no chain the last build did not have (and
+				    with perm_n, the same number: none went) */
 	uint64_t samples, period;
 	/* The last build's member order (detail, more than one member): the
 	   sorted members' places in the chain store's order, at perm_off in
-	   the scache's perm; perm_n members, 0: none. */
+	   the scache's perm (VIEW_PERM_TIE set: the member ties with the one
+	   before); perm_n members, 0: none. */
 	uint32_t perm_off, perm_n;
 };
 
@@ -47,8 +52,17 @@ struct view_scache {
 	size_t live;             /* groups of the last build */
 	uint32_t *perm;          /* the groups' member orders (perm_off) */
 	size_t perm_cap;
-	size_t resorts, reused;  /* member orders sorted, reused (tests) */
+	/* The last build's chains in the store's order: serials, groups. */
+	uint64_t *cser;
+	uint32_t *cgrp;
+	size_t ncc;
+	unsigned mflags;         /* the last build's detail, pid and tid keys */
+	/* (tests) member orders sorted, reused after a check, reused with no
+	   compare; chains grouped by hashing */
+	size_t resorts, reused, kept, hashed;
 };
+
+#define VIEW_PERM_TIE 0x80000000u
 
 /* A chain of this build, in its group. */
 struct view_smember {
@@ -75,6 +89,8 @@ static void view_scache_free(void *p)
 	free(c->order);
 	free(c->same);
 	free(c->perm);
+	free(c->cser);
+	free(c->cgrp);
 	hashtab_release(&c->index);
 	free(c);
 }
@@ -108,7 +124,7 @@ static int view_sgroup_cmp(const void *pa, const void *pb, void *ctx)
  * orders them: pid, tid, then the frames' addresses root first. */
 static int view_smember_cmp(const void *pa, const void *pb, void *ctx)
 {
-	const struct callchain_store *st = ctx;
+	const struct callchain_frame *fr = ctx;  /* the store's, by id */
 	const struct view_smember *a = pa, *b = pb;
 	size_t i;
 	int c;
@@ -118,8 +134,7 @@ static int view_smember_cmp(const void *pa, const void *pb, void *ctx)
 	for (i = 0; i < a->nr; i++) {
 		uint32_t x = a->ids[a->nr - 1 - i], y = b->ids[b->nr - 1 - i];
 
-		if (x != y && (c = CMP(callchain_store_frame(st, x)->addr,
-				       callchain_store_frame(st, y)->addr)))
+		if (x != y && (c = CMP(fr[x].addr, fr[y].addr)))
 			return c;
 	}
 	return 0;
@@ -217,6 +232,9 @@ static void view_scache_prune(struct view_scache *c)
 	c->nframes = nframes;
 	c->ng = n;
 	hashtab_rebuild(&c->index, n, view_sgroup_hash_of, c);
+	/* The last build's chains are in its groups, which stay. */
+	for (i = 0; i < c->ncc; i++)
+		c->cgrp[i] = map[c->cgrp[i]];
 	free(map);
 }
 
@@ -266,7 +284,7 @@ static void view_scache_order(struct view_scache *c, size_t old)
  * view_printed_stack_cmp: the live groups' run [from, to) of grp. */
 struct view_stie {
 	const struct view_scache *c;
-	const struct callchain_store *st;
+	const struct callchain_frame *fr;  /* the store's, by id */
 	const struct view_smember *mem;
 	const uint32_t *mi;      /* member indices, each group's together */
 };
@@ -283,48 +301,60 @@ static int view_stie_cmp(const void *pa, const void *pb, void *ctx)
 	if ((c = CMP(b->samples, a->samples)) || (c = CMP(b->period, a->period)))
 		return c;
 	for (i = 0; i < a->nr; i++)
-		if ((c = CMP(callchain_store_frame(t->st, x->ids[x->nr - 1 - i])->addr,
-			     callchain_store_frame(t->st, y->ids[y->nr - 1 - i])->addr)))
+		if ((c = CMP(t->fr[x->ids[x->nr - 1 - i]].addr, t->fr[y->ids[y->nr - 1 - i]].addr)))
 			return c;
 	return 0;
 }
 
 /* Group g's members m[0..nmem) (chain store order) sorted by
- * view_smember_cmp.  Chains keep their order in the store (decay drops
- * some, new ones come last), so a group's order is mostly the last
- * build's: that order is tried first and kept when each member is not
- * greater than the next, else they are sorted (issue 18: sorting every
- * group at every refresh was a third of live --pprof's view work).  Ties
- * print the same, merged after: either order of them gives the same
- * stacks.  The order is recorded in perm[*nperm..) for the next build;
- * tie[k]: m[k] compares equal to m[k - 1]. */
+ * view_smember_cmp (fr: the store's frames).  Chains keep their order in
+ * the store (decay drops some, new ones come last), and what orders them
+ * (pid, tid, addresses) is the chain's: a group with the last build's
+ * chains and no other (same_mem) has the last build's order and ties,
+ * taken with no compare.  Otherwise the last order is tried first and kept
+ * when each member is not greater than the next, else they are sorted
+ * (issue 18: sorting every group at every refresh was a third of live
+ * --pprof's view work).  Ties print the same, merged after: either order
+ * of them gives the same stacks.  The order is recorded in perm[*nperm..)
+ * for the next build; tie[k]: m[k] compares equal to m[k - 1]. */
 static void view_smembers_order(struct view_scache *c, struct view_sgroup *g,
-				const struct callchain_store *st, struct view_smember *mem,
+				const struct callchain_frame *fr, struct view_smember *mem,
 				uint32_t *m, uint32_t *asc, uint32_t *pos, struct view_smember *tmp,
-				uint32_t *perm, size_t *nperm, bool *tie)
+				uint32_t *perm, size_t *nperm, bool *tie, bool same_mem)
 {
 	uint32_t k, n = g->nmem;
 	bool sorted = false;
 	int d = 0;
 
 	memcpy(asc, m, n * sizeof(*m));
-	if (g->perm_n == n) {
+	if (g->perm_n == n && same_mem) {
+		for (k = 0; k < n; k++) {
+			pos[k] = c->perm[g->perm_off + k] & ~VIEW_PERM_TIE;
+			tie[k] = k && (c->perm[g->perm_off + k] & VIEW_PERM_TIE);
+		}
+		sorted = true;
+		c->kept++;
+	} else if (g->perm_n == n) {
 		for (k = 0; k < n; k++)
-			m[k] = asc[c->perm[g->perm_off + k]];
-		for (k = 1; k < n && (d = view_smember_cmp(&mem[m[k - 1]], &mem[m[k]], (void *)st)) <= 0; k++)
+			m[k] = asc[c->perm[g->perm_off + k] & ~VIEW_PERM_TIE];
+		for (k = 1; k < n && (d = view_smember_cmp(&mem[m[k - 1]], &mem[m[k]], (void *)fr)) <= 0; k++)
 			tie[k] = d == 0;
 		sorted = k == n;
+		if (sorted) {
+			for (k = 0; k < n; k++)
+				pos[k] = c->perm[g->perm_off + k] & ~VIEW_PERM_TIE;
+			c->reused++;
+		}
 	}
 	if (sorted) {
-		memcpy(pos, c->perm + g->perm_off, n * sizeof(*pos));
-		c->reused++;
+		/* pos and tie are set */
 	} else if (n > 16) {
 		/* A long one is sorted as a copy (its place in group) */
 		for (k = 0; k < n; k++) {
 			tmp[k] = mem[asc[k]];
 			tmp[k].group = k;
 		}
-		qsort_r(tmp, n, sizeof(*tmp), view_smember_cmp, (void *)st);
+		qsort_r(tmp, n, sizeof(*tmp), view_smember_cmp, (void *)fr);
 		for (k = 0; k < n; k++)
 			pos[k] = tmp[k].group;
 		c->resorts++;
@@ -333,7 +363,7 @@ static void view_smembers_order(struct view_scache *c, struct view_sgroup *g,
 		for (k = 0; k < n; k++) {
 			uint32_t y = k;
 
-			for (; y && view_smember_cmp(&mem[asc[pos[y - 1]]], &mem[asc[k]], (void *)st) > 0; y--)
+			for (; y && view_smember_cmp(&mem[asc[pos[y - 1]]], &mem[asc[k]], (void *)fr) > 0; y--)
 				pos[y] = pos[y - 1];
 			pos[y] = k;
 		}
@@ -342,10 +372,11 @@ static void view_smembers_order(struct view_scache *c, struct view_sgroup *g,
 	for (k = 0; k < n; k++)
 		m[k] = asc[pos[k]];
 	for (k = 1; !sorted && k < n; k++)
-		tie[k] = view_smember_cmp(&mem[m[k - 1]], &mem[m[k]], (void *)st) == 0;
+		tie[k] = view_smember_cmp(&mem[m[k - 1]], &mem[m[k]], (void *)fr) == 0;
 	g->perm_off = (uint32_t)*nperm;
 	g->perm_n = n;
-	memcpy(perm + *nperm, pos, n * sizeof(*pos));
+	for (k = 0; k < n; k++)
+		perm[*nperm + k] = pos[k] | (k && tie[k] ? VIEW_PERM_TIE : 0);
 	*nperm += n;
 }
 
@@ -363,10 +394,13 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	struct snapshot_frame *f;
 	struct view_stie tie;
 	struct view_smember *tmp;
-	uint32_t *asc, *pos, *perm;
-	size_t nperm = 0;
+	uint32_t *asc, *pos, *perm, *cgrp;
+	uint64_t *cser;
+	size_t nperm = 0, p = 0;
 	bool *same, *eq, run;
 	bool pids = sort_spec_has(&snap->sort, SORT_PID), tids = sort_spec_has(&snap->sort, SORT_TID);
+	const struct callchain_frame *fr = callchain_store_frames(st);
+	unsigned mflags = 1u | detail << 1 | pids << 2 | tids << 3;
 
 	if (!n)
 		return;
@@ -379,23 +413,41 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	c->build++;
 	old = c->ng;
 	mem = xmalloc(n * sizeof(*mem));
+	cser = xmalloc(n * sizeof(*cser));
+	cgrp = xmalloc(n * sizeof(*cgrp));
 	for (i = 0; i < n; i++) {
 		struct callchain_chain ch;
 		struct view_sgroup *g;
 		uint32_t gi;
+		bool known;
 
 		callchain_store_get(st, i, &ch);
-		fns = xgrow(fns, &fcap, ch.nr + 1, sizeof(*fns));
-		for (j = 0; j < ch.nr; j++)
-			fns[j] = callchain_store_function(st, ch.ids[j]);
-		gi = view_scache_group(c, st, ch.key.comm, fns, ch.ids, ch.nr);
+		/* Both builds' chains by serial, ascending: the last build's
+		   group of a chain it had, found by walking along. */
+		cser[i] = callchain_store_serial(st, i);
+		while (p < c->ncc && c->cser[p] < cser[i])
+			p++;
+		known = p < c->ncc && c->cser[p] == cser[i];
+		if (known) {
+			gi = c->cgrp[p];
+		} else {
+			fns = xgrow(fns, &fcap, ch.nr + 1, sizeof(*fns));
+			for (j = 0; j < ch.nr; j++)
+				fns[j] = callchain_store_function(st, ch.ids[j]);
+			gi = view_scache_group(c, st, ch.key.comm, fns, ch.ids, ch.nr);
+			c->hashed++;
+		}
+		cgrp[i] = gi;
 		g = &c->g[gi];
 		if (g->seen != c->build) {
+			/* The same chains as the last build's, so far */
+			g->same_mem = g->seen == c->build - 1 && c->mflags == mflags;
 			g->seen = c->build;
 			g->nmem = 0;
 			g->samples = g->period = 0;
 			nlive++;
 		}
+		g->same_mem = g->same_mem && known;
 		g->nmem++;
 		g->samples += ch.samples;
 		g->period += ch.period;
@@ -408,6 +460,12 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 		mem[i].period = ch.period;
 	}
 	free(fns);
+	free(c->cser);
+	free(c->cgrp);
+	c->cser = cser;
+	c->cgrp = cgrp;
+	c->ncc = n;
+	c->mflags = mflags;
 	c->live = nlive;
 	view_scache_order(c, old);
 
@@ -452,7 +510,8 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 			continue;
 		}
 		if (g->nmem > 1) {
-			view_smembers_order(c, g, st, mem, m, asc, pos, tmp, perm, &nperm, eq);
+			view_smembers_order(c, g, fr, mem, m, asc, pos, tmp, perm, &nperm, eq,
+					    g->same_mem);
 			/* The same ones merged into the first (ties are
 			   transitive: m[k - 1] is in m[kept - 1]). */
 			for (k = 0; k < g->nmem; k++) {
@@ -479,7 +538,7 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	free(eq);
 	/* Groups that print the same, by their counts. */
 	tie.c = c;
-	tie.st = st;
+	tie.fr = fr;
 	tie.mem = mem;
 	tie.mi = mi;
 	for (i = 0; i < nlive; i = j) {
@@ -520,7 +579,7 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 			}
 			memcpy(f, gf, g->nr * sizeof(*f));
 			for (x = 0; x < g->nr; x++)
-				f[x].addr = callchain_store_frame(st, m->ids[g->nr - 1 - x])->addr;
+				f[x].addr = fr[m->ids[g->nr - 1 - x]].addr;
 			f += g->nr;
 		}
 	}
@@ -540,12 +599,17 @@ size_t view_stacks_kept_groups(const struct callchain_store *st)
 	return c ? c->ng : 0;
 }
 
-void view_stacks_member_orders(const struct callchain_store *st, size_t *sorted, size_t *reused)
+void view_stacks_counts(const struct callchain_store *st, struct view_stacks_counts *out)
 {
 	const struct view_scache *c = callchain_store_view_cache(st);
 
-	*sorted = c ? c->resorts : 0;
-	*reused = c ? c->reused : 0;
+	memset(out, 0, sizeof(*out));
+	if (!c)
+		return;
+	out->sorted = c->resorts;
+	out->reused = c->reused;
+	out->kept = c->kept;
+	out->hashed = c->hashed;
 }
 
 void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,

@@ -1065,12 +1065,25 @@ static void add_random_chains(struct hist *h, unsigned *seed, size_t n, uint64_t
 	}
 }
 
+/* The store's chain serials increase with the index (stacks kept by
+ * serial depend on it). */
+static void assert_serials_ascending(const struct callchain_store *st)
+{
+	size_t i, n = callchain_store_count(st);
+
+	for (i = 1; i < n; i++)
+		if (callchain_store_serial(st, i - 1) >= callchain_store_serial(st, i))
+			ck_abort_msg("serial of chain %zu not above the one before", i);
+}
+
 /* view_build_stacks keeps its groups with the store from one refresh to
- * the next: after adds, decays that drop and compact chains, a clear and
- * a mass of groups that die (pruned), each refresh's stacks are exactly
- * those built and sorted from nothing; with and without detail.  A
- * group's member order is the last build's when it still holds: a build
- * with nothing new sorts no group again. */
+ * the next: after adds, decays that drop and compact chains, a clear, a
+ * mass of groups that die (pruned) and the serials' wrap, each refresh's
+ * stacks are exactly those built and sorted from nothing; with and
+ * without detail.  A chain keeps its group by its serial: only new chains
+ * are grouped by hashing.  A group's member order is the last build's
+ * when it still holds: a build with nothing new sorts no group again and
+ * compares no member; after a decay alone, no chain is hashed. */
 START_TEST(test_stacks_kept)
 {
 	static const struct {
@@ -1088,11 +1101,17 @@ START_TEST(test_stacks_kept)
 
 		for (round = 0; round < 12; round++) {
 			struct snapshot a = { 0 }, b = { 0 };
+			struct view_stacks_counts k1, k2;
 
+			/* The next chains' serials wrap (a new generation). */
+			if (round == 6)
+				callchain_store_set_next_serial(
+					(struct callchain_store *)hist_callchains(h), UINT32_MAX - 20);
 			add_random_chains(h, &seed, 60, 400, cases[ci].addrs);
 			/* Many groups that the next decay drops: pruned then. */
 			if (round == 3)
 				add_random_chains(h, &seed, 8000, 0, cases[ci].addrs);
+			assert_serials_ascending(hist_callchains(h));
 			view_build(h, &o, &a);
 			if (cache)
 				ck_assert_ptr_eq(callchain_store_view_cache(hist_callchains(h)), cache);
@@ -1102,17 +1121,38 @@ START_TEST(test_stacks_kept)
 			view_build_stacks_sorted(hist_callchains(h), NULL, &b, cases[ci].detail);
 			ck_assert_uint_gt(a.nr_stacks, 0);
 			assert_same_stacks(&a, &b);
-			if (cases[ci].detail && round % 4 == 2) {
+			if (round % 4 == 2) {
 				struct snapshot again = { 0 };
-				size_t sorted, reused, sorted2, reused2;
 
-				view_stacks_member_orders(hist_callchains(h), &sorted, &reused);
+				view_stacks_counts(hist_callchains(h), &k1);
 				view_build(h, &o, &again);
-				view_stacks_member_orders(hist_callchains(h), &sorted2, &reused2);
+				view_stacks_counts(hist_callchains(h), &k2);
 				assert_same_stacks(&again, &b);
-				ck_assert_uint_eq(sorted2, sorted);
-				ck_assert_uint_gt(reused2, reused);
+				ck_assert_uint_eq(k2.sorted, k1.sorted);
+				ck_assert_uint_eq(k2.reused, k1.reused);
+				ck_assert_uint_eq(k2.hashed, k1.hashed);
+				if (cases[ci].detail)
+					ck_assert_uint_gt(k2.kept, k1.kept);
 				snapshot_release(&again);
+			}
+			if (round % 4 == 1) {
+				/* a decay and no add: chains go and move down */
+				struct snapshot c = { 0 }, d = { 0 };
+				size_t n = callchain_store_count(hist_callchains(h));
+
+				hist_age(h, HIST_DECAY);
+				hist_age(h, HIST_DECAY);
+				view_stacks_counts(hist_callchains(h), &k1);
+				view_build(h, &o, &c);
+				view_stacks_counts(hist_callchains(h), &k2);
+				d.sort = c.sort;
+				view_build_stacks_sorted(hist_callchains(h), NULL, &d, cases[ci].detail);
+				assert_same_stacks(&c, &d);
+				ck_assert_uint_eq(k2.hashed, k1.hashed);
+				if (round == 5)
+					ck_assert_uint_lt(callchain_store_count(hist_callchains(h)), n);
+				snapshot_release(&c);
+				snapshot_release(&d);
 			}
 			if (round == 3)
 				before = view_stacks_kept_groups(hist_callchains(h));
