@@ -88,10 +88,18 @@ struct pprof_enc {
 	size_t fref_cap;
 	uint32_t walk;
 	/* Live: the Location of each of the chain store's frame ids
-	   (snapshot_stack.frame_ids; 0: none yet), for the store floc_of. */
-	uint64_t *floc;
+	   (snapshot_stack.frame_ids; loc 0: none yet), for the store
+	   floc_of, with what the walk marks for it: its Function and
+	   Mapping (0: none), and its address. */
+	struct pprof_floc {
+		uint64_t addr;
+		uint32_t loc, fn, map;
+	} *floc;
 	size_t floc_cap;
 	const void *floc_of;
+	/* (tests) kept frames found by their id's record, taken over from
+	   the Sample before */
+	size_t frames_found, frames_taken;
 };
 
 /* s must outlive the encoding (the snapshot's strings do); a live

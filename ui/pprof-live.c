@@ -249,17 +249,33 @@ static void pprof_live_pack_location(struct pprof_live *l, size_t i)
 	l->nlocs++;
 }
 
-static size_t pprof_live_varint_len(uint64_t x)
+/* (Location ids and counts are mostly of 1 to 3 bytes: those first.) */
+static inline size_t pprof_live_varint_len(uint64_t x)
 {
-	size_t n = 1;
+	size_t n = 4;
 
-	for (; x >= 0x80; x >>= 7)
+	if (x < 1u << 7)
+		return 1;
+	if (x < 1u << 14)
+		return 2;
+	if (x < 1u << 21)
+		return 3;
+	for (x >>= 28; x; x >>= 7)
 		n++;
 	return n;
 }
 
-static uint8_t *pprof_live_varint(uint8_t *p, uint64_t x)
+static inline uint8_t *pprof_live_varint(uint8_t *p, uint64_t x)
 {
+	if (x < 1u << 7) {
+		*p = (uint8_t)x;
+		return p + 1;
+	}
+	if (x < 1u << 14) {
+		p[0] = (uint8_t)(x | 0x80);
+		p[1] = (uint8_t)(x >> 7);
+		return p + 2;
+	}
 	for (; x >= 0x80; x >>= 7)
 		*p++ = (uint8_t)(x | 0x80);
 	*p++ = (uint8_t)x;
@@ -459,6 +475,12 @@ void pprof_live_free(struct pprof_live *l)
 		return;
 	pprof_live_release(l);
 	free(l);
+}
+
+void pprof_live_frame_counts(const struct pprof_live *l, size_t *found, size_t *taken)
+{
+	*found = l->started ? l->e.frames_found : 0;
+	*taken = l->started ? l->e.frames_taken : 0;
 }
 
 size_t pprof_live_pieces(struct pprof_live *l, struct iovec *v, uLong *crc)

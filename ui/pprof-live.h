@@ -27,5 +27,9 @@ void pprof_live_encode(struct pprof_live *l, struct strbuf *out, const struct sn
  * with crc, their CRC-32s (zlib's crc32) in crc[0..3), each taken on
  * from the last call's, as the tables only grow (or start again). */
 size_t pprof_live_pieces(struct pprof_live *l, struct iovec *v, unsigned long *crc);
+/* For tests: kept stacks' frames (snapshot_stack.frame_ids) since the
+ * tables last started, found by their id's record and taken over from the
+ * Sample before (the same frame at the same place in the same group). */
+void pprof_live_frame_counts(const struct pprof_live *l, size_t *found, size_t *taken);
 
 #endif

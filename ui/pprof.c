@@ -422,30 +422,42 @@ void pprof_enc_release(struct pprof_enc *e)
 
 /* A live walk's stack of kept frames (no inlined ones), leaf first into
  * ids: a frame id's Location is that of its first sight while the tables
- * last, found without hashing; its Function is marked used.  The address
- * is checked, for the store's ids to be the ones the Location was made
- * from. */
-static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *st, uint64_t *ids)
+ * last, found without hashing, with its Function and Mapping to mark
+ * (a record of its own: no lookup in the tables).  The address is
+ * checked, for the store's ids to be the ones the Location was made
+ * from.  A frame the last Sample, prev (or NULL), had at the same place
+ * in the same group (the same functions, printed alike) is the same
+ * Location, already marked: its id is taken over (a group's members
+ * mostly differ at the leaf end). */
+static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *st,
+			     const struct snapshot_stack *prev, uint64_t *ids)
 {
 	size_t j, nr = st->nr_frames;
+	const uint32_t *pf = prev && prev->group == st->group && prev->nr_frames == nr ?
+				     prev->frame_ids : NULL;
+	/* the last Sample's ids end where this one's start */
+	const uint64_t *pids = pf ? ids - nr : NULL;
 
 	for (j = 0; j < nr; j++) {
 		const struct snapshot_frame *f = &st->frames[nr - 1 - j];
 		uint32_t id = st->frame_ids[j];
-		uint64_t loc = id < e->floc_cap ? e->floc[id] : 0, fid;
-		const uint32_t *k = loc ? e->loctab.v[loc - 1] : NULL;
+		const struct pprof_floc *r = id < e->floc_cap ? &e->floc[id] : NULL;
+		uint64_t loc, fid;
 
-		if (k && !f->file && !f->inlined && k[1] == 0 &&
-		    ((uint64_t)k[3] << 32 | k[2]) == f->addr) {
-			uint32_t map = e->funcs.v[k[0] - 1][1];
-
-			e->used[loc - 1] = true;
-			/* fref has room: k[0] was marked when it was made */
-			e->fref[k[0] - 1] = e->walk;
+		if (pf && pf[j] == id) {
+			ids[j] = pids[j];
+			e->frames_taken++;
+			continue;
+		}
+		if (r && r->loc && r->addr == f->addr && !f->file && !f->inlined) {
+			e->used[r->loc - 1] = true;
+			/* fref has room: fn was marked when it was made */
+			e->fref[r->fn - 1] = e->walk;
 			/* the Mapping's DSO: its first frame's, as pprof_frame */
-			if (map && !e->objs[map - 1])
-				e->objs[map - 1] = f->object;
-			e->cur_loc[nr - 1 - j] = ids[j] = loc;
+			if (r->map && !e->objs[r->map - 1])
+				e->objs[r->map - 1] = f->object;
+			ids[j] = r->loc;
+			e->frames_found++;
 			continue;
 		}
 		fid = pprof_stack_frame(e, f);
@@ -458,8 +470,9 @@ static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *s
 			e->floc = xgrow(e->floc, &e->floc_cap, (size_t)id + 1, sizeof(*e->floc));
 			memset(e->floc + old, 0, (e->floc_cap - old) * sizeof(*e->floc));
 		}
-		e->floc[id] = loc;
-		e->cur_loc[nr - 1 - j] = loc;
+		/* (a frame with a file, or inlined, is looked up every time) */
+		e->floc[id] = (struct pprof_floc){ f->addr, (uint32_t)loc, (uint32_t)fid,
+						   e->funcs.v[fid - 1][1] };
 	}
 }
 
@@ -473,7 +486,7 @@ void pprof_enc_walk(struct pprof_enc *e, const struct snapshot *snap)
 	size_t i, j, g, n;
 
 	if (snap->callchains) {
-		const struct snapshot_stack *prev = NULL;
+		const struct snapshot_stack *prev = NULL, *prev_ids = NULL;
 		uint64_t *swap;
 		size_t shared, nr;
 
@@ -498,10 +511,15 @@ void pprof_enc_walk(struct pprof_enc *e, const struct snapshot *snap)
 				e->loc_cap = cap;
 			}
 			if (e->fref && st->frame_ids && snap->frame_ids_of == e->floc_of) {
-				pprof_enc_frames(e, st, ids);
+				pprof_enc_frames(e, st, prev_ids, ids);
 				n = nr;
-				goto done;
+				/* (no cur_loc: the next stack shares nothing
+				   through the frames) */
+				prev = NULL;
+				prev_ids = st;
+				goto sample;
 			}
+			prev_ids = NULL;
 			/* The outer frames this stack shares with the one
 			 * before (a group's members differ at the leaf end,
 			 * groups are sorted root first): their Functions and
@@ -547,12 +565,12 @@ void pprof_enc_walk(struct pprof_enc *e, const struct snapshot *snap)
 				}
 				e->cur_loc[pos] = ids[n++];
 			}
-done:
 			/* Past nr, prev_loc is stale: never read (shared <= nr). */
 			swap = e->prev_loc;
 			e->prev_loc = e->cur_loc;
 			e->cur_loc = swap;
 			prev = st;
+sample:
 			pprof_sample(e, n, st->samples, st->period);
 			if (st->comm)
 				pprof_label_str(e, e->comm_key, st->comm);

@@ -470,6 +470,46 @@ START_TEST(test_live_bounded)
 }
 END_TEST
 
+/* The live profile of snap reads as the one-shot one, and each of its
+ * Samples is in its bytes as protobuf-c packs it (the Sample is
+ * written by hand). */
+static void live_same(struct pprof_live *l, const struct snapshot *snap)
+{
+	struct strbuf a, b, raw, lraw;
+	Profile *live, *one;
+	size_t n1, f1, n2, f2, i;
+	struct iovec v[4];
+
+	strbuf_init(&lraw);
+	pprof_live_encode(l, &lraw, snap, "c", 1000000000);
+	n1 = pprof_live_pieces(l, v, NULL);
+	for (i = 0; i < n1; i++)
+		strbuf_add(&lraw, v[i].iov_base, v[i].iov_len);
+	live = unpack(&lraw);
+	for (i = 0; i < live->n_sample; i++) {
+		uint8_t buf[4096];
+		size_t n = perftools__profiles__sample__pack(live->sample[i], buf);
+
+		ck_assert_uint_lt(n, sizeof(buf));
+		ck_assert_ptr_nonnull(memmem(lraw.buf, lraw.len, buf, n));
+	}
+	strbuf_release(&lraw);
+
+	strbuf_init(&a);
+	strbuf_init(&b);
+	strbuf_init(&raw);
+	pprof_encode(&raw, snap, "c", 1000000000);
+	one = unpack(&raw);
+	profile_text(live, &a, &n1, &f1);
+	profile_text(one, &b, &n2, &f2);
+	same_text(&a, &b);
+	perftools__profiles__profile__free_unpacked(live, NULL);
+	perftools__profiles__profile__free_unpacked(one, NULL);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&raw);
+}
+
 /* Stacks the view keeps with the chain store (-g, plain keys): the live
  * writer finds their Locations by the store's frame ids; decoded, each
  * refresh is still the one-shot encoding of its snapshot. */
@@ -488,6 +528,8 @@ START_TEST(test_live_kept_stacks)
 	uint32_t seed = 12345;
 	struct hist *h;
 	unsigned r, k;
+	struct pprof_live *l = pprof_live_new();
+	size_t f2, t2, f3, t3, nfr;
 
 	for (i = 0; i < 60; i++) {
 		char name[16];
@@ -539,9 +581,24 @@ START_TEST(test_live_kept_stacks)
 		ck_assert_int_eq(pprof_writer_snapshot(w, &snap, &em), 0);
 		x = check_refresh(path, &snap, 1);
 		ck_assert_uint_le(x.locs, 2 * x.nloc);
+		/* A live encoder of its own, twice over the snapshot: the
+		   second time every frame is known, each found by its id or
+		   taken over from the Sample before (a group's callers). */
+		live_same(l, &snap);
+		pprof_live_frame_counts(l, &f2, &t2);
+		live_same(l, &snap);
+		pprof_live_frame_counts(l, &f3, &t3);
+		for (i = 0, nfr = 0; i < snap.nr_stacks; i++)
+			nfr += snap.stacks[i].samples || snap.stacks[i].period ?
+				       snap.stacks[i].nr_frames : 0;
+		if (f3 >= f2 && t3 >= t2) {  /* (else the tables started again) */
+			ck_assert_uint_eq((f3 - f2) + (t3 - t2), nfr);
+			ck_assert_uint_gt(t3 - t2, 0);
+		}
 		snapshot_release(&snap);
 		hist_age(h, HIST_DECAY);
 	}
+	pprof_live_free(l);
 	pprof_writer_free(w);
 	hist_free(h);
 	machine_free(m);
@@ -549,46 +606,6 @@ START_TEST(test_live_kept_stacks)
 	free(dir);
 }
 END_TEST
-
-/* The live profile of snap reads as the one-shot one, and each of its
- * Samples is in its bytes as protobuf-c packs it (the Sample is
- * written by hand). */
-static void live_same(struct pprof_live *l, const struct snapshot *snap)
-{
-	struct strbuf a, b, raw, lraw;
-	Profile *live, *one;
-	size_t n1, f1, n2, f2, i;
-	struct iovec v[4];
-
-	strbuf_init(&lraw);
-	pprof_live_encode(l, &lraw, snap, "c", 1000000000);
-	n1 = pprof_live_pieces(l, v, NULL);
-	for (i = 0; i < n1; i++)
-		strbuf_add(&lraw, v[i].iov_base, v[i].iov_len);
-	live = unpack(&lraw);
-	for (i = 0; i < live->n_sample; i++) {
-		uint8_t buf[4096];
-		size_t n = perftools__profiles__sample__pack(live->sample[i], buf);
-
-		ck_assert_uint_lt(n, sizeof(buf));
-		ck_assert_ptr_nonnull(memmem(lraw.buf, lraw.len, buf, n));
-	}
-	strbuf_release(&lraw);
-
-	strbuf_init(&a);
-	strbuf_init(&b);
-	strbuf_init(&raw);
-	pprof_encode(&raw, snap, "c", 1000000000);
-	one = unpack(&raw);
-	profile_text(live, &a, &n1, &f1);
-	profile_text(one, &b, &n2, &f2);
-	same_text(&a, &b);
-	perftools__profiles__profile__free_unpacked(live, NULL);
-	perftools__profiles__profile__free_unpacked(one, NULL);
-	strbuf_release(&a);
-	strbuf_release(&b);
-	strbuf_release(&raw);
-}
 
 /* A Sample is packed by hand (its location_id, value and label
  * fields): values of every varint length, int64s
