@@ -387,6 +387,8 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 {
 	struct view_scache *c = callchain_store_view_cache(st);
 	size_t n = callchain_store_count(st), i, j, old, nlive = 0, nout = 0, nframes = 0;
+	size_t naddrs = 0;
+	uint64_t *ad;
 	size_t fcap = 0;
 	struct view_smember *mem;
 	uint32_t *fns = NULL, *live, *mi, off;
@@ -504,9 +506,9 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 
 		if (!detail || g->nmem < 2)
 			g->perm_n = 0;
+		nframes += g->nr;
 		if (!detail) {
 			nout++;
-			nframes += g->nr;
 			continue;
 		}
 		if (g->nmem > 1) {
@@ -525,7 +527,7 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 			g->nmem = kept;
 		}
 		nout += g->nmem;
-		nframes += (size_t)g->nmem * g->nr;
+		naddrs += (size_t)g->nmem * g->nr;
 	}
 	/* The orders kept: those of groups not in this build go. */
 	for (i = 0; i < c->ng; i++)
@@ -551,11 +553,15 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	/* (each one set whole below: no calloc's pass over them first) */
 	out = xmalloc((nout + 1) * sizeof(*out));
 	snap->stack_frames = f = nframes ? xmalloc(nframes * sizeof(*f)) : NULL;
+	snap->stack_addrs = ad = naddrs ? xmalloc(naddrs * sizeof(*ad)) : NULL;
 	for (i = 0, j = 0; i < nlive; i++) {
 		const struct view_sgroup *g = &c->g[live[i]];
-		const struct snapshot_frame *gf = c->frames + g->fr_off;
 		uint32_t k, nm = detail ? g->nmem : 1;
 
+		/* The group's frames, once (addresses 0): with detail each
+		   stack's addresses are apart (issue 18: a copy of the frames
+		   a stack was most of live --pprof's memory traffic). */
+		memcpy(f, c->frames + g->fr_off, g->nr * sizeof(*f));
 		for (k = 0; k < nm; k++, j++) {
 			const struct view_smember *m = &mem[mi[g->mem_off + k]];
 			size_t x;
@@ -570,18 +576,19 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 			};
 			if (detail) {
 				out[j].frame_ids = m->ids;
+				out[j].addrs = ad;
 				out[j].has_pid = pids;
 				out[j].pid = m->pid;
 				out[j].has_tid = tids;
 				out[j].tid = m->tid;
 				out[j].samples = m->samples;
 				out[j].period = m->period;
+				for (x = 0; x < g->nr; x++)
+					ad[x] = fr[m->ids[g->nr - 1 - x]].addr;
+				ad += g->nr;
 			}
-			memcpy(f, gf, g->nr * sizeof(*f));
-			for (x = 0; x < g->nr; x++)
-				f[x].addr = fr[m->ids[g->nr - 1 - x]].addr;
-			f += g->nr;
 		}
+		f += g->nr;
 	}
 	snap->stacks = out;
 	snap->nr_stacks = nout;

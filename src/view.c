@@ -481,6 +481,8 @@ void snapshot_release(struct snapshot *snap)
 	snap->payload_total = NULL;
 	free(snap->stacks);
 	free(snap->stack_frames);
+	free(snap->stack_addrs);
+	snap->stack_addrs = NULL;
 	snap->stacks = NULL;
 	snap->frame_ids_of = NULL;
 	snap->stack_frames = NULL;

@@ -106,7 +106,9 @@ struct snapshot_frame {
 	const struct dso *object;    /* the DSO, or NULL: its path and build ID
 					for --pprof's mappings */
 	uint64_t addr;               /* view_opts.stack_detail: the address in the
-					DSO's ELF space (the kernel's own), else 0 */
+					DSO's ELF space (the kernel's own), else 0;
+					0 in stacks with addrs (their frames are a
+					group's): snapshot_frame_addr */
 	const char *file;            /* --inline, -s srcline: the function's source
 					file from the DWARF (where it is defined),
 					or NULL */
@@ -146,7 +148,18 @@ struct snapshot_stack {
 	 * frame's function and address for the store's life, or NULL.  The
 	 * store's: read them before the next ingestion (live --pprof). */
 	const uint32_t *frame_ids;
+	/* Kept stacks with stack_detail: each frame's address, root first as
+	 * frames, whose addr is then 0 (a group's stacks share their frames:
+	 * one copy of each group's, not one a stack), or NULL: the frames'
+	 * own.  Read through snapshot_frame_addr. */
+	const uint64_t *addrs;
 };
+
+/* The address of stack st's frame j (root first). */
+static inline uint64_t snapshot_frame_addr(const struct snapshot_stack *st, size_t j)
+{
+	return st->addrs ? st->addrs[j] : st->frames[j].addr;
+}
 
 struct snapshot_row {
 	double self;            /* percent of the snapshot's total period */
@@ -307,6 +320,7 @@ struct snapshot {
 	struct snapshot_stack *stacks;    /* with view_opts.stacks: every unique stack */
 	size_t nr_stacks;
 	struct snapshot_frame *stack_frames; /* storage of the stacks' frames */
+	uint64_t *stack_addrs;       /* and of their addrs */
 	const void *frame_ids_of;    /* the store of the stacks' frame_ids, or NULL */
 	/* DWARF unwinding (unwind.h): walks since the start per enum
 	 * unwind_outcome; unwind_walks 0 when no sample was unwound.  With

@@ -449,7 +449,9 @@ static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *s
 			e->frames_taken++;
 			continue;
 		}
-		if (r && r->loc && r->addr == f->addr && !f->file && !f->inlined) {
+		uint64_t addr = snapshot_frame_addr(st, nr - 1 - j);
+
+		if (r && r->loc && r->addr == addr && !f->file && !f->inlined) {
 			e->used[r->loc - 1] = true;
 			/* fref has room: fn was marked when it was made */
 			e->fref[r->fn - 1] = e->walk;
@@ -463,7 +465,7 @@ static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *s
 		fid = pprof_stack_frame(e, f);
 		if (f->file)
 			pprof_function_file(e, fid, f->file, f->start_line);
-		ids[j] = loc = pprof_location(e, &fid, &f->line, 1, f->addr);
+		ids[j] = loc = pprof_location(e, &fid, &f->line, 1, addr);
 		if (id >= e->floc_cap) {
 			size_t old = e->floc_cap;
 
@@ -471,7 +473,7 @@ static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *s
 			memset(e->floc + old, 0, (e->floc_cap - old) * sizeof(*e->floc));
 		}
 		/* (a frame with a file, or inlined, is looked up every time) */
-		e->floc[id] = (struct pprof_floc){ f->addr, (uint32_t)loc, (uint32_t)fid,
+		e->floc[id] = (struct pprof_floc){ addr, (uint32_t)loc, (uint32_t)fid,
 						   e->funcs.v[fid - 1][1] };
 	}
 }
@@ -530,7 +532,9 @@ void pprof_enc_walk(struct pprof_enc *e, const struct snapshot *snap)
 			 * their padding). */
 			for (shared = 0; prev && shared < nr && shared < prev->nr_frames &&
 					 memcmp(&st->frames[shared], &prev->frames[shared],
-						sizeof(*st->frames)) == 0;
+						sizeof(*st->frames)) == 0 &&
+					 snapshot_frame_addr(st, shared) ==
+						 snapshot_frame_addr(prev, shared);
 			     shared++)
 				;
 			/* Frames are root first; pprof wants the leaf first,
@@ -561,7 +565,7 @@ void pprof_enc_walk(struct pprof_enc *e, const struct snapshot *snap)
 						if (!e->fn[k])
 							e->fn[k] = pprof_stack_frame(e, &st->frames[nr - 1 - k]);
 					ids[n] = pprof_location(e, e->fn + j, e->ln + j, g - j + 1,
-								st->frames[nr - 1 - g].addr);
+								snapshot_frame_addr(st, nr - 1 - g));
 				}
 				e->cur_loc[pos] = ids[n++];
 			}
