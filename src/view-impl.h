@@ -97,6 +97,18 @@ void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,
  * between refreshes without dt): for display frames, and tests. */
 void view_build_stacks_sorted(const struct callchain_store *st, struct view_dtab *dt,
 			      struct snapshot *snap, bool detail);
+/* The kept groups' frames (view-stacks.c), which snapshots point into
+ * rather than copy them: a pool is never moved nor changed but at its end
+ * (new groups), and lives while the view's cache or a snapshot holds a
+ * reference (snapshots are released on other threads: the count is
+ * atomic).  The cache moves to a new pool when it prunes or grows. */
+struct view_frames_pool {
+	unsigned refs;
+	size_t n, cap;
+	struct snapshot_frame v[];
+};
+void view_frames_pool_unref(struct view_frames_pool *p);
+
 /* For tests: the groups view_build_stacks keeps with st (0: none yet). */
 size_t view_stacks_kept_groups(const struct callchain_store *st);
 /* For tests, counts over view_build_stacks' builds with st so far: groups'

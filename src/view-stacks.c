@@ -43,8 +43,7 @@ struct view_scache {
 	size_t ng, gcap;
 	uint32_t *fns;
 	size_t nfns, fns_cap;
-	struct snapshot_frame *frames;
-	size_t nframes, frames_cap;
+	struct view_frames_pool *pool;  /* the groups' printed frames */
 	struct hashtab index;    /* over g */
 	uint32_t *order;         /* every group, by view_sgroup_cmp */
 	bool *same;              /* order[i] prints as order[i - 1] does */
@@ -79,13 +78,55 @@ struct view_sgroup_key {
 	uint64_t hash;
 };
 
+static struct view_frames_pool *view_pool_new(size_t cap)
+{
+	struct view_frames_pool *p = xmalloc(sizeof(*p) + cap * sizeof(p->v[0]));
+
+	p->refs = 1;
+	p->n = 0;
+	p->cap = cap;
+	return p;
+}
+
+void view_frames_pool_unref(struct view_frames_pool *p)
+{
+	if (p && __atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		free(p);
+}
+
+/* Room for nr more frames in c's pool: grown in place while no snapshot
+ * holds it, else a bigger copy (the snapshots keep the old one). */
+static void view_pool_room(struct view_scache *c, size_t nr)
+{
+	struct view_frames_pool *p = c->pool, *q;
+	size_t cap;
+
+	if (p && p->n + nr <= p->cap)
+		return;
+	cap = p ? 2 * p->cap : 1024;
+	if (p && p->n + nr > cap)
+		cap = p->n + nr;
+	if (p && __atomic_load_n(&p->refs, __ATOMIC_ACQUIRE) == 1) {
+		c->pool = xrealloc(p, sizeof(*p) + cap * sizeof(p->v[0]));
+		c->pool->cap = cap;
+		return;
+	}
+	q = view_pool_new(cap);
+	if (p) {
+		memcpy(q->v, p->v, p->n * sizeof(p->v[0]));
+		q->n = p->n;
+	}
+	view_frames_pool_unref(p);
+	c->pool = q;
+}
+
 static void view_scache_free(void *p)
 {
 	struct view_scache *c = p;
 
 	free(c->g);
 	free(c->fns);
-	free(c->frames);
+	view_frames_pool_unref(c->pool);
 	free(c->order);
 	free(c->same);
 	free(c->perm);
@@ -116,8 +157,8 @@ static int view_sgroup_cmp(const void *pa, const void *pb, void *ctx)
 	const struct view_scache *c = ctx;
 	const struct view_sgroup *a = &c->g[*(const uint32_t *)pa], *b = &c->g[*(const uint32_t *)pb];
 
-	return view_printed_key_cmp(a->comm, c->frames + a->fr_off, a->nr, b->comm,
-				    c->frames + b->fr_off, b->nr);
+	return view_printed_key_cmp(a->comm, c->pool->v + a->fr_off, a->nr, b->comm,
+				    c->pool->v + b->fr_off, b->nr);
 }
 
 /* Members of one group (same comm and functions) as view_stack_fine_cmp
@@ -161,7 +202,7 @@ static uint32_t view_scache_group(struct view_scache *c, const struct callchain_
 		fatal(1, "view: too many stacks");
 	c->g = xgrow(c->g, &c->gcap, c->ng + 1, sizeof(*c->g));
 	c->fns = xgrow(c->fns, &c->fns_cap, c->nfns + nr, sizeof(*c->fns));
-	c->frames = xgrow(c->frames, &c->frames_cap, c->nframes + nr, sizeof(*c->frames));
+	view_pool_room(c, nr);
 	g = &c->g[c->ng];
 	memset(g, 0, sizeof(*g));
 	g->comm = comm;
@@ -170,13 +211,13 @@ static uint32_t view_scache_group(struct view_scache *c, const struct callchain_
 	g->fn_off = (uint32_t)c->nfns;
 	memcpy(c->fns + c->nfns, fns, nr * sizeof(*fns));
 	c->nfns += nr;
-	g->fr_off = (uint32_t)c->nframes;
+	g->fr_off = (uint32_t)c->pool->n;
 	/* A group's frames are one function each: the names are any of its
 	   chains'; the addresses are each member's. */
-	view_chain_frames(st, ids, nr, c->frames + c->nframes);
+	view_chain_frames(st, ids, nr, c->pool->v + c->pool->n);
 	for (i = 0; i < nr; i++)
-		c->frames[c->nframes + i].addr = 0;
-	c->nframes += nr;
+		c->pool->v[c->pool->n + i].addr = 0;
+	c->pool->n += nr;
 	hashtab_insert_at(&c->index, j, (uint32_t)c->ng, view_sgroup_hash_of, c);
 	return (uint32_t)c->ng++;
 }
@@ -186,14 +227,14 @@ static uint32_t view_scache_group(struct view_scache *c, const struct callchain_
 static void view_scache_prune(struct view_scache *c)
 {
 	uint32_t *map, *fns;
-	struct snapshot_frame *frames;
+	struct view_frames_pool *pool;
 	size_t i, n = 0, nfns = 0, nframes = 0, no = 0;
 
 	if (c->ng <= 2 * c->live + 1024)
 		return;
 	map = xmalloc(c->ng * sizeof(*map));
 	fns = xmalloc((c->nfns + 1) * sizeof(*fns));
-	frames = xmalloc((c->nframes + 1) * sizeof(*frames));
+	pool = view_pool_new(c->pool->n + 1);
 	for (i = 0; i < c->ng; i++) {
 		struct view_sgroup g = c->g[i];
 
@@ -201,7 +242,7 @@ static void view_scache_prune(struct view_scache *c)
 		if (g.seen != c->build)
 			continue;
 		memcpy(fns + nfns, c->fns + g.fn_off, g.nr * sizeof(*fns));
-		memcpy(frames + nframes, c->frames + g.fr_off, g.nr * sizeof(*frames));
+		memcpy(pool->v + nframes, c->pool->v + g.fr_off, g.nr * sizeof(*pool->v));
 		g.fn_off = (uint32_t)nfns;
 		g.fr_off = (uint32_t)nframes;
 		nfns += g.nr;
@@ -223,13 +264,13 @@ static void view_scache_prune(struct view_scache *c)
 		c->order[no++] = map[c->order[i]];
 	}
 	free(c->fns);
-	free(c->frames);
 	c->fns = fns;
 	c->fns_cap = c->nfns + 1;
 	c->nfns = nfns;
-	c->frames = frames;
-	c->frames_cap = c->nframes + 1;
-	c->nframes = nframes;
+	/* (the old pool lives on in the snapshots that hold it) */
+	view_frames_pool_unref(c->pool);
+	pool->n = nframes;
+	c->pool = pool;
 	c->ng = n;
 	hashtab_rebuild(&c->index, n, view_sgroup_hash_of, c);
 	/* The last build's chains are in its groups, which stay. */
@@ -386,14 +427,13 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 				   bool detail)
 {
 	struct view_scache *c = callchain_store_view_cache(st);
-	size_t n = callchain_store_count(st), i, j, old, nlive = 0, nout = 0, nframes = 0;
+	size_t n = callchain_store_count(st), i, j, old, nlive = 0, nout = 0;
 	size_t naddrs = 0;
 	uint64_t *ad;
 	size_t fcap = 0;
 	struct view_smember *mem;
 	uint32_t *fns = NULL, *live, *mi, off;
 	struct snapshot_stack *out;
-	struct snapshot_frame *f;
 	struct view_stie tie;
 	struct view_smember *tmp;
 	uint32_t *asc, *pos, *perm, *cgrp;
@@ -506,7 +546,6 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 
 		if (!detail || g->nmem < 2)
 			g->perm_n = 0;
-		nframes += g->nr;
 		if (!detail) {
 			nout++;
 			continue;
@@ -552,16 +591,18 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 
 	/* (each one set whole below: no calloc's pass over them first) */
 	out = xmalloc((nout + 1) * sizeof(*out));
-	snap->stack_frames = f = nframes ? xmalloc(nframes * sizeof(*f)) : NULL;
+	/* The groups' frames are the pool's (addresses 0), not copied:
+	   with detail each stack's addresses are apart (issue 18: a copy of
+	   the frames a stack was most of live --pprof's memory traffic, and
+	   a copy a group still a tenth of its CPU). */
+	snap->stack_pool = c->pool;
+	__atomic_add_fetch(&c->pool->refs, 1, __ATOMIC_RELAXED);
 	snap->stack_addrs = ad = naddrs ? xmalloc(naddrs * sizeof(*ad)) : NULL;
 	for (i = 0, j = 0; i < nlive; i++) {
 		const struct view_sgroup *g = &c->g[live[i]];
+		const struct snapshot_frame *f = c->pool->v + g->fr_off;
 		uint32_t k, nm = detail ? g->nmem : 1;
 
-		/* The group's frames, once (addresses 0): with detail each
-		   stack's addresses are apart (issue 18: a copy of the frames
-		   a stack was most of live --pprof's memory traffic). */
-		memcpy(f, c->frames + g->fr_off, g->nr * sizeof(*f));
 		for (k = 0; k < nm; k++, j++) {
 			const struct view_smember *m = &mem[mi[g->mem_off + k]];
 			size_t x;
@@ -588,7 +629,6 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 				ad += g->nr;
 			}
 		}
-		f += g->nr;
 	}
 	snap->stacks = out;
 	snap->nr_stacks = nout;

@@ -482,6 +482,8 @@ void snapshot_release(struct snapshot *snap)
 	free(snap->stacks);
 	free(snap->stack_frames);
 	free(snap->stack_addrs);
+	view_frames_pool_unref(snap->stack_pool);
+	snap->stack_pool = NULL;
 	snap->stack_addrs = NULL;
 	snap->stacks = NULL;
 	snap->frame_ids_of = NULL;

@@ -97,6 +97,8 @@ struct snapshot_node {
 };
 
 /* One frame of a folded stack. */
+struct view_frames_pool;
+
 struct snapshot_frame {
 	const char *symbol;          /* name, or "[unknown]" */
 	const char *dso;             /* short name, or "[unknown]" */
@@ -321,6 +323,8 @@ struct snapshot {
 	size_t nr_stacks;
 	struct snapshot_frame *stack_frames; /* storage of the stacks' frames */
 	uint64_t *stack_addrs;       /* and of their addrs */
+	struct view_frames_pool *stack_pool; /* or the kept groups' frames, shared
+					with the view's cache (a reference) */
 	const void *frame_ids_of;    /* the store of the stacks' frame_ids, or NULL */
 	/* DWARF unwinding (unwind.h): walks since the start per enum
 	 * unwind_outcome; unwind_walks 0 when no sample was unwound.  With
