@@ -6,14 +6,18 @@
 #     time of both commands, peak RSS.  Target: write <= 0.2x perf report.
 #     Also the instructions of one refresh's --pprof work apart: the
 #     stacks (view_build_stacks) and the write (pprof_writer_snapshot).
-#  2. live: two busy workloads, proftop -a -g -F 4000 -d 1 for SECS (20) s
-#     with --batch and with --pprof at the same time (the same workload,
-#     the same noise), then one after the other, ROUNDS (3) rounds of each
-#     interleaved: each one's exact CPU time (schedstat's nanoseconds, not
-#     /proc/PID/stat's ticks), every round's ratio --pprof / --batch and
-#     their mean.  Target: <= 1.10.  Both modes print the per-refresh
-#     instructions of bench/pprof-refresh (--batch against --pprof).
+#  2. live: two busy workloads (LOAD=stacks: bench/manystacks and one),
+#     proftop -a -g -F 4000 -d 1 for SECS (20) s with --batch and with
+#     --pprof at the same time (the same workload, the same noise; with
+#     REF=BINARY that proftop's two runs beside them), then one after the
+#     other (AB, BA alternately), ROUNDS (6) rounds of each interleaved:
+#     each one's exact CPU time (schedstat's nanoseconds, not
+#     /proc/PID/stat's ticks), every round's ratio --pprof / --batch,
+#     their mean, least and greatest.  Target: <= 1.10.  Both modes print
+#     the per-refresh instructions of bench/pprof-refresh (--batch against
+#     --pprof).
 # usage: sh bench/pprof.sh [perf.data | --live]   (default: record one, 19 s)
+#        [SECS=20] [ROUNDS=6] [LOAD=workload|stacks] [REF=other-proftop]
 # Needs root, perf, valgrind, tmux; run from the top of the tree (and make
 # bench/pprof-refresh for the refresh counts).
 . bench/common.sh
@@ -97,46 +101,83 @@ if [ -x "$PPROF_REFRESH" ]; then
 fi
 
 # Live CPU is exact (cpu_ns: schedstat, not ticks), in ROUNDS rounds each
-# way, every round printed, then the mean of the rounds' ratios (ROUNDS=0:
-# none, for the replay alone).
-ROUNDS=${ROUNDS:-3}
-# pair: proftop --batch and --pprof side by side for SECS s; their CPU
-# nanoseconds into $c_batch and $c_pprof.
-pair() {
-	"$PROFTOP" -a -g -F 4000 -d 1 --batch >/dev/null 2>"$TMP/live.err" &
-	pb=$!
-	"$PROFTOP" -a -g -F 4000 -d 1 --pprof="$TMP/pair.pb.gz" >/dev/null 2>"$TMP/live2.err" &
-	pp=$!
-	sleep "$SECS"
-	c_batch=$(cpu_ns $pb)
-	c_pprof=$(cpu_ns $pp)
-	kill -INT $pb $pp
-	wait $pb $pp 2>/dev/null
+# way, every round printed, then the mean of the rounds' ratios, their
+# least and greatest (ROUNDS=0: none, for the replay alone).  With REF=an
+# older proftop (e.g. main's), its --pprof and --batch run beside ours in
+# each round, and its ratio is printed too.
+ROUNDS=${ROUNDS:-6}
+# The load: two busy workloads (LOAD=workload, the default: a handful of
+# stacks, proftop uses ~5 ms of CPU a second), or bench/manystacks and
+# one workload (LOAD=stacks: tens of thousands of stacks, a refresh is
+# most of proftop's CPU).
+LOAD=${LOAD:-workload}
+if [ "$LOAD" = stacks ] && [ "$ROUNDS" -gt 0 ]; then
+	[ -x bench/manystacks ] || { echo "LOAD=stacks: make bench/manystacks first"; exit 1; }
+	kill $WL 2>/dev/null
+	WL=
+	bench/manystacks 0 >/dev/null & WL="$WL $!"
+	"$WORKLOAD" 0 >/dev/null & WL="$WL $!"
+fi
+# start OUT BIN ARGS...: BIN -a -g -F 4000 -d 1 ARGS in the background,
+# its pid appended to $pids.
+start() {
+	out=$1 bin=$2
+	shift 2
+	"$bin" -a -g -F 4000 -d 1 "$@" >/dev/null 2>"$TMP/$out.err" &
+	pids="$pids $!"
 }
-# live ARGS...: proftop's CPU nanoseconds after SECS s into $cpu
-live() {
-	"$PROFTOP" -a -g -F 4000 -d 1 "$@" >/dev/null 2>"$TMP/live.err" &
-	pid=$!
-	sleep "$SECS"
-	cpu=$(cpu_ns $pid)
-	kill -INT $pid
-	wait $pid 2>/dev/null
+# stop: each started proftop's CPU nanoseconds into $c1 $c2 ... (in the
+# order started), then they are stopped.
+stop() {
+	k=0
+	for p in $pids; do
+		k=$((k + 1))
+		eval "c$k=$(cpu_ns "$p")"
+	done
+	kill -INT $pids 2>/dev/null
+	wait $pids 2>/dev/null
+	pids=
 }
 # s NS: nanoseconds as seconds
 s() { awk -v n="$1" 'BEGIN { printf "%.4f", n / 1e9 }'; }
-side= seq=
-for r in $(seq "$ROUNDS"); do
-	pair
-	q=$(ratio "$c_pprof" "$c_batch")
-	side="$side $q"
-	echo "live cpu -g -d 1, side by side, round $r: --batch $(s "$c_batch")s, --pprof $(s "$c_pprof")s, ratio $q"
-	live --batch
-	c_batch=$cpu
-	live --pprof="$TMP/live.pb.gz"
-	c_pprof=$cpu
-	q=$(ratio "$c_pprof" "$c_batch")
-	seq="$seq $q"
-	echo "live cpu -g -d 1, one after the other (AB), round $r: --batch $(s "$c_batch")s, --pprof $(s "$c_pprof")s, ratio $q"
-done
 mean() { printf '%s\n' "$@" | awk 'NF { s += $1; n++ } END { if (n) printf "%.3f", s / n; else printf "-" }'; }
-echo "live ratio --pprof/--batch (target <= 1.10): side by side mean $(mean $side) (rounds$side), one after the other mean $(mean $seq) (rounds$seq)"
+side= seq= refside=
+echo "# live: proftop -a -g -F 4000 -d 1, --batch against --pprof=FILE, LOAD=$LOAD, $SECS s a run, $ROUNDS rounds${REF:+, REF=$REF beside}"
+for r in $(seq "$ROUNDS"); do
+	# side by side: the same load and noise for both (and REF's)
+	pids=
+	start b "$PROFTOP" --batch
+	start p "$PROFTOP" --pprof="$TMP/pair.pb.gz"
+	if [ -n "$REF" ]; then
+		start rb "$REF" --batch
+		start rp "$REF" --pprof="$TMP/ref.pb.gz"
+	fi
+	sleep "$SECS"
+	stop
+	q=$(ratio "$c2" "$c1")
+	side="$side $q"
+	line="live cpu, side by side, round $r: --batch $(s "$c1")s, --pprof $(s "$c2")s, ratio $q"
+	if [ -n "$REF" ]; then
+		rq=$(ratio "$c4" "$c3")
+		refside="$refside $rq"
+		line="$line; REF --batch $(s "$c3")s, --pprof $(s "$c4")s, ratio $rq; --pprof/REF's $(ratio "$c2" "$c4")"
+	fi
+	echo "$line"
+	# one after the other (AB, then BA in the next round)
+	if [ $((r % 2)) = 1 ]; then
+		start b "$PROFTOP" --batch; sleep "$SECS"; stop; cb=$c1
+		start p "$PROFTOP" --pprof="$TMP/live.pb.gz"; sleep "$SECS"; stop; cp=$c1
+		order=AB
+	else
+		start p "$PROFTOP" --pprof="$TMP/live.pb.gz"; sleep "$SECS"; stop; cp=$c1
+		start b "$PROFTOP" --batch; sleep "$SECS"; stop; cb=$c1
+		order=BA
+	fi
+	q=$(ratio "$cp" "$cb")
+	seq="$seq $q"
+	echo "live cpu, one after the other ($order), round $r: --batch $(s "$cb")s, --pprof $(s "$cp")s, ratio $q"
+done
+if [ "$ROUNDS" -gt 0 ]; then
+	echo "live ratio --pprof/--batch (target <= 1.10), LOAD=$LOAD: side by side mean $(mean $side) (least $(min $side), most $(max $side); rounds$side), one after the other mean $(mean $seq) (least $(min $seq), most $(max $seq); rounds$seq)"
+	[ -z "$REF" ] || echo "live ratio of REF ($REF), side by side: mean $(mean $refside) (rounds$refside)"
+fi
