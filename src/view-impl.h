@@ -114,9 +114,10 @@ size_t view_stacks_kept_groups(const struct callchain_store *st);
 /* For tests, counts over view_build_stacks' builds with st so far: groups'
  * member orders sorted, reused from the last build after a check, reused
  * with no compare (the same chains as the last build); chains grouped by
- * hashing their functions (new since the last build). */
+ * hashing their functions (new since the last build); compares placing
+ * new groups in the kept order. */
 struct view_stacks_counts {
-	size_t sorted, reused, kept, hashed;
+	size_t sorted, reused, kept, hashed, placing;
 };
 void view_stacks_counts(const struct callchain_store *st, struct view_stacks_counts *out);
 /* view-frames.c's, for view-stacks.c: stacks by what they print

@@ -1174,8 +1174,29 @@ START_TEST(test_stacks_kept)
 				snapshot_release(&c);
 				snapshot_release(&d);
 			}
-			if (round == 3)
+			if (round == 3) {
+				/* One new group among thousands: placed with
+				   a few compares, not one a group. */
+				struct hist_sample s = { 0 };
+				struct callchain_frame fr1 = F(&sym_main);
+				struct snapshot one = { 0 };
+
 				before = view_stacks_kept_groups(hist_callchains(h));
+				ck_assert_uint_gt(before, 1000);
+				s.comm = intern("newcomm");
+				s.dso = fr1.dso;
+				s.sym = fr1.sym;
+				s.period = 1;
+				s.chain = &fr1;
+				s.nr_chain = 1;
+				hist_add(h, &s);
+				view_stacks_counts(hist_callchains(h), &k1);
+				view_build(h, &o, &one);
+				view_stacks_counts(hist_callchains(h), &k2);
+				ck_assert_uint_gt(k2.placing, k1.placing);
+				ck_assert_uint_lt(k2.placing - k1.placing, 40);
+				snapshot_release(&one);
+			}
 			/* Round 8's clear leaves round 9's groups alive: pruned
 			   as round 10 starts. */
 			if (round == 10)
