@@ -32,7 +32,13 @@
  * (view-stacks.c), a refresh is 137M (bench/pprof-refresh kept, 20
  * refreshes).  protobuf-c's packing of the Samples' location_id and
  * label fields was then 33M of those 137M: a Sample is now packed whole
- * by hand (pprof-live.c), 113M.  The last file, at exit, is this file's one-shot encoding,
+ * by hand (pprof-live.c), 113M.  Then the view keeps each chain's group
+ * by the store's chain serial and a group's member order when its chains
+ * stay (89M); a kept frame's Location, Function and Mapping are one
+ * record by frame id, and a frame the Sample before had at the same place
+ * of its group is taken over (80M); stacks share their group's frames
+ * (77M, then 76M: not copied at all, a pool); new groups are placed by
+ * galloping (75M); a Sample is packed in one pass: 70M, --batch's 67M.  The last file, at exit, is this file's one-shot encoding,
  * all the library's.
  *
  * This file: the tables and the stack walk (pprof-impl.h, which the live
