@@ -448,15 +448,14 @@ static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *s
 		const struct snapshot_frame *f = &st->frames[nr - 1 - j];
 		uint32_t id = st->frame_ids[j];
 		const struct pprof_floc *r = id < e->floc_cap ? &e->floc[id] : NULL;
-		uint64_t loc, fid;
+		uint64_t loc, fid, addr;
 
 		if (pf && pf[j] == id) {
 			ids[j] = pids[j];
 			e->frames_taken++;
 			continue;
 		}
-		uint64_t addr = snapshot_frame_addr(st, nr - 1 - j);
-
+		addr = snapshot_frame_addr(st, nr - 1 - j);
 		if (r && r->loc && r->addr == addr && !f->file && !f->inlined) {
 			e->used[r->loc - 1] = true;
 			/* fref has room: fn was marked when it was made */
@@ -501,6 +500,20 @@ void pprof_enc_walk(struct pprof_enc *e, const struct snapshot *snap)
 		for (i = 0; i < snap->nr_stacks; i++) {
 			const struct snapshot_stack *st = &snap->stacks[i];
 
+			/* Kept stacks come in the view's order, their frame
+			   ids and those ids' records all over memory: the
+			   next stacks' are fetched ahead. */
+			if (i + 2 < snap->nr_stacks && snap->stacks[i + 2].frame_ids)
+				__builtin_prefetch(snap->stacks[i + 2].frame_ids);
+			if (i + 1 < snap->nr_stacks && snap->stacks[i + 1].frame_ids && e->floc) {
+				const struct snapshot_stack *nx = &snap->stacks[i + 1];
+
+				/* (the leaf end's: the callers are mostly the
+				   stack before's, taken over) */
+				for (j = 0; j < nx->nr_frames && j < 3; j++)
+					if (nx->frame_ids[j] < e->floc_cap)
+						__builtin_prefetch(&e->floc[nx->frame_ids[j]]);
+			}
 			/* Decay takes a stack's samples to 0 before its period:
 			   the table still counts the period. */
 			if (!st->samples && !st->period)
