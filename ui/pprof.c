@@ -554,8 +554,9 @@ void pprof_enc_walk(struct pprof_enc *e, const struct snapshot *snap)
 			for (shared = 0; prev && shared < nr && shared < prev->nr_frames &&
 					 memcmp(&st->frames[shared], &prev->frames[shared],
 						sizeof(*st->frames)) == 0 &&
-					 snapshot_frame_addr(st, shared) ==
-						 snapshot_frame_addr(prev, shared);
+					 /* (a snapshot's stacks all have addrs or none) */
+					 (!st->addrs || snapshot_frame_addr(st, shared) ==
+								snapshot_frame_addr(prev, shared));
 			     shared++)
 				;
 			/* Frames are root first; pprof wants the leaf first,
