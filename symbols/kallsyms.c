@@ -450,6 +450,7 @@ static struct kernel_module *ks_new_module(struct kernel_syms *out, size_t *cap,
 	m->name = xstrdup(name);
 	m->start = start;
 	m->end = end;
+	m->listed = false;
 	m->symtab = symtab_new();
 	symtab_prefer_last(m->symtab);
 	return m;

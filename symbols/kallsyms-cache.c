@@ -1,0 +1,544 @@
+/* The kallsyms cache file: a header with its key, the table of each
+ * symbol table (the kernel image, then each listed module), the symbols
+ * as arrays (starts, ends, name offsets, sized flags) and one string
+ * blob, all 8-byte aligned and checked against the file's size and
+ * checksum before any of it is used. */
+#include "config.h"
+
+#include "kallsyms-cache.h"
+#include "kallsyms-cache-test.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kallsyms.h"
+#include "symtab.h"
+#include "util.h"
+#include "vmlinux.h"
+
+#define KC_MAGIC "PTKSYMS1"
+#define KC_VERSION 1
+#define KC_ENDIAN 0x01020304u
+#define KC_FILE "kallsyms"
+/* Far above any kallsyms (10 MB of symbols): a size past it is not ours. */
+#define KC_MAX_SIZE (256u << 20)
+
+struct kc_header {
+	char magic[8];
+	uint32_t endian, version;
+	uint64_t file_size;
+	uint64_t checksum;        /* of the file, this field read as 0 */
+	char boot_id[40];
+	uint8_t build_id[20];
+	uint32_t build_id_size;
+	uint64_t modules_len;     /* the key's modules text, after the header */
+	uint64_t ntables, nsyms, blob_len;
+	uint64_t start, end, stext, text, span_lo, span_hi;   /* struct kernel_syms' */
+};
+_Static_assert(sizeof(struct kc_header) == 176, "no padding in the header");
+
+/* One symbol table: table 0 the kernel image, then the modules by start. */
+struct kc_table {
+	uint64_t start, end;      /* a module's range */
+	uint64_t name_off;        /* a module's name, in the blob */
+	uint64_t first, n;        /* its symbols */
+	uint64_t pool_off, pool_len;   /* its names, in the blob */
+};
+
+static size_t kc_pad8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/* Two running sums over the file's 64-bit words (len a multiple of 8,
+ * the checksum's own word read as 0): cheap enough for 6 MB at every
+ * start, and any changed or moved word shows. */
+static uint64_t kc_checksum(const unsigned char *p, size_t len)
+{
+	uint64_t a = 1, b = 0, w;
+	size_t i;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		if (i == offsetof(struct kc_header, checksum))
+			w = 0;
+		else
+			memcpy(&w, p + i, 8);
+		a += w;
+		b += a;
+	}
+	return a ^ (b << 1 | b >> 63);
+}
+
+void kallsyms_cache_test_seal(void *buf, size_t len)
+{
+	uint64_t sum = kc_checksum(buf, len);
+
+	memcpy((char *)buf + offsetof(struct kc_header, checksum), &sum, 8);
+}
+
+/* ---- the key ---- */
+
+void kallsyms_cache_key_make(struct kallsyms_cache_key *k, const char *boot_id,
+			     const uint8_t *build_id, size_t build_id_size,
+			     const char *modules_text)
+{
+	struct strbuf sb;
+	size_t n = strcspn(boot_id, "\n");
+
+	memset(k, 0, sizeof(*k));
+	memcpy(k->boot_id, boot_id, n < sizeof(k->boot_id) ? n : sizeof(k->boot_id));
+	if (build_id_size > sizeof(k->build_id))
+		build_id_size = sizeof(k->build_id);
+	memcpy(k->build_id, build_id, build_id_size);
+	k->build_id_size = (uint32_t)build_id_size;
+	/* Only the fields that place symbols: the refcount and users of a
+	 * module change while its symbols do not. */
+	strbuf_init(&sb);
+	while (modules_text && *modules_text) {
+		const char *line = modules_text, *nl = strchr(line, '\n'), *f[6];
+		size_t len[6], i;
+		const char *p = line, *end = nl ? nl : line + strlen(line);
+
+		modules_text = nl ? nl + 1 : end;
+		for (i = 0; i < 6; i++) {
+			while (p < end && (*p == ' ' || *p == '\t'))
+				p++;
+			f[i] = p;
+			while (p < end && *p != ' ' && *p != '\t')
+				p++;
+			len[i] = (size_t)(p - f[i]);
+		}
+		if (!len[0])
+			continue;
+		strbuf_add(&sb, f[0], len[0]);
+		strbuf_add(&sb, " ", 1);
+		strbuf_add(&sb, f[1], len[1]);
+		strbuf_add(&sb, " ", 1);
+		strbuf_add(&sb, f[4], len[4]);
+		strbuf_add(&sb, " ", 1);
+		strbuf_add(&sb, f[5], len[5]);
+		strbuf_add(&sb, "\n", 1);
+	}
+	k->modules_len = sb.len;
+	k->modules = sb.len ? sb.buf : NULL;
+	if (!sb.len)
+		strbuf_release(&sb);
+}
+
+int kallsyms_cache_key_read(struct kallsyms_cache_key *k)
+{
+	uint8_t id[20];
+	char *boot = NULL, *mods = NULL;
+	size_t len;
+	int n, err;
+
+	memset(k, 0, sizeof(*k));
+	if ((err = read_file("/proc/sys/kernel/random/boot_id", 64, &boot, &len)))
+		return err;
+	if (len < 8) {
+		free(boot);
+		return -ENOENT;
+	}
+	n = vmlinux_running_build_id(id);
+	/* No module support: no /proc/modules, and nothing to key on. */
+	if (read_file("/proc/modules", SIZE_MAX, &mods, &len))
+		mods = NULL;
+	kallsyms_cache_key_make(k, boot, id, n > 0 ? (size_t)n : 0, mods);
+	free(boot);
+	free(mods);
+	return 0;
+}
+
+bool kallsyms_cache_key_equal(const struct kallsyms_cache_key *a,
+			      const struct kallsyms_cache_key *b)
+{
+	return memcmp(a->boot_id, b->boot_id, sizeof(a->boot_id)) == 0 &&
+	       a->build_id_size == b->build_id_size &&
+	       memcmp(a->build_id, b->build_id, a->build_id_size) == 0 &&
+	       a->modules_len == b->modules_len &&
+	       (a->modules_len == 0 || memcmp(a->modules, b->modules, a->modules_len) == 0);
+}
+
+void kallsyms_cache_key_release(struct kallsyms_cache_key *k)
+{
+	free(k->modules);
+	memset(k, 0, sizeof(*k));
+}
+
+char *kallsyms_cache_dir(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	/* The XDG spec: a relative path is to be ignored. */
+	if (xdg && xdg[0] == '/')
+		return xasprintf("%s/proftop", xdg);
+	if (home && home[0] == '/')
+		return xasprintf("%s/.cache/proftop", home);
+	return NULL;
+}
+
+/* ---- the directory ---- */
+
+/* Whether st (of a directory or the file) may be trusted: ours, and
+ * writable by no one else. */
+static bool kc_trusted(const struct stat *st)
+{
+	return st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* Open dir (made 0700 with its parent if missing) as a directory we
+ * trust.  Returns the fd or -errno. */
+static int kc_open_dir(const char *dir, bool create)
+{
+	struct stat st;
+	int fd;
+
+	if (create && mkdir(dir, 0700) != 0 && errno == ENOENT) {
+		/* $HOME/.cache itself may be missing. */
+		char *parent = xstrdup(dir), *slash = strrchr(parent, '/');
+
+		if (slash && slash != parent) {
+			*slash = '\0';
+			(void)mkdir(parent, 0700);
+		}
+		free(parent);
+		(void)mkdir(dir, 0700);
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) != 0 || !kc_trusted(&st)) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+/* ---- writing ---- */
+
+struct kc_writer {
+	struct strbuf blob;
+	struct kc_table *tables;
+	size_t ntables;
+	uint64_t *starts, *ends;
+	uint32_t *name_offs;
+	uint8_t *sized;
+	size_t nsyms;
+};
+
+static void kc_add_table(struct kc_writer *w, const struct symtab *st, uint64_t start,
+			 uint64_t end, const char *name)
+{
+	struct kc_table *t = &w->tables[w->ntables++];
+	size_t i, n = symtab_count(st);
+
+	memset(t, 0, sizeof(*t));
+	t->start = start;
+	t->end = end;
+	if (name) {
+		t->name_off = w->blob.len;
+		strbuf_add(&w->blob, name, strlen(name) + 1);
+	}
+	t->first = w->nsyms;
+	t->n = n;
+	t->pool_off = w->blob.len;
+	for (i = 0; i < n; i++) {
+		const struct symbol *s = symtab_get(st, i);
+		size_t k = w->nsyms++;
+
+		w->starts[k] = s->start;
+		w->ends[k] = s->end;
+		w->name_offs[k] = (uint32_t)(w->blob.len - t->pool_off);
+		w->sized[k] = symtab_sized(st, i);
+		strbuf_add(&w->blob, s->name, strlen(s->name) + 1);
+	}
+	t->pool_len = w->blob.len - t->pool_off;
+	/* An empty table still has a NUL-terminated pool. */
+	if (!t->pool_len) {
+		strbuf_add(&w->blob, "", 1);
+		t->pool_len = 1;
+	}
+}
+
+static int kc_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Lay out w and the key as the file's bytes. */
+static char *kc_image(const struct kc_writer *w, const struct kallsyms_cache_key *k,
+		      const struct kernel_syms *ks, size_t *sizep)
+{
+	struct kc_header h;
+	size_t off, size, n = w->nsyms;
+	char *buf;
+
+	size = sizeof(h) + kc_pad8(k->modules_len) + w->ntables * sizeof(struct kc_table) +
+	       16 * n + kc_pad8(4 * n) + kc_pad8(n) + kc_pad8(w->blob.len);
+	buf = xcalloc(1, size);
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, KC_MAGIC, 8);
+	h.endian = KC_ENDIAN;
+	h.version = KC_VERSION;
+	h.file_size = size;
+	memcpy(h.boot_id, k->boot_id, sizeof(h.boot_id));
+	memcpy(h.build_id, k->build_id, sizeof(h.build_id));
+	h.build_id_size = k->build_id_size;
+	h.modules_len = k->modules_len;
+	h.ntables = w->ntables;
+	h.nsyms = n;
+	h.blob_len = w->blob.len;
+	h.start = ks->start;
+	h.end = ks->end;
+	h.stext = ks->stext;
+	h.text = ks->text;
+	h.span_lo = ks->span_lo;
+	h.span_hi = ks->span_hi;
+	off = sizeof(h);
+	if (k->modules_len)
+		memcpy(buf + off, k->modules, k->modules_len);
+	off += kc_pad8(k->modules_len);
+	memcpy(buf + off, w->tables, w->ntables * sizeof(struct kc_table));
+	off += w->ntables * sizeof(struct kc_table);
+	memcpy(buf + off, w->starts, 8 * n);
+	off += 8 * n;
+	memcpy(buf + off, w->ends, 8 * n);
+	off += 8 * n;
+	memcpy(buf + off, w->name_offs, 4 * n);
+	off += kc_pad8(4 * n);
+	memcpy(buf + off, w->sized, n);
+	off += kc_pad8(n);
+	memcpy(buf + off, w->blob.buf, w->blob.len);
+	memcpy(buf, &h, sizeof(h));
+	kallsyms_cache_test_seal(buf, size);
+	*sizep = size;
+	return buf;
+}
+
+int kallsyms_cache_save(const char *dir, const struct kallsyms_cache_key *k,
+			const struct kernel_syms *ks)
+{
+	struct kc_writer w;
+	size_t i, total, size;
+	char tmp[] = ".kallsyms.XXXXXX", *path, *buf;
+	int dfd, fd, err;
+
+	if (ks->restricted || !ks->kernel || symtab_count(ks->kernel) == 0 || !k->boot_id[0])
+		return -EINVAL;
+	if ((dfd = kc_open_dir(dir, true)) < 0)
+		return dfd;
+	memset(&w, 0, sizeof(w));
+	strbuf_init(&w.blob);
+	total = symtab_count(ks->kernel);
+	for (i = 0; i < ks->nmodules; i++)
+		if (ks->modules[i].listed)
+			total += symtab_count(ks->modules[i].symtab);
+	w.tables = xmalloc((ks->nmodules + 1) * sizeof(*w.tables));
+	w.starts = xmalloc((total + 1) * 8);
+	w.ends = xmalloc((total + 1) * 8);
+	w.name_offs = xmalloc((total + 1) * 4);
+	w.sized = xmalloc(total + 1);
+	kc_add_table(&w, ks->kernel, 0, 0, NULL);
+	for (i = 0; i < ks->nmodules; i++) {
+		const struct kernel_module *m = &ks->modules[i];
+
+		if (m->listed)
+			kc_add_table(&w, m->symtab, m->start, m->end, m->name);
+	}
+	buf = kc_image(&w, k, ks, &size);
+	strbuf_release(&w.blob);
+	free(w.tables);
+	free(w.starts);
+	free(w.ends);
+	free(w.name_offs);
+	free(w.sized);
+
+	/* mkstemp's 0600 file, renamed over the old one: a reader sees the
+	 * old file or the new one, never half of one. */
+	path = xasprintf("%s/%s", dir, tmp);
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+	} else {
+		err = kc_write_all(fd, buf, size);
+		if (close(fd) != 0 && !err)
+			err = -errno;
+		memcpy(tmp, path + strlen(dir) + 1, sizeof(tmp));
+		if (!err && renameat(dfd, tmp, dfd, KC_FILE) != 0)
+			err = -errno;
+		if (err)
+			unlinkat(dfd, tmp, 0);
+	}
+	free(path);
+	free(buf);
+	close(dfd);
+	return err;
+}
+
+/* ---- reading ---- */
+
+/* Whether [off, off + len) lies inside size bytes (no overflow). */
+static bool kc_within(uint64_t off, uint64_t len, uint64_t size)
+{
+	return off <= size && len <= size - off;
+}
+
+/* The file's bytes (size of them) as out: checked to the last offset. */
+static int kc_parse(const char *buf, size_t size, const struct kallsyms_cache_key *k,
+		    struct kernel_syms *out)
+{
+	struct kc_header h;
+	const struct kc_table *tables;
+	const uint64_t *starts, *ends;
+	const uint32_t *name_offs;
+	const uint8_t *sized;
+	const char *blob;
+	uint64_t off, n, i;
+	size_t cap = 0;
+
+	if (size < sizeof(h))
+		return -EBADMSG;
+	memcpy(&h, buf, sizeof(h));
+	if (memcmp(h.magic, KC_MAGIC, 8) != 0 || h.endian != KC_ENDIAN ||
+	    h.version != KC_VERSION || h.file_size != size || h.build_id_size > 20 ||
+	    size % 8 != 0)
+		return -EBADMSG;
+	if (kc_checksum((const unsigned char *)buf, size) != h.checksum)
+		return -EBADMSG;
+	/* Each count is bounded by the file before any product of it. */
+	n = h.nsyms;
+	if (h.ntables == 0 || h.ntables > size / sizeof(struct kc_table) || n > size / 21 ||
+	    h.modules_len > size || h.blob_len == 0 || h.blob_len > size)
+		return -EBADMSG;
+	off = sizeof(h);
+	if (h.modules_len != k->modules_len || memcmp(h.boot_id, k->boot_id, sizeof(h.boot_id)) ||
+	    h.build_id_size != k->build_id_size ||
+	    memcmp(h.build_id, k->build_id, h.build_id_size) ||
+	    (k->modules_len && memcmp(buf + off, k->modules, k->modules_len)))
+		return -ESTALE;
+	off += kc_pad8(h.modules_len);
+	tables = (const void *)(buf + off);
+	off += h.ntables * sizeof(*tables);
+	starts = (const void *)(buf + off);
+	off += 8 * n;
+	ends = (const void *)(buf + off);
+	off += 8 * n;
+	name_offs = (const void *)(buf + off);
+	off += kc_pad8(4 * n);
+	sized = (const void *)(buf + off);
+	off += kc_pad8(n);
+	blob = buf + off;
+	if (off + kc_pad8(h.blob_len) != size || blob[h.blob_len - 1] != '\0')
+		return -EBADMSG;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < h.ntables; i++) {
+		const struct kc_table *t = &tables[i];
+		struct symtab *st;
+
+		if (!kc_within(t->first, t->n, n) || !kc_within(t->pool_off, t->pool_len, h.blob_len) ||
+		    (i > 0 && (t->name_off >= h.blob_len || t->start >= t->end ||
+			       (i > 1 && t->start < tables[i - 1].end))))
+			goto bad;
+		st = symtab_from_sorted(t->n, starts + t->first, ends + t->first,
+					name_offs + t->first, sized + t->first,
+					blob + t->pool_off, t->pool_len);
+		if (!st)
+			goto bad;
+		if (i == 0) {
+			out->kernel = st;
+			continue;
+		}
+		out->modules = xgrow(out->modules, &cap, out->nmodules + 1, sizeof(*out->modules));
+		out->modules[out->nmodules].name = xstrdup(blob + t->name_off);
+		out->modules[out->nmodules].start = t->start;
+		out->modules[out->nmodules].end = t->end;
+		out->modules[out->nmodules].symtab = st;
+		out->modules[out->nmodules].listed = true;
+		out->nmodules++;
+	}
+	out->start = h.start;
+	out->end = h.end;
+	out->stext = h.stext;
+	out->text = h.text;
+	out->span_lo = h.span_lo;
+	out->span_hi = h.span_hi;
+	return 0;
+bad:
+	kallsyms_release(out);
+	return -EBADMSG;
+}
+
+int kallsyms_cache_load(const char *dir, const struct kallsyms_cache_key *k,
+			struct kernel_syms *out)
+{
+	struct stat st;
+	char *buf;
+	int dfd, fd, err;
+
+	memset(out, 0, sizeof(*out));
+	if ((dfd = kc_open_dir(dir, false)) < 0)
+		return dfd == -EPERM ? -EPERM : -ENOENT;
+	fd = openat(dfd, KC_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	close(dfd);
+	if (fd < 0)
+		return errno == ELOOP ? -EPERM : -ENOENT;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !kc_trusted(&st)) {
+		close(fd);
+		return -EPERM;
+	}
+	if (st.st_size < (off_t)sizeof(struct kc_header) || st.st_size > KC_MAX_SIZE) {
+		close(fd);
+		return -EBADMSG;
+	}
+	buf = xmalloc((size_t)st.st_size);
+	err = fileread_at(fd, buf, (size_t)st.st_size, 0) == (size_t)st.st_size
+		      ? kc_parse(buf, (size_t)st.st_size, k, out)
+		      : -EBADMSG;
+	free(buf);
+	close(fd);
+	return err;
+}
+
+bool kallsyms_cache_hidden(const char *path)
+{
+	char buf[4096];
+	size_t len;
+	char *p;
+	int fd = open(path ? path : "/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return true;
+	len = fileread_at(fd, buf, sizeof(buf) - 1, 0);
+	close(fd);
+	buf[len] = '\0';
+	/* Per-CPU symbols sit at 0 even when nothing is hidden: any line
+	 * with another address says the addresses are shown. */
+	for (p = buf; *p; p++) {
+		for (; isxdigit((unsigned char)*p); p++)
+			if (*p != '0')
+				return false;
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+	}
+	return true;
+}
