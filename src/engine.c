@@ -158,6 +158,13 @@ static void engine_buildid_notice(struct engine *e)
 			   refused, refused == 1 ? "y" : "ies");
 }
 
+/* Live: kallsyms through the cache unless --no-kallsyms-cache, and read
+ * again for addresses outside it. */
+static void engine_kernel_live(struct engine *e)
+{
+	machine_set_kernel_live(ingest_machine(e->in), e->cfg.kallsyms_cache);
+}
+
 /* Kernel symbols for a recording: this machine's kallsyms, only when the
  * recording was made on this kernel. */
 static void engine_file_kernel(struct engine *e, const struct perfdata_info *info)
@@ -556,6 +563,7 @@ static int engine_start_live(struct engine *e)
 	ingest_symbols_async(e->in);
 	if ((status = engine_vmlinux(e)) != 0)
 		goto out;
+	engine_kernel_live(e);
 	/* Kernel symbols and /proc come in engine_run, before the first
 	 * record is read: the rings hold what arrives meanwhile. */
 	e->need_kernel = !info->exclude_kernel;

@@ -1300,6 +1300,7 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	}
 	snap.symbols_loading = machine_symbols_loading(in->machine);
 	snap.debuginfod_active = machine_debuginfod_active(in->machine);
+	snap.kallsyms_source = machine_kernel_source(in->machine, &snap.kallsyms_reloads);
 	ingest_kernel_notice(in);
 	view_build(in->hist, &in->cfg.view, &snap);
 	if (in->annotate) {
