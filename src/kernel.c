@@ -375,6 +375,11 @@ void machine_set_kernel_live(struct machine *m, bool cache)
 	m->kload.reload_wait = KERNEL_RELOAD_WAIT;
 }
 
+void machine_test_kernel_reload_now(struct machine *m)
+{
+	m->kload.next_reload = 0;
+}
+
 const char *machine_kernel_source(const struct machine *m, unsigned *reloads)
 {
 	*reloads = m->kload.reloads;
