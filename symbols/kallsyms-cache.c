@@ -56,22 +56,32 @@ static size_t kc_pad8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
+/* The running sums of kc_checksum over the words of p[from, to). */
+static void kc_sum(const unsigned char *p, size_t from, size_t to, uint64_t *a, uint64_t *b)
+{
+	uint64_t x = *a, y = *b, w;
+	size_t i;
+
+	for (i = from; i + 8 <= to; i += 8) {
+		memcpy(&w, p + i, 8);
+		x += w;
+		y += x;
+	}
+	*a = x;
+	*b = y;
+}
+
 /* Two running sums over the file's 64-bit words (len a multiple of 8,
  * the checksum's own word read as 0): cheap enough for 6 MB at every
  * start, and any changed or moved word shows. */
 static uint64_t kc_checksum(const unsigned char *p, size_t len)
 {
-	uint64_t a = 1, b = 0, w;
-	size_t i;
+	size_t at = offsetof(struct kc_header, checksum);
+	uint64_t a = 1, b = 0;
 
-	for (i = 0; i + 8 <= len; i += 8) {
-		if (i == offsetof(struct kc_header, checksum))
-			w = 0;
-		else
-			memcpy(&w, p + i, 8);
-		a += w;
-		b += a;
-	}
+	kc_sum(p, 0, at, &a, &b);
+	b += a;                   /* the checksum's word, as 0 */
+	kc_sum(p, at + 8, len, &a, &b);
 	return a ^ (b << 1 | b >> 63);
 }
 

@@ -342,16 +342,19 @@ struct symtab *symtab_from_sorted(size_t n, const uint64_t *starts, const uint64
 	st->pool_len = st->pool_cap = pool_len;
 	st->syms = xmalloc((n ? n : 1) * sizeof(*st->syms));
 	st->sized = xmalloc(n ? n : 1);
-	st->cover = any_sized ? xmalloc(n * sizeof(*st->cover)) : NULL;
 	for (i = 0; i < n; i++) {
 		st->syms[i].start = starts[i];
 		st->syms[i].end = ends[i];
 		st->syms[i].name = st->pool + name_offs[i];
+	}
+	for (i = 0; i < n; i++)
 		st->sized[i] = sized[i] != 0;
+	/* Only sized symbols can overlap (see symtab_finish). */
+	st->cover = any_sized ? xmalloc(n * sizeof(*st->cover)) : NULL;
+	for (i = 0; st->cover && i < n; i++) {
 		if (sized[i] && ends[i] > cover)
 			cover = ends[i];
-		if (st->cover)
-			st->cover[i] = cover;
+		st->cover[i] = cover;
 	}
 	st->nsyms = n;
 	return st;
