@@ -427,8 +427,9 @@ void kernel_resolve(struct machine *m, uint64_t ip, struct resolved *out)
 	}
 	if (!m->ks_loaded || m->ks.restricted)
 		return;
-	/* Past every table: a fresh read may know it (held meanwhile). */
-	if (m->kload.live && !kallsyms_covers(&m->ks, ip) && kernel_reload(m)) {
+	/* Past every table, where code comes and goes: a fresh read may
+	 * know it (held meanwhile). */
+	if (m->kload.live && kallsyms_maybe_dynamic(&m->ks, ip) && kernel_reload(m)) {
 		out->pending = true;
 		return;
 	}

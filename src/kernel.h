@@ -47,8 +47,9 @@ void machine_set_kernel_cache(struct machine *m, const char *kallsyms);
 /* A live session's kernel symbols: with cache, from the kallsyms cache
  * (kallsyms_cache_dir; see kallsyms-cache.h), written there after a read
  * of /proc/kallsyms; and read again, on the kernel's thread, when a kernel
- * address lies outside every table (a BPF program or trampoline, never
- * cached, or one loaded since): at once after a load from the cache, else
+ * address lies outside every table where code is added after boot
+ * (kallsyms_maybe_dynamic: a BPF program or trampoline, never cached, or
+ * one loaded since): at once after a load from the cache, else
  * at most once in KERNEL_RELOAD_WAIT s, doubling.  Call before loading. */
 void machine_set_kernel_live(struct machine *m, bool cache);
 #define KERNEL_RELOAD_WAIT 10.0

@@ -801,6 +801,22 @@ bool kallsyms_covers(const struct kernel_syms *ks, uint64_t addr)
 	return (addr >= ks->span_lo && addr < ks->span_hi) || ks_module_at(ks, addr);
 }
 
+bool kallsyms_maybe_dynamic(const struct kernel_syms *ks, uint64_t addr)
+{
+	uint64_t lo, hi;
+
+	if (!ks || !ks->kernel || kallsyms_covers(ks, addr))
+		return false;
+	lo = ks->span_hi;
+	hi = ks->span_hi;
+	if (ks->nmodules && ks->modules[0].start < lo)
+		lo = ks->modules[0].start;
+	if (ks->nmodules && ks->modules[ks->nmodules - 1].end > hi)
+		hi = ks->modules[ks->nmodules - 1].end;
+	hi = hi > UINT64_MAX - KALLSYMS_DYNAMIC_REACH ? UINT64_MAX : hi + KALLSYMS_DYNAMIC_REACH;
+	return addr >= lo && addr < hi;
+}
+
 char *kallsyms_find_cached(const char *cache_dir, const uint8_t *id, size_t id_size)
 {
 	char hex[2 * 20 + 1], *dir, *rel, *path = NULL;

@@ -56,6 +56,13 @@ const struct symbol *kallsyms_lookup(const struct kernel_syms *ks, uint64_t addr
  * outside them, a kallsyms read now might name what this one cannot (a
  * BPF program, a trampoline, a module loaded since). */
 bool kallsyms_covers(const struct kernel_syms *ks, uint64_t addr);
+/* Whether addr, not covered, lies where the kernel puts code after boot:
+ * above the image (or among the modules) by less than
+ * KALLSYMS_DYNAMIC_REACH, where modules, BPF programs and trampolines go
+ * (x86-64: the module area, the 1 GB above the image).  Not a frame
+ * pointer chain's garbage, nor the byte before _text. */
+bool kallsyms_maybe_dynamic(const struct kernel_syms *ks, uint64_t addr);
+#define KALLSYMS_DYNAMIC_REACH (2ULL << 30)
 
 char *kallsyms_find_cached(const char *cache_dir, const uint8_t *id, size_t id_size);
 

@@ -257,6 +257,15 @@ START_TEST(test_module_size_counts_data)
 	ck_assert(!kallsyms_covers(&ks, 0xffffffffc0002000));
 	ck_assert(!kallsyms_covers(&ks, 0xffffffffc0008000));
 	ck_assert(!kallsyms_covers(&ks, 0xffffffff80000000));
+	/* Where a reload may find something: above the image, not garbage
+	 * nor below it. */
+	ck_assert(kallsyms_maybe_dynamic(&ks, 0xffffffffc0002000));
+	ck_assert(kallsyms_maybe_dynamic(&ks, 0xffffffffc0008000));
+	ck_assert(kallsyms_maybe_dynamic(&ks, 0xffffffff81001100));
+	ck_assert(!kallsyms_maybe_dynamic(&ks, 0xffffffffc0001fff));
+	ck_assert(!kallsyms_maybe_dynamic(&ks, 0xffffffff80ffffff));
+	ck_assert(!kallsyms_maybe_dynamic(&ks, 0x89480000000cb9bf));
+	ck_assert(!kallsyms_maybe_dynamic(&ks, 0xfffffe8000000000));
 	kallsyms_release(&ks);
 }
 END_TEST

@@ -281,12 +281,19 @@ START_TEST(test_kernel_cache)
 		}
 	}
 	ck_assert_uint_ne(addrs[0], 0);
-	/* Far from the image and any module. */
+	/* Garbage of a frame pointer chain, or just below _text: never
+	 * dynamic code, no reload. */
+	machine_resolve(m2, 1, 1, PERF_RECORD_MISC_KERNEL, 0x89480000000cb9bfULL, &r2);
+	ck_assert(!r2.pending);
 	machine_resolve(m2, 1, 1, PERF_RECORD_MISC_KERNEL, 0xfffffe8000000000ULL, &r2);
+	ck_assert(!r2.pending);
+	ck_assert_uint_eq((machine_kernel_source(m2, &reloads), reloads), 0);
+	/* Far above the image, where BPF programs go. */
+	machine_resolve(m2, 1, 1, PERF_RECORD_MISC_KERNEL, 0xfffffffff0000000ULL, &r2);
 	ck_assert(r2.pending);
 	machine_wait_kernel(m2);
 	ck_assert_uint_eq((machine_kernel_source(m2, &reloads), reloads), 1);
-	machine_resolve(m2, 1, 1, PERF_RECORD_MISC_KERNEL, 0xfffffe8000001000ULL, &r2);
+	machine_resolve(m2, 1, 1, PERF_RECORD_MISC_KERNEL, 0xfffffffff0001000ULL, &r2);
 	ck_assert(!r2.pending);
 	machine_resolve(m2, 1, 1, PERF_RECORD_MISC_KERNEL, addrs[0], &r2);
 	machine_resolve(m1, 1, 1, PERF_RECORD_MISC_KERNEL, addrs[0], &r1);
