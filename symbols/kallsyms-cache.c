@@ -202,25 +202,57 @@ static bool kc_trusted(const struct stat *st)
 	return st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH));
 }
 
-/* Open dir (made 0700 with its parent if missing) as a directory we
- * trust.  Returns the fd or -errno. */
+/* Whether path is a directory of ours (0: yes, -ENOENT: missing). */
+static int kc_own_dir(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return -errno;
+	return S_ISDIR(st.st_mode) && st.st_uid == geteuid() ? 0 : -EPERM;
+}
+
+/* Make dir 0700, and its parent if missing, only inside directories of
+ * ours: root under sudo, with a user's HOME, leaves that home alone. */
+static int kc_make_dir(const char *dir)
+{
+	char *parent = xstrdup(dir), *slash = strrchr(parent, '/'), *up;
+	int err = 0;
+
+	if (!slash || slash == parent) {
+		free(parent);
+		return -EINVAL;
+	}
+	*slash = '\0';
+	if ((err = kc_own_dir(parent)) == -ENOENT) {
+		up = xstrdup(parent);
+		slash = strrchr(up, '/');
+		if (slash && slash != up)
+			*slash = '\0';
+		err = slash && slash != up ? kc_own_dir(up) : -EINVAL;
+		if (!err && mkdir(parent, 0700) != 0 && errno != EEXIST)
+			err = -errno;
+		free(up);
+	}
+	if (!err && mkdir(dir, 0700) != 0 && errno != EEXIST)
+		err = -errno;
+	free(parent);
+	return err;
+}
+
+/* Open dir (made as kc_make_dir does, if missing and create) as a
+ * directory we trust.  Returns the fd or -errno. */
 static int kc_open_dir(const char *dir, bool create)
 {
 	struct stat st;
-	int fd;
+	int fd, err;
 
-	if (create && mkdir(dir, 0700) != 0 && errno == ENOENT) {
-		/* $HOME/.cache itself may be missing. */
-		char *parent = xstrdup(dir), *slash = strrchr(parent, '/');
-
-		if (slash && slash != parent) {
-			*slash = '\0';
-			(void)mkdir(parent, 0700);
-		}
-		free(parent);
-		(void)mkdir(dir, 0700);
-	}
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && create) {
+		if ((err = kc_make_dir(dir)) != 0)
+			return err;
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) != 0 || !kc_trusted(&st)) {

@@ -368,6 +368,24 @@ START_TEST(test_save_dirs_and_restricted)
 	ck_assert_int_eq(st.st_mode & 0777, 0700);
 	ck_assert_int_eq(kallsyms_cache_load(dir, &k, &back), 0);
 	kallsyms_release(&back);
+	/* Not in a directory of someone else's (root under sudo, with a
+	 * user's HOME). */
+	if (geteuid() == 0) {
+		char *theirs = xasprintf("%s/theirs", base), *d2 = xasprintf("%s/cache/proftop", theirs);
+
+		ck_assert_int_eq(mkdir(theirs, 0755), 0);
+		ck_assert_int_eq(chown(theirs, 1, 1), 0);
+		ck_assert_int_eq(kallsyms_cache_save(d2, &k, &ks), -EPERM);
+		*strrchr(d2, '/') = '\0';
+		ck_assert_int_ne(access(d2, F_OK), 0);
+		ck_assert_int_eq(mkdir(d2, 0755), 0);
+		ck_assert_int_eq(chown(d2, 1, 1), 0);
+		strcat(d2, "/proftop");
+		ck_assert_int_eq(kallsyms_cache_save(d2, &k, &ks), -EPERM);
+		ck_assert_int_ne(access(d2, F_OK), 0);
+		free(d2);
+		free(theirs);
+	}
 	parse(zeros, "", &hidden);
 	ck_assert(hidden.restricted);
 	ck_assert_int_eq(kallsyms_cache_save(dir, &k, &hidden), -EINVAL);
