@@ -264,49 +264,15 @@ static int kc_open_dir(const char *dir, bool create)
 
 /* ---- writing ---- */
 
-struct kc_writer {
-	struct strbuf blob;
-	struct kc_table *tables;
-	size_t ntables;
-	uint64_t *starts, *ends;
-	uint32_t *name_offs;
-	uint8_t *sized;
-	size_t nsyms;
+/* The file written through a 64 KB buffer, its checksum summed on the way
+ * (the header's checksum word is written as 0 and patched at the end): no
+ * copy of the 6 MB image is ever held. */
+struct kc_out {
+	int fd, err;
+	uint64_t a, b;            /* kc_checksum's sums so far */
+	size_t len;
+	unsigned char buf[64 << 10];
 };
-
-static void kc_add_table(struct kc_writer *w, const struct symtab *st, uint64_t start,
-			 uint64_t end, const char *name)
-{
-	struct kc_table *t = &w->tables[w->ntables++];
-	size_t i, n = symtab_count(st);
-
-	memset(t, 0, sizeof(*t));
-	t->start = start;
-	t->end = end;
-	if (name) {
-		t->name_off = w->blob.len;
-		strbuf_add(&w->blob, name, strlen(name) + 1);
-	}
-	t->first = w->nsyms;
-	t->n = n;
-	t->pool_off = w->blob.len;
-	for (i = 0; i < n; i++) {
-		const struct symbol *s = symtab_get(st, i);
-		size_t k = w->nsyms++;
-
-		w->starts[k] = s->start;
-		w->ends[k] = s->end;
-		w->name_offs[k] = (uint32_t)(w->blob.len - t->pool_off);
-		w->sized[k] = symtab_sized(st, i);
-		strbuf_add(&w->blob, s->name, strlen(s->name) + 1);
-	}
-	t->pool_len = w->blob.len - t->pool_off;
-	/* An empty table still has a NUL-terminated pool. */
-	if (!t->pool_len) {
-		strbuf_add(&w->blob, "", 1);
-		t->pool_len = 1;
-	}
-}
 
 static int kc_write_all(int fd, const void *buf, size_t len)
 {
@@ -325,94 +291,182 @@ static int kc_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-/* Lay out w and the key as the file's bytes. */
-static char *kc_image(const struct kc_writer *w, const struct kallsyms_cache_key *k,
-		      const struct kernel_syms *ks, size_t *sizep)
+static void kc_flush(struct kc_out *o)
 {
-	struct kc_header h;
-	size_t off, size, n = w->nsyms;
-	char *buf;
+	/* The buffer holds whole words: every piece is padded to 8. */
+	kc_sum(o->buf, 0, o->len, &o->a, &o->b);
+	if (!o->err)
+		o->err = kc_write_all(o->fd, o->buf, o->len);
+	o->len = 0;
+}
 
-	size = sizeof(h) + kc_pad8(k->modules_len) + w->ntables * sizeof(struct kc_table) +
-	       16 * n + kc_pad8(4 * n) + kc_pad8(n) + kc_pad8(w->blob.len);
-	buf = xcalloc(1, size);
+static void kc_put(struct kc_out *o, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+
+	while (n) {
+		size_t k = sizeof(o->buf) - o->len < n ? sizeof(o->buf) - o->len : n;
+
+		memcpy(o->buf + o->len, p, k);
+		o->len += k;
+		p += k;
+		n -= k;
+		if (o->len == sizeof(o->buf))
+			kc_flush(o);
+	}
+}
+
+/* Zeros up to the next multiple of 8 of what was put (total bytes). */
+static void kc_pad(struct kc_out *o, size_t total)
+{
+	static const unsigned char zeros[8];
+
+	kc_put(o, zeros, kc_pad8(total) - total);
+}
+
+/* The tables written: the kernel image's, then each listed module's. */
+static size_t kc_tables(const struct kernel_syms *ks, const struct symtab **st,
+			const struct kernel_module **mod)
+{
+	size_t i, n = 0;
+
+	st[n] = ks->kernel;
+	mod[n++] = NULL;
+	for (i = 0; i < ks->nmodules; i++)
+		if (ks->modules[i].listed) {
+			st[n] = ks->modules[i].symtab;
+			mod[n++] = &ks->modules[i];
+		}
+	return n;
+}
+
+/* Everything after the header, in file order. */
+static void kc_put_body(struct kc_out *o, const struct kallsyms_cache_key *k,
+			const struct kc_table *t, const struct symtab **st, size_t nt,
+			size_t nsyms, const struct kernel_module **mod)
+{
+	size_t i, j;
+
+	if (k->modules_len)
+		kc_put(o, k->modules, k->modules_len);
+	kc_pad(o, k->modules_len);
+	kc_put(o, t, nt * sizeof(*t));
+	for (i = 0; i < nt; i++)
+		for (j = 0; j < t[i].n; j++)
+			kc_put(o, &symtab_get(st[i], j)->start, 8);
+	for (i = 0; i < nt; i++)
+		for (j = 0; j < t[i].n; j++)
+			kc_put(o, &symtab_get(st[i], j)->end, 8);
+	for (i = 0; i < nt; i++) {
+		uint32_t off = 0;
+
+		for (j = 0; j < t[i].n; j++) {
+			kc_put(o, &off, 4);
+			off += (uint32_t)strlen(symtab_get(st[i], j)->name) + 1;
+		}
+	}
+	kc_pad(o, 4 * nsyms);
+	for (i = 0; i < nt; i++)
+		for (j = 0; j < t[i].n; j++) {
+			uint8_t sized = symtab_sized(st[i], j);
+
+			kc_put(o, &sized, 1);
+		}
+	kc_pad(o, nsyms);
+	for (i = 0; i < nt; i++) {
+		if (mod[i])
+			kc_put(o, mod[i]->name, strlen(mod[i]->name) + 1);
+		for (j = 0; j < t[i].n; j++) {
+			const char *name = symtab_get(st[i], j)->name;
+
+			kc_put(o, name, strlen(name) + 1);
+		}
+		if (t[i].n == 0)
+			kc_put(o, "", 1);
+	}
+}
+
+/* Write the file to fd.  Returns 0 or -errno. */
+static int kc_write(int fd, const struct kallsyms_cache_key *k, const struct kernel_syms *ks)
+{
+	const struct symtab **st = xmalloc((ks->nmodules + 1) * sizeof(*st));
+	const struct kernel_module **mod = xmalloc((ks->nmodules + 1) * sizeof(*mod));
+	struct kc_table *t = xcalloc(ks->nmodules + 1, sizeof(*t));
+	size_t nt = kc_tables(ks, st, mod), nsyms = 0, blob = 0, i, j;
+	struct kc_out *o = xmalloc(sizeof(*o));
+	struct kc_header h;
+	uint64_t sum;
+	int err;
+
+	/* Offsets first: the tables come before what they point into. */
+	for (i = 0; i < nt; i++) {
+		t[i].n = symtab_count(st[i]);
+		t[i].first = nsyms;
+		nsyms += t[i].n;
+		if (mod[i]) {
+			t[i].start = mod[i]->start;
+			t[i].end = mod[i]->end;
+			t[i].name_off = blob;
+			blob += strlen(mod[i]->name) + 1;
+		}
+		t[i].pool_off = blob;
+		for (j = 0; j < t[i].n; j++)
+			blob += strlen(symtab_get(st[i], j)->name) + 1;
+		/* An empty table still has a NUL-terminated pool. */
+		if (!t[i].n)
+			blob++;
+		t[i].pool_len = blob - t[i].pool_off;
+	}
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, KC_MAGIC, 8);
 	h.endian = KC_ENDIAN;
 	h.version = KC_VERSION;
-	h.file_size = size;
+	h.file_size = sizeof(h) + kc_pad8(k->modules_len) + nt * sizeof(*t) + 16 * nsyms +
+		      kc_pad8(4 * nsyms) + kc_pad8(nsyms) + kc_pad8(blob);
 	memcpy(h.boot_id, k->boot_id, sizeof(h.boot_id));
 	memcpy(h.build_id, k->build_id, sizeof(h.build_id));
 	h.build_id_size = k->build_id_size;
 	h.modules_len = k->modules_len;
-	h.ntables = w->ntables;
-	h.nsyms = n;
-	h.blob_len = w->blob.len;
+	h.ntables = nt;
+	h.nsyms = nsyms;
+	h.blob_len = blob;
 	h.start = ks->start;
 	h.end = ks->end;
 	h.stext = ks->stext;
 	h.text = ks->text;
 	h.span_lo = ks->span_lo;
 	h.span_hi = ks->span_hi;
-	off = sizeof(h);
-	if (k->modules_len)
-		memcpy(buf + off, k->modules, k->modules_len);
-	off += kc_pad8(k->modules_len);
-	memcpy(buf + off, w->tables, w->ntables * sizeof(struct kc_table));
-	off += w->ntables * sizeof(struct kc_table);
-	memcpy(buf + off, w->starts, 8 * n);
-	off += 8 * n;
-	memcpy(buf + off, w->ends, 8 * n);
-	off += 8 * n;
-	memcpy(buf + off, w->name_offs, 4 * n);
-	off += kc_pad8(4 * n);
-	memcpy(buf + off, w->sized, n);
-	off += kc_pad8(n);
-	memcpy(buf + off, w->blob.buf, w->blob.len);
-	memcpy(buf, &h, sizeof(h));
-	kallsyms_cache_test_seal(buf, size);
-	*sizep = size;
-	return buf;
+
+	o->fd = fd;
+	o->err = 0;
+	o->len = 0;
+	o->a = 1;
+	o->b = 0;
+	kc_put(o, &h, sizeof(h));   /* its checksum word 0, as summed */
+	kc_put_body(o, k, t, st, nt, nsyms, mod);
+	kc_pad(o, blob);
+	kc_flush(o);
+	sum = o->a ^ (o->b << 1 | o->b >> 63);
+	err = o->err;
+	if (!err && pwrite(fd, &sum, 8, offsetof(struct kc_header, checksum)) != 8)
+		err = -EIO;
+	free(o);
+	free(t);
+	free(mod);
+	free(st);
+	return err;
 }
 
 int kallsyms_cache_save(const char *dir, const struct kallsyms_cache_key *k,
 			const struct kernel_syms *ks)
 {
-	struct kc_writer w;
-	size_t i, total, size;
-	char tmp[] = ".kallsyms.XXXXXX", *path, *buf;
+	char tmp[] = ".kallsyms.XXXXXX", *path;
 	int dfd, fd, err;
 
 	if (ks->restricted || !ks->kernel || symtab_count(ks->kernel) == 0 || !k->boot_id[0])
 		return -EINVAL;
 	if ((dfd = kc_open_dir(dir, true)) < 0)
 		return dfd;
-	memset(&w, 0, sizeof(w));
-	strbuf_init(&w.blob);
-	total = symtab_count(ks->kernel);
-	for (i = 0; i < ks->nmodules; i++)
-		if (ks->modules[i].listed)
-			total += symtab_count(ks->modules[i].symtab);
-	w.tables = xmalloc((ks->nmodules + 1) * sizeof(*w.tables));
-	w.starts = xmalloc((total + 1) * 8);
-	w.ends = xmalloc((total + 1) * 8);
-	w.name_offs = xmalloc((total + 1) * 4);
-	w.sized = xmalloc(total + 1);
-	kc_add_table(&w, ks->kernel, 0, 0, NULL);
-	for (i = 0; i < ks->nmodules; i++) {
-		const struct kernel_module *m = &ks->modules[i];
-
-		if (m->listed)
-			kc_add_table(&w, m->symtab, m->start, m->end, m->name);
-	}
-	buf = kc_image(&w, k, ks, &size);
-	strbuf_release(&w.blob);
-	free(w.tables);
-	free(w.starts);
-	free(w.ends);
-	free(w.name_offs);
-	free(w.sized);
-
 	/* mkstemp's 0600 file, renamed over the old one: a reader sees the
 	 * old file or the new one, never half of one. */
 	path = xasprintf("%s/%s", dir, tmp);
@@ -420,7 +474,7 @@ int kallsyms_cache_save(const char *dir, const struct kallsyms_cache_key *k,
 	if (fd < 0) {
 		err = -errno;
 	} else {
-		err = kc_write_all(fd, buf, size);
+		err = kc_write(fd, k, ks);
 		if (close(fd) != 0 && !err)
 			err = -errno;
 		memcpy(tmp, path + strlen(dir) + 1, sizeof(tmp));
@@ -430,7 +484,6 @@ int kallsyms_cache_save(const char *dir, const struct kallsyms_cache_key *k,
 			unlinkat(dfd, tmp, 0);
 	}
 	free(path);
-	free(buf);
 	close(dfd);
 	return err;
 }
