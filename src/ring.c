@@ -29,6 +29,7 @@ struct ring {
 	 * in [hfirst, nholds), bit 0 set once released (positions are
 	 * 8-aligned) and dropped when they reach the front. */
 	uint64_t last;
+	size_t last_size;
 	uint64_t *holds;
 	size_t hfirst, nholds, holds_cap;
 	bool reading;		/* between ring_read_begin and ring_read_end */
@@ -173,6 +174,7 @@ const struct perf_event_header *ring_next(struct ring *r)
 	r->stats.records++;
 	if (off + size <= ring_size) {
 		r->last = r->tail - size;
+		r->last_size = size;
 		return hdr;
 	}
 
@@ -199,12 +201,15 @@ void ring_read_end(struct ring *r)
 	ring_store_tail(r->pc, ring_free_to(r));
 }
 
-uint64_t ring_hold(struct ring *r)
+uint64_t ring_hold(struct ring *r, const void *p, size_t n)
 {
 	uint64_t pos = r->last;
 	uint64_t oldest = r->hfirst < r->nholds ? r->holds[r->hfirst] : pos;
+	const unsigned char *rec = r->data + (pos & r->mask), *c = p;
 
-	if (pos == RING_NO_HOLD || r->head - oldest > (r->mask + 1) / 2) {
+	/* Not in the record: a copy made of an older one, say. */
+	if (pos == RING_NO_HOLD || c < rec || c > rec + r->last_size ||
+	    n > (size_t)(rec + r->last_size - c) || r->head - oldest > (r->mask + 1) / 2) {
 		r->stats.refused++;
 		return RING_NO_HOLD;
 	}

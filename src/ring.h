@@ -11,9 +11,10 @@
  *
  * Holding records past ring_read_end (zero copy: another thread reads a
  * record in place, after the pass that handed it out):
- *	pos = ring_hold(r)          -- after ring_next: keep the record it
- *	                               returned where it is; RING_NO_HOLD when
- *	                               it cannot stay (see below): copy it
+ *	pos = ring_hold(r, p, n)    -- after ring_next: keep the record it
+ *	                               returned where it is, for its bytes p to
+ *	                               p + n; RING_NO_HOLD when they are not in
+ *	                               it or it cannot stay (see below): copy
  *	ring_release(r, pos)        -- the holder is done with it; any order
  * The data_tail stored is then the oldest held record's position while
  * there is one, so the kernel never writes over a held record.  A hold is
@@ -46,7 +47,7 @@ const struct perf_event_header *ring_next(struct ring *r);
 void ring_read_end(struct ring *r);
 
 #define RING_NO_HOLD UINT64_MAX
-uint64_t ring_hold(struct ring *r);
+uint64_t ring_hold(struct ring *r, const void *p, size_t n);
 void ring_release(struct ring *r, uint64_t pos);
 /* Whether the held records now leave the kernel under half the ring. */
 bool ring_short_of_room(const struct ring *r);

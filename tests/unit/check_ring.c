@@ -493,6 +493,7 @@ END_TEST
 START_TEST(test_hold_tail)
 {
 	struct fake f;
+	const struct perf_event_header *h = NULL;
 	uint64_t a, b, c;
 
 	fake_init(&f, 256, 0);
@@ -501,17 +502,20 @@ START_TEST(test_hold_tail)
 	put_record(&f, PERF_RECORD_SAMPLE, 32, 3);
 	put_record(&f, PERF_RECORD_SAMPLE, 24, 4);
 	ring_read_begin(f.r);
-	ck_assert_uint_eq(ring_hold(f.r), RING_NO_HOLD); /* nothing returned yet */
-	ck_assert_ptr_nonnull(ring_next(f.r));
-	a = ring_hold(f.r);
+	ck_assert_uint_eq(ring_hold(f.r, f.data, 8), RING_NO_HOLD); /* nothing returned yet */
+	h = ring_next(f.r);
+	/* Bytes outside the record: not this one's to hold. */
+	ck_assert_uint_eq(ring_hold(f.r, (const char *)h + 8, 32), RING_NO_HOLD);
+	ck_assert_uint_eq(ring_hold(f.r, f.data + 64, 8), RING_NO_HOLD);
+	a = ring_hold(f.r, (const char *)h + 8, 24);
 	ck_assert_uint_eq(a, 0);
-	ck_assert_uint_eq(ring_hold(f.r), RING_NO_HOLD); /* once per record */
+	ck_assert_uint_eq(ring_hold(f.r, h, 8), RING_NO_HOLD); /* once per record */
 	ck_assert_ptr_nonnull(ring_next(f.r));
-	ck_assert_ptr_nonnull(ring_next(f.r));
-	b = ring_hold(f.r);
+	h = ring_next(f.r);
+	b = ring_hold(f.r, h, 32);
 	ck_assert_uint_eq(b, 48);
-	ck_assert_ptr_nonnull(ring_next(f.r));
-	c = ring_hold(f.r);
+	h = ring_next(f.r);
+	c = ring_hold(f.r, h, 8);
 	ck_assert_uint_eq(c, 80);
 	ck_assert_ptr_null(ring_next(f.r));
 	ring_read_end(f.r);
@@ -552,10 +556,10 @@ START_TEST(test_hold_wrapped)
 	ring_read_begin(f.r);
 	h = ring_next(f.r);
 	ck_assert(!in_ring(&f, h));
-	ck_assert_uint_eq(ring_hold(f.r), RING_NO_HOLD);
+	ck_assert_uint_eq(ring_hold(f.r, h, 8), RING_NO_HOLD);
 	h = ring_next(f.r);
 	ck_assert(in_ring(&f, h));
-	ck_assert_uint_eq(ring_hold(f.r), 288);
+	ck_assert_uint_eq(ring_hold(f.r, h, 8), 288);
 	ring_read_end(f.r);
 	ck_assert_uint_eq(f.pc->data_tail, 288);
 	ck_assert_uint_eq(ring_get_stats(f.r)->refused, 1);
@@ -571,6 +575,7 @@ END_TEST
 START_TEST(test_hold_room)
 {
 	struct fake f;
+	const struct perf_event_header *h;
 	uint64_t a, b;
 	int i;
 
@@ -578,11 +583,11 @@ START_TEST(test_hold_room)
 	put_record(&f, PERF_RECORD_SAMPLE, 64, 1);
 	put_record(&f, PERF_RECORD_SAMPLE, 64, 2);
 	ring_read_begin(f.r);
-	ck_assert_ptr_nonnull(ring_next(f.r));
-	a = ring_hold(f.r);
+	h = ring_next(f.r);
+	a = ring_hold(f.r, h, 8);
 	ck_assert_uint_eq(a, 0);
-	ck_assert_ptr_nonnull(ring_next(f.r));
-	b = ring_hold(f.r);
+	h = ring_next(f.r);
+	b = ring_hold(f.r, h, 8);
 	ck_assert_uint_eq(b, 64); /* head 128 - oldest 0: half, no more */
 	ring_read_end(f.r);
 	ck_assert(!ring_short_of_room(f.r));
@@ -592,8 +597,9 @@ START_TEST(test_hold_room)
 	ck_assert(ring_short_of_room(f.r));
 	ring_read_begin(f.r);
 	for (i = 0; i < 3; i++) {
-		ck_assert_ptr_nonnull(ring_next(f.r));
-		ck_assert_uint_eq(ring_hold(f.r), RING_NO_HOLD);
+		h = ring_next(f.r);
+		ck_assert_ptr_nonnull(h);
+		ck_assert_uint_eq(ring_hold(f.r, h, 8), RING_NO_HOLD);
 	}
 	ring_read_end(f.r);
 	ck_assert_uint_eq(f.pc->data_tail, 0);
