@@ -149,6 +149,29 @@ static const struct perf_event_header *ring_skip_bad(struct ring *r)
 	return NULL;
 }
 
+/* The records after the one ring_next returns, loaded while it is used:
+ * the kernel wrote them on another CPU, and a DWARF sample's last word
+ * (the stack's dyn_size, 8 KiB on, another page) cost record_decode a
+ * miss a sample, most of its time.  The next record's first lines and
+ * last, found from its header (in the cache by now: prefetched with the
+ * record before), and the header after it. */
+static void ring_prefetch(const struct ring *r)
+{
+	uint64_t avail = r->head - r->tail, size, off;
+	const struct perf_event_header *next;
+
+	if (avail < sizeof(*next) || (r->tail & 7))
+		return;
+	next = (const struct perf_event_header *)(r->data + (r->tail & r->mask));
+	size = next->size < avail ? next->size : avail;
+	for (off = 64; off < size && off < 512; off += 64)
+		__builtin_prefetch(r->data + ((r->tail + off) & r->mask));
+	if (size > 512)
+		__builtin_prefetch(r->data + ((r->tail + size - 8) & r->mask));
+	if (avail > size)
+		__builtin_prefetch(r->data + ((r->tail + size) & r->mask));
+}
+
 const struct perf_event_header *ring_next(struct ring *r)
 {
 	uint64_t avail = r->head - r->tail;
@@ -172,6 +195,7 @@ const struct perf_event_header *ring_next(struct ring *r)
 
 	r->tail += size;
 	r->stats.records++;
+	ring_prefetch(r);
 	if (off + size <= ring_size) {
 		r->last = r->tail - size;
 		r->last_size = size;
