@@ -742,6 +742,21 @@ START_TEST(test_arch_table)
 }
 END_TEST
 
+/* A thread's queue of 512 slots for the library's process, and a sample
+ * in good whose caller is top. */
+static struct unwind_queue *queue_512(struct machine **m, struct uw_walk *w)
+{
+	struct unwind_queue *q;
+
+	build_lib();
+	*m = machine_with_lib();
+	q = unwind_queue_new(*m, EM_X86_64, 512);
+	ck_assert_ptr_nonnull(q);
+	walk_init(w, sym_good, sizeof(w->stack));
+	w->stack[0] = sym_top + 1;
+	return q;
+}
+
 /* Samples go to the thread a batch at a time (a wakeup a sample cost as
  * much as its copy), and every one comes back, in order, with its
  * frames: those of an unfinished batch when the engine waits. */
@@ -754,12 +769,7 @@ START_TEST(test_queue_batches)
 	const struct sample *s;
 	size_t i, got = 0;
 
-	build_lib();
-	m = machine_with_lib();
-	q = unwind_queue_new(m, EM_X86_64, 512);
-	ck_assert_ptr_nonnull(q);
-	walk_init(&w, sym_good, sizeof(w.stack));
-	w.stack[0] = sym_top + 1;
+	q = queue_512(&m, &w);
 	for (i = 0; i < 200; i++) {
 		w.s.period = i;
 		ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
@@ -793,12 +803,7 @@ START_TEST(test_queue_buffers)
 	const struct sample *s;
 	size_t round, i, got = 0;
 
-	build_lib();
-	m = machine_with_lib();
-	q = unwind_queue_new(m, EM_X86_64, 512);
-	ck_assert_ptr_nonnull(q);
-	walk_init(&w, sym_good, sizeof(w.stack));
-	w.stack[0] = sym_top + 1;
+	q = queue_512(&m, &w);
 	for (round = 0; round < 30; round++) {
 		for (i = 0; i < 20; i++)
 			ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
@@ -872,13 +877,8 @@ START_TEST(test_queue_holds)
 	const struct sample *s;
 	size_t i, unholds;
 
-	build_lib();
-	m = machine_with_lib();
-	q = unwind_queue_new(m, EM_X86_64, 512);
-	ck_assert_ptr_nonnull(q);
+	q = queue_512(&m, &w);
 	unwind_queue_set_source(q, &f.src);
-	walk_init(&w, sym_good, sizeof(w.stack));
-	w.stack[0] = sym_top + 1;
 	f.p = w.stack;
 	f.n = sizeof(w.stack);
 	unwind_queue_test_hold(true);
@@ -940,13 +940,8 @@ START_TEST(test_queue_unhold)
 	uint64_t counts[UNWIND_NOUTCOMES];
 	size_t i, unholds, walks = 0;
 
-	build_lib();
-	m = machine_with_lib();
-	q = unwind_queue_new(m, EM_X86_64, 512);
-	ck_assert_ptr_nonnull(q);
+	q = queue_512(&m, &w);
 	unwind_queue_set_source(q, &f.src);
-	walk_init(&w, sym_good, sizeof(w.stack));
-	w.stack[0] = sym_top + 1;
 	f.p = w.stack;
 	f.n = sizeof(w.stack);
 	/* The process's maps sent, the thread takes the first sample, then
@@ -995,12 +990,7 @@ START_TEST(test_queue_once_a_pass)
 	const struct sample *s;
 	size_t i, pass, got = 0;
 
-	build_lib();
-	m = machine_with_lib();
-	q = unwind_queue_new(m, EM_X86_64, 512);
-	ck_assert_ptr_nonnull(q);
-	walk_init(&w, sym_good, sizeof(w.stack));
-	w.stack[0] = sym_top + 1;
+	q = queue_512(&m, &w);
 	for (pass = 0; pass < 5; pass++) {
 		for (i = 0; i < 60; i++) {
 			ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
