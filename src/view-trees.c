@@ -283,85 +283,121 @@ static uint32_t view_row_first(const struct view_row_index *x, const struct call
 			     x->sym ? (const void *)f->sym : NULL)->first;
 }
 
-/* The callers and callees trees of entries es[0..nr), into rows[0..nr),
- * in one pass over the chains: a pass per row cost the browser's 50 rows
- * fifty walks of every chain, a quarter of its CPU time live.  Each row's
- * builders see its chains in the store's order, as its own pass would:
- * the same trees. */
-uint64_t view_build_trees(const struct hist *h, const struct hist_entry *const *es, size_t nr,
-			  const bool *key, const struct view_opts *opts,
-			  const struct snapshot *snap, struct snapshot_row *rows)
+/* A chain through a row's function: the chain, and the row's innermost
+ * and outermost frames in it. */
+struct view_tree_match {
+	uint32_t row, chain, inner, outer;
+};
+
+/* The matches of rows es[0..nr) in the store's chains, grouped by row, in
+ * chain order within a row (a stable counting sort); *first: per row, where
+ * its run starts (nr + 1 entries). */
+static struct view_tree_match *view_tree_matches(const struct callchain_store *st,
+						 const struct hist_entry *const *es, size_t nr,
+						 const bool *key, bool no_children,
+						 size_t **first)
 {
-	const struct callchain_store *st = hist_callchains(h);
-	struct view_builder *callers = xmalloc(nr * sizeof(*callers));
-	struct view_builder *callees = xmalloc(nr * sizeof(*callees));
-	/* Per row, within a chain: 0 not seen, 1 its chain (inner, outer
-	 * set), 2 another's (the chain key differs) */
-	unsigned char *state = xcalloc(nr, 1);
-	size_t *inner = xmalloc(nr * sizeof(*inner)), *outer = xmalloc(nr * sizeof(*outer));
+	struct view_tree_match *m = NULL, *out;
+	size_t nm = 0, cap = 0, i, r;
+	size_t n = callchain_store_count(st);
+	/* Per row, within a chain: its match + 1, or SIZE_MAX for a chain of
+	 * another comm (or pid, ...); 0 not seen yet */
+	size_t *at = xcalloc(nr, sizeof(*at));
 	uint32_t *touched = xmalloc(nr * sizeof(*touched));
-	size_t max = opts->tree_max_nodes ? opts->tree_max_nodes : VIEW_TREE_MAX_NODES;
-	size_t n = callchain_store_count(st), i, r;
+	size_t *start = xcalloc(nr + 1, sizeof(*start));
 	struct view_row_index x;
-	uint64_t dropped = 0;
 
 	view_row_index_init(&x, es, nr, key);
-	for (r = 0; r < nr; r++) {
-		view_builder_init(&callers[r], max);
-		view_builder_init(&callees[r], max);
-		callers[r].st = callees[r].st = st;
-	}
 	for (i = 0; i < n; i++) {
 		struct callchain_chain c;
 		size_t ntouched = 0, k, depth;
 
 		callchain_store_get(st, i, &c);
 		/* Without children, only the sampled frame makes a row's. */
-		depth = opts->no_children && c.nr ? 1 : c.nr;
+		depth = no_children && c.nr ? 1 : c.nr;
 		for (k = 0; k < depth; k++) {
 			uint32_t row = view_row_first(&x, callchain_store_frame(st, c.ids[k]));
 
 			for (; row; row = x.next[row - 1]) {
 				r = row - 1;
-				if (!state[r]) {
+				if (!at[r]) {
 					touched[ntouched++] = (uint32_t)r;
-					state[r] = view_chain_key_is(&c.key, es[r], key) ? 1 : 2;
-					inner[r] = k;
+					if (!view_chain_key_is(&c.key, es[r], key)) {
+						at[r] = SIZE_MAX;
+						continue;
+					}
+					m = xgrow(m, &cap, nm + 1, sizeof(*m));
+					m[nm].row = (uint32_t)r;
+					m[nm].chain = (uint32_t)i;
+					m[nm].inner = (uint32_t)k;
+					at[r] = ++nm;
 				}
-				outer[r] = k;
+				if (at[r] != SIZE_MAX)
+					m[at[r] - 1].outer = (uint32_t)k;
 			}
 		}
-		for (k = 0; k < ntouched; k++) {
-			r = touched[k];
-			if (state[r] == 1) {
-				view_builder_add(&callers[r], c.ids + inner[r] + 1, c.nr - inner[r] - 1,
-						 1, c.period, c.samples);
-				view_builder_add(&callees[r],
-						 outer[r] ? c.ids + outer[r] - 1 : c.ids, outer[r],
-						 -1, c.period, c.samples);
-			}
-			state[r] = 0;
-		}
+		for (k = 0; k < ntouched; k++)
+			at[touched[k]] = 0;
 	}
+	for (i = 0; i < nm; i++)
+		start[m[i].row + 1]++;
+	for (r = 0; r < nr; r++)
+		start[r + 1] += start[r];
+	out = xmalloc((nm ? nm : 1) * sizeof(*out));
+	memcpy(at, start, nr * sizeof(*at));
+	for (i = 0; i < nm; i++)
+		out[at[m[i].row]++] = m[i];
+	free(m);
+	free(at);
+	free(touched);
+	free(x.slots);
+	free(x.next);
+	*first = start;
+	return out;
+}
+
+/* The callers and callees trees of entries es[0..nr), into rows[0..nr).
+ * The chains through each row's function are found in one pass (a pass
+ * per row cost the browser's 50 rows fifty walks of every chain), then
+ * each row's trees are built in turn from its chains, in the store's
+ * order, as before (two builders at a time stay in the cache). */
+uint64_t view_build_trees(const struct hist *h, const struct hist_entry *const *es, size_t nr,
+			  const bool *key, const struct view_opts *opts,
+			  const struct snapshot *snap, struct snapshot_row *rows)
+{
+	const struct callchain_store *st = hist_callchains(h);
+	size_t max = opts->tree_max_nodes ? opts->tree_max_nodes : VIEW_TREE_MAX_NODES;
+	size_t *first, r, j;
+	struct view_tree_match *m = view_tree_matches(st, es, nr, key, opts->no_children, &first);
+	uint64_t dropped = 0;
+
 	for (r = 0; r < nr; r++) {
 		const struct hist_entry *e = es[r];
 		struct callchain_frame root = { e->dso, e->sym, e->kernel, e->addr };
+		struct view_builder callers, callees;
 		struct view_tree_ctx t;
 
+		view_builder_init(&callers, max);
+		view_builder_init(&callees, max);
+		callers.st = callees.st = st;
+		for (j = first[r]; j < first[r + 1]; j++) {
+			struct callchain_chain c;
+			size_t inner = m[j].inner, outer = m[j].outer;
+
+			callchain_store_get(st, m[j].chain, &c);
+			view_builder_add(&callers, c.ids + inner + 1, c.nr - inner - 1, 1, c.period,
+					 c.samples);
+			view_builder_add(&callees, outer ? c.ids + outer - 1 : c.ids, outer, -1,
+					 c.period, c.samples);
+		}
 		t.st = st;
 		t.dt = NULL;
 		t.root_df = 0;
 		t.root_frame = &root;
-		dropped += view_trees_finish(&t, &rows[r], &callers[r], &callees[r], snap, opts);
+		dropped += view_trees_finish(&t, &rows[r], &callers, &callees, snap, opts);
 	}
-	free(x.slots);
-	free(x.next);
-	free(callers);
-	free(callees);
-	free(state);
-	free(inner);
-	free(outer);
-	free(touched);
+	free(m);
+	free(first);
 	return dropped;
 }
 
