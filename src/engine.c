@@ -560,6 +560,8 @@ static int engine_start_live(struct engine *e)
 	if (lc.switch_holes)
 		ingest_offcpu_watch_holes(e->in);
 	machine_set_live(ingest_machine(e->in), true);
+	/* Unwinding reads sample stacks in the rings, no copy. */
+	ingest_set_source(e->in, e->src);
 	ingest_symbols_async(e->in);
 	if ((status = engine_vmlinux(e)) != 0)
 		goto out;
@@ -805,6 +807,7 @@ static int engine_run_sources(struct engine *e, engine_refresh_cb cb, void *ctx)
 			if (pfd[i].revents & (POLLHUP | POLLERR))
 				pfd[i].fd = -1;
 		data = source_read(e->src, engine_record, e->in) > 0;
+		ingest_pass_end(e->in);
 		engine_offcpu_watch(e);
 		if (machine_synthesizing(ingest_machine(e->in)))
 			machine_synthesize_step(ingest_machine(e->in), ENGINE_SYNTH_STEP);
@@ -864,8 +867,9 @@ void engine_free(struct engine *e)
 	if (e->wake_fd[1] >= 0)
 		close(e->wake_fd[1]);
 	target_release(&e->target);
-	source_close(e->src);
+	/* The unwinder thread may read stacks in the rings: it stops first. */
 	ingest_free(e->in);
+	source_close(e->src);
 	free(e->synth_procs);
 	free(e);
 }

@@ -100,6 +100,7 @@ struct ingest {
 	 * thread: created at the first such sample */
 	struct unwind_queue *uq;
 	bool unwind_tried;
+	struct source *src;                /* live: where stacks are held */
 	/* frame-pointer chains with a user part, and those that reach a root
 	 * (_start, clone, ...): the last root symbol seen, to skip the names */
 	uint64_t fp_chains, fp_root;
@@ -491,8 +492,23 @@ static struct unwind_queue *ingest_unwinder(struct ingest *in, const struct perf
 		/* A recording walks inline: it would wait for a thread. */
 		in->uq = unwind_queue_new(in->machine, in->e_machine,
 					  in->cfg.live ? INGEST_UNWIND_SLOTS : 0);
+		if (in->uq && in->src)
+			unwind_queue_set_source(in->uq, in->src);
 	}
 	return in->uq;
+}
+
+void ingest_set_source(struct ingest *in, struct source *src)
+{
+	in->src = src;
+	if (in->uq)
+		unwind_queue_set_source(in->uq, src);
+}
+
+void ingest_pass_end(struct ingest *in)
+{
+	if (in->uq)
+		unwind_queue_flush(in->uq);
 }
 
 static bool ingest_sample_add(struct ingest *in, const struct sample *s,

@@ -669,6 +669,11 @@ void unwind_count(struct unwinder *u, enum unwind_outcome o)
 	__atomic_fetch_add(&u->counts[o], 1, __ATOMIC_RELAXED);
 }
 
+void unwind_uncount(struct unwinder *u, enum unwind_outcome o)
+{
+	__atomic_fetch_sub(&u->counts[o], 1, __ATOMIC_RELAXED);
+}
+
 /* ---- the cached-rule walk ----
  * libdw's walk costs about a microsecond a frame (a Dwarf_Frame built and
  * freed, every register evaluated).  Most frames follow one shape: CFA =

@@ -78,6 +78,8 @@ size_t unwind_sample(struct unwinder *u, const struct sample *s,
 void unwind_counts(const struct unwinder *u, uint64_t out[UNWIND_NOUTCOMES]);
 /* Count one more walk (or sample left unwound) of outcome o. */
 void unwind_count(struct unwinder *u, enum unwind_outcome o);
+/* Take one back: a walk done again (unwind-queue.c's rewalk). */
+void unwind_uncount(struct unwinder *u, enum unwind_outcome o);
 /* "root", "no CFI", "stack end", ... */
 const char *unwind_outcome_name(enum unwind_outcome o);
 /* The same as a JSON key: "root", "no_cfi", "stack_end", ... */
