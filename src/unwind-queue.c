@@ -216,7 +216,7 @@ struct unwind_queue *unwind_queue_new(struct machine *m, int e_machine, size_t s
 	q->u = u;
 	/* Inline: a sample and its process's maps, then one forget. */
 	q->inline_walks = slots == 0;
-	unwind_set_wait_symbols(u, q->inline_walks);
+	unwind_set_settle(u, q->inline_walks ? m : NULL);
 	q->nslots = q->inline_walks ? 4 : n;
 	/* Between flushes, a quarter of the queue: the thread is not left
 	 * idle while the queue fills. */
