@@ -158,6 +158,13 @@ static void engine_buildid_notice(struct engine *e)
 			   refused, refused == 1 ? "y" : "ies");
 }
 
+/* Live: kallsyms through the cache unless --no-kallsyms-cache, and read
+ * again for addresses outside it. */
+static void engine_kernel_live(struct engine *e)
+{
+	machine_set_kernel_live(ingest_machine(e->in), e->cfg.kallsyms_cache);
+}
+
 /* Kernel symbols for a recording: this machine's kallsyms, only when the
  * recording was made on this kernel. */
 static void engine_file_kernel(struct engine *e, const struct perfdata_info *info)
@@ -553,9 +560,12 @@ static int engine_start_live(struct engine *e)
 	if (lc.switch_holes)
 		ingest_offcpu_watch_holes(e->in);
 	machine_set_live(ingest_machine(e->in), true);
+	/* Unwinding reads sample stacks in the rings, no copy. */
+	ingest_set_source(e->in, e->src);
 	ingest_symbols_async(e->in);
 	if ((status = engine_vmlinux(e)) != 0)
 		goto out;
+	engine_kernel_live(e);
 	/* Kernel symbols and /proc come in engine_run, before the first
 	 * record is read: the rings hold what arrives meanwhile. */
 	e->need_kernel = !info->exclude_kernel;
@@ -797,6 +807,7 @@ static int engine_run_sources(struct engine *e, engine_refresh_cb cb, void *ctx)
 			if (pfd[i].revents & (POLLHUP | POLLERR))
 				pfd[i].fd = -1;
 		data = source_read(e->src, engine_record, e->in) > 0;
+		ingest_pass_end(e->in);
 		engine_offcpu_watch(e);
 		if (machine_synthesizing(ingest_machine(e->in)))
 			machine_synthesize_step(ingest_machine(e->in), ENGINE_SYNTH_STEP);
@@ -856,8 +867,9 @@ void engine_free(struct engine *e)
 	if (e->wake_fd[1] >= 0)
 		close(e->wake_fd[1]);
 	target_release(&e->target);
-	source_close(e->src);
+	/* The unwinder thread may read stacks in the rings: it stops first. */
 	ingest_free(e->in);
+	source_close(e->src);
 	free(e->synth_procs);
 	free(e);
 }

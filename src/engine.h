@@ -56,6 +56,7 @@ struct engine_config {
 	bool annotate_intel;        /* -M intel */
 	bool annotate_browse;       /* the browser may open any function (engine_annotate) */
 	const char *vmlinux;
+	bool kallsyms_cache;        /* live: kallsyms from the cache (kernel.h) */
 	bool demangle;
 	bool debuginfod;
 	double debuginfod_timeout;  /* seconds */

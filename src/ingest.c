@@ -39,6 +39,26 @@
 #include "util.h"
 #include "walltime.h"
 
+/* The maps and name a sample was taken under, when its process exec'd
+ * while the sample waited for the unwinder (unwind_queue_old_maps). */
+struct ingest_under {
+	const struct unwind_map *maps;
+	size_t nmaps;
+	const char *comm;
+};
+
+/* How a sample is added: as n samples of one key (n > 1: an off-CPU
+ * run's intervals, offcpu.h, charged at once), of this kind of time
+ * (--off-cpu, --wall), and under the maps it was taken under (NULL: its
+ * thread's current ones). */
+struct ingest_charge {
+	uint64_t n;
+	enum walltime_kind kind;
+	const struct ingest_under *under;
+};
+
+static const struct ingest_charge INGEST_ONE = { 1, WALLTIME_ON, NULL };
+
 struct ingest {
 	struct ingest_config cfg;
 	struct machine *machine;
@@ -80,11 +100,7 @@ struct ingest {
 	 * thread: created at the first such sample */
 	struct unwind_queue *uq;
 	bool unwind_tried;
-	/* the sample being added was taken before its process's exec: its
-	 * maps and name then (unwind_queue_old_maps), or NULL */
-	const struct unwind_map *old_maps;
-	size_t nold_maps;
-	const char *old_comm;
+	struct source *src;                /* live: where stacks are held */
 	/* frame-pointer chains with a user part, and those that reach a root
 	 * (_start, clone, ...): the last root symbol seen, to skip the names */
 	uint64_t fp_chains, fp_root;
@@ -113,17 +129,9 @@ struct ingest {
 	struct offcpu_holes *offcpu_holes;  /* live system-wide: see offcpu-holes.h */
 	uint64_t offcpu_now;               /* the latest switch's time */
 	const struct perf_event_attr *offcpu_attr;  /* the tracepoint's */
-	bool offcpu_runq;                  /* the interval charged now was runnable */
-	/* The samples the one added now stands for: 1, or a run's intervals
-	 * (offcpu.h) charged at once; whether it was added resolved for good
-	 * (not held for symbols, none pending), so that its run may start. */
-	uint64_t charge_n;
-	bool charge_final;
 	bool offcpu_no_runs;               /* ingest_offcpu_test_runs */
-	/* --off-cpu, --wall: the rows' time columns (walltime.h), and what
-	 * the sample added now is: on-CPU, blocked or waiting to run */
+	/* --off-cpu, --wall: the rows' time columns (walltime.h) */
 	const struct payload_ops *times;
-	enum walltime_kind time_kind;
 	uint64_t oncpu_ns, oncpu_ns_at_refresh;         /* --wall: charged since start */
 	uint64_t offcpu_ns, offcpu_ns_at_refresh;       /* charged since start */
 	uint64_t offcpu_switches_at_refresh;
@@ -176,7 +184,6 @@ struct ingest *ingest_new(const struct ingest_config *cfg, int e_machine)
 	if (in->payload)
 		annotate_enable_payload(in->annotate, in->payload->payload);
 	annotate_set_live(in->annotate, cfg->live);
-	in->charge_n = 1;
 	if (cfg->off_cpu) {
 		in->offcpu = offcpu_new();
 		in->offcpu_defer = offcpu_defer_new();
@@ -355,13 +362,13 @@ static bool ingest_wants_addr(const struct ingest *in)
 
 /* ip of a sample taken before its process's exec, in its maps then (not
  * cached: the pid's are the new program's).  False outside them. */
-static bool ingest_resolve_old(struct ingest *in, uint16_t cpumode, uint64_t ip,
-			       struct resolved *r)
+static bool ingest_resolve_old(struct ingest *in, const struct ingest_under *under,
+			       uint16_t cpumode, uint64_t ip, struct resolved *r)
 {
 	const struct unwind_map *mp;
 
 	if ((cpumode & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER ||
-	    !(mp = unwind_maps_find(in->old_maps, in->nold_maps, ip)))
+	    !(mp = unwind_maps_find(under->maps, under->nmaps, ip)))
 		return false;
 	machine_resolve_map(in->machine, mp->start, mp->end, mp->pgoff, mp->dso, ip, r);
 	return true;
@@ -371,14 +378,14 @@ static bool ingest_resolve_old(struct ingest *in, uint16_t cpumode, uint64_t ip,
  * while the process's maps stay the same are kept: not an address whose
  * symbols are still loading, nor an [unknown] in a DSO (its table may
  * come later); kernel and unmapped answers are final. */
-static bool ingest_resolve(struct ingest *in, uint32_t pid, uint32_t tid, uint16_t cpumode,
-			   uint64_t ip, struct resolved *r)
+static bool ingest_resolve(struct ingest *in, const struct ingest_under *under, uint32_t pid,
+			   uint32_t tid, uint16_t cpumode, uint64_t ip, struct resolved *r)
 {
 	struct callchain_frame f;
 
 	if (!in->rcache)
 		in->rcache = callchain_cache_new(0);
-	if (in->old_maps && ingest_resolve_old(in, cpumode, ip, r))
+	if (under && ingest_resolve_old(in, under, cpumode, ip, r))
 		return false;
 	if (callchain_cache_find_ip(in->rcache, pid, ip, cpumode, &f, &r->addr)) {
 		r->dso = f.dso;
@@ -402,8 +409,8 @@ static bool ingest_resolve(struct ingest *in, uint32_t pid, uint32_t tid, uint16
  * in->cc_callers its callers (innermost first); returns the number of frames
  * in all.  The callers are the resolve cache's own frames on a hit (valid
  * until its next insert or clear), in->cc_frames + 1 otherwise. */
-static size_t ingest_resolve_chain(struct ingest *in, const struct sample *s,
-				   const struct resolved *r)
+static size_t ingest_resolve_chain(struct ingest *in, const struct ingest_under *under,
+				   const struct sample *s, const struct resolved *r)
 {
 	const struct callchain_frame *hit;
 	bool final = true;
@@ -434,7 +441,7 @@ static size_t ingest_resolve_chain(struct ingest *in, const struct sample *s,
 	/* Callers' return addresses repeat from sample to sample: a chain
 	 * seen before in this process costs a compare of its raw words, not
 	 * the addresses and n lookups.  (need is the same for every sample.) */
-	hit = in->old_maps ? NULL : callchain_cache_find_sample(in->rcache, s, &n, &in->cc_token);
+	hit = under ? NULL : callchain_cache_find_sample(in->rcache, s, &n, &in->cc_token);
 	if (hit && n >= 2) {
 		/* Not copied: 31 frames a sample was 12% of the ingestion. */
 		in->cc_callers = hit;
@@ -447,7 +454,7 @@ static size_t ingest_resolve_chain(struct ingest *in, const struct sample *s,
 	for (i = 1; i < n; i++) {
 		struct resolved fr;
 
-		if (!ingest_resolve(in, s->sid.pid, s->sid.tid, in->cc_ips[i].cpumode,
+		if (!ingest_resolve(in, under, s->sid.pid, s->sid.tid, in->cc_ips[i].cpumode,
 				    in->cc_ips[i].ip, &fr))
 			final = false;
 		in->cc_frames[i].dso = fr.dso;
@@ -466,8 +473,10 @@ static size_t ingest_resolve_chain(struct ingest *in, const struct sample *s,
 static void ingest_offcpu_sample(struct ingest *in, const struct sample *s,
 				 const struct perf_event_attr *attr);
 static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
-				 const struct offcpu_switch *sw, const struct perf_event_attr *attr);
-static void ingest_offcpu_deferred(struct ingest *in, const struct sample *queued);
+				 const struct offcpu_switch *sw, const struct perf_event_attr *attr,
+				 const struct ingest_under *under);
+static void ingest_offcpu_deferred(struct ingest *in, const struct sample *queued,
+				   const struct ingest_under *under);
 
 /* Samples on the unwinder's queue, at most: ~4 MiB of 8 KiB stacks. */
 #define INGEST_UNWIND_SLOTS 512
@@ -483,12 +492,28 @@ static struct unwind_queue *ingest_unwinder(struct ingest *in, const struct perf
 		/* A recording walks inline: it would wait for a thread. */
 		in->uq = unwind_queue_new(in->machine, in->e_machine,
 					  in->cfg.live ? INGEST_UNWIND_SLOTS : 0);
+		if (in->uq && in->src)
+			unwind_queue_set_source(in->uq, in->src);
 	}
 	return in->uq;
 }
 
-static void ingest_sample_add(struct ingest *in, const struct sample *s,
-			      const struct perf_event_attr *attr, bool dwarf);
+void ingest_set_source(struct ingest *in, struct source *src)
+{
+	in->src = src;
+	if (in->uq)
+		unwind_queue_set_source(in->uq, src);
+}
+
+void ingest_pass_end(struct ingest *in)
+{
+	if (in->uq)
+		unwind_queue_flush(in->uq);
+}
+
+static bool ingest_sample_add(struct ingest *in, const struct sample *s,
+			      const struct perf_event_attr *attr, bool dwarf,
+			      const struct ingest_charge *c);
 
 /* s without user frames: the kernel's part of its chain only. */
 static struct sample ingest_kernel_part(const struct sample *sample)
@@ -507,7 +532,7 @@ static void ingest_sample_kernel_part(struct ingest *in, const struct sample *sa
 {
 	struct sample s = ingest_kernel_part(sample);
 
-	ingest_sample_add(in, &s, attr, true);
+	ingest_sample_add(in, &s, attr, true, &INGEST_ONE);
 }
 
 /* The samples whose user frames the unwinder found, in order; with wait,
@@ -520,12 +545,15 @@ static void ingest_unwound(struct ingest *in, bool wait)
 	if (!in->uq || !unwind_queue_pending(in->uq))
 		return;
 	while ((s = unwind_queue_next(in->uq, &attr, wait))) {
-		in->old_maps = unwind_queue_old_maps(in->uq, &in->nold_maps, &in->old_comm);
+		struct ingest_under under;
+		struct ingest_charge c = INGEST_ONE;
+
+		under.maps = unwind_queue_old_maps(in->uq, &under.nmaps, &under.comm);
+		c.under = under.maps ? &under : NULL;
 		if (in->offcpu && attr->type == PERF_TYPE_TRACEPOINT)
-			ingest_offcpu_deferred(in, s);
+			ingest_offcpu_deferred(in, s, c.under);
 		else
-			ingest_sample_add(in, s, attr, true);
-		in->old_maps = NULL;
+			ingest_sample_add(in, s, attr, true, &c);
 	}
 }
 
@@ -559,7 +587,7 @@ static void ingest_sample(struct ingest *in, const struct sample *s,
 		return;
 	}
 	if (!(uq = ingest_unwinder(in, attr))) {
-		ingest_sample_add(in, s, attr, false);
+		ingest_sample_add(in, s, attr, false, &INGEST_ONE);
 		return;
 	}
 	/* A kernel thread's sample has no user part; on the queue, a
@@ -697,25 +725,29 @@ static void ingest_data_addr(struct ingest *in, const struct sample *s,
 	hs->dsym = d.sym;
 }
 
-/* Count and add s, its chain complete (dwarf: unwound, the chain in
- * perf's layout with its user part, whatever attr says). */
-static void ingest_sample_add(struct ingest *in, const struct sample *s,
-			      const struct perf_event_attr *attr, bool dwarf)
+/* Count and add s as c says, its chain complete (dwarf: unwound, the
+ * chain in perf's layout with its user part, whatever attr says).
+ * Whether it was added resolved for good (not held for symbols, no frame
+ * pending): an off-CPU run may then start from it. */
+static bool ingest_sample_add(struct ingest *in, const struct sample *s,
+			      const struct perf_event_attr *attr, bool dwarf,
+			      const struct ingest_charge *c)
 {
 	struct hist_sample hs;
 	struct resolved r;
-	uint64_t count = in->charge_n;
+	uint64_t count = c->n;
+	bool final;
 
 	in->samples += count;
-	ingest_resolve(in, s->sid.pid, s->sid.tid, s->cpumode, s->ip, &r);
+	ingest_resolve(in, c->under, s->sid.pid, s->sid.tid, s->cpumode, s->ip, &r);
 	/* Waiting for a CPU, not blocked: told apart by its own leaf. */
-	if (in->offcpu_runq) {
+	if (c->kind == WALLTIME_RUNQ) {
 		static const struct symbol runqueue = { 0, 1, "[runqueue]" };
 
 		r.sym = &runqueue;
 		r.pending = false;
 	}
-	hs.comm = in->old_maps && in->old_comm ? in->old_comm :
+	hs.comm = c->under && c->under->comm ? c->under->comm :
 		  machine_comm_of(in->machine, s->sid.pid, s->sid.tid);
 	if (!hs.comm && s->sid.pid == 0)
 		hs.comm = intern("swapper");
@@ -738,16 +770,16 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 	 * whenever it has them. */
 	if ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) || dwarf) {
 		hist_enable_callchains(in->hist, 0);
-		hs.nr_chain = ingest_resolve_chain(in, s, &r);
+		hs.nr_chain = ingest_resolve_chain(in, c->under, s, &r);
 		in->zero_ends += callchain_zero_ends(s) * count;
 		hs.callers = in->cc_callers;
 		hs.callers_token = in->cc_token;
 		if (!dwarf)
 			ingest_count_fp_root(in, hs.nr_chain, count);
 	}
-	in->charge_final = !(hs.callers ? in->cc_pending : r.pending);
+	final = !(hs.callers ? in->cc_pending : r.pending);
 	/* Symbols still loading (machine.c): hold the sample, not the engine. */
-	if (in->deferred && (hs.callers ? in->cc_pending : r.pending)) {
+	if (in->deferred && !final) {
 		struct deferred_addr at = { r.addr, r.pending };
 
 		/* The held copy wants the chain in one piece, with an
@@ -773,16 +805,16 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 			deferred_flush(in->deferred, in->machine, in->hist, in->refresh_gen,
 				       ingest_mode(in));
 		}
-		return;
+		return false;
 	}
 	if (in->times) {
-		struct walltime_sample t = { in->time_kind, s->period, count };
+		struct walltime_sample t = { c->kind, s->period, count };
 
 		if (t.kind == WALLTIME_ON)
 			in->oncpu_ns += s->period;
 		annotate_sample_n(in->annotate, r.dso, r.sym, r.addr, s->period, count);
 		hist_add_payload_n(in->hist, &hs, &t, count);
-		return;
+		return final;
 	}
 	/* a sample of the event without a payload is not the decoder's either */
 	if (in->payload && (attr->sample_type & PERF_SAMPLE_RAW)) {
@@ -795,20 +827,24 @@ static void ingest_sample_add(struct ingest *in, const struct sample *s,
 		annotate_sample_payload(in->annotate, r.dso, r.sym, r.addr, s->period,
 					ok ? &buf : NULL);
 		hist_add_payload(in->hist, &hs, ok ? &buf : NULL);
-		return;
+		return final;
 	}
 	if (in->daddr)
 		ingest_data_addr(in, s, attr, NULL, &hs);
 	annotate_sample(in->annotate, r.dso, r.sym, r.addr, s->period);
 	hist_add(in->hist, &hs);
+	return final;
 }
 
 /* Charge n off-CPU intervals of one key (a run, offcpu.h) as one sample
  * of their summed duration in ns, with the chain the thread had when it
- * went off. */
-static void ingest_offcpu_charge_n(struct ingest *in, const struct offcpu_interval *iv,
-				   uint64_t n, const struct perf_event_attr *attr)
+ * went off, under the maps it was taken under (under: see ingest_charge).
+ * Whether it was added for good (ingest_sample_add). */
+static bool ingest_offcpu_charge_n(struct ingest *in, const struct offcpu_interval *iv,
+				   uint64_t n, const struct perf_event_attr *attr,
+				   const struct ingest_under *under)
 {
+	struct ingest_charge c = { n, iv->runnable ? WALLTIME_RUNQ : WALLTIME_BLOCKED, under };
 	struct sample s;
 
 	memset(&s, 0, sizeof(s));
@@ -821,17 +857,10 @@ static void ingest_offcpu_charge_n(struct ingest *in, const struct offcpu_interv
 	s.callchain = iv->chain;
 	s.nr_callchain = iv->nr_chain;
 	s.period = iv->end - iv->start;
-	in->offcpu_runq = iv->runnable;
-	in->charge_n = n;
-	in->time_kind = iv->runnable ? WALLTIME_RUNQ : WALLTIME_BLOCKED;
-	/* With dwarf the chain has its user part already (the unwinder's). */
-	if (unwind_attr_wants(attr))
-		ingest_sample_add(in, &s, attr, true);
-	else
-		ingest_sample(in, &s, attr);
-	in->offcpu_runq = false;
-	in->charge_n = 1;
-	in->time_kind = WALLTIME_ON;
+	/* With dwarf the chain has its user part already (the unwinder's).
+	 * The switch that opened the interval passed ingest_sample's
+	 * filter. */
+	return ingest_sample_add(in, &s, attr, unwind_attr_wants(attr), &c);
 }
 
 /* Thread tid's runs charged (only the one a new run would replace, with
@@ -839,7 +868,6 @@ static void ingest_offcpu_charge_n(struct ingest *in, const struct offcpu_interv
  * goes off). */
 static void ingest_offcpu_runs_end(struct ingest *in, uint32_t tid, bool evict)
 {
-	const struct unwind_map *old_maps = in->old_maps;
 	const void *attr;
 	struct offcpu_interval iv;
 	size_t cursor = 0;
@@ -848,28 +876,28 @@ static void ingest_offcpu_runs_end(struct ingest *in, uint32_t tid, bool evict)
 	if (!in->offcpu)
 		return;
 	/* A run is of the thread's current maps (see ingest_offcpu_charge). */
-	in->old_maps = NULL;
 	if (evict) {
 		if (offcpu_run_evict(in->offcpu, tid, &iv, &n, &attr))
-			ingest_offcpu_charge_n(in, &iv, n, attr);
+			ingest_offcpu_charge_n(in, &iv, n, attr, NULL);
 	} else if (tid) {
 		while (offcpu_run_take(in->offcpu, tid, &iv, &n, &attr))
-			ingest_offcpu_charge_n(in, &iv, n, attr);
+			ingest_offcpu_charge_n(in, &iv, n, attr, NULL);
 	} else {
 		while (offcpu_run_next(in->offcpu, &cursor, &iv, &n, &attr))
-			ingest_offcpu_charge_n(in, &iv, n, attr);
+			ingest_offcpu_charge_n(in, &iv, n, attr, NULL);
 	}
-	in->old_maps = old_maps;
 }
 
 /* Charge an off-CPU interval: counted into its thread's run when it has
  * the run's key, else alone (ending the run), then starting a run of its
- * own when its sample was added for good.  Not with the maps of before
- * an exec (old_maps: the run is charged with the current ones). */
+ * own when its sample was added for good.  Not when it was taken under
+ * the maps of before an exec (under: a run is charged with the current
+ * ones). */
 static void ingest_offcpu_charge(struct ingest *in, const struct offcpu_interval *iv,
-				 const struct perf_event_attr *attr)
+				 const struct perf_event_attr *attr,
+				 const struct ingest_under *under)
 {
-	bool runs = !in->offcpu_no_runs && !in->old_maps && !machine_synthesizing(in->machine);
+	bool runs = !in->offcpu_no_runs && !under && !machine_synthesizing(in->machine);
 
 	if (iv->end <= iv->start)
 		return;
@@ -878,14 +906,16 @@ static void ingest_offcpu_charge(struct ingest *in, const struct offcpu_interval
 		return;
 	/* Alone, with a new run taking the older one's place. */
 	ingest_offcpu_runs_end(in, iv->tid, true);
-	in->charge_final = false;
-	ingest_offcpu_charge_n(in, iv, 1, attr);
-	if (runs && in->charge_final)
+	if (ingest_offcpu_charge_n(in, iv, 1, attr, under) && runs)
 		offcpu_run_start(in->offcpu, iv, attr);
 }
 
+/* A sched_switch sample s, taken under the maps under (see
+ * ingest_charge): the next task's interval ends, the previous one's
+ * starts. */
 static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
-				 const struct offcpu_switch *sw, const struct perf_event_attr *attr)
+				 const struct offcpu_switch *sw, const struct perf_event_attr *attr,
+				 const struct ingest_under *under)
 {
 	struct offcpu_interval iv;
 
@@ -895,7 +925,7 @@ static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
 	/* System-wide the next task's switch-in is here; per thread, in the
 	 * PERF_RECORD_SWITCH that follows. */
 	if (sw->next_pid && offcpu_in(in->offcpu, sw->next_pid, s->sid.time, &iv))
-		ingest_offcpu_charge(in, &iv, attr);
+		ingest_offcpu_charge(in, &iv, attr, NULL);
 	if (!sw->prev_pid || offcpu_state_dead(sw->prev_state))
 		return;    /* the idle task, or a thread's last switch */
 	memset(&iv, 0, sizeof(iv));
@@ -909,7 +939,7 @@ static void ingest_offcpu_switch(struct ingest *in, const struct sample *s,
 	iv.chain = s->callchain;
 	iv.nr_chain = s->nr_callchain;
 	if (offcpu_out(in->offcpu, &iv, &iv))
-		ingest_offcpu_charge(in, &iv, attr);
+		ingest_offcpu_charge(in, &iv, attr, under);
 }
 
 /* A switch-in (or, with exit, an exit) of tid at time. */
@@ -928,7 +958,7 @@ static void ingest_offcpu_end(struct ingest *in, uint32_t tid, uint64_t time, bo
 	if (time > in->offcpu_now)
 		in->offcpu_now = time;
 	if (closed)
-		ingest_offcpu_charge(in, &iv, attr);
+		ingest_offcpu_charge(in, &iv, attr, NULL);
 }
 
 /* Switch and exit records end intervals (--off-cpu); behind switch-outs
@@ -989,7 +1019,7 @@ static void ingest_offcpu_flush(struct ingest *in)
 
 	while ((ev = offcpu_defer_head(in->offcpu_defer)) && ev->kind != OFFCPU_DEFER_QUEUED) {
 		if (ev->kind == OFFCPU_DEFER_SWITCH)
-			ingest_offcpu_switch(in, &ev->s, &ev->sw, ev->attr);
+			ingest_offcpu_switch(in, &ev->s, &ev->sw, ev->attr, NULL);
 		else
 			ingest_offcpu_end(in, ev->tid, ev->time, ev->kind == OFFCPU_DEFER_EXIT,
 					  ev->attr);
@@ -998,7 +1028,8 @@ static void ingest_offcpu_flush(struct ingest *in)
 }
 
 /* A switch-out back from the unwinder: the FIFO's head is its switch. */
-static void ingest_offcpu_deferred(struct ingest *in, const struct sample *queued)
+static void ingest_offcpu_deferred(struct ingest *in, const struct sample *queued,
+				   const struct ingest_under *under)
 {
 	const struct offcpu_defer_event *ev = offcpu_defer_head(in->offcpu_defer);
 
@@ -1006,7 +1037,7 @@ static void ingest_offcpu_deferred(struct ingest *in, const struct sample *queue
 	 * tracepoint sample (ingest_sample): always there. */
 	if (!ev || ev->kind != OFFCPU_DEFER_QUEUED)
 		return;
-	ingest_offcpu_switch(in, queued, &ev->sw, ev->attr);
+	ingest_offcpu_switch(in, queued, &ev->sw, ev->attr, under);
 	offcpu_defer_pop(in->offcpu_defer);
 	ingest_offcpu_flush(in);
 }
@@ -1044,7 +1075,7 @@ static void ingest_offcpu_sample(struct ingest *in, const struct sample *s,
 		offcpu_defer_push(in->offcpu_defer, &ev);
 		return;
 	}
-	ingest_offcpu_switch(in, &kernel, &ev.sw, attr);
+	ingest_offcpu_switch(in, &kernel, &ev.sw, attr, NULL);
 }
 
 /* The /proc sweep is under way: read the process rec speaks of first. */
@@ -1252,7 +1283,7 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 		}
 
 		while (offcpu_next_open(in->offcpu, &at, in->offcpu_now, &iv))
-			ingest_offcpu_charge(in, &iv, in->offcpu_attr);
+			ingest_offcpu_charge(in, &iv, in->offcpu_attr, NULL);
 		ingest_offcpu_runs_end(in, 0, false);
 	}
 	if (in->offcpu) {
@@ -1300,6 +1331,7 @@ void ingest_publish(struct ingest *in, const struct ingest_header *hdr,
 	}
 	snap.symbols_loading = machine_symbols_loading(in->machine);
 	snap.debuginfod_active = machine_debuginfod_active(in->machine);
+	snap.kallsyms_source = machine_kernel_source(in->machine, &snap.kallsyms_reloads);
 	ingest_kernel_notice(in);
 	view_build(in->hist, &in->cfg.view, &snap);
 	if (in->annotate) {

@@ -16,6 +16,7 @@
 struct ingest;
 struct machine;
 struct offcpu_format;
+struct source;
 struct refresh_action;
 
 /* What the table shows, and how: the engine's config. */
@@ -63,6 +64,14 @@ struct machine *ingest_machine(struct ingest *in);
  * (offcpu.h), to compare with what runs give.  Returns the intervals
  * counted into runs so far. */
 uint64_t ingest_offcpu_test_runs(struct ingest *in, bool on);
+
+/* Live: the unwinder's queue holds sample stacks in src's rings rather
+ * than copying them (src must outlive in: free in first). */
+void ingest_set_source(struct ingest *in, struct source *src);
+/* The end of a pass over the live records: the samples submitted go to
+ * the unwinder thread now (one wakeup a pass), and held stacks are copied
+ * out when the rings run short of room. */
+void ingest_pass_end(struct ingest *in);
 
 /* Load DSO symbols on the machine's loader thread from now on, holding the
  * samples that need them, and fetch from debuginfod if asked. */

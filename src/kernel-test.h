@@ -9,4 +9,8 @@ struct machine;
  * /proc/modules (NULL: /proc's). */
 void machine_set_kernel_files(struct machine *m, const char *kallsyms, const char *modules);
 
+/* Let the next kernel reload start now (the wait since the last read
+ * over). */
+void machine_test_kernel_reload_now(struct machine *m);
+
 #endif

@@ -44,6 +44,19 @@ const char *machine_kernel_note(const struct machine *m);
  * when that copy cannot be read or holds no addresses. */
 void machine_set_kernel_cache(struct machine *m, const char *kallsyms);
 
+/* A live session's kernel symbols: with cache, from the kallsyms cache
+ * (kallsyms_cache_dir; see kallsyms-cache.h), written there after a read
+ * of /proc/kallsyms; and read again, on the kernel's thread, when a kernel
+ * address lies outside every table where code is added after boot
+ * (kallsyms_maybe_dynamic: a BPF program or trampoline, never cached, or
+ * one loaded since): at once after a load from the cache, else
+ * at most once in KERNEL_RELOAD_WAIT s, doubling.  Call before loading. */
+void machine_set_kernel_live(struct machine *m, bool cache);
+#define KERNEL_RELOAD_WAIT 10.0
+/* Where the kernel's symbols came from ("cache", "/proc/kallsyms"; NULL
+ * before they are read, or when not live) and how many reloads since. */
+const char *machine_kernel_source(const struct machine *m, unsigned *reloads);
+
 /* --vmlinux FILE must be the running kernel's (same build ID).  Returns 0,
  * or -errno with the reason in em (for the user, naming the file). */
 int kernel_check_vmlinux(const char *path, struct errmsg *em);

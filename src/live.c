@@ -40,6 +40,7 @@ struct live {
 	const struct perf_event_header **cur;
 	size_t *heap_idx;
 	uint64_t *heap_time;
+	struct ring *cb_ring;  /* the ring of the record live_read's cb has */
 };
 
 int live_online_cpus(int **cpus, size_t *n)
@@ -447,7 +448,9 @@ size_t live_read(struct live *l, live_record_cb cb, void *ctx)
 	while (h.n > 0) {
 		size_t r = h.idx[0];
 
+		l->cb_ring = l->rings[r];
 		cb(cur[r], ctx);
+		l->cb_ring = NULL;
 		n++;
 		/* The record stays valid until its ring's next ring_next. */
 		cur[r] = ring_next(l->rings[r]);
@@ -462,4 +465,28 @@ size_t live_read(struct live *l, live_record_cb cb, void *ctx)
 		if (l->rings[i])
 			ring_read_end(l->rings[i]);
 	return n;
+}
+
+bool live_hold(struct live *l, const void *p, size_t n, void **ring, uint64_t *pos)
+{
+	if (!l->cb_ring || (*pos = ring_hold(l->cb_ring, p, n)) == RING_NO_HOLD)
+		return false;
+	*ring = l->cb_ring;
+	return true;
+}
+
+void live_release(struct live *l, void *ring, uint64_t pos)
+{
+	(void)l;
+	ring_release(ring, pos);
+}
+
+bool live_short_of_room(const struct live *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nrings; i++)
+		if (l->rings[i] && ring_short_of_room(l->rings[i]))
+			return true;
+	return false;
 }

@@ -69,6 +69,16 @@ typedef void (*live_record_cb)(const struct perf_event_header *hdr, void *ctx);
  * records read. */
 size_t live_read(struct live *l, live_record_cb cb, void *ctx);
 
+/* Zero copy (ring.h's holds): keep the bytes p to p + n of the record
+ * live_read's callback has now where they are, until live_release: false
+ * where they cannot stay (then copy them).  Released on the reading
+ * thread, in any order. */
+bool live_hold(struct live *l, const void *p, size_t n, void **ring, uint64_t *pos);
+void live_release(struct live *l, void *ring, uint64_t pos);
+/* Whether held records leave some ring short of room: the holders should
+ * copy them out and release them, or the kernel would soon lose records. */
+bool live_short_of_room(const struct live *l);
+
 /* Online CPUs from /sys/devices/system/cpu/online (sorted).  0 or -errno. */
 int live_online_cpus(int **cpus, size_t *n);
 

@@ -210,6 +210,19 @@ struct machine {
 		struct kernel_syms ks;    /* written by the thread */
 		int err;
 		bool restricted;
+		/* Live (machine_set_kernel_live): the kallsyms cache's
+		 * directory (NULL: none), and kallsyms read again, at most
+		 * every reload_wait s, for an address outside the tables. */
+		char *cache_dir;
+		bool live;
+		bool reload;              /* this read is such a reload */
+		bool from_cache;          /* the last read came from the cache (thread) */
+		bool first_from_cache;    /* the first symbols did */
+		double next_reload, reload_wait;
+		unsigned reloads;         /* reloads taken */
+		struct symtab **retired;  /* tables replaced by reloads: results
+					     still point into them */
+		size_t nretired, retired_cap;
 	} kload;
 	int kernel_err;           /* the last kernel load's result */
 	struct dso *kernel_dso;

@@ -32,6 +32,7 @@ enum {
 	OPT_ANNOTATE,
 	OPT_BUILDID_DIR,
 	OPT_VMLINUX,
+	OPT_NO_KALLSYMS_CACHE,
 	OPT_NO_DEMANGLE,
 	OPT_DEBUGINFOD,
 	OPT_DEBUGINFOD_TIMEOUT,
@@ -83,6 +84,7 @@ static const struct option long_options[] = {
 	{ "disassembler-style", required_argument, NULL, 'M' },
 	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "no-kallsyms-cache", no_argument, NULL, OPT_NO_KALLSYMS_CACHE },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "debuginfod", no_argument, NULL, OPT_DEBUGINFOD },
 	{ "debuginfod-timeout", required_argument, NULL, OPT_DEBUGINFOD_TIMEOUT },
@@ -206,6 +208,8 @@ void options_usage(FILE *out)
 	      "      --vmlinux=FILE       exact kernel symbol sizes from FILE (it must have\n"
 	      "                           the running kernel's build ID); without it, a\n"
 	      "                           vmlinux found by build ID is used\n"
+	      "      --no-kallsyms-cache  live, read /proc/kallsyms, not the copy kept in\n"
+	      "                           ~/.cache/proftop (per boot and module set)\n"
 	      "      --debuginfod         fetch missing debug files by build ID from the\n"
 	      "                           servers in DEBUGINFOD_URLS (never without it)\n"
 	      "      --debuginfod-timeout=SECS  give up on a file after SECS (default\n"
@@ -585,6 +589,9 @@ int options_parse(struct options *o, int argc, char **argv, bool stdout_is_tty,
 				return usage_error("--vmlinux wants a file name");
 			o->vmlinux = optarg;
 			break;
+		case OPT_NO_KALLSYMS_CACHE:
+			o->no_kallsyms_cache = true;
+			break;
 		case OPT_NO_DEMANGLE:
 			o->no_demangle = true;
 			break;
@@ -825,6 +832,7 @@ void options_engine_config(const struct options *o, bool browser, struct engine_
 	out->annotate_browse = browser;
 	out->buildid_dir = o->buildid_dir;
 	out->vmlinux = o->vmlinux;
+	out->kallsyms_cache = !o->no_kallsyms_cache;
 	out->demangle = !o->no_demangle;
 	out->debuginfod = o->debuginfod;
 	out->debuginfod_timeout = o->debuginfod_timeout;

@@ -52,6 +52,7 @@ struct options {
 	const char *symfs;          /* --symfs DIR */
 	const char *buildid_dir;    /* --buildid-dir DIR */
 	const char *vmlinux;        /* --vmlinux FILE */
+	bool no_kallsyms_cache;     /* --no-kallsyms-cache */
 	bool no_demangle;           /* --no-demangle: raw C++/Rust names */
 	bool debuginfod;            /* --debuginfod: fetch missing debug files */
 	double debuginfod_timeout;  /* --debuginfod-timeout, DEBUGINFOD_TIMEOUT: seconds */

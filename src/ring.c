@@ -24,6 +24,15 @@ struct ring {
 	uint64_t tail;		/* next unread byte, free-running */
 	unsigned char *scratch; /* wrapped records, owned */
 	size_t scratch_cap;
+	/* Holds (ring.h): the record ring_next returned last, RING_NO_HOLD
+	 * when there is none or it was copied; the positions held, ascending
+	 * in [hfirst, nholds), bit 0 set once released (positions are
+	 * 8-aligned) and dropped when they reach the front. */
+	uint64_t last;
+	size_t last_size;
+	uint64_t *holds;
+	size_t hfirst, nholds, holds_cap;
+	bool reading;		/* between ring_read_begin and ring_read_end */
 	struct ring_stats stats;
 };
 
@@ -63,6 +72,7 @@ static struct ring *ring_new(void *base, size_t map_size, size_t data_offset, si
 	r->mask = data_size - 1;
 	r->tail = r->pc->data_tail;
 	r->head = r->tail;
+	r->last = RING_NO_HOLD;
 	return r;
 }
 
@@ -112,11 +122,13 @@ void ring_free(struct ring *r)
 	if (r->map_size)
 		munmap(r->base, r->map_size);
 	free(r->scratch);
+	free(r->holds);
 	free(r);
 }
 
 void ring_read_begin(struct ring *r)
 {
+	r->reading = true;
 	r->head = ring_load_head(r->pc);
 	/* In the default (non-overwrite) mode the kernel never gets more than
 	 * a ring ahead of the tail; a larger gap means the control page is
@@ -133,7 +145,31 @@ static const struct perf_event_header *ring_skip_bad(struct ring *r)
 {
 	r->stats.bad++;
 	r->tail = r->head;
+	r->last = RING_NO_HOLD;
 	return NULL;
+}
+
+/* The records after the one ring_next returns, loaded while it is used:
+ * the kernel wrote them on another CPU, and a DWARF sample's last word
+ * (the stack's dyn_size, 8 KiB on, another page) cost record_decode a
+ * miss a sample, most of its time.  The next record's first lines and
+ * last, found from its header (in the cache by now: prefetched with the
+ * record before), and the header after it. */
+static void ring_prefetch(const struct ring *r)
+{
+	uint64_t avail = r->head - r->tail, size, off;
+	const struct perf_event_header *next;
+
+	if (avail < sizeof(*next) || (r->tail & 7))
+		return;
+	next = (const struct perf_event_header *)(r->data + (r->tail & r->mask));
+	size = next->size < avail ? next->size : avail;
+	for (off = 64; off < size && off < 512; off += 64)
+		__builtin_prefetch(r->data + ((r->tail + off) & r->mask));
+	if (size > 512)
+		__builtin_prefetch(r->data + ((r->tail + size - 8) & r->mask));
+	if (avail > size)
+		__builtin_prefetch(r->data + ((r->tail + size) & r->mask));
 }
 
 const struct perf_event_header *ring_next(struct ring *r)
@@ -144,6 +180,7 @@ const struct perf_event_header *ring_next(struct ring *r)
 	const struct perf_event_header *hdr;
 	size_t size, first;
 
+	r->last = RING_NO_HOLD;
 	if (!avail)
 		return NULL;
 	/* Records are whole u64 words, so a header at an 8-aligned offset
@@ -158,8 +195,12 @@ const struct perf_event_header *ring_next(struct ring *r)
 
 	r->tail += size;
 	r->stats.records++;
-	if (off + size <= ring_size)
+	ring_prefetch(r);
+	if (off + size <= ring_size) {
+		r->last = r->tail - size;
+		r->last_size = size;
 		return hdr;
+	}
 
 	/* The record wraps: hand out a contiguous copy instead. */
 	first = ring_size - off;
@@ -170,9 +211,87 @@ const struct perf_event_header *ring_next(struct ring *r)
 	return (const struct perf_event_header *)r->scratch;
 }
 
+/* The tail the kernel may have: the oldest record still held, else all
+ * that was read. */
+static uint64_t ring_free_to(const struct ring *r)
+{
+	return r->hfirst < r->nholds ? r->holds[r->hfirst] : r->tail;
+}
+
 void ring_read_end(struct ring *r)
 {
-	ring_store_tail(r->pc, r->tail);
+	r->reading = false;
+	r->last = RING_NO_HOLD;
+	ring_store_tail(r->pc, ring_free_to(r));
+}
+
+uint64_t ring_hold(struct ring *r, const void *p, size_t n)
+{
+	uint64_t pos = r->last;
+	uint64_t oldest = r->hfirst < r->nholds ? r->holds[r->hfirst] : pos;
+	const unsigned char *rec = r->data + (pos & r->mask), *c = p;
+
+	/* Not in the record: a copy made of an older one, say. */
+	if (pos == RING_NO_HOLD || c < rec || c > rec + r->last_size ||
+	    n > (size_t)(rec + r->last_size - c) || r->head - oldest > (r->mask + 1) / 2) {
+		r->stats.refused++;
+		return RING_NO_HOLD;
+	}
+	if (r->hfirst == r->nholds) {
+		r->hfirst = 0;
+		r->nholds = 0;
+	} else if (r->nholds == r->holds_cap && r->hfirst > r->holds_cap / 2) {
+		/* Most of the array is released front: reuse it. */
+		memmove(r->holds, r->holds + r->hfirst, (r->nholds - r->hfirst) * sizeof(*r->holds));
+		r->nholds -= r->hfirst;
+		r->hfirst = 0;
+	}
+	r->holds = xgrow(r->holds, &r->holds_cap, r->nholds + 1, sizeof(*r->holds));
+	r->holds[r->nholds++] = pos;
+	r->last = RING_NO_HOLD;
+	r->stats.held++;
+	return pos;
+}
+
+void ring_release(struct ring *r, uint64_t pos)
+{
+	size_t lo = r->hfirst, hi = r->nholds;
+
+	/* Released mostly in the order held: the front first. */
+	if (lo < hi && r->holds[lo] != pos) {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if ((r->holds[mid] & ~(uint64_t)1) < pos)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	if (lo >= r->nholds || r->holds[lo] != pos)
+		return;
+	r->holds[lo] |= 1;
+	while (r->hfirst < r->nholds && (r->holds[r->hfirst] & 1))
+		r->hfirst++;
+	/* Mid-pass the records being read are not the kernel's yet:
+	 * ring_read_end stores then. */
+	if (!r->reading)
+		ring_store_tail(r->pc, ring_free_to(r));
+}
+
+bool ring_short_of_room(const struct ring *r)
+{
+	return r->hfirst < r->nholds &&
+	       ring_load_head(r->pc) - r->holds[r->hfirst] > (r->mask + 1) / 2;
+}
+
+size_t ring_held(const struct ring *r)
+{
+	size_t i, n = 0;
+
+	for (i = r->hfirst; i < r->nholds; i++)
+		n += !(r->holds[i] & 1);
+	return n;
 }
 
 size_t ring_pending(const struct ring *r)

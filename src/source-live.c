@@ -44,6 +44,21 @@ static void source_live_fill_pollfds(const struct source *src, struct pollfd *pf
 	live_fill_pollfds(((const struct source_live *)src)->live, pfd);
 }
 
+static bool source_live_hold(struct source *src, const void *p, size_t n, struct source_hold *h)
+{
+	return live_hold(((struct source_live *)src)->live, p, n, &h->where, &h->pos);
+}
+
+static void source_live_release(struct source *src, const struct source_hold *h)
+{
+	live_release(((struct source_live *)src)->live, h->where, h->pos);
+}
+
+static bool source_live_short_of_room(const struct source *src)
+{
+	return live_short_of_room(((const struct source_live *)src)->live);
+}
+
 static void source_live_close(struct source *src)
 {
 	struct source_live *s = (struct source_live *)src;
@@ -56,6 +71,9 @@ static const struct source_ops source_live_ops = {
 	.read = source_live_read,
 	.nr_pollfds = source_live_nr_pollfds,
 	.fill_pollfds = source_live_fill_pollfds,
+	.hold = source_live_hold,
+	.release = source_live_release,
+	.short_of_room = source_live_short_of_room,
 	.close = source_live_close,
 };
 

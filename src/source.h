@@ -5,9 +5,18 @@
 
 #include <linux/perf_event.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct source;
+
+/* A record kept where the source wrote it, past its callback (zero copy):
+ * which buffer (the source's) and where in it. */
+struct source_hold {
+	void *where;
+	uint64_t pos;
+};
 
 /* One record, and the attr it was produced with. */
 typedef void (*source_record_cb)(const struct perf_event_header *hdr,
@@ -26,6 +35,16 @@ struct source_ops {
 	 * source read without waiting (a recording). */
 	size_t (*nr_pollfds)(const struct source *src);
 	void (*fill_pollfds)(const struct source *src, struct pollfd *pfd);
+	/* Zero copy, on the reading thread: keep the bytes p to p + n of
+	 * the record the callback has now where they are until release (in
+	 * any order), or false where they cannot stay (not in that record; a
+	 * recording; live: ring.h's holds): copy them then.
+	 * short_of_room: the held records leave the source too little room;
+	 * their holders should copy them out and release them.  NULL: no
+	 * holds. */
+	bool (*hold)(struct source *src, const void *p, size_t n, struct source_hold *h);
+	void (*release)(struct source *src, const struct source_hold *h);
+	bool (*short_of_room)(const struct source *src);
 	/* Stop reading and free the source. */
 	void (*close)(struct source *src);
 };
@@ -54,6 +73,22 @@ static inline void source_fill_pollfds(const struct source *src, struct pollfd *
 {
 	if (src->ops->fill_pollfds)
 		src->ops->fill_pollfds(src, pfd);
+}
+
+static inline bool source_hold(struct source *src, const void *p, size_t n,
+			       struct source_hold *h)
+{
+	return src->ops->hold && src->ops->hold(src, p, n, h);
+}
+
+static inline void source_release(struct source *src, const struct source_hold *h)
+{
+	src->ops->release(src, h);
+}
+
+static inline bool source_short_of_room(const struct source *src)
+{
+	return src->ops->short_of_room && src->ops->short_of_room(src);
 }
 
 static inline void source_close(struct source *src)

@@ -242,6 +242,22 @@ bool machine_symbols_done(const struct machine *m, uint64_t ticket)
 	       __atomic_load_n(&m->loader.done_total, __ATOMIC_ACQUIRE) >= ticket;
 }
 
+bool machine_dso_settle(struct machine *m, struct dso *d, int ms)
+{
+	if (!d || d->kind != DSO_USER || d->jit)
+		return true;
+	if (__atomic_load_n(&d->state, __ATOMIC_ACQUIRE) == DSO_SYMS_NONE) {
+		if (!m->async) {
+			dso_load_symbols(m, d, false);
+			return true;
+		}
+		symloader_push(m, d, NULL);
+	}
+	/* The loader takes jobs in order: d is in once it is idle. */
+	return !machine_dso_pending(d) || machine_wait_symbols_for(m, ms) ||
+	       !machine_dso_pending(d);
+}
+
 void machine_wait_symbols(struct machine *m)
 {
 	machine_wait_symbols_for(m, -1);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 struct machine;
+struct dso;
 
 /* Load DSO symbol tables on a worker thread from now on (see the design
  * note in symloader.c): machine_resolve then never waits, and reports
@@ -32,6 +33,13 @@ uint64_t machine_symbols_loaded(const struct machine *m);
 void machine_wait_symbols(struct machine *m);
 /* The same for at most ms milliseconds; returns whether it is idle. */
 bool machine_wait_symbols_for(struct machine *m, int ms);
+
+/* Engine thread: d's symbols loaded (queued now if they were not), so
+ * that which file they come from (dso_sym_path) no longer changes; waits
+ * at most ms milliseconds.  Whether d is settled.  A replay's unwinder
+ * asks before it first reads d's file, so that it reads the same file
+ * whatever the loader's pace. */
+bool machine_dso_settle(struct machine *m, struct dso *d, int ms);
 
 /* --debuginfod: fetch the debug files of stripped binaries that have none
  * here from debuginfod servers, giving up on one after timeout_ms (0: never

@@ -1,7 +1,8 @@
 /* The unwinder thread and its bounded queue: a ring of slots, each a copy
- * of a sample's registers, stack and kernel chain (or a process's new maps,
- * or its end), filled by the engine thread, walked by the unwinder thread
- * in order, and handed back in the same order. */
+ * of a sample's registers and kernel chain, its stack held in the perf
+ * ring or copied (or a process's new maps, or its end), filled by the
+ * engine thread, walked by the unwinder thread in order, and handed back
+ * in the same order. */
 #include "config.h"
 
 #include "unwind-queue.h"
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "machine.h"
+#include "source.h"
 #include "unwind-test.h"
 #include "util.h"
 
@@ -40,6 +42,14 @@ struct slot {
 		unsigned char *p;
 		size_t cap;
 	} stack;                  /* from the queue's free buffers, till done */
+	/* The stack read in place in the source's memory (s.stack), held
+	 * till the slot is handed back or copied out (uq_unhold) */
+	bool held;
+	struct source_hold hold;
+	/* Copied out while the thread walked it in place: the kernel may
+	 * have written over it meanwhile, so it is walked again from the
+	 * copy (the thread's, under lock). */
+	bool rewalk;
 	uint64_t *chain;          /* the kernel's part, PERF_CONTEXT_USER, frames */
 	size_t chain_cap, nkernel, max;
 	/* SLOT_MAPS */
@@ -60,9 +70,12 @@ struct unwind_queue {
 	 * engine's, done the thread's (all three under lock where shared). */
 	size_t head, tail, done;
 	/* The engine's: slots filled up to here, handed to the thread (tail)
-	 * a batch at a time: a wakeup of the thread a sample cost as much as
-	 * the copy. */
-	size_t filled, batch, publishes;
+	 * at the end of each ingest pass (unwind_queue_flush), or when batch
+	 * wait: a wakeup of the thread costs more than a walk.  done is
+	 * read without the lock on the engine's side (atomic). */
+	size_t filled, batch, publishes, unholds;
+	/* Stacks are held in place in src's memory where it can (live) */
+	struct source *src;
 	pthread_mutex_t lock;
 	pthread_cond_t work;      /* tail moved, or stop */
 	pthread_cond_t idle;      /* done moved */
@@ -99,7 +112,28 @@ static struct slot *uq_slot(struct unwind_queue *q, size_t pos)
 	return &q->slots[pos & (q->nslots - 1)];
 }
 
-static void uq_run(struct unwind_queue *q, struct slot *sl)
+/* A copy of the n bytes of stack at p, in sl's buffer. */
+static const unsigned char *uq_copy_stack(struct unwind_queue *q, struct slot *sl,
+					  const unsigned char *p, size_t n)
+{
+	if (!sl->stack.p && q->nbufs)
+		sl->stack = q->bufs[--q->nbufs];
+	if (n > sl->stack.cap)
+		sl->stack.p = xgrow(sl->stack.p, &sl->stack.cap, n, 1);
+	memcpy(sl->stack.p, p, n);
+	return sl->stack.p;
+}
+
+static void uq_release(struct unwind_queue *q, struct slot *sl)
+{
+	if (sl->held) {
+		source_release(q->src, &sl->hold);
+		sl->held = false;
+	}
+}
+
+/* A slot's work; a sample's walk ends in *o. */
+static void uq_run(struct unwind_queue *q, struct slot *sl, enum unwind_outcome *o)
 {
 	size_t n;
 
@@ -111,12 +145,9 @@ static void uq_run(struct unwind_queue *q, struct slot *sl)
 		unwind_forget(q->u, sl->pid);
 		break;
 	case SLOT_SAMPLE:
-		n = unwind_sample(q->u, &sl->s, sl->attr, sl->chain + sl->nkernel + 1, sl->max,
-				  NULL);
+		n = unwind_sample(q->u, &sl->s, sl->attr, sl->chain + sl->nkernel + 1, sl->max, o);
 		/* Without user frames, no PERF_CONTEXT_USER either. */
 		sl->s.nr_callchain = n ? sl->nkernel + 1 + n : sl->nkernel;
-		sl->s.regs = NULL;
-		sl->s.stack = NULL;
 		break;
 	}
 }
@@ -135,6 +166,8 @@ static void *uq_thread(void *arg)
 	pthread_mutex_lock(&q->lock);
 	for (;;) {
 		size_t pos;
+		struct slot *sl;
+		enum unwind_outcome o;
 
 		while (q->done == q->tail && !q->stop) {
 			q->sleeping = true;
@@ -147,9 +180,20 @@ static void *uq_thread(void *arg)
 		pthread_mutex_unlock(&q->lock);
 		while (__atomic_load_n(&uq_test_held, __ATOMIC_ACQUIRE))
 			usleep(1000);
-		uq_run(q, uq_slot(q, pos));
+		sl = uq_slot(q, pos);
+		uq_run(q, sl, &o);
 		pthread_mutex_lock(&q->lock);
-		q->done = pos + 1;
+		/* Copied out under the walk (uq_unhold): the walk may have
+		 * read what the kernel wrote since; the copy is what was. */
+		if (sl->rewalk) {
+			sl->rewalk = false;
+			sl->s.stack = sl->stack.p;
+			pthread_mutex_unlock(&q->lock);
+			unwind_uncount(q->u, o);
+			uq_run(q, sl, &o);
+			pthread_mutex_lock(&q->lock);
+		}
+		__atomic_store_n(&q->done, pos + 1, __ATOMIC_RELEASE);
 		if (q->want && (q->done >= q->want || q->done == q->tail))
 			pthread_cond_signal(&q->idle);
 	}
@@ -172,9 +216,11 @@ struct unwind_queue *unwind_queue_new(struct machine *m, int e_machine, size_t s
 	q->u = u;
 	/* Inline: a sample and its process's maps, then one forget. */
 	q->inline_walks = slots == 0;
-	unwind_set_wait_symbols(u, q->inline_walks);
+	unwind_set_settle(u, q->inline_walks ? m : NULL);
 	q->nslots = q->inline_walks ? 4 : n;
-	q->batch = q->inline_walks ? 1 : q->nslots / 32 ? (q->nslots / 32 < 16 ? q->nslots / 32 : 16) : 1;
+	/* Between flushes, a quarter of the queue: the thread is not left
+	 * idle while the queue fills. */
+	q->batch = q->inline_walks || q->nslots < 4 ? 1 : q->nslots / 4;
 	q->slots = xcalloc(q->nslots, sizeof(*q->slots));
 	pthread_mutex_init(&q->lock, NULL);
 	pthread_cond_init(&q->work, NULL);
@@ -220,8 +266,10 @@ void unwind_queue_free(struct unwind_queue *q)
 		free(q->bufs[i].p);
 	free(q->bufs);
 	uq_old_release(q);
-	for (; q->head != q->filled; q->head++)
+	for (; q->head != q->filled; q->head++) {
 		uq_old_put(uq_slot(q, q->head)->old);
+		uq_release(q, uq_slot(q, q->head));
+	}
 	for (i = 0; i < q->nslots; i++) {
 		free(q->slots[i].stack.p);
 		free(q->slots[i].chain);
@@ -300,8 +348,10 @@ static void uq_publish(struct unwind_queue *q, size_t filled, bool force)
 {
 	q->filled = filled;
 	if (q->inline_walks) {
+		enum unwind_outcome o;
+
 		for (; q->tail < filled; q->tail++)
-			uq_run(q, uq_slot(q, q->tail));
+			uq_run(q, uq_slot(q, q->tail), &o);
 		q->done = filled;
 		return;
 	}
@@ -313,6 +363,47 @@ static void uq_publish(struct unwind_queue *q, size_t filled, bool force)
 	if (q->sleeping)
 		pthread_cond_signal(&q->work);
 	pthread_mutex_unlock(&q->lock);
+}
+
+/* The source is short of room: every stack still held is copied out and
+ * released, the one being walked too (walked again from the copy), so the
+ * kernel never waits for the thread.  The lock keeps the thread from
+ * starting a slot meanwhile (it only ever holds it briefly). */
+static void uq_unhold(struct unwind_queue *q)
+{
+	size_t pos, done;
+
+	pthread_mutex_lock(&q->lock);
+	done = q->done;
+	for (pos = q->head; pos != q->filled; pos++) {
+		struct slot *sl = uq_slot(q, pos);
+
+		if (!sl->held)
+			continue;
+		if (pos >= done) {
+			uq_copy_stack(q, sl, sl->s.stack, sl->s.stack_size);
+			if (pos == done && done != q->tail)
+				sl->rewalk = true;
+			else
+				sl->s.stack = sl->stack.p;
+		}
+		uq_release(q, sl);
+	}
+	pthread_mutex_unlock(&q->lock);
+	q->unholds++;
+}
+
+void unwind_queue_flush(struct unwind_queue *q)
+{
+	if (q->src && source_short_of_room(q->src))
+		uq_unhold(q);
+	uq_publish(q, q->filled, true);
+}
+
+void unwind_queue_set_source(struct unwind_queue *q, struct source *src)
+{
+	if (!q->inline_walks)
+		q->src = src;
 }
 
 /* Queue the forgets that waited for room; false while some still wait. */
@@ -370,16 +461,18 @@ int unwind_queue_submit(struct unwind_queue *q, const struct sample *s,
 	if (s->regs && sl->s.nr_regs)
 		memcpy(sl->regs, s->regs, sl->s.nr_regs * sizeof(*s->regs));
 	sl->s.regs = s->regs ? sl->regs : NULL;
-	/* Inline, the walk is done before s goes: no copy. */
-	if (s->stack_size && !q->inline_walks) {
-		if (!sl->stack.p && q->nbufs)
-			sl->stack = q->bufs[--q->nbufs];
-		if (s->stack_size > sl->stack.cap)
-			sl->stack.p = xgrow(sl->stack.p, &sl->stack.cap, s->stack_size, 1);
-		memcpy(sl->stack.p, s->stack, s->stack_size);
-	}
-	if (!q->inline_walks)
-		sl->s.stack = s->stack ? sl->stack.p : NULL;
+	/* Inline, the walk is done before s goes: no copy.  Live, the stack
+	 * is read where the kernel wrote it, held there till the walk is
+	 * done; else (the record wrapped, the ring is short of room) it is
+	 * copied. */
+	sl->held = false;
+	if (!s->stack_size && !q->inline_walks)
+		sl->s.stack = NULL;
+	else if (!q->inline_walks && q->src &&
+		 source_hold(q->src, s->stack, s->stack_size, &sl->hold))
+		sl->held = true;
+	else if (!q->inline_walks)
+		sl->s.stack = uq_copy_stack(q, sl, s->stack, s->stack_size);
 	/* The kernel's part of the chain (all of it: exclude_callchain_user),
 	 * then room for PERF_CONTEXT_USER and max frames. */
 	for (i = 0; i < s->nr_callchain && s->callchain[i] != PERF_CONTEXT_USER; i++)
@@ -428,13 +521,15 @@ const struct sample *unwind_queue_next(struct unwind_queue *q,
 		size_t done;
 		struct slot *sl;
 
-		if (wait)
+		if (wait) {
 			uq_publish(q, q->filled, true);
-		pthread_mutex_lock(&q->lock);
-		if (wait)
+			pthread_mutex_lock(&q->lock);
 			uq_wait(q, q->head + 1);
-		done = q->done;
-		pthread_mutex_unlock(&q->lock);
+			pthread_mutex_unlock(&q->lock);
+		}
+		/* Called for every record: no lock, the thread's release
+		 * store of done (after the walk) pairs with this. */
+		done = __atomic_load_n(&q->done, __ATOMIC_ACQUIRE);
 		if (q->head == done) {
 			/* Room made by earlier calls: forgets that waited. */
 			if (q->nlate)
@@ -443,6 +538,9 @@ const struct sample *unwind_queue_next(struct unwind_queue *q,
 		}
 		uq_old_release(q);
 		sl = uq_slot(q, q->head++);
+		uq_release(q, sl);
+		sl->s.regs = NULL;
+		sl->s.stack = NULL;
 		if (sl->stack.p) {
 			if (q->nbufs == q->bufs_cap)
 				q->bufs = xgrow(q->bufs, &q->bufs_cap, q->nbufs + 1, sizeof(*q->bufs));
@@ -547,6 +645,16 @@ size_t unwind_queue_test_buffers(const struct unwind_queue *q)
 size_t unwind_queue_test_publishes(const struct unwind_queue *q)
 {
 	return q->publishes;
+}
+
+size_t unwind_queue_test_held(const struct unwind_queue *q, size_t *unholds)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < q->nslots; i++)
+		n += q->slots[i].held;
+	*unholds = q->unholds;
+	return n;
 }
 
 size_t unwind_queue_test_procs(const struct unwind_queue *q)

@@ -1,8 +1,10 @@
 /* DWARF unwinding off the ingestion path: samples with user registers and
- * stack go, copied, into a bounded queue served by an unwinder thread, and
- * come back, in order, with their user frames.  The engine thread never
- * waits to submit: when the queue is full the caller keeps the sample
- * without its user frames and counts it dropped. */
+ * stack go into a bounded queue served by an unwinder thread, and come
+ * back, in order, with their user frames.  Live, a stack stays where the
+ * kernel wrote it (held in the source's ring) till its walk is done,
+ * else it is copied.  The engine thread never waits to submit: when the
+ * queue is full the caller keeps the sample without its user frames and
+ * counts it dropped. */
 #ifndef PROFTOP_UNWIND_QUEUE_H
 #define PROFTOP_UNWIND_QUEUE_H
 
@@ -15,6 +17,7 @@
 #include "unwind.h"
 
 struct machine;
+struct source;
 struct unwind_queue;
 
 /* A queue of slots samples for the processes of m (read on the calling
@@ -25,6 +28,15 @@ struct unwind_queue;
 struct unwind_queue *unwind_queue_new(struct machine *m, int e_machine, size_t slots);
 /* Stops the thread; samples still queued are lost. */
 void unwind_queue_free(struct unwind_queue *q);
+
+/* Hold the stacks of the samples submitted from src's record callback in
+ * src's memory (source_hold) instead of copying them; a queue without a
+ * thread copies nothing anyway.  src must outlive the queue. */
+void unwind_queue_set_source(struct unwind_queue *q, struct source *src);
+/* The end of an ingest pass (the records there were, read): what was
+ * submitted goes to the thread, one wakeup a pass; when src is short of
+ * room, the stacks held are copied out and released first. */
+void unwind_queue_flush(struct unwind_queue *q);
 
 /* The calling (engine) thread's side.  Queue s (sampled with attr, which
  * must outlive the queue) to have at most max user frames unwound: 0, or

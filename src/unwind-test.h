@@ -25,6 +25,10 @@ size_t unwind_queue_test_buffers(const struct unwind_queue *q);
 /* How often the engine's side handed slots to the thread. */
 size_t unwind_queue_test_publishes(const struct unwind_queue *q);
 
+/* Slots whose stack is held in the source now; *unholds: how often the
+ * queue copied them out because the source was short of room. */
+size_t unwind_queue_test_held(const struct unwind_queue *q, size_t *unholds);
+
 /* Hold (true) or let go every queue's thread before its next slot: a
  * test's samples then wait on the queue while records go on. */
 void unwind_queue_test_hold(bool hold);

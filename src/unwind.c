@@ -21,6 +21,7 @@
 
 #include "dso.h"
 #include "machine.h"
+#include "symloader.h"
 #include "unwind-file.h"
 #include "unwind-regs.h"
 #include "util.h"
@@ -86,7 +87,7 @@ struct unwinder {
 	struct unwind_proc *lru_head, *lru_tail;
 	size_t nlru;
 	uint64_t counts[UNWIND_NOUTCOMES];   /* atomic: read by other threads */
-	bool wait_symbols;           /* unwind_set_wait_symbols */
+	struct machine *settle;      /* unwind_set_settle, or NULL */
 	/* scratch: the process's maps as the machine has them now */
 	struct unwind_map *cur;
 	size_t ncur, curcap;
@@ -492,11 +493,22 @@ size_t unwind_maps_collect(struct machine *m, uint32_t pid, struct unwind_map **
 	return c.n;
 }
 
+/* DSO d's file.  A recording's (settle) is opened once d's symbols are
+ * in: which file is read (the mapped path, or where the machine found the
+ * symbols: a build ID, --symfs) must not depend on the loader's pace, nor
+ * then the samples' chains (5 s at most a DSO: debuginfod may be asked). */
+static struct unwind_file *unwind_file_of(struct unwinder *u, struct dso *d)
+{
+	if (u->settle)
+		machine_dso_settle(u->settle, d, 5000);
+	return unwind_files_get(u->files, d);
+}
+
 /* Report one map's file to p's Dwfl: its address range, the ELF itself
  * given by unwind_find_elf when libdw first needs it. */
 static void unwind_report(struct unwinder *u, struct unwind_proc *p, const struct unwind_map *mp)
 {
-	struct unwind_file *f = unwind_files_get(u->files, mp->dso);
+	struct unwind_file *f = unwind_file_of(u, mp->dso);
 	uint64_t bias, low, high;
 	Dwfl_Module *mod;
 	void **userdata;
@@ -669,6 +681,11 @@ void unwind_count(struct unwinder *u, enum unwind_outcome o)
 	__atomic_fetch_add(&u->counts[o], 1, __ATOMIC_RELAXED);
 }
 
+void unwind_uncount(struct unwinder *u, enum unwind_outcome o)
+{
+	__atomic_fetch_sub(&u->counts[o], 1, __ATOMIC_RELAXED);
+}
+
 /* ---- the cached-rule walk ----
  * libdw's walk costs about a microsecond a frame (a Dwarf_Frame built and
  * freed, every register evaluated).  Most frames follow one shape: CFA =
@@ -690,7 +707,7 @@ static bool unwind_map_file(struct unwinder *u, struct unwind_proc *p,
 	 * program rebuilt while it runs is read through /proc once the
 	 * machine has found it there. */
 	if (!x->file || !x->file->elf) {
-		x->file = unwind_files_get(u->files, mp->dso);
+		x->file = unwind_file_of(u, mp->dso);
 		x->bias_known = unwind_elf_bias(x->file->elf, mp->start, mp->pgoff, &x->bias);
 	}
 	if (!x->bias_known)
@@ -700,9 +717,9 @@ static bool unwind_map_file(struct unwinder *u, struct unwind_proc *p,
 	return true;
 }
 
-void unwind_set_wait_symbols(struct unwinder *u, bool wait)
+void unwind_set_settle(struct unwinder *u, struct machine *m)
 {
-	u->wait_symbols = wait;
+	u->settle = m;
 }
 
 /* vaddr's frame from file's .debug_frame, for a pc .eh_frame has no FDE
@@ -711,16 +728,12 @@ static bool unwind_debug_frame(struct unwinder *u, struct unwind_file *file, uin
 			       Dwarf_Frame **f)
 {
 	Dwarf_CFI *cfi;
-	int ms;
 
-	/* Its debug file is known once its symbols are in: a recording's
-	 * samples are walked the same whatever the loader's pace (5 s at
-	 * most, once a file: debuginfod may be asked). */
-	if (u->wait_symbols && !file->dbg_cfi && !file->dbg_waited &&
-	    machine_dso_pending(file->dso)) {
+	/* Its debug file is known once its symbols are in (unwind_file_of:
+	 * once a file). */
+	if (u->settle && !file->dbg_cfi && !file->dbg_waited) {
 		file->dbg_waited = true;
-		for (ms = 0; ms < 5000 && machine_dso_pending(file->dso); ms++)
-			usleep(1000);
+		machine_dso_settle(u->settle, file->dso, 5000);
 	}
 	cfi = unwind_file_debug_cfi(file);
 

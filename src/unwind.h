@@ -41,10 +41,12 @@ struct unwind_map {
 struct unwinder *unwind_new(struct machine *m, int e_machine);
 void unwind_free(struct unwinder *u);
 
-/* Walks may wait (a recording's, on its reader's thread) for the symbols
- * of a DSO being loaded when one of its pcs has no .eh_frame FDE: its
- * debug file's .debug_frame is then known, as for the later samples. */
-void unwind_set_wait_symbols(struct unwinder *u, bool wait);
+/* A recording's walks (on its reader's thread, the machine's engine
+ * thread) wait for m's loader to have a DSO's symbols before they first
+ * read its file or its debug file's .debug_frame: which files are read,
+ * and so the chains, must not depend on the loader's pace.  NULL: never
+ * wait (live, on the unwinder's thread). */
+void unwind_set_settle(struct unwinder *u, struct machine *m);
 
 /* pid has new maps (MMAP2): the next walk reports them first. */
 void unwind_maps_changed(struct unwinder *u, uint32_t pid);
@@ -78,6 +80,8 @@ size_t unwind_sample(struct unwinder *u, const struct sample *s,
 void unwind_counts(const struct unwinder *u, uint64_t out[UNWIND_NOUTCOMES]);
 /* Count one more walk (or sample left unwound) of outcome o. */
 void unwind_count(struct unwinder *u, enum unwind_outcome o);
+/* Take one back: a walk done again (unwind-queue.c's rewalk). */
+void unwind_uncount(struct unwinder *u, enum unwind_outcome o);
 /* "root", "no CFI", "stack end", ... */
 const char *unwind_outcome_name(enum unwind_outcome o);
 /* The same as a JSON key: "root", "no_cfi", "stack_end", ... */

@@ -72,10 +72,11 @@ void view_dtab_free(struct view_dtab *t);
 
 void view_dtab_init(struct view_dtab *t, bool srcline, bool inl);
 
-/* The callers and callees trees of entry e, into row r. */
-uint64_t view_build_trees(const struct hist *h, const struct hist_entry *e,
+/* The callers and callees trees of entries es[0..nr), into rows[0..nr).
+ * Returns the nodes dropped. */
+uint64_t view_build_trees(const struct hist *h, const struct hist_entry *const *es, size_t nr,
 			  const bool *key, const struct view_opts *opts,
-			  const struct snapshot *snap, struct snapshot_row *r);
+			  const struct snapshot *snap, struct snapshot_row *rows);
 
 /* view_build_trees over expanded chains (--inline, -s srcline): the row is
  * display frame df; nodes are display frames without their lines. */

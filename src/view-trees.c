@@ -214,12 +214,6 @@ static uint64_t view_trees_finish(struct view_tree_ctx *t, struct snapshot_row *
 	return dropped;
 }
 
-static bool view_frame_is(const struct callchain_frame *f, const struct hist_entry *e,
-			  const bool *key)
-{
-	return (!key[SORT_DSO] || f->dso == e->dso) && (!key[SORT_SYM] || f->sym == e->sym);
-}
-
 static bool view_chain_key_is(const struct callchain_key *k, const struct hist_entry *e,
 			      const bool *key)
 {
@@ -227,52 +221,184 @@ static bool view_chain_key_is(const struct callchain_key *k, const struct hist_e
 	       (!key[SORT_TID] || k->tid == e->tid) && (!key[SORT_CPU] || k->cpu == e->cpu);
 }
 
-/* The callers and callees trees of entry e, into row r. */
-uint64_t view_build_trees(const struct hist *h, const struct hist_entry *e,
-			  const bool *key, const struct view_opts *opts,
-			  const struct snapshot *snap, struct snapshot_row *r)
-{
-	const struct callchain_store *st = hist_callchains(h);
-	struct view_builder callers, callees;
-	struct callchain_frame root = { e->dso, e->sym, e->kernel, e->addr };
-	struct view_tree_ctx t;
-	size_t max = opts->tree_max_nodes ? opts->tree_max_nodes : VIEW_TREE_MAX_NODES;
-	size_t n = callchain_store_count(st), i;
+/* The rows whose entries' dso and sym (those in the keys) are a frame's:
+ * open addressing on the pair, the rows of one pair chained. */
+struct view_row_index {
+	struct view_row_slot {
+		const void *dso, *sym;
+		uint32_t first;         /* row + 1; 0: empty slot */
+	} *slots;
+	uint32_t *next;                 /* per row: the next of its pair, + 1 */
+	size_t mask;
+	bool dso, sym;                  /* in the keys */
+};
 
-	view_builder_init(&callers, max);
-	view_builder_init(&callees, max);
-	callers.st = callees.st = st;
+static size_t view_row_hash(const void *dso, const void *sym, size_t mask)
+{
+	uint64_t v = (uint64_t)(uintptr_t)dso * 0x9e3779b97f4a7c15ULL ^
+		     (uint64_t)(uintptr_t)sym * 0xc2b2ae3d27d4eb4fULL;
+
+	return (size_t)(v ^ (v >> 29)) & mask;
+}
+
+static struct view_row_slot *view_row_slot(const struct view_row_index *x, const void *dso,
+					   const void *sym)
+{
+	size_t i = view_row_hash(dso, sym, x->mask);
+
+	while (x->slots[i].first && (x->slots[i].dso != dso || x->slots[i].sym != sym))
+		i = (i + 1) & x->mask;
+	return &x->slots[i];
+}
+
+static void view_row_index_init(struct view_row_index *x, const struct hist_entry *const *es,
+				size_t nr, const bool *key)
+{
+	size_t size = 16, i;
+
+	while (size < 2 * nr)
+		size *= 2;
+	x->slots = xcalloc(size, sizeof(*x->slots));
+	x->next = xcalloc(nr, sizeof(*x->next));
+	x->mask = size - 1;
+	x->dso = key[SORT_DSO];
+	x->sym = key[SORT_SYM];
+	/* Backwards, so that each pair's rows chain in row order. */
+	for (i = nr; i-- > 0;) {
+		const void *dso = x->dso ? es[i]->dso : NULL, *sym = x->sym ? es[i]->sym : NULL;
+		struct view_row_slot *sl = view_row_slot(x, dso, sym);
+
+		sl->dso = dso;
+		sl->sym = sym;
+		x->next[i] = sl->first;
+		sl->first = (uint32_t)i + 1;
+	}
+}
+
+/* The first row whose entry has f's dso and sym (those in the keys), + 1;
+ * 0: none. */
+static uint32_t view_row_first(const struct view_row_index *x, const struct callchain_frame *f)
+{
+	return view_row_slot(x, x->dso ? (const void *)f->dso : NULL,
+			     x->sym ? (const void *)f->sym : NULL)->first;
+}
+
+/* A chain through a row's function: the chain, and the row's innermost
+ * and outermost frames in it. */
+struct view_tree_match {
+	uint32_t row, chain, inner, outer;
+};
+
+/* The matches of rows es[0..nr) in the store's chains, grouped by row, in
+ * chain order within a row (a stable counting sort); *first: per row, where
+ * its run starts (nr + 1 entries). */
+static struct view_tree_match *view_tree_matches(const struct callchain_store *st,
+						 const struct hist_entry *const *es, size_t nr,
+						 const bool *key, bool no_children,
+						 size_t **first)
+{
+	struct view_tree_match *m = NULL, *out;
+	size_t nm = 0, cap = 0, i, r;
+	size_t n = callchain_store_count(st);
+	/* Per row, within a chain: its match + 1, or SIZE_MAX for a chain of
+	 * another comm (or pid, ...); 0 not seen yet */
+	size_t *at = xcalloc(nr, sizeof(*at));
+	uint32_t *touched = xmalloc(nr * sizeof(*touched));
+	size_t *start = xcalloc(nr + 1, sizeof(*start));
+	struct view_row_index x;
+
+	view_row_index_init(&x, es, nr, key);
 	for (i = 0; i < n; i++) {
 		struct callchain_chain c;
-		size_t inner, outer, k;
+		size_t ntouched = 0, k, depth;
 
 		callchain_store_get(st, i, &c);
-		if (!c.nr || !view_chain_key_is(&c.key, e, key))
-			continue;
-		if (opts->no_children) {
-			if (!view_frame_is(callchain_store_frame(st, c.ids[0]), e, key))
-				continue;
-			inner = outer = 0;
-		} else {
-			for (inner = 0; inner < c.nr; inner++)
-				if (view_frame_is(callchain_store_frame(st, c.ids[inner]), e, key))
-					break;
-			if (inner == c.nr)
-				continue;
-			for (outer = c.nr - 1; outer > inner; outer--)
-				if (view_frame_is(callchain_store_frame(st, c.ids[outer]), e, key))
-					break;
+		/* Without children, only the sampled frame makes a row's. */
+		depth = no_children && c.nr ? 1 : c.nr;
+		for (k = 0; k < depth; k++) {
+			uint32_t row = view_row_first(&x, callchain_store_frame(st, c.ids[k]));
+
+			for (; row; row = x.next[row - 1]) {
+				r = row - 1;
+				if (!at[r]) {
+					touched[ntouched++] = (uint32_t)r;
+					if (!view_chain_key_is(&c.key, es[r], key)) {
+						at[r] = SIZE_MAX;
+						continue;
+					}
+					m = xgrow(m, &cap, nm + 1, sizeof(*m));
+					m[nm].row = (uint32_t)r;
+					m[nm].chain = (uint32_t)i;
+					m[nm].inner = (uint32_t)k;
+					at[r] = ++nm;
+				}
+				if (at[r] != SIZE_MAX)
+					m[at[r] - 1].outer = (uint32_t)k;
+			}
 		}
-		k = c.nr - inner - 1;
-		view_builder_add(&callers, c.ids + inner + 1, k, 1, c.period, c.samples);
-		view_builder_add(&callees, outer ? c.ids + outer - 1 : c.ids, outer, -1, c.period,
-				 c.samples);
+		for (k = 0; k < ntouched; k++)
+			at[touched[k]] = 0;
 	}
-	t.st = st;
-	t.dt = NULL;
-	t.root_df = 0;
-	t.root_frame = &root;
-	return view_trees_finish(&t, r, &callers, &callees, snap, opts);
+	for (i = 0; i < nm; i++)
+		start[m[i].row + 1]++;
+	for (r = 0; r < nr; r++)
+		start[r + 1] += start[r];
+	out = xmalloc((nm ? nm : 1) * sizeof(*out));
+	memcpy(at, start, nr * sizeof(*at));
+	for (i = 0; i < nm; i++)
+		out[at[m[i].row]++] = m[i];
+	free(m);
+	free(at);
+	free(touched);
+	free(x.slots);
+	free(x.next);
+	*first = start;
+	return out;
+}
+
+/* The callers and callees trees of entries es[0..nr), into rows[0..nr).
+ * The chains through each row's function are found in one pass (a pass
+ * per row cost the browser's 50 rows fifty walks of every chain), then
+ * each row's trees are built in turn from its chains, in the store's
+ * order, as before (two builders at a time stay in the cache). */
+uint64_t view_build_trees(const struct hist *h, const struct hist_entry *const *es, size_t nr,
+			  const bool *key, const struct view_opts *opts,
+			  const struct snapshot *snap, struct snapshot_row *rows)
+{
+	const struct callchain_store *st = hist_callchains(h);
+	size_t max = opts->tree_max_nodes ? opts->tree_max_nodes : VIEW_TREE_MAX_NODES;
+	size_t *first, r, j;
+	struct view_tree_match *m = view_tree_matches(st, es, nr, key, opts->no_children, &first);
+	uint64_t dropped = 0;
+
+	for (r = 0; r < nr; r++) {
+		const struct hist_entry *e = es[r];
+		struct callchain_frame root = { e->dso, e->sym, e->kernel, e->addr };
+		struct view_builder callers, callees;
+		struct view_tree_ctx t;
+
+		view_builder_init(&callers, max);
+		view_builder_init(&callees, max);
+		callers.st = callees.st = st;
+		for (j = first[r]; j < first[r + 1]; j++) {
+			struct callchain_chain c;
+			size_t inner = m[j].inner, outer = m[j].outer;
+
+			callchain_store_get(st, m[j].chain, &c);
+			view_builder_add(&callers, c.ids + inner + 1, c.nr - inner - 1, 1, c.period,
+					 c.samples);
+			view_builder_add(&callees, outer ? c.ids + outer - 1 : c.ids, outer, -1,
+					 c.period, c.samples);
+		}
+		t.st = st;
+		t.dt = NULL;
+		t.root_df = 0;
+		t.root_frame = &root;
+		dropped += view_trees_finish(&t, &rows[r], &callers, &callees, snap, opts);
+	}
+	free(m);
+	free(first);
+	return dropped;
 }
 
 /* Whether display frame x is the row's (target's) in the keys shown. */

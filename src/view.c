@@ -444,10 +444,16 @@ void view_build(const struct hist *h, const struct view_opts *opts, struct snaps
 		if (snap->callchains && i < tree_rows && expand)
 			snap->callchain_nodes_dropped +=
 				view_build_trees_x(h, &dt, tmp[i].df, key, opts, snap, &rows[i]);
-		else if (snap->callchains && i < tree_rows)
-			snap->callchain_nodes_dropped +=
-				view_build_trees(h, hist_entry_at(h, tmp[i].entry), key, opts, snap,
-						 &rows[i]);
+	}
+	/* The first rows' trees, in one pass over the chains. */
+	if (snap->callchains && !expand && tree_rows && nr) {
+		size_t nt = nr < tree_rows ? nr : tree_rows;
+		const struct hist_entry **es = xmalloc(nt * sizeof(*es));
+
+		for (i = 0; i < nt; i++)
+			es[i] = hist_entry_at(h, tmp[i].entry);
+		snap->callchain_nodes_dropped += view_build_trees(h, es, nt, key, opts, snap, rows);
+		free(es);
 	}
 	free(tmp);
 	free(merged_pm);

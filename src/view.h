@@ -303,6 +303,8 @@ struct snapshot {
 	size_t symbols_loading;      /* DSOs whose symbols are loading now: their
 					samples join the table when ready */
 	size_t debuginfod_active;    /* debug files being fetched (--debuginfod) */
+	const char *kallsyms_source; /* live: "cache" or "/proc/kallsyms"; else NULL */
+	unsigned kallsyms_reloads;   /* live: kallsyms read again since (kernel.h) */
 	struct annotate_report *annotate; /* --annotate's functions, or NULL */
 
 	/* filled by view_build: */

@@ -33,6 +33,7 @@ struct ks_raw {
 struct ks_group {
 	char *name;
 	uint64_t start, end;      /* from /proc/modules, when listed */
+	uint64_t top;             /* its highest text symbol in that range + 1 */
 	bool listed;
 	size_t entry;             /* its index in the output modules (listed only) */
 };
@@ -382,8 +383,46 @@ static void ks_kernel_barriers(struct ks_parse *ps, struct kernel_syms *out)
 	out->text = ps->text;
 	out->start = ps->stext ? ps->stext : ps->text ? ps->text : lo;
 	out->end = ps->etext > out->start ? ps->etext : ps->khi ? ks_tail(ps->khi) : 0;
+	if (ps->khi) {
+		out->span_lo = out->start < lo ? out->start : lo;
+		out->span_hi = ks_tail(ps->khi);
+		if (out->span_hi < out->end)
+			out->span_hi = out->end;
+	}
 	if (ps->khi)
 		symtab_add(ps->kernel, ks_tail(ps->khi), 0, SYMTAB_LOCAL, "", ks_tail(ps->khi));
+}
+
+/* The end of the page holding addr. */
+static uint64_t ks_page_end(uint64_t addr)
+{
+	return addr >= UINT64_MAX - (KALLSYMS_TAIL - 1) ? UINT64_MAX : (addr | (KALLSYMS_TAIL - 1)) + 1;
+}
+
+/* /proc/modules' size counts a module's data too, which is allocated
+ * apart from its text since Linux 6.4: past the page of its last text
+ * symbol may lie anything (a BPF program, loaded now or later), and
+ * naming it after that symbol would be wrong.  So a listed module's range
+ * ends there.  (A last function running on into the next page loses that
+ * part to [unknown]: never a wrong name.) */
+static void ks_module_text_ends(struct ks_parse *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->nraw; i++) {
+		struct ks_group *g = &ps->groups[ps->raw[i].group - 1];
+		uint64_t a = ps->raw[i].addr;
+
+		if (g->listed && a >= g->start && a < g->end && a + 1 > g->top)
+			g->top = a + 1;
+	}
+	for (i = 0; i < ps->ngroups; i++) {
+		struct ks_group *g = &ps->groups[i];
+		uint64_t lim = ks_page_end(g->top ? g->top - 1 : g->start);
+
+		if (g->listed && lim < g->end)
+			g->end = lim;
+	}
 }
 
 static int ks_raw_cmp(const void *pa, const void *pb)
@@ -411,6 +450,7 @@ static struct kernel_module *ks_new_module(struct kernel_syms *out, size_t *cap,
 	m->name = xstrdup(name);
 	m->start = start;
 	m->end = end;
+	m->listed = false;
 	m->symtab = symtab_new();
 	symtab_prefer_last(m->symtab);
 	return m;
@@ -428,6 +468,7 @@ static void ks_build_modules(struct ks_parse *ps, struct kernel_syms *out)
 
 	/* Listed modules, sorted; a range running into the next module is
 	 * cut (newer kernels count data allocated elsewhere in the size). */
+	ks_module_text_ends(ps);
 	listed = xmalloc((ps->ngroups + 1) * sizeof(*listed));
 	for (i = 0; i < ps->ngroups; i++)
 		if (ps->groups[i].listed)
@@ -445,7 +486,7 @@ static void ks_build_modules(struct ks_parse *ps, struct kernel_syms *out)
 		if (i + 1 < nlisted && g->end > ps->groups[listed[i + 1]].start)
 			g->end = ps->groups[listed[i + 1]].start;
 		g->entry = out->nmodules;
-		ks_new_module(out, &cap, g->name, g->start, g->end);
+		ks_new_module(out, &cap, g->name, g->start, g->end)->listed = true;
 	}
 	first_cluster = out->nmodules;
 
@@ -718,16 +759,11 @@ void kallsyms_release(struct kernel_syms *ks)
 	memset(ks, 0, sizeof(*ks));
 }
 
-const struct symbol *kallsyms_lookup(const struct kernel_syms *ks, uint64_t addr,
-				     const struct kernel_module **module)
+/* The module whose range holds addr, or NULL. */
+static const struct kernel_module *ks_module_at(const struct kernel_syms *ks, uint64_t addr)
 {
-	size_t lo = 0, hi;
+	size_t lo = 0, hi = ks->nmodules;
 
-	if (module)
-		*module = NULL;
-	if (!ks || !ks->kernel)
-		return NULL;
-	hi = ks->nmodules;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -736,14 +772,49 @@ const struct symbol *kallsyms_lookup(const struct kernel_syms *ks, uint64_t addr
 		else
 			hi = mid;
 	}
-	if (lo > 0 && addr < ks->modules[lo - 1].end) {
+	return lo > 0 && addr < ks->modules[lo - 1].end ? &ks->modules[lo - 1] : NULL;
+}
+
+const struct symbol *kallsyms_lookup(const struct kernel_syms *ks, uint64_t addr,
+				     const struct kernel_module **module)
+{
+	const struct kernel_module *mod;
+
+	if (module)
+		*module = NULL;
+	if (!ks || !ks->kernel)
+		return NULL;
+	if ((mod = ks_module_at(ks, addr))) {
 		if (module)
-			*module = &ks->modules[lo - 1];
-		return symtab_lookup(ks->modules[lo - 1].symtab, addr);
+			*module = mod;
+		return symtab_lookup(mod->symtab, addr);
 	}
 	/* Not only [start, end): .init.text lies beyond _etext, and the
 	 * kernel's symbols carry their own bounds. */
 	return symtab_lookup(ks->kernel, addr);
+}
+
+bool kallsyms_covers(const struct kernel_syms *ks, uint64_t addr)
+{
+	if (!ks || !ks->kernel)
+		return false;
+	return (addr >= ks->span_lo && addr < ks->span_hi) || ks_module_at(ks, addr);
+}
+
+bool kallsyms_maybe_dynamic(const struct kernel_syms *ks, uint64_t addr)
+{
+	uint64_t lo, hi;
+
+	if (!ks || !ks->kernel || kallsyms_covers(ks, addr))
+		return false;
+	lo = ks->span_hi;
+	hi = ks->span_hi;
+	if (ks->nmodules && ks->modules[0].start < lo)
+		lo = ks->modules[0].start;
+	if (ks->nmodules && ks->modules[ks->nmodules - 1].end > hi)
+		hi = ks->modules[ks->nmodules - 1].end;
+	hi = hi > UINT64_MAX - KALLSYMS_DYNAMIC_REACH ? UINT64_MAX : hi + KALLSYMS_DYNAMIC_REACH;
+	return addr >= lo && addr < hi;
 }
 
 char *kallsyms_find_cached(const char *cache_dir, const uint8_t *id, size_t id_size)

@@ -15,6 +15,8 @@ struct kernel_module {
 	uint64_t start, end;      /* text range: from /proc/modules when listed
 				     there, else from its symbols */
 	struct symtab *symtab;    /* absolute addresses */
+	bool listed;              /* in /proc/modules (else a run of [bpf],
+				     [__builtin__ftrace]... symbols: dynamic) */
 };
 
 struct kernel_syms {
@@ -22,6 +24,8 @@ struct kernel_syms {
 	uint64_t start, end;      /* kernel text range (_stext.._etext, else
 				     the range of its text symbols) */
 	uint64_t stext, text;     /* the _stext and _text markers; 0: absent */
+	uint64_t span_lo, span_hi; /* what the kernel image's symbols cover
+				      (init text included); 0, 0: none */
 	struct kernel_module *modules; /* sorted by start, non-overlapping */
 	size_t nmodules;
 	bool restricted;          /* every address read as 0: kptr_restrict */
@@ -48,6 +52,18 @@ const struct symbol *kallsyms_lookup(const struct kernel_syms *ks, uint64_t addr
  * $HOME/.debug).  A regular file reached without leaving DIR, read many
  * times faster than /proc/kallsyms, and with the addresses of the
  * recording's boot.  Returns the path (free it) or NULL. */
+/* Whether addr lies in the kernel image's span or in a module's range:
+ * outside them, a kallsyms read now might name what this one cannot (a
+ * BPF program, a trampoline, a module loaded since). */
+bool kallsyms_covers(const struct kernel_syms *ks, uint64_t addr);
+/* Whether addr, not covered, lies where the kernel puts code after boot:
+ * above the image (or among the modules) by less than
+ * KALLSYMS_DYNAMIC_REACH, where modules, BPF programs and trampolines go
+ * (x86-64: the module area, the 1 GB above the image).  Not a frame
+ * pointer chain's garbage, nor the byte before _text. */
+bool kallsyms_maybe_dynamic(const struct kernel_syms *ks, uint64_t addr);
+#define KALLSYMS_DYNAMIC_REACH (2ULL << 30)
+
 char *kallsyms_find_cached(const char *cache_dir, const uint8_t *id, size_t id_size);
 
 #endif

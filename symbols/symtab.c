@@ -311,3 +311,51 @@ const struct symbol *symtab_get(const struct symtab *st, size_t i)
 {
 	return i < st->nsyms ? &st->syms[i] : NULL;
 }
+
+bool symtab_sized(const struct symtab *st, size_t i)
+{
+	return i < st->nsyms && st->sized[i];
+}
+
+struct symtab *symtab_from_sorted(size_t n, const uint64_t *starts, const uint64_t *ends,
+				  const uint32_t *name_offs, const uint8_t *sized,
+				  const char *pool, size_t pool_len)
+{
+	struct symtab *st;
+	uint64_t cover = 0;
+	bool any_sized = false;
+	size_t i;
+
+	if ((pool_len == 0 || pool[pool_len - 1] != '\0') && n > 0)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (ends[i] <= starts[i] || name_offs[i] >= pool_len ||
+		    (i > 0 && starts[i] <= starts[i - 1]))
+			return NULL;
+		any_sized |= sized[i] != 0;
+	}
+	st = symtab_new();
+	st->finished = true;
+	st->pool = xmalloc(pool_len ? pool_len : 1);
+	if (pool_len)
+		memcpy(st->pool, pool, pool_len);
+	st->pool_len = st->pool_cap = pool_len;
+	st->syms = xmalloc((n ? n : 1) * sizeof(*st->syms));
+	st->sized = xmalloc(n ? n : 1);
+	for (i = 0; i < n; i++) {
+		st->syms[i].start = starts[i];
+		st->syms[i].end = ends[i];
+		st->syms[i].name = st->pool + name_offs[i];
+	}
+	for (i = 0; i < n; i++)
+		st->sized[i] = sized[i] != 0;
+	/* Only sized symbols can overlap (see symtab_finish). */
+	st->cover = any_sized ? xmalloc(n * sizeof(*st->cover)) : NULL;
+	for (i = 0; st->cover && i < n; i++) {
+		if (sized[i] && ends[i] > cover)
+			cover = ends[i];
+		st->cover[i] = cover;
+	}
+	st->nsyms = n;
+	return st;
+}

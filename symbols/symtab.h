@@ -61,4 +61,18 @@ size_t symtab_count(const struct symtab *st);
 /* The i-th symbol in address order (i < symtab_count). */
 const struct symbol *symtab_get(const struct symtab *st, size_t i);
 
+/* Whether the i-th symbol had a size of its own (else it was extended to
+ * the next one). */
+bool symtab_sized(const struct symtab *st, size_t i);
+
+/* A finished table from what a finished one held (symtab_get, symtab_sized
+ * of each of n symbols): starts[i], ends[i], names at pool + name_offs[i],
+ * sized[i].  The pool (pool_len bytes) is copied.  Checked, for a file
+ * that may be corrupt: starts strictly increasing, every end above its
+ * start, every name inside the pool and the pool NUL-terminated; NULL
+ * when not. */
+struct symtab *symtab_from_sorted(size_t n, const uint64_t *starts, const uint64_t *ends,
+				  const uint32_t *name_offs, const uint8_t *sized,
+				  const char *pool, size_t pool_len);
+
 #endif

@@ -639,6 +639,11 @@ void output_json(FILE *out, const struct snapshot *snap)
 			    (unsigned long long)snap->callchain_nodes_dropped);
 	if (snap->unwind_walks)
 		output_json_unwind(&sb, snap);
+	if (snap->kallsyms_source) {
+		strbuf_addstr(&sb, ",\"kallsyms\":{\"source\":");
+		output_json_str(&sb, snap->kallsyms_source);
+		strbuf_addf(&sb, ",\"reloads\":%u}", snap->kallsyms_reloads);
+	}
 	output_json_rings(&sb, snap);
 	if (snap->callchain_zero_ends)
 		strbuf_addf(&sb, ",\"zero_return_addresses_dropped\":%llu",

@@ -514,23 +514,33 @@ static void tui_cell_text(const struct snapshot *snap, const struct browser_line
  * on screen, so that scrolling does not move the columns). */
 static void tui_wants(const struct browser *b, unsigned *want)
 {
-	char text[1024];
+	/* Every cell of every row, each redraw: one buffer for them all
+	 * (a malloc, a copy and a free a cell were half the time), cut
+	 * as tui_cell_text's 1024 bytes would be. */
+	struct strbuf sb;
 	size_t i, k;
 
 	memset(want, 0, COLUMN__MAX * sizeof(*want));
+	strbuf_init(&sb);
 	for (i = 0; i < b->nr_lines; i++) {
-		if (b->lines[i].node)
+		const struct browser_line *l = &b->lines[i];
+
+		if (l->node)
 			continue;
 		for (k = 0; k < b->nr_cols; k++) {
 			enum column_id c = b->cols[k];
 			unsigned w;
 
-			tui_cell_text(b->snap, &b->lines[i], c, text, sizeof(text));
-			w = layout_text_width(text) + (c == COLUMN_SYM ? COLUMN_MARK_WIDTH : 0);
+			strbuf_reset(&sb);
+			column_text(&sb, b->snap, l->row, c, l->self, l->children, COLUMN_SCREEN);
+			if (sb.len >= 1024)
+				sb.buf[1023] = '\0';
+			w = layout_text_width(sb.buf) + (c == COLUMN_SYM ? COLUMN_MARK_WIDTH : 0);
 			if (w > want[c])
 				want[c] = w;
 		}
 	}
+	strbuf_release(&sb);
 }
 
 /* perf's heat: red from 5%, green from 0.5%. */

@@ -795,6 +795,78 @@ START_TEST(test_tree_callers)
 }
 END_TEST
 
+/* The first rows' trees are built in one pass over the chains: a chain
+ * goes to every row whose function it passes through, with that row's
+ * comm (rows of one function under two comms keep their own chains), from
+ * the row's innermost frame (callers) and outermost (callees) when the
+ * function recurs. */
+static const struct snapshot_row *row_of_comm(const struct snapshot *snap, const char *comm,
+					      const char *sym)
+{
+	size_t i;
+
+	for (i = 0; i < snap->nr_rows; i++)
+		if (strcmp(snap->rows[i].symbol, sym) == 0 && snap->rows[i].comm &&
+		    strcmp(snap->rows[i].comm, comm) == 0)
+			return &snap->rows[i];
+	return NULL;
+}
+
+START_TEST(test_tree_rows_shared)
+{
+	struct hist *h = hist_of("comm,dso,sym");
+	struct view_opts o = { .tree_rows = 10 };
+	struct snapshot snap = { 0 };
+	const struct snapshot_row *r;
+	const struct snapshot_node *n;
+
+	add_chain(h, "a", 10, 3, 4, &sym_leaf, &sym_rec, &sym_rec, &sym_main);
+	add_chain(h, "b", 10, 1, 3, &sym_leaf, &sym_rec, &sym_main);
+	view_build(h, &o, &snap);
+	ck_assert_uint_eq(snap.nr_rows, 6);
+	/* a's rec: callers from the inner rec, callees from the outer */
+	r = row_of_comm(&snap, "a", "rec");
+	ck_assert_ptr_nonnull(r);
+	n = r->callers;
+	ck_assert_uint_eq(n->period, 30);
+	ck_assert_uint_eq(n->nr_children, 1);
+	ck_assert_str_eq(n->children[0].symbol, "rec");
+	ck_assert_uint_eq(n->children[0].nr_children, 1);
+	ck_assert_str_eq(n->children[0].children[0].symbol, "main");
+	n = r->callees;
+	ck_assert_uint_eq(n->period, 30);
+	ck_assert_str_eq(n->children[0].symbol, "rec");
+	ck_assert_str_eq(n->children[0].children[0].symbol, "leaf");
+	/* b's rec: b's chain only */
+	r = row_of_comm(&snap, "b", "rec");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(r->callers->period, 10);
+	ck_assert_str_eq(r->callers->children[0].symbol, "main");
+	ck_assert_uint_eq(r->callers->children[0].nr_children, 0);
+	ck_assert_str_eq(r->callees->children[0].symbol, "leaf");
+	/* main of each comm: its callees through rec */
+	r = row_of_comm(&snap, "a", "main");
+	ck_assert_uint_eq(r->callees->period, 30);
+	ck_assert_uint_eq(r->callees->children[0].children[0].children[0].period, 30);
+	ck_assert_str_eq(r->callees->children[0].children[0].children[0].symbol, "leaf");
+	r = row_of_comm(&snap, "b", "main");
+	ck_assert_uint_eq(r->callees->period, 10);
+	ck_assert_str_eq(r->callees->children[0].children[0].symbol, "leaf");
+	snapshot_release(&snap);
+	/* Without children: a row's chains are those sampled in it. */
+	o.no_children = true;
+	memset(&snap, 0, sizeof(snap));
+	view_build(h, &o, &snap);
+	r = row_of_comm(&snap, "a", "leaf");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(r->callers->period, 30);
+	ck_assert_str_eq(r->callers->children[0].symbol, "rec");
+	ck_assert_uint_eq(r->callees->nr_children, 0);
+	snapshot_release(&snap);
+	hist_free(h);
+}
+END_TEST
+
 START_TEST(test_tree_total_threshold_cap)
 {
 	struct hist *h = two_parents();
@@ -1315,6 +1387,7 @@ static Suite *callchain_suite(void)
 	tc = tcase_create("trees");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_tree_callers);
+	tcase_add_test(tc, test_tree_rows_shared);
 	tcase_add_test(tc, test_tree_total_threshold_cap);
 	tcase_add_test(tc, test_tree_no_children);
 	tcase_add_test(tc, test_tree_decay);

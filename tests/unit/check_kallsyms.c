@@ -226,6 +226,50 @@ START_TEST(test_bpf_between_modules)
 }
 END_TEST
 
+/* Since Linux 6.4 a module's /proc/modules size counts its data, which
+ * lies apart from its text: a BPF program loaded past the text's last
+ * page (here 0xc0003000, inside ext4's listed 64 KB) is its own, and an
+ * address there with no symbol at all is not ext4's last function. */
+START_TEST(test_module_size_counts_data)
+{
+	static const char text[] =
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000100 T do_thing\n"
+		"ffffffff81000200 T _etext\n"
+		"ffffffffc0001000 t ext4_init\t[ext4]\n"
+		"ffffffffc0001f00 t ext4_last\t[ext4]\n"
+		"ffffffffc0003000 t bpf_prog_a\t[bpf]\n";
+	static const char mods[] = "ext4 65536 1 - Live 0xffffffffc0001000\n";
+	struct kernel_syms ks;
+
+	parse(text, mods, &ks);
+	check_module_order(&ks);
+	expect(&ks, 0xffffffffc0001fff, "ext4_last", "ext4");
+	expect(&ks, 0xffffffffc0002000, "", "");
+	expect(&ks, 0xffffffffc0003010, "bpf_prog_a", "bpf");
+	expect(&ks, 0xffffffffc0008000, "", "");
+	ck_assert(ks.modules[0].listed && !ks.modules[1].listed);
+	/* What a kallsyms read could name: the image, ext4's text, [bpf]. */
+	ck_assert(kallsyms_covers(&ks, 0xffffffff81000000));
+	ck_assert(kallsyms_covers(&ks, 0xffffffff81000150));
+	ck_assert(kallsyms_covers(&ks, 0xffffffffc0001fff));
+	ck_assert(kallsyms_covers(&ks, 0xffffffffc0003010));
+	ck_assert(!kallsyms_covers(&ks, 0xffffffffc0002000));
+	ck_assert(!kallsyms_covers(&ks, 0xffffffffc0008000));
+	ck_assert(!kallsyms_covers(&ks, 0xffffffff80000000));
+	/* Where a reload may find something: above the image, not garbage
+	 * nor below it. */
+	ck_assert(kallsyms_maybe_dynamic(&ks, 0xffffffffc0002000));
+	ck_assert(kallsyms_maybe_dynamic(&ks, 0xffffffffc0008000));
+	ck_assert(kallsyms_maybe_dynamic(&ks, 0xffffffff81001100));
+	ck_assert(!kallsyms_maybe_dynamic(&ks, 0xffffffffc0001fff));
+	ck_assert(!kallsyms_maybe_dynamic(&ks, 0xffffffff80ffffff));
+	ck_assert(!kallsyms_maybe_dynamic(&ks, 0x89480000000cb9bf));
+	ck_assert(!kallsyms_maybe_dynamic(&ks, 0xfffffe8000000000));
+	kallsyms_release(&ks);
+}
+END_TEST
+
 START_TEST(test_restricted)
 {
 	static const char text[] =
@@ -744,6 +788,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_bpf);
 	tcase_add_test(tc, test_no_modules_file);
 	tcase_add_test(tc, test_bpf_between_modules);
+	tcase_add_test(tc, test_module_size_counts_data);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("restricted");

@@ -488,6 +488,133 @@ START_TEST(test_live)
 }
 END_TEST
 
+/* Holds: the tail stored never passes the oldest record held, whatever the
+ * order of releases; a release between passes frees room at once. */
+START_TEST(test_hold_tail)
+{
+	struct fake f;
+	const struct perf_event_header *h = NULL;
+	uint64_t a, b, c;
+
+	fake_init(&f, 256, 0);
+	put_record(&f, PERF_RECORD_SAMPLE, 32, 1);
+	put_record(&f, PERF_RECORD_MMAP2, 16, 2);
+	put_record(&f, PERF_RECORD_SAMPLE, 32, 3);
+	put_record(&f, PERF_RECORD_SAMPLE, 24, 4);
+	ring_read_begin(f.r);
+	ck_assert_uint_eq(ring_hold(f.r, f.data, 8), RING_NO_HOLD); /* nothing returned yet */
+	h = ring_next(f.r);
+	/* Bytes outside the record: not this one's to hold. */
+	ck_assert_uint_eq(ring_hold(f.r, (const char *)h + 8, 32), RING_NO_HOLD);
+	ck_assert_uint_eq(ring_hold(f.r, f.data + 64, 8), RING_NO_HOLD);
+	a = ring_hold(f.r, (const char *)h + 8, 24);
+	ck_assert_uint_eq(a, 0);
+	ck_assert_uint_eq(ring_hold(f.r, h, 8), RING_NO_HOLD); /* once per record */
+	ck_assert_ptr_nonnull(ring_next(f.r));
+	h = ring_next(f.r);
+	b = ring_hold(f.r, h, 32);
+	ck_assert_uint_eq(b, 48);
+	h = ring_next(f.r);
+	c = ring_hold(f.r, h, 8);
+	ck_assert_uint_eq(c, 80);
+	ck_assert_ptr_null(ring_next(f.r));
+	ring_read_end(f.r);
+	ck_assert_uint_eq(f.pc->data_tail, 0);
+	ck_assert_uint_eq(ring_held(f.r), 3);
+
+	/* Out of order: the middle one changes nothing. */
+	ring_release(f.r, b);
+	ck_assert_uint_eq(f.pc->data_tail, 0);
+	ring_release(f.r, b); /* twice: ignored */
+	ck_assert_uint_eq(ring_held(f.r), 2);
+	ring_release(f.r, a);
+	ck_assert_uint_eq(f.pc->data_tail, 80);
+
+	/* Mid-pass, the records being read stay the reader's till read_end. */
+	put_record(&f, PERF_RECORD_SAMPLE, 16, 5);
+	ring_read_begin(f.r);
+	ck_assert_ptr_nonnull(ring_next(f.r));
+	ring_release(f.r, c);
+	ck_assert_uint_eq(f.pc->data_tail, 80);
+	ring_read_end(f.r);
+	ck_assert_uint_eq(f.pc->data_tail, 120);
+	ck_assert_uint_eq(ring_held(f.r), 0);
+	ck_assert_uint_eq(ring_get_stats(f.r)->held, 3);
+	fake_free(&f);
+}
+END_TEST
+
+/* A record that wrapped was copied: it cannot be held, the next can. */
+START_TEST(test_hold_wrapped)
+{
+	struct fake f;
+	const struct perf_event_header *h;
+
+	fake_init(&f, 256, 224);
+	put_record(&f, PERF_RECORD_SAMPLE, 64, 1);
+	put_record(&f, PERF_RECORD_SAMPLE, 16, 2);
+	ring_read_begin(f.r);
+	h = ring_next(f.r);
+	ck_assert(!in_ring(&f, h));
+	ck_assert_uint_eq(ring_hold(f.r, h, 8), RING_NO_HOLD);
+	h = ring_next(f.r);
+	ck_assert(in_ring(&f, h));
+	ck_assert_uint_eq(ring_hold(f.r, h, 8), 288);
+	ring_read_end(f.r);
+	ck_assert_uint_eq(f.pc->data_tail, 288);
+	ck_assert_uint_eq(ring_get_stats(f.r)->refused, 1);
+	ring_release(f.r, 288);
+	ck_assert_uint_eq(f.pc->data_tail, 304);
+	fake_free(&f);
+}
+END_TEST
+
+/* The kernel keeps half the ring: holds that would leave it less are
+ * refused, and ring_short_of_room says when the kernel's writes since have
+ * brought the held span past half. */
+START_TEST(test_hold_room)
+{
+	struct fake f;
+	const struct perf_event_header *h;
+	uint64_t a, b;
+	int i;
+
+	fake_init(&f, 256, 0);
+	put_record(&f, PERF_RECORD_SAMPLE, 64, 1);
+	put_record(&f, PERF_RECORD_SAMPLE, 64, 2);
+	ring_read_begin(f.r);
+	h = ring_next(f.r);
+	a = ring_hold(f.r, h, 8);
+	ck_assert_uint_eq(a, 0);
+	h = ring_next(f.r);
+	b = ring_hold(f.r, h, 8);
+	ck_assert_uint_eq(b, 64); /* head 128 - oldest 0: half, no more */
+	ring_read_end(f.r);
+	ck_assert(!ring_short_of_room(f.r));
+	/* The kernel writes on: the held span passes half the ring. */
+	for (i = 0; i < 3; i++)
+		put_record(&f, PERF_RECORD_SAMPLE, 32, (unsigned)i);
+	ck_assert(ring_short_of_room(f.r));
+	ring_read_begin(f.r);
+	for (i = 0; i < 3; i++) {
+		h = ring_next(f.r);
+		ck_assert_ptr_nonnull(h);
+		ck_assert_uint_eq(ring_hold(f.r, h, 8), RING_NO_HOLD);
+	}
+	ring_read_end(f.r);
+	ck_assert_uint_eq(f.pc->data_tail, 0);
+	ck_assert_uint_eq(ring_get_stats(f.r)->refused, 3);
+	/* The holder gives them back (copied out): room again. */
+	ring_release(f.r, a);
+	ck_assert(ring_short_of_room(f.r)); /* 224 - 64 > 128 */
+	ck_assert_uint_eq(f.pc->data_tail, 64);
+	ring_release(f.r, b);
+	ck_assert(!ring_short_of_room(f.r));
+	ck_assert_uint_eq(f.pc->data_tail, 224);
+	fake_free(&f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("ring");
@@ -509,6 +636,12 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_bad_size_zero);
 	tcase_add_test(tc, test_bad_headers);
 	tcase_add_test(tc, test_bad_geometry);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("hold");
+	tcase_add_test(tc, test_hold_tail);
+	tcase_add_test(tc, test_hold_wrapped);
+	tcase_add_test(tc, test_hold_room);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("live");

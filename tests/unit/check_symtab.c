@@ -365,6 +365,42 @@ START_TEST(test_prefer_last)
 }
 END_TEST
 
+/* A table from a finished one's arrays: the same lookups (the sized
+ * symbol still covers the label inside it); arrays that no finished
+ * table could hold are refused. */
+START_TEST(test_from_sorted)
+{
+	static const char pool[] = "outer\0label\0next";
+	uint64_t starts[] = { 0x1000, 0x1010, 0x2000 }, ends[] = { 0x1100, 0x1020, 0x2010 };
+	uint32_t names[] = { 0, 6, 12 };
+	uint8_t sized[] = { 1, 0, 0 };
+	struct symtab *st = symtab_from_sorted(3, starts, ends, names, sized, pool, sizeof(pool));
+
+	ck_assert_ptr_nonnull(st);
+	ck_assert_str_eq(symtab_lookup(st, 0x1015)->name, "outer");
+	ck_assert_str_eq(symtab_lookup(st, 0x1050)->name, "outer");
+	ck_assert_str_eq(symtab_lookup(st, 0x2000)->name, "next");
+	ck_assert_ptr_null(symtab_lookup(st, 0x2010));
+	ck_assert(symtab_sized(st, 0) && !symtab_sized(st, 1));
+	symtab_free(st);
+	/* Out of order, empty, a name past the pool, a pool without NUL. */
+	starts[1] = 0x1000;
+	ck_assert_ptr_null(symtab_from_sorted(3, starts, ends, names, sized, pool, sizeof(pool)));
+	starts[1] = 0x1010;
+	ends[2] = 0x2000;
+	ck_assert_ptr_null(symtab_from_sorted(3, starts, ends, names, sized, pool, sizeof(pool)));
+	ends[2] = 0x2010;
+	names[2] = sizeof(pool);
+	ck_assert_ptr_null(symtab_from_sorted(3, starts, ends, names, sized, pool, sizeof(pool)));
+	names[2] = 12;
+	ck_assert_ptr_null(symtab_from_sorted(3, starts, ends, names, sized, pool, sizeof(pool) - 1));
+	st = symtab_from_sorted(0, starts, ends, names, sized, pool, 0);
+	ck_assert_ptr_nonnull(st);
+	ck_assert_ptr_null(symtab_lookup(st, 0x1000));
+	symtab_free(st);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("symtab");
@@ -397,6 +433,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_random_vs_linear);
 	tcase_add_test(tc, test_unsorted_input);
 	tcase_add_test(tc, test_unsorted_wide);
+	tcase_add_test(tc, test_from_sorted);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 

@@ -17,6 +17,7 @@
 #include "dso.h"
 #include "machine.h"
 #include "record.h"
+#include "source.h"
 #include "testutil.h"
 #include "unwind-file.h"
 #include "unwind-queue.h"
@@ -741,6 +742,21 @@ START_TEST(test_arch_table)
 }
 END_TEST
 
+/* A thread's queue of 512 slots for the library's process, and a sample
+ * in good whose caller is top. */
+static struct unwind_queue *queue_512(struct machine **m, struct uw_walk *w)
+{
+	struct unwind_queue *q;
+
+	build_lib();
+	*m = machine_with_lib();
+	q = unwind_queue_new(*m, EM_X86_64, 512);
+	ck_assert_ptr_nonnull(q);
+	walk_init(w, sym_good, sizeof(w->stack));
+	w->stack[0] = sym_top + 1;
+	return q;
+}
+
 /* Samples go to the thread a batch at a time (a wakeup a sample cost as
  * much as its copy), and every one comes back, in order, with its
  * frames: those of an unfinished batch when the engine waits. */
@@ -753,12 +769,7 @@ START_TEST(test_queue_batches)
 	const struct sample *s;
 	size_t i, got = 0;
 
-	build_lib();
-	m = machine_with_lib();
-	q = unwind_queue_new(m, EM_X86_64, 512);
-	ck_assert_ptr_nonnull(q);
-	walk_init(&w, sym_good, sizeof(w.stack));
-	w.stack[0] = sym_top + 1;
+	q = queue_512(&m, &w);
 	for (i = 0; i < 200; i++) {
 		w.s.period = i;
 		ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
@@ -792,12 +803,7 @@ START_TEST(test_queue_buffers)
 	const struct sample *s;
 	size_t round, i, got = 0;
 
-	build_lib();
-	m = machine_with_lib();
-	q = unwind_queue_new(m, EM_X86_64, 512);
-	ck_assert_ptr_nonnull(q);
-	walk_init(&w, sym_good, sizeof(w.stack));
-	w.stack[0] = sym_top + 1;
+	q = queue_512(&m, &w);
 	for (round = 0; round < 30; round++) {
 		for (i = 0; i < 20; i++)
 			ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
@@ -809,6 +815,206 @@ START_TEST(test_queue_buffers)
 	}
 	ck_assert_uint_eq(got, 600);
 	ck_assert_uint_le(unwind_queue_test_buffers(q), 20);
+	unwind_queue_free(q);
+	machine_free(m);
+}
+END_TEST
+
+/* A source that holds what it is asked to, counting holds and releases
+ * (a ring's own bookkeeping is check_ring's). */
+struct fake_source {
+	struct source src;
+	const void *p;           /* the bytes the record has: a hold covers them */
+	size_t n;
+	uint64_t next;
+	size_t holds, releases;
+	bool released[64];
+	bool short_of_room;
+};
+
+static bool fake_hold(struct source *src, const void *p, size_t n, struct source_hold *h)
+{
+	struct fake_source *f = (struct fake_source *)src;
+
+	if ((const char *)p < (const char *)f->p ||
+	    (const char *)p + n > (const char *)f->p + f->n || f->next >= 64)
+		return false;
+	h->where = f;
+	h->pos = f->next++;
+	f->holds++;
+	return true;
+}
+
+static void fake_release(struct source *src, const struct source_hold *h)
+{
+	struct fake_source *f = (struct fake_source *)src;
+
+	ck_assert_ptr_eq(h->where, f);
+	ck_assert_uint_lt(h->pos, f->next);
+	ck_assert(!f->released[h->pos]); /* once */
+	f->released[h->pos] = true;
+	f->releases++;
+}
+
+static bool fake_short(const struct source *src)
+{
+	return ((const struct fake_source *)src)->short_of_room;
+}
+
+static const struct source_ops fake_ops = {
+	.hold = fake_hold, .release = fake_release, .short_of_room = fake_short,
+};
+
+/* Live, a stack is read where the record is, no copy: held while the
+ * sample waits and is walked, released as it comes back, in order. */
+START_TEST(test_queue_holds)
+{
+	struct fake_source f = { .src.ops = &fake_ops };
+	struct machine *m;
+	struct unwind_queue *q;
+	struct uw_walk w;
+	const struct perf_event_attr *attr;
+	const struct sample *s;
+	size_t i, unholds;
+
+	q = queue_512(&m, &w);
+	unwind_queue_set_source(q, &f.src);
+	f.p = w.stack;
+	f.n = sizeof(w.stack);
+	unwind_queue_test_hold(true);
+	for (i = 0; i < 10; i++) {
+		w.s.period = i;
+		ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
+	}
+	unwind_queue_flush(q);
+	ck_assert_uint_eq(f.holds, 10);
+	ck_assert_uint_eq(unwind_queue_test_held(q, &unholds), 10);
+	ck_assert_uint_eq(unholds, 0);
+	ck_assert_uint_eq(unwind_queue_test_buffers(q), 0); /* nothing copied */
+	ck_assert_uint_eq(f.releases, 0);
+	unwind_queue_test_hold(false);
+	for (i = 0; i < 10; i++) {
+		s = unwind_queue_next(q, &attr, true);
+		ck_assert_ptr_nonnull(s);
+		ck_assert_uint_eq(s->period, i);
+		ck_assert_uint_eq(s->nr_callchain, 3);
+		ck_assert_uint_eq(s->callchain[2], sym_top + 1);
+		ck_assert_ptr_null(s->stack);
+		/* Walked and handed back: released, the later ones not. */
+		ck_assert(f.released[i]);
+		ck_assert(i == 9 || !f.released[i + 1]);
+	}
+	/* Bytes not in the record: copied. */
+	f.n = 0;
+	ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
+	ck_assert_uint_eq(f.holds, 10);
+	ck_assert_uint_eq(unwind_queue_test_buffers(q), 1);
+	s = unwind_queue_next(q, &attr, true);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(s->callchain[2], sym_top + 1);
+	/* Stopped with samples held: released too. */
+	f.n = sizeof(w.stack);
+	unwind_queue_test_hold(true);
+	ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
+	unwind_queue_flush(q);
+	ck_assert_uint_eq(f.holds, 11);
+	unwind_queue_test_hold(false);
+	unwind_queue_free(q);
+	ck_assert_uint_eq(f.releases, 11);
+	machine_free(m);
+}
+END_TEST
+
+/* The source short of room: every stack held is copied out and released
+ * at the end of the pass, the kernel may write over them at once, and the
+ * walks still see the stacks as sampled: the one the thread had started
+ * on too, walked again from its copy and counted once. */
+START_TEST(test_queue_unhold)
+{
+	struct fake_source f = { .src.ops = &fake_ops };
+	struct machine *m;
+	struct unwind_queue *q;
+	struct uw_walk w;
+	const struct perf_event_attr *attr;
+	const struct sample *s;
+	uint64_t counts[UNWIND_NOUTCOMES];
+	size_t i, unholds, walks = 0;
+
+	q = queue_512(&m, &w);
+	unwind_queue_set_source(q, &f.src);
+	f.p = w.stack;
+	f.n = sizeof(w.stack);
+	/* The process's maps sent, the thread takes the first sample, then
+	 * waits before walking it. */
+	ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
+	ck_assert_ptr_nonnull(unwind_queue_next(q, &attr, true));
+	unwind_queue_test_hold(true);
+	for (i = 0; i < 10; i++)
+		ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
+	unwind_queue_flush(q);
+	ck_assert_uint_eq(unwind_queue_test_held(q, &unholds), 10);
+	f.short_of_room = true;
+	unwind_queue_flush(q);
+	ck_assert_uint_eq(unwind_queue_test_held(q, &unholds), 0);
+	ck_assert_uint_eq(unholds, 1);
+	ck_assert_uint_eq(f.releases, 11);
+	/* Once released, the kernel writes there. */
+	memset(w.stack, 0xa5, sizeof(w.stack));
+	f.short_of_room = false;
+	unwind_queue_test_hold(false);
+	while ((s = unwind_queue_next(q, &attr, true))) {
+		ck_assert_uint_eq(s->nr_callchain, 3);
+		ck_assert_uint_eq(s->callchain[2], sym_top + 1);
+		walks++;
+	}
+	ck_assert_uint_eq(walks, 10);
+	unwind_queue_counts(q, counts);
+	ck_assert_uint_eq(counts[UNWIND_ROOT], 11);
+	for (i = 0; i < UNWIND_NOUTCOMES; i++)
+		if (i != UNWIND_ROOT)
+			ck_assert_uint_eq(counts[i], 0);
+	unwind_queue_free(q);
+	machine_free(m);
+}
+END_TEST
+
+/* One wakeup of the thread an ingest pass: what is submitted waits for
+ * the pass's end (unwind_queue_flush), unless a quarter of the queue
+ * waits, so the thread is not left idle while the queue fills. */
+START_TEST(test_queue_once_a_pass)
+{
+	struct machine *m;
+	struct unwind_queue *q;
+	struct uw_walk w;
+	const struct perf_event_attr *attr;
+	const struct sample *s;
+	size_t i, pass, got = 0;
+
+	q = queue_512(&m, &w);
+	for (pass = 0; pass < 5; pass++) {
+		for (i = 0; i < 60; i++) {
+			ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
+			while (unwind_queue_next(q, &attr, false))
+				got++;
+		}
+		ck_assert_uint_eq(unwind_queue_test_publishes(q), pass);
+		unwind_queue_flush(q);
+		ck_assert_uint_eq(unwind_queue_test_publishes(q), pass + 1);
+		unwind_queue_flush(q); /* nothing new: no wakeup */
+		ck_assert_uint_eq(unwind_queue_test_publishes(q), pass + 1);
+	}
+	/* A pass longer than a quarter of the queue: handed over on the way. */
+	for (i = 0; i < 300; i++) {
+		while (unwind_queue_submit(q, &w.s, &w.attr, 16))
+			if (unwind_queue_next(q, &attr, false))
+				got++;
+	}
+	ck_assert_uint_ge(unwind_queue_test_publishes(q), 5 + 2);
+	while ((s = unwind_queue_next(q, &attr, true))) {
+		ck_assert_uint_eq(s->callchain[2], sym_top + 1);
+		got++;
+	}
+	ck_assert_uint_eq(got, 600);
 	unwind_queue_free(q);
 	machine_free(m);
 }
@@ -970,6 +1176,9 @@ int main(void)
 	tcase_add_test(tc, test_rule_rows);
 	tcase_add_test(tc, test_queue_batches);
 	tcase_add_test(tc, test_queue_buffers);
+	tcase_add_test(tc, test_queue_holds);
+	tcase_add_test(tc, test_queue_unhold);
+	tcase_add_test(tc, test_queue_once_a_pass);
 	tcase_add_test(tc, test_no_fde);
 #endif
 	suite_add_tcase(s, tc);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dso.h"
@@ -18,6 +19,7 @@
 #include "hist.h"
 #include "ingest.h"
 #include "machine.h"
+#include "offcpu.h"
 #include "record.h"
 #include "refresh.h"
 #include "testutil.h"
@@ -170,12 +172,12 @@ static void feed(struct ingest *in, uint64_t *w, size_t n, uint32_t type, uint16
 	ingest_record(in, h, &uattr);
 }
 
-static void feed_mmap(struct ingest *in, const char *path)
+static void feed_mmap_of(struct ingest *in, uint32_t pid, const char *path)
 {
 	uint64_t w[32];
 	size_t n = 1;
 
-	w[n++] = PID | (uint64_t)PID << 32;
+	w[n++] = pid | (uint64_t)pid << 32;
 	w[n++] = BASE;
 	w[n++] = 0x10000;
 	w[n++] = 0;
@@ -183,14 +185,24 @@ static void feed_mmap(struct ingest *in, const char *path)
 	feed(in, w, n, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
 }
 
-static void feed_comm(struct ingest *in, const char *name, bool exec)
+static void feed_comm_of(struct ingest *in, uint32_t pid, const char *name, bool exec)
 {
 	uint64_t w[8];
 	size_t n = 1;
 
-	w[n++] = PID | (uint64_t)PID << 32;
+	w[n++] = pid | (uint64_t)pid << 32;
 	put_str(w, &n, name);
 	feed(in, w, n, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
+}
+
+static void feed_mmap(struct ingest *in, const char *path)
+{
+	feed_mmap_of(in, PID, path);
+}
+
+static void feed_comm(struct ingest *in, const char *name, bool exec)
+{
+	feed_comm_of(in, PID, name, exec);
 }
 
 static void feed_sample(struct ingest *in, uint64_t ip)
@@ -280,6 +292,141 @@ START_TEST(test_ingest_exec)
 }
 END_TEST
 
+/* ---- --off-cpu: a switch unwound after its process's exec ---- */
+
+#define OTHER 6161
+
+/* prev_pid, prev_state, next_pid, as a tracefs format would place them. */
+static const char switch_format[] =
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:16;\tsize:8;\tsigned:1;\n"
+	"\tfield:pid_t next_pid;\toffset:24;\tsize:4;\tsigned:1;\n";
+
+/* sched_switch with --call-graph dwarf, as event.c opens it live. */
+static struct perf_event_attr sw_attr = {
+	.size = sizeof(struct perf_event_attr),
+	.type = PERF_TYPE_TRACEPOINT,
+	.sample_period = 1,
+	.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+		       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+		       PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | PERF_SAMPLE_REGS_USER |
+		       PERF_SAMPLE_STACK_USER,
+	.sample_regs_user = 0xff0fff,
+	.sample_stack_user = 32,
+	.exclude_callchain_user = 1,
+	.use_clockid = 1,
+	.clockid = CLOCK_MONOTONIC,
+};
+
+/* pid (its only thread) goes off the CPU at time, in state S, for next,
+ * in user code at ip (a stack of 32 zero bytes). */
+static void feed_switch(struct ingest *in, uint32_t pid, uint32_t next, uint64_t time,
+			uint64_t ip)
+{
+	uint64_t w[64], state = 1;
+	uint32_t size = 28;
+	unsigned char raw[28];
+	struct perf_event_header *h = (void *)w;
+	size_t n = 1, i;
+
+	memset(raw, 0, sizeof(raw));
+	memcpy(raw + 8, &pid, 4);
+	memcpy(raw + 16, &state, 8);
+	memcpy(raw + 24, &next, 4);
+	w[n++] = 7;                                   /* identifier */
+	w[n++] = ip;
+	w[n++] = pid | (uint64_t)pid << 32;
+	w[n++] = time;
+	w[n++] = 0;                                   /* cpu, reserved */
+	w[n++] = 1;                                   /* period */
+	w[n++] = 0;                                   /* no kernel frames */
+	memcpy(&w[n], &size, 4);                      /* raw: 4 + 28 bytes */
+	memcpy((char *)&w[n] + 4, raw, sizeof(raw));
+	n += 4;
+	w[n++] = PERF_SAMPLE_REGS_ABI_64;
+	for (i = 0; i < 20; i++)
+		w[n++] = i == 7 ? 0x7ff000000000ULL : i == 8 ? ip : 0;
+	w[n++] = 32;
+	for (i = 0; i < 4; i++)
+		w[n++] = 0;
+	w[n++] = 32;
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = PERF_RECORD_MISC_USER;
+	h->size = (uint16_t)(n * 8);
+	ingest_record(in, h, &sw_attr);
+}
+
+struct other_row {
+	uint64_t samples;
+	char dso[32];
+};
+
+static bool keep_other(struct snapshot *snap, void *ctx)
+{
+	struct other_row *o = ctx;
+	size_t i;
+
+	for (i = 0; i < snap->nr_rows; i++) {
+		const struct snapshot_row *r = &snap->rows[i];
+
+		if (r->samples && r->comm && !strcmp(r->comm, "other")) {
+			o->samples = r->samples;
+			snprintf(o->dso, sizeof(o->dso), "%s", r->dso ? r->dso : "");
+		}
+	}
+	return false;
+}
+
+/* On one CPU, OTHER goes off for PID, then PID goes off for OTHER; both
+ * switch-outs wait for the unwinder while PID execs.  PID's switch comes
+ * back with PID's old maps, and ends OTHER's interval: that interval is
+ * OTHER's, named from OTHER's own maps and name, never from those PID
+ * had (before, it was charged under PID's old name: no "other" row). */
+START_TEST(test_offcpu_other_not_under_old_maps)
+{
+	struct ingest_config cfg;
+	struct offcpu_format format;
+	struct errmsg em = ERRMSG_INIT;
+	struct ingest_header hdr = { .time = 1, .event = "sched:sched_switch" };
+	struct refresh_action act = { .what = REFRESH_FULL, .interval = 1 };
+	struct ingest *in;
+	struct other_row other;
+	struct timespec ts;
+	uint64_t now;
+	int i;
+
+	ck_assert_int_eq(offcpu_format_parse(switch_format, &format, &em), 0);
+	memset(&cfg, 0, sizeof(cfg));
+	ck_assert_int_eq(sort_spec_parse("comm,dso", &cfg.sort, &em), 0);
+	cfg.mode = HIST_ACCUMULATE;
+	cfg.live = true;
+	cfg.off_cpu = &format;
+	in = ingest_new(&cfg, EM_X86_64);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	feed_mmap(in, before);
+	feed_comm(in, "sh", false);
+	feed_mmap_of(in, OTHER, after);
+	feed_comm_of(in, OTHER, "other", false);
+	unwind_queue_test_hold(true);
+	feed_switch(in, OTHER, PID, now - 2000000, BASE + 0x100);
+	feed_switch(in, PID, OTHER, now - 1000000, BASE + 0x100);
+	feed_comm(in, "env", true);
+	feed_mmap(in, after);
+	unwind_queue_test_hold(false);
+	memset(&other, 0, sizeof(other));
+	for (i = 0; i < 200 && !other.samples; i++) {
+		ingest_publish(in, &hdr, &act, keep_other, &other);
+		if (!other.samples)
+			usleep(10000);
+	}
+	ck_assert_uint_eq(other.samples, 1);
+	ck_assert_str_eq(other.dso, "env");
+	ingest_free(in);
+}
+END_TEST
+
 #endif
 
 int main(void)
@@ -291,6 +438,7 @@ int main(void)
 	tcase_add_test(tc, test_exec_keeps_maps);
 	tcase_add_test(tc, test_exec_nothing_queued);
 	tcase_add_test(tc, test_ingest_exec);
+	tcase_add_test(tc, test_offcpu_other_not_under_old_maps);
 #endif
 	suite_add_tcase(s, tc);
 	return testutil_run(s) ? EXIT_FAILURE : EXIT_SUCCESS;
