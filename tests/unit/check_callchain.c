@@ -518,6 +518,41 @@ START_TEST(test_store_token_hints)
 }
 END_TEST
 
+/* With addresses (--pprof, --inline, -s srcline) the same callers come
+ * under many leaf addresses of one function (a hot loop): the leaf's
+ * address picks the hint set too, so each is found through a hint, not
+ * only the two a set holds (by the token alone, 8 leaves taken in turn
+ * never hit: live --pprof hashed a third of its chains). */
+START_TEST(test_store_token_hints_leaf_addrs)
+{
+	struct callchain_store *st = callchain_store_new(0);
+	struct callchain_key k = { intern("a"), 0, 0, 0 };
+	struct callchain_frame leaf[8], callers[2] = { F(&sym_px), F(&sym_main) };
+	size_t i, round, idx, first[8];
+	uint64_t hits;
+
+	for (i = 0; i < 8; i++) {
+		leaf[i] = F(&sym_leaf);
+		leaf[i].addr = sym_leaf.start + 2 * i + 1;
+	}
+	for (round = 0; round < 4; round++) {
+		hits = callchain_store_hint_hits(st);
+		for (i = 0; i < 8; i++) {
+			ck_assert_int_eq(callchain_store_add_split(st, &k, &leaf[i], callers, 2,
+								   1ULL << 32 | 1, 1, &idx),
+					 0);
+			if (!round)
+				first[i] = idx;
+			ck_assert_uint_eq(idx, first[i]);
+		}
+		if (round)
+			ck_assert_uint_ge(callchain_store_hint_hits(st) - hits, 7);
+	}
+	ck_assert_uint_eq(callchain_store_count(st), 8);
+	callchain_store_free(st);
+}
+END_TEST
+
 /* ---- hist children ---- */
 
 START_TEST(test_children_recursion)
@@ -1374,6 +1409,7 @@ static Suite *callchain_suite(void)
 	tcase_add_test(tc, test_store_bound);
 	tcase_add_test(tc, test_store_split_token);
 	tcase_add_test(tc, test_store_token_hints);
+	tcase_add_test(tc, test_store_token_hints_leaf_addrs);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("children");
