@@ -8,16 +8,24 @@
 #     stacks (view_build_stacks) and the write (pprof_writer_snapshot).
 #  2. live: two busy workloads (LOAD=stacks: bench/manystacks and one),
 #     proftop -a -g -F 4000 -d 1 for SECS (20) s with --batch and with
-#     --pprof at the same time (the same workload, the same noise; with
-#     REF=BINARY that proftop's two runs beside them), then one after the
-#     other (AB, BA alternately), ROUNDS (6) rounds of each interleaved:
+#     --pprof at the same time (the same workload, the same noise,
+#     started in an order that turns each round; with REF=BINARY that
+#     proftop's two runs beside them), then one after the other (AB, BA
+#     alternately), ROUNDS (6) rounds of each interleaved:
 #     each one's exact CPU time (schedstat's nanoseconds, not
 #     /proc/PID/stat's ticks), every round's ratio --pprof / --batch,
-#     their mean, least and greatest.  Target: <= 1.10.  Both modes print
-#     the per-refresh instructions of bench/pprof-refresh (--batch against
-#     --pprof).
+#     their mean, least and greatest.  Target: <= 1.10.  A second
+#     --batch runs beside them: its ratio to the first (A/A) is the
+#     noise of one round, as large as the difference measured (each
+#     proftop uses a few ms of CPU a second on the default load).  Both
+#     modes print the per-refresh instructions of bench/pprof-refresh
+#     (--batch against --pprof) and, for the live runs, the instructions
+#     that decide when time cannot: --batch and --pprof under callgrind
+#     side by side for SECS s, -p the load's pids (so neither samples the
+#     other), all of ingestion and refreshes (engine_run_sources), with
+#     the records each took (IRSECS=0: skipped).
 # usage: sh bench/pprof.sh [perf.data | --live]   (default: record one, 19 s)
-#        [SECS=20] [ROUNDS=6] [LOAD=workload|stacks] [REF=other-proftop]
+#        [SECS=20] [ROUNDS=6] [IRSECS=SECS] [LOAD=workload|stacks] [REF=other-proftop]
 # Needs root, perf, valgrind, tmux; run from the top of the tree (and make
 # bench/pprof-refresh for the refresh counts).
 . bench/common.sh
@@ -118,66 +126,123 @@ if [ "$LOAD" = stacks ] && [ "$ROUNDS" -gt 0 ]; then
 	bench/manystacks 0 >/dev/null & WL="$WL $!"
 	"$WORKLOAD" 0 >/dev/null & WL="$WL $!"
 fi
-# start OUT BIN ARGS...: BIN -a -g -F 4000 -d 1 ARGS in the background,
-# its pid appended to $pids.
-start() {
-	out=$1 bin=$2
-	shift 2
-	"$bin" -a -g -F 4000 -d 1 "$@" >/dev/null 2>"$TMP/$out.err" &
-	pids="$pids $!"
+# Live instructions: both modes under callgrind at once, -p the load's
+# pids, IRSECS seconds; each one's instructions of engine_run_sources and
+# its records (the calls of ingest_record callgrind counted: the two
+# may take a few more or fewer samples).
+IRSECS=${IRSECS:-$SECS}
+# ir_total FILE: the instructions callgrind's FILE counted
+ir_total() {
+	callgrind_annotate "$1" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }'
 }
-# stop: each started proftop's CPU nanoseconds into $c1 $c2 ... (in the
-# order started), then they are stopped.
+# cg_calls FILE FN: the calls of function FN in callgrind's FILE (names
+# are compressed: "(id) name" once, "(id)" after).
+cg_calls() {
+	awk -v fn="$2" '
+		/^c?fn=\(/ {
+			id = $0; sub(/^c?fn=/, "", id); sub(/\).*/, ")", id)
+			if (match($0, /\) .*/)) name[id] = substr($0, RSTART + 2)
+			want = /^cfn=/ && name[id] == fn
+			next
+		}
+		want && /^calls=/ { split($0, a, /[= ]/); n += a[2]; want = 0 }
+		END { printf "%.0f", n }' "$1"
+}
+if [ "$IRSECS" -gt 0 ] && [ "$ROUNDS" -gt 0 ]; then
+	pidlist=$(echo $WL | tr ' ' ',') irpids=
+	for m in batch pprof; do
+		arg=--batch
+		[ $m = pprof ] && arg=--pprof=$TMP/ir.pb.gz
+		valgrind --tool=callgrind --toggle-collect=engine_run_sources \
+			--callgrind-out-file="$TMP/ir.$m" "$PROFTOP" -p "$pidlist" -g -F 4000 -d 1 $arg \
+			>/dev/null 2>"$TMP/ir.$m.err" &
+		irpids="$irpids $!"
+	done
+	sleep "$IRSECS"
+	kill -INT $irpids 2>/dev/null
+	wait $irpids 2>/dev/null
+	ir_batch=$(ir_total "$TMP/ir.batch") rec_batch=$(cg_calls "$TMP/ir.batch" ingest_record)
+	ir_pprof=$(ir_total "$TMP/ir.pprof") rec_pprof=$(cg_calls "$TMP/ir.pprof" ingest_record)
+	echo "live Ir, LOAD=$LOAD, both under callgrind side by side ${IRSECS} s, -p the load: --batch $ir_batch ($rec_batch records, $(ratio "$ir_batch" "$rec_batch") each), --pprof $ir_pprof ($rec_pprof records, $(ratio "$ir_pprof" "$rec_pprof") each); ratio --pprof/--batch $(ratio "$ir_pprof" "$ir_batch"), per record $(ratio "$(ratio "$ir_pprof" "$rec_pprof")" "$(ratio "$ir_batch" "$rec_batch")") (target <= 1.10)"
+fi
+
+# start TAG BIN ARGS...: BIN -a -g -F 4000 -d 1 ARGS in the background,
+# its pid and TAG appended to $pids, $tags.
+start() {
+	tag=$1 bin=$2
+	shift 2
+	"$bin" -a -g -F 4000 -d 1 "$@" >/dev/null 2>"$TMP/$tag.err" &
+	pids="$pids $!" tags="$tags $tag"
+}
+# stop: each started proftop's CPU nanoseconds into $c_TAG, then they
+# are stopped.
 stop() {
-	k=0
+	set -- $tags
 	for p in $pids; do
-		k=$((k + 1))
-		eval "c$k=$(cpu_ns "$p")"
+		eval "c_$1=$(cpu_ns "$p")"
+		shift
 	done
 	kill -INT $pids 2>/dev/null
 	wait $pids 2>/dev/null
-	pids=
+	pids= tags=
+}
+# side_start TAG...: the side-by-side proftops of TAGs (b --batch, p
+# --pprof, a another --batch; rb, rp REF's), in that order.
+side_start() {
+	for t; do
+		case $t in
+		b | a) start $t "$PROFTOP" --batch ;;
+		p) start p "$PROFTOP" --pprof="$TMP/pair.pb.gz" ;;
+		rb) start rb "$REF" --batch ;;
+		rp) start rp "$REF" --pprof="$TMP/ref.pb.gz" ;;
+		esac
+	done
 }
 # s NS: nanoseconds as seconds
 s() { awk -v n="$1" 'BEGIN { printf "%.4f", n / 1e9 }'; }
 mean() { printf '%s\n' "$@" | awk 'NF { s += $1; n++ } END { if (n) printf "%.3f", s / n; else printf "-" }'; }
-side= seq= refside=
+side= seq= refside= aa=
 echo "# live: proftop -a -g -F 4000 -d 1, --batch against --pprof=FILE, LOAD=$LOAD, $SECS s a run, $ROUNDS rounds${REF:+, REF=$REF beside}"
 for r in $(seq "$ROUNDS"); do
-	# side by side: the same load and noise for both (and REF's)
-	pids=
-	start b "$PROFTOP" --batch
-	start p "$PROFTOP" --pprof="$TMP/pair.pb.gz"
-	if [ -n "$REF" ]; then
-		start rb "$REF" --batch
-		start rp "$REF" --pprof="$TMP/ref.pb.gz"
-	fi
+	# side by side: the same load and noise for all, started in an order
+	# that turns each round (no place is always first)
+	pids= tags=
+	case $((r % 3)) in
+	1) order="b p a" ;;
+	2) order="p a b" ;;
+	0) order="a b p" ;;
+	esac
+	[ -z "$REF" ] || order="$order rb rp"
+	side_start $order
 	sleep "$SECS"
 	stop
-	q=$(ratio "$c2" "$c1")
+	q=$(ratio "$c_p" "$c_b")
 	side="$side $q"
-	line="live cpu, side by side, round $r: --batch $(s "$c1")s, --pprof $(s "$c2")s, ratio $q"
+	aq=$(ratio "$c_a" "$c_b")
+	aa="$aa $aq"
+	line="live cpu, side by side ($order), round $r: --batch $(s "$c_b")s, --pprof $(s "$c_p")s, ratio $q; A/A: another --batch $(s "$c_a")s, ratio $aq"
 	if [ -n "$REF" ]; then
-		rq=$(ratio "$c4" "$c3")
+		rq=$(ratio "$c_rp" "$c_rb")
 		refside="$refside $rq"
-		line="$line; REF --batch $(s "$c3")s, --pprof $(s "$c4")s, ratio $rq; --pprof/REF's $(ratio "$c2" "$c4")"
+		line="$line; REF --batch $(s "$c_rb")s, --pprof $(s "$c_rp")s, ratio $rq; --pprof/REF's $(ratio "$c_p" "$c_rp")"
 	fi
 	echo "$line"
 	# one after the other (AB, then BA in the next round)
 	if [ $((r % 2)) = 1 ]; then
-		start b "$PROFTOP" --batch; sleep "$SECS"; stop; cb=$c1
-		start p "$PROFTOP" --pprof="$TMP/live.pb.gz"; sleep "$SECS"; stop; cp=$c1
 		order=AB
+		start b "$PROFTOP" --batch; sleep "$SECS"; stop
+		start p "$PROFTOP" --pprof="$TMP/live.pb.gz"; sleep "$SECS"; stop
 	else
-		start p "$PROFTOP" --pprof="$TMP/live.pb.gz"; sleep "$SECS"; stop; cp=$c1
-		start b "$PROFTOP" --batch; sleep "$SECS"; stop; cb=$c1
 		order=BA
+		start p "$PROFTOP" --pprof="$TMP/live.pb.gz"; sleep "$SECS"; stop
+		start b "$PROFTOP" --batch; sleep "$SECS"; stop
 	fi
-	q=$(ratio "$cp" "$cb")
+	q=$(ratio "$c_p" "$c_b")
 	seq="$seq $q"
-	echo "live cpu, one after the other ($order), round $r: --batch $(s "$cb")s, --pprof $(s "$cp")s, ratio $q"
+	echo "live cpu, one after the other ($order), round $r: --batch $(s "$c_b")s, --pprof $(s "$c_p")s, ratio $q"
 done
 if [ "$ROUNDS" -gt 0 ]; then
 	echo "live ratio --pprof/--batch (target <= 1.10), LOAD=$LOAD: side by side mean $(mean $side) (least $(min $side), most $(max $side); rounds$side), one after the other mean $(mean $seq) (least $(min $seq), most $(max $seq); rounds$seq)"
+	echo "live ratio --batch/--batch (A/A, the noise), side by side: mean $(mean $aa) (least $(min $aa), most $(max $aa); rounds$aa)"
 	[ -z "$REF" ] || echo "live ratio of REF ($REF), side by side: mean $(mean $refside) (rounds$refside)"
 fi
