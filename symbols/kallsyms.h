@@ -19,13 +19,22 @@ struct kernel_module {
 				     [__builtin__ftrace]... symbols: dynamic) */
 };
 
-struct kernel_syms {
-	struct symtab *kernel;    /* [kernel.kallsyms]: absolute addresses */
+/* Where the kernel image lies: copied whole wherever it is copied (the
+ * cache file's header, a reload keeping the old image), so a field added
+ * here cannot be forgotten in one of them.  Only uint64_t fields: the
+ * cache file stores it as it is (a change of it is a change of the file's
+ * format, which kallsyms-cache.c asserts). */
+struct kallsyms_image {
 	uint64_t start, end;      /* kernel text range (_stext.._etext, else
 				     the range of its text symbols) */
 	uint64_t stext, text;     /* the _stext and _text markers; 0: absent */
 	uint64_t span_lo, span_hi; /* what the kernel image's symbols cover
 				      (init text included); 0, 0: none */
+};
+
+struct kernel_syms {
+	struct symtab *kernel;    /* [kernel.kallsyms]: absolute addresses */
+	struct kallsyms_image image;
 	struct kernel_module *modules; /* sorted by start, non-overlapping */
 	size_t nmodules;
 	bool restricted;          /* every address read as 0: kptr_restrict */
