@@ -892,6 +892,10 @@ START_TEST(test_queue_holds)
 	ck_assert_uint_eq(unholds, 0);
 	ck_assert_uint_eq(unwind_queue_test_buffers(q), 0); /* nothing copied */
 	ck_assert_uint_eq(f.releases, 0);
+	/* The hold holds: none walked meanwhile (the thread reads it once
+	 * a pass, as it wakes). */
+	usleep(20 * 1000);
+	ck_assert_ptr_null(unwind_queue_next(q, &attr, false));
 	unwind_queue_test_hold(false);
 	for (i = 0; i < 10; i++) {
 		s = unwind_queue_next(q, &attr, true);
@@ -953,6 +957,8 @@ START_TEST(test_queue_unhold)
 		ck_assert_int_eq(unwind_queue_submit(q, &w.s, &w.attr, 16), 0);
 	unwind_queue_flush(q);
 	ck_assert_uint_eq(unwind_queue_test_held(q, &unholds), 10);
+	usleep(20 * 1000);
+	ck_assert_ptr_null(unwind_queue_next(q, &attr, false));
 	f.short_of_room = true;
 	unwind_queue_flush(q);
 	ck_assert_uint_eq(unwind_queue_test_held(q, &unholds), 0);
