@@ -55,12 +55,6 @@ void kallsyms_release(struct kernel_syms *ks);
 const struct symbol *kallsyms_lookup(const struct kernel_syms *ks, uint64_t addr,
 				     const struct kernel_module **module);
 
-/* The copy of kallsyms perf record keeps for the kernel with build ID id
- * (perf report reads it): DIR/[kernel.kallsyms]/HEX/kallsyms, DIR being
- * buildid_cache_dir(cache_dir) (--buildid-dir, $PERF_BUILDID_DIR, else
- * $HOME/.debug).  A regular file reached without leaving DIR, read many
- * times faster than /proc/kallsyms, and with the addresses of the
- * recording's boot.  Returns the path (free it) or NULL. */
 /* Whether addr lies in the kernel image's span or in a module's range:
  * outside them, a kallsyms read now might name what this one cannot (a
  * BPF program, a trampoline, a module loaded since). */
@@ -73,6 +67,12 @@ bool kallsyms_covers(const struct kernel_syms *ks, uint64_t addr);
 bool kallsyms_maybe_dynamic(const struct kernel_syms *ks, uint64_t addr);
 #define KALLSYMS_DYNAMIC_REACH (2ULL << 30)
 
+/* The copy of kallsyms perf record keeps for the kernel with build ID id
+ * (perf report reads it): DIR/[kernel.kallsyms]/HEX/kallsyms, DIR being
+ * buildid_cache_dir(cache_dir) (--buildid-dir, $PERF_BUILDID_DIR, else
+ * $HOME/.debug).  A regular file reached without leaving DIR, read many
+ * times faster than /proc/kallsyms, and with the addresses of the
+ * recording's boot.  Returns the path (free it) or NULL. */
 char *kallsyms_find_cached(const char *cache_dir, const uint8_t *id, size_t id_size);
 
 #endif
