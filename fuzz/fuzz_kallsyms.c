@@ -51,8 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			sym = kallsyms_lookup(&ks, ks.modules[i].end - 1, &mod);
 			(void)sym;
 		}
-		(void)kallsyms_lookup(&ks, ks.start, &mod);
-		(void)kallsyms_lookup(&ks, ks.end, &mod);
+		(void)kallsyms_lookup(&ks, ks.image.start, &mod);
+		(void)kallsyms_lookup(&ks, ks.image.end, &mod);
 		(void)kallsyms_lookup(&ks, 0, &mod);
 		(void)kallsyms_lookup(&ks, UINT64_MAX, &mod);
 		kallsyms_release(&ks);

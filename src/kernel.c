@@ -163,12 +163,7 @@ static void kernel_merge(struct machine *m, struct kernel_syms *ks, int err)
 	}
 	symtab_free(ks->kernel);
 	ks->kernel = old->kernel;
-	ks->start = old->start;
-	ks->end = old->end;
-	ks->stext = old->stext;
-	ks->text = old->text;
-	ks->span_lo = old->span_lo;
-	ks->span_hi = old->span_hi;
+	ks->image = old->image;
 	old->kernel = NULL;
 	for (i = 0; i < ks->nmodules; i++) {
 		struct kernel_module *nm = &ks->modules[i];

@@ -136,6 +136,7 @@ struct jobq {
 struct symloader {
 	pthread_mutex_t lock;
 	pthread_cond_t idle;      /* busy dropped to 0 */
+	pthread_cond_t done;      /* a job finished (a DSO settled: its state) */
 	struct jobq load, fetch;
 	int cancel;               /* stop: abort the fetch under way (atomic) */
 	size_t busy;              /* jobs queued + being loaded or fetched; under lock */

@@ -34,12 +34,15 @@
 #include "machine-impl.h"
 #include "util.h"
 
-/* Under l->lock: one job (or fetch) is over. */
+/* Under l->lock: one job (or fetch) is over.  A DSO's state was
+ * published before: machine_dso_settle, waiting under the lock for that
+ * state, wakes here.  (No waiter: the broadcast makes no system call.) */
 static void symloader_done_locked(struct symloader *l)
 {
 	__atomic_store_n(&l->done_total, l->done_total + 1, __ATOMIC_RELEASE);
 	l->busy--;
 	__atomic_store_n(&l->busy_hint, l->busy, __ATOMIC_RELAXED);
+	pthread_cond_broadcast(&l->done);
 	if (l->busy == 0)
 		pthread_cond_broadcast(&l->idle);
 }
@@ -210,10 +213,12 @@ int machine_set_async(struct machine *m, bool async)
 	}
 	pthread_mutex_init(&l->lock, NULL);
 	pthread_cond_init(&l->idle, NULL);
+	pthread_cond_init(&l->done, NULL);
 	err = jobq_start(&l->load, m, symloader_load_run);
 	if (err) {
 		pthread_mutex_destroy(&l->lock);
 		pthread_cond_destroy(&l->idle);
+		pthread_cond_destroy(&l->done);
 		return err;
 	}
 	m->async = true;
@@ -242,6 +247,48 @@ bool machine_symbols_done(const struct machine *m, uint64_t ticket)
 	       __atomic_load_n(&m->loader.done_total, __ATOMIC_ACQUIRE) >= ticket;
 }
 
+/* Wait on cv under l's lock until ready(l, arg), at most ms milliseconds
+ * (< 0: no limit).  Returns whether it is ready. */
+static bool symloader_wait(struct symloader *l, pthread_cond_t *cv,
+			   bool (*ready)(const struct symloader *l, const void *arg),
+			   const void *arg, int ms)
+{
+	struct timespec until;
+	bool ok;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	if (ms >= 0) {
+		until.tv_sec += ms / 1000;
+		until.tv_nsec += (long)(ms % 1000) * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+	}
+	pthread_mutex_lock(&l->lock);
+	while (!ready(l, arg)) {
+		if (ms < 0)
+			pthread_cond_wait(cv, &l->lock);
+		else if (pthread_cond_timedwait(cv, &l->lock, &until) != 0)
+			break;
+	}
+	ok = ready(l, arg);
+	pthread_mutex_unlock(&l->lock);
+	return ok;
+}
+
+static bool symloader_dso_in(const struct symloader *l, const void *d)
+{
+	(void)l;
+	return !machine_dso_pending(d);
+}
+
+static bool symloader_idle(const struct symloader *l, const void *arg)
+{
+	(void)arg;
+	return l->busy == 0;
+}
+
 bool machine_dso_settle(struct machine *m, struct dso *d, int ms)
 {
 	if (!d || d->kind != DSO_USER || d->jit)
@@ -253,9 +300,11 @@ bool machine_dso_settle(struct machine *m, struct dso *d, int ms)
 		}
 		symloader_push(m, d, NULL);
 	}
-	/* The loader takes jobs in order: d is in once it is idle. */
-	return !machine_dso_pending(d) || machine_wait_symbols_for(m, ms) ||
-	       !machine_dso_pending(d);
+	/* d's job only, not the loader's others (nor the kernel's load):
+	 * whoever publishes d's state (the loader, or the fetch thread)
+	 * then takes the lock to count the job done, and wakes us. */
+	return !machine_dso_pending(d) ||
+	       symloader_wait(&m->loader, &m->loader.done, symloader_dso_in, d, ms);
 }
 
 void machine_wait_symbols(struct machine *m)
@@ -266,30 +315,8 @@ void machine_wait_symbols(struct machine *m)
 bool machine_wait_symbols_for(struct machine *m, int ms)
 {
 	struct symloader *l = &m->loader;
-	struct timespec until;
-	bool idle;
 
-	if (!l->load.started)
-		return true;
-	clock_gettime(CLOCK_REALTIME, &until);
-	if (ms >= 0) {
-		until.tv_sec += ms / 1000;
-		until.tv_nsec += (long)(ms % 1000) * 1000000L;
-		if (until.tv_nsec >= 1000000000L) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000L;
-		}
-	}
-	pthread_mutex_lock(&l->lock);
-	while (l->busy) {
-		if (ms < 0)
-			pthread_cond_wait(&l->idle, &l->lock);
-		else if (pthread_cond_timedwait(&l->idle, &l->lock, &until) != 0)
-			break;
-	}
-	idle = l->busy == 0;
-	pthread_mutex_unlock(&l->lock);
-	return idle;
+	return !l->load.started || symloader_wait(l, &l->idle, symloader_idle, NULL, ms);
 }
 
 void symloader_stop(struct machine *m)
@@ -318,6 +345,7 @@ void symloader_stop(struct machine *m)
 	free(l->fetch.v);
 	pthread_mutex_destroy(&l->lock);
 	pthread_cond_destroy(&l->idle);
+	pthread_cond_destroy(&l->done);
 	free(l->load.v);
 }
 

@@ -36,7 +36,8 @@ bool machine_wait_symbols_for(struct machine *m, int ms);
 
 /* Engine thread: d's symbols loaded (queued now if they were not), so
  * that which file they come from (dso_sym_path) no longer changes; waits
- * at most ms milliseconds.  Whether d is settled.  A replay's unwinder
+ * at most ms milliseconds (< 0: no limit) for d's job alone, not for the
+ * loader's later jobs nor the kernel's load.  Whether d is settled.  A replay's unwinder
  * asks before it first reads d's file, so that it reads the same file
  * whatever the loader's pace. */
 bool machine_dso_settle(struct machine *m, struct dso *d, int ms);

@@ -162,6 +162,11 @@ void unwind_queue_test_hold(bool hold)
 static void *uq_thread(void *arg)
 {
 	struct unwind_queue *q = arg;
+	/* Started or woken since the test hook was read: it is read once a
+	 * pass (the engine wakes the thread once an ingest pass), before the
+	 * pass's first slot, which is taken (pos) so that uq_unhold sees it
+	 * as under way, as check_unwind's test_queue_unhold needs. */
+	bool woke = true;
 
 	pthread_mutex_lock(&q->lock);
 	for (;;) {
@@ -173,13 +178,17 @@ static void *uq_thread(void *arg)
 			q->sleeping = true;
 			pthread_cond_wait(&q->work, &q->lock);
 			q->sleeping = false;
+			woke = true;
 		}
 		if (q->stop)
 			break;
 		pos = q->done;
 		pthread_mutex_unlock(&q->lock);
-		while (__atomic_load_n(&uq_test_held, __ATOMIC_ACQUIRE))
-			usleep(1000);
+		if (woke) {
+			woke = false;
+			while (__atomic_load_n(&uq_test_held, __ATOMIC_ACQUIRE))
+				usleep(1000);
+		}
 		sl = uq_slot(q, pos);
 		uq_run(q, sl, &o);
 		pthread_mutex_lock(&q->lock);

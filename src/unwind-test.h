@@ -29,8 +29,10 @@ size_t unwind_queue_test_publishes(const struct unwind_queue *q);
  * queue copied them out because the source was short of room. */
 size_t unwind_queue_test_held(const struct unwind_queue *q, size_t *unholds);
 
-/* Hold (true) or let go every queue's thread before its next slot: a
- * test's samples then wait on the queue while records go on. */
+/* Hold (true) or let go every queue's thread before the first slot it
+ * takes once started or woken (read once a pass, not once a slot): set
+ * while the thread is idle (nothing queued, or all walked), a test's
+ * samples then wait on the queue while records go on. */
 void unwind_queue_test_hold(bool hold);
 
 /* The unwinder's file of d (opened if it was not). */

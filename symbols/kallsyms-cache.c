@@ -39,8 +39,12 @@ struct kc_header {
 	uint32_t build_id_size;
 	uint64_t modules_len;     /* the key's modules text, after the header */
 	uint64_t ntables, nsyms, blob_len;
-	uint64_t start, end, stext, text, span_lo, span_hi;   /* struct kernel_syms' */
+	struct kallsyms_image image;   /* struct kernel_syms', as it is */
 };
+/* The layout of version 1 (image: 6 words, start to span_hi): a field
+ * added to struct kallsyms_image changes the file, and needs a new
+ * KC_VERSION (an older file is then stale: ignored and rewritten). */
+_Static_assert(sizeof(struct kallsyms_image) == 48, "KC_VERSION 1's image");
 _Static_assert(sizeof(struct kc_header) == 176, "no padding in the header");
 
 /* One symbol table: table 0 the kernel image, then the modules by start. */
@@ -430,12 +434,7 @@ static int kc_write(int fd, const struct kallsyms_cache_key *k, const struct ker
 	h.ntables = nt;
 	h.nsyms = nsyms;
 	h.blob_len = blob;
-	h.start = ks->start;
-	h.end = ks->end;
-	h.stext = ks->stext;
-	h.text = ks->text;
-	h.span_lo = ks->span_lo;
-	h.span_hi = ks->span_hi;
+	h.image = ks->image;
 
 	o->fd = fd;
 	o->err = 0;
@@ -570,12 +569,7 @@ static int kc_parse(const char *buf, size_t size, const struct kallsyms_cache_ke
 		out->modules[out->nmodules].listed = true;
 		out->nmodules++;
 	}
-	out->start = h.start;
-	out->end = h.end;
-	out->stext = h.stext;
-	out->text = h.text;
-	out->span_lo = h.span_lo;
-	out->span_hi = h.span_hi;
+	out->image = h.image;
 	return 0;
 bad:
 	kallsyms_release(out);

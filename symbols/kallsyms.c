@@ -378,16 +378,17 @@ static void ks_parse_release(struct ks_parse *ps)
 static void ks_kernel_barriers(struct ks_parse *ps, struct kernel_syms *out)
 {
 	uint64_t lo = ps->khi ? ps->klo : 0;
+	struct kallsyms_image *im = &out->image;
 
-	out->stext = ps->stext;
-	out->text = ps->text;
-	out->start = ps->stext ? ps->stext : ps->text ? ps->text : lo;
-	out->end = ps->etext > out->start ? ps->etext : ps->khi ? ks_tail(ps->khi) : 0;
+	im->stext = ps->stext;
+	im->text = ps->text;
+	im->start = ps->stext ? ps->stext : ps->text ? ps->text : lo;
+	im->end = ps->etext > im->start ? ps->etext : ps->khi ? ks_tail(ps->khi) : 0;
 	if (ps->khi) {
-		out->span_lo = out->start < lo ? out->start : lo;
-		out->span_hi = ks_tail(ps->khi);
-		if (out->span_hi < out->end)
-			out->span_hi = out->end;
+		im->span_lo = im->start < lo ? im->start : lo;
+		im->span_hi = ks_tail(ps->khi);
+		if (im->span_hi < im->end)
+			im->span_hi = im->end;
 	}
 	if (ps->khi)
 		symtab_add(ps->kernel, ks_tail(ps->khi), 0, SYMTAB_LOCAL, "", ks_tail(ps->khi));
@@ -798,7 +799,7 @@ bool kallsyms_covers(const struct kernel_syms *ks, uint64_t addr)
 {
 	if (!ks || !ks->kernel)
 		return false;
-	return (addr >= ks->span_lo && addr < ks->span_hi) || ks_module_at(ks, addr);
+	return (addr >= ks->image.span_lo && addr < ks->image.span_hi) || ks_module_at(ks, addr);
 }
 
 bool kallsyms_maybe_dynamic(const struct kernel_syms *ks, uint64_t addr)
@@ -807,8 +808,8 @@ bool kallsyms_maybe_dynamic(const struct kernel_syms *ks, uint64_t addr)
 
 	if (!ks || !ks->kernel || kallsyms_covers(ks, addr))
 		return false;
-	lo = ks->span_hi;
-	hi = ks->span_hi;
+	lo = ks->image.span_hi;
+	hi = ks->image.span_hi;
 	if (ks->nmodules && ks->modules[0].start < lo)
 		lo = ks->modules[0].start;
 	if (ks->nmodules && ks->modules[ks->nmodules - 1].end > hi)

@@ -19,13 +19,22 @@ struct kernel_module {
 				     [__builtin__ftrace]... symbols: dynamic) */
 };
 
-struct kernel_syms {
-	struct symtab *kernel;    /* [kernel.kallsyms]: absolute addresses */
+/* Where the kernel image lies: copied whole wherever it is copied (the
+ * cache file's header, a reload keeping the old image), so a field added
+ * here cannot be forgotten in one of them.  Only uint64_t fields: the
+ * cache file stores it as it is (a change of it is a change of the file's
+ * format, which kallsyms-cache.c asserts). */
+struct kallsyms_image {
 	uint64_t start, end;      /* kernel text range (_stext.._etext, else
 				     the range of its text symbols) */
 	uint64_t stext, text;     /* the _stext and _text markers; 0: absent */
 	uint64_t span_lo, span_hi; /* what the kernel image's symbols cover
 				      (init text included); 0, 0: none */
+};
+
+struct kernel_syms {
+	struct symtab *kernel;    /* [kernel.kallsyms]: absolute addresses */
+	struct kallsyms_image image;
 	struct kernel_module *modules; /* sorted by start, non-overlapping */
 	size_t nmodules;
 	bool restricted;          /* every address read as 0: kptr_restrict */
@@ -46,12 +55,6 @@ void kallsyms_release(struct kernel_syms *ks);
 const struct symbol *kallsyms_lookup(const struct kernel_syms *ks, uint64_t addr,
 				     const struct kernel_module **module);
 
-/* The copy of kallsyms perf record keeps for the kernel with build ID id
- * (perf report reads it): DIR/[kernel.kallsyms]/HEX/kallsyms, DIR being
- * buildid_cache_dir(cache_dir) (--buildid-dir, $PERF_BUILDID_DIR, else
- * $HOME/.debug).  A regular file reached without leaving DIR, read many
- * times faster than /proc/kallsyms, and with the addresses of the
- * recording's boot.  Returns the path (free it) or NULL. */
 /* Whether addr lies in the kernel image's span or in a module's range:
  * outside them, a kallsyms read now might name what this one cannot (a
  * BPF program, a trampoline, a module loaded since). */
@@ -64,6 +67,12 @@ bool kallsyms_covers(const struct kernel_syms *ks, uint64_t addr);
 bool kallsyms_maybe_dynamic(const struct kernel_syms *ks, uint64_t addr);
 #define KALLSYMS_DYNAMIC_REACH (2ULL << 30)
 
+/* The copy of kallsyms perf record keeps for the kernel with build ID id
+ * (perf report reads it): DIR/[kernel.kallsyms]/HEX/kallsyms, DIR being
+ * buildid_cache_dir(cache_dir) (--buildid-dir, $PERF_BUILDID_DIR, else
+ * $HOME/.debug).  A regular file reached without leaving DIR, read many
+ * times faster than /proc/kallsyms, and with the addresses of the
+ * recording's boot.  Returns the path (free it) or NULL. */
 char *kallsyms_find_cached(const char *cache_dir, const uint8_t *id, size_t id_size);
 
 #endif

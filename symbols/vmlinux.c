@@ -115,12 +115,12 @@ static bool vmlinux_offset(const struct kernel_syms *ks, const char *path,
 	uint64_t stext, text;
 
 	vmlinux_markers(path, &stext, &text);
-	if (ks->stext && stext) {
-		*off = ks->stext - stext;
+	if (ks->image.stext && stext) {
+		*off = ks->image.stext - stext;
 		return true;
 	}
-	if (ks->text && text) {
-		*off = ks->text - text;
+	if (ks->image.text && text) {
+		*off = ks->image.text - text;
 		return true;
 	}
 

@@ -11,6 +11,7 @@
 
 #include "errmsg.h"
 #include "kallsyms.h"
+#include "kallsyms-fixture.h"
 #include "kallsyms-test.h"
 #include "symtab.h"
 #include "testutil.h"
@@ -42,19 +43,6 @@ static const char base_kallsyms[] =
 static const char base_modules[] =
 	"ext4 8192 1 - Live 0xffffffffc0001000\n"
 	"xfs 4096 0 - Live 0xffffffffc0002000 (OE)\n";
-
-/* Parse text through fmemopen; modules may be NULL (no /proc/modules). */
-static void parse(const char *kallsyms, const char *modules, struct kernel_syms *ks)
-{
-	FILE *k = fmemopen((void *)kallsyms, strlen(kallsyms), "r");
-	FILE *m = modules ? fmemopen((void *)modules, strlen(modules), "r") : NULL;
-
-	ck_assert_ptr_nonnull(k);
-	ck_assert_int_eq(kallsyms_parse(k, m, ks), 0);
-	fclose(k);
-	if (m)
-		fclose(m);
-}
 
 /* The name found at addr ("" for none) and its module ("" for the kernel). */
 static void expect(const struct kernel_syms *ks, uint64_t addr, const char *name,
@@ -93,10 +81,10 @@ START_TEST(test_kernel_symbols)
 {
 	struct kernel_syms ks;
 
-	parse(base_kallsyms, base_modules, &ks);
+	ksfix_parse(base_kallsyms, base_modules, &ks);
 	ck_assert(!ks.restricted);
-	ck_assert_uint_eq(ks.start, 0xffffffff81000000);
-	ck_assert_uint_eq(ks.end, 0xffffffff81000680);
+	ck_assert_uint_eq(ks.image.start, 0xffffffff81000000);
+	ck_assert_uint_eq(ks.image.end, 0xffffffff81000680);
 	ck_assert_uint_eq(symtab_count(ks.kernel), 5);
 	/* _stext and _text are aliases: the plain name wins. */
 	expect(&ks, 0xffffffff81000000, "startup_64", "");
@@ -121,7 +109,7 @@ START_TEST(test_data_ignored)
 	struct kernel_syms ks;
 	size_t i;
 
-	parse(base_kallsyms, base_modules, &ks);
+	ksfix_parse(base_kallsyms, base_modules, &ks);
 	for (i = 0; i < ARRAY_SIZE(data); i++)
 		ck_assert(!table_has(ks.kernel, data[i]));
 	for (i = 0; i < ks.nmodules; i++)
@@ -138,7 +126,7 @@ START_TEST(test_modules)
 {
 	struct kernel_syms ks;
 
-	parse(base_kallsyms, base_modules, &ks);
+	ksfix_parse(base_kallsyms, base_modules, &ks);
 	ck_assert_uint_eq(ks.nmodules, 3);
 	check_module_order(&ks);
 	ck_assert_str_eq(ks.modules[0].name, "bpf");
@@ -164,7 +152,7 @@ START_TEST(test_bpf)
 {
 	struct kernel_syms ks;
 
-	parse(base_kallsyms, base_modules, &ks);
+	ksfix_parse(base_kallsyms, base_modules, &ks);
 	expect(&ks, 0xffffffffa0000000, "bpf_prog_abc_handler", "bpf");
 	expect(&ks, 0xffffffffa00001ff, "bpf_prog_abc_handler", "bpf");
 	expect(&ks, 0xffffffffa0000200, "bpf_prog_def_other", "bpf");
@@ -180,7 +168,7 @@ START_TEST(test_no_modules_file)
 {
 	struct kernel_syms ks;
 
-	parse(base_kallsyms, NULL, &ks);
+	ksfix_parse(base_kallsyms, NULL, &ks);
 	ck_assert_uint_eq(ks.nmodules, 3);
 	check_module_order(&ks);
 	ck_assert_uint_eq(ks.modules[1].start, 0xffffffffc0001000);
@@ -211,7 +199,7 @@ START_TEST(test_bpf_between_modules)
 		"xfs 4096 0 - Live 0xffffffffc0004000\n";
 	struct kernel_syms ks;
 
-	parse(text, mods, &ks);
+	ksfix_parse(text, mods, &ks);
 	check_module_order(&ks);
 	ck_assert_uint_eq(ks.nmodules, 4);
 	expect(&ks, 0xffffffffc00017ff, "ext4_init", "ext4");
@@ -242,7 +230,7 @@ START_TEST(test_module_size_counts_data)
 	static const char mods[] = "ext4 65536 1 - Live 0xffffffffc0001000\n";
 	struct kernel_syms ks;
 
-	parse(text, mods, &ks);
+	ksfix_parse(text, mods, &ks);
 	check_module_order(&ks);
 	expect(&ks, 0xffffffffc0001fff, "ext4_last", "ext4");
 	expect(&ks, 0xffffffffc0002000, "", "");
@@ -280,7 +268,7 @@ START_TEST(test_restricted)
 	static const char mods[] = "ext4 8192 1 - Live 0x0000000000000000\n";
 	struct kernel_syms ks;
 
-	parse(text, mods, &ks);
+	ksfix_parse(text, mods, &ks);
 	ck_assert(ks.restricted);
 	ck_assert_ptr_nonnull(ks.kernel);
 	ck_assert_uint_eq(symtab_count(ks.kernel), 0);
@@ -298,7 +286,7 @@ START_TEST(test_not_restricted_by_one_zero)
 		"ffffffff81000000 T startup_64\n";
 	struct kernel_syms ks;
 
-	parse(text, NULL, &ks);
+	ksfix_parse(text, NULL, &ks);
 	ck_assert(!ks.restricted);
 	expect(&ks, 0xffffffff81000010, "startup_64", "");
 	kallsyms_release(&ks);
@@ -325,7 +313,7 @@ START_TEST(test_malformed_lines)
 		"ffffffff81000500 T no_newline";
 	struct kernel_syms ks;
 
-	parse(text, NULL, &ks);
+	ksfix_parse(text, NULL, &ks);
 	ck_assert_uint_eq(symtab_count(ks.kernel), 4);
 	expect(&ks, 0xffffffff81000100, "good_one", "");
 	expect(&ks, 0xffffffff81000480, "upper_hex", "");
@@ -345,7 +333,7 @@ START_TEST(test_empty)
 {
 	struct kernel_syms ks;
 
-	parse("", "", &ks);
+	ksfix_parse("", "", &ks);
 	ck_assert(!ks.restricted);
 	ck_assert_ptr_nonnull(ks.kernel);
 	ck_assert_uint_eq(symtab_count(ks.kernel), 0);
@@ -382,7 +370,7 @@ START_TEST(test_real_kallsyms)
 		return;
 	}
 	ck_assert_uint_gt(symtab_count(ks.kernel), 1000);
-	ck_assert_uint_lt(ks.start, ks.end);
+	ck_assert_uint_lt(ks.image.start, ks.image.end);
 
 	f = fopen("/proc/kallsyms", "r");
 	ck_assert_ptr_nonnull(f);
@@ -470,7 +458,7 @@ START_TEST(test_vmlinux_sizes)
 		free(dir);
 		return;
 	}
-	parse(kaslr_kallsyms, NULL, &ks);
+	ksfix_parse(kaslr_kallsyms, NULL, &ks);
 	/* kallsyms alone: a function runs up to the next one. */
 	expect(&ks, 0xffffffff9a000050ULL, "startup_64", "");
 	expect(&ks, 0xffffffff9a000630ULL, "last_text", "");
@@ -592,10 +580,7 @@ static void same_tables(const struct kernel_syms *a, const struct kernel_syms *b
 	size_t i, j;
 
 	ck_assert_int_eq(a->restricted, b->restricted);
-	ck_assert_uint_eq(a->start, b->start);
-	ck_assert_uint_eq(a->end, b->end);
-	ck_assert_uint_eq(a->stext, b->stext);
-	ck_assert_uint_eq(a->text, b->text);
+	ck_assert_mem_eq(&a->image, &b->image, sizeof(a->image));
 	ck_assert_uint_eq(symtab_count(a->kernel), symtab_count(b->kernel));
 	for (i = 0; i < symtab_count(a->kernel); i++) {
 		const struct symbol *x = symtab_get(a->kernel, i), *y = symtab_get(b->kernel, i);

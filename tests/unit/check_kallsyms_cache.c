@@ -16,6 +16,7 @@
 #include "kallsyms-cache.h"
 #include "kallsyms-cache-test.h"
 #include "kallsyms.h"
+#include "kallsyms-fixture.h"
 #include "symtab.h"
 #include "testutil.h"
 #include "util.h"
@@ -42,16 +43,6 @@ static const char text[] =
 static const char mods[] =
 	"ext4 65536 1 - Live 0xffffffffc0001000\n"
 	"xfs 4096 0 - Live 0xffffffffc0005000 (OE)\n";
-
-static void parse(const char *kallsyms, const char *modules, struct kernel_syms *ks)
-{
-	FILE *k = fmemopen((void *)kallsyms, strlen(kallsyms), "r");
-	FILE *m = fmemopen((void *)modules, strlen(modules), "r");
-
-	ck_assert_int_eq(kallsyms_parse(k, m, ks), 0);
-	fclose(k);
-	fclose(m);
-}
 
 static void key(struct kallsyms_cache_key *k, const char *boot, const char *modules)
 {
@@ -80,12 +71,9 @@ static void same_syms(const struct kernel_syms *a, const struct kernel_syms *b)
 {
 	size_t i, j = 0;
 
-	ck_assert_uint_eq(a->start, b->start);
-	ck_assert_uint_eq(a->end, b->end);
-	ck_assert_uint_eq(a->stext, b->stext);
-	ck_assert_uint_eq(a->text, b->text);
-	ck_assert_uint_eq(a->span_lo, b->span_lo);
-	ck_assert_uint_eq(a->span_hi, b->span_hi);
+	/* Whole: a field added to the image is compared too. */
+	ck_assert_mem_eq(&a->image, &b->image, sizeof(a->image));
+	ck_assert_uint_ne(b->image.span_hi, 0);
 	ck_assert(!b->restricted);
 	same_table(a->kernel, b->kernel);
 	for (i = 0; i < a->nmodules; i++) {
@@ -102,21 +90,48 @@ static void same_syms(const struct kernel_syms *a, const struct kernel_syms *b)
 	ck_assert_uint_eq(j, b->nmodules);
 }
 
-static char *file_of(const char *dir)
+/* A cache of text/mods (ks) saved under boot "b1" (k) in a fresh dir, as
+ * file. */
+struct saved {
+	struct kallsyms_cache_key k;
+	struct kernel_syms ks;
+	char *dir, *file;
+};
+
+static void saved_make(struct saved *sv, const char *name)
 {
-	return xasprintf("%s/kallsyms", dir);
+	sv->dir = testutil_tmpdir(name);
+	sv->file = xasprintf("%s/kallsyms", sv->dir);
+	ksfix_parse(text, mods, &sv->ks);
+	key(&sv->k, "b1\n", mods);
+	ck_assert_int_eq(chmod(sv->dir, 0700), 0);
+	ck_assert_int_eq(kallsyms_cache_save(sv->dir, &sv->k, &sv->ks), 0);
 }
 
-/* A saved cache of text/mods under boot "b1" in a fresh dir. */
-static char *saved(const char *name, struct kernel_syms *ks, struct kallsyms_cache_key *k)
+static void saved_free(struct saved *sv)
 {
-	char *dir = testutil_tmpdir(name);
+	kallsyms_release(&sv->ks);
+	kallsyms_cache_key_release(&sv->k);
+	free(sv->file);
+	free(sv->dir);
+}
 
-	parse(text, mods, ks);
-	key(k, "b1\n", mods);
-	ck_assert_int_eq(chmod(dir, 0700), 0);
-	ck_assert_int_eq(kallsyms_cache_save(dir, k, ks), 0);
-	return dir;
+/* Load dir's cache under the key of boot and modules: its result, and
+ * nothing handed out when it fails. */
+static int load_as(const char *dir, const char *boot, const char *modules)
+{
+	struct kallsyms_cache_key k;
+	struct kernel_syms back;
+	int err;
+
+	key(&k, boot, modules);
+	err = kallsyms_cache_load(dir, &k, &back);
+	if (err == 0)
+		kallsyms_release(&back);
+	else
+		ck_assert_ptr_null(back.kernel);
+	kallsyms_cache_key_release(&k);
+	return err;
 }
 
 static void expect(const struct kernel_syms *ks, uint64_t addr, const char *name)
@@ -129,13 +144,13 @@ static void expect(const struct kernel_syms *ks, uint64_t addr, const char *name
 
 START_TEST(test_round_trip)
 {
-	struct kallsyms_cache_key k;
-	struct kernel_syms ks, back;
-	char *dir = saved("kcache-rt", &ks, &k), *file = file_of(dir);
+	struct saved sv;
+	struct kernel_syms back;
 	struct stat st;
 
-	ck_assert_int_eq(kallsyms_cache_load(dir, &k, &back), 0);
-	same_syms(&ks, &back);
+	saved_make(&sv, "kcache-rt");
+	ck_assert_int_eq(kallsyms_cache_load(sv.dir, &sv.k, &back), 0);
+	same_syms(&sv.ks, &back);
 	ck_assert_uint_eq(back.nmodules, 2);
 	expect(&back, 0xffffffff81000050, "startup_64");
 	expect(&back, 0xffffffff83000020, "init_func");
@@ -145,22 +160,19 @@ START_TEST(test_round_trip)
 	 * the cache covers (the caller reads kallsyms again), and never
 	 * named after ext4's last function, whose module's listed size
 	 * runs over them. */
-	expect(&ks, 0xffffffffc0003010, "bpf_prog_abc_handler");
+	expect(&sv.ks, 0xffffffffc0003010, "bpf_prog_abc_handler");
 	expect(&back, 0xffffffffc0003010, "");
 	ck_assert(!kallsyms_covers(&back, 0xffffffffc0003010));
 	ck_assert(!kallsyms_covers(&back, 0xffffffffc0008000));
 	ck_assert(kallsyms_covers(&back, 0xffffffffc0001150));
 	ck_assert(kallsyms_covers(&back, 0xffffffff83000020));
 	/* 0600 in a 0700 directory. */
-	ck_assert_int_eq(stat(file, &st), 0);
+	ck_assert_int_eq(stat(sv.file, &st), 0);
 	ck_assert_int_eq(st.st_mode & 0777, 0600);
-	ck_assert_int_eq(stat(dir, &st), 0);
+	ck_assert_int_eq(stat(sv.dir, &st), 0);
 	ck_assert_int_eq(st.st_mode & 0777, 0700);
 	kallsyms_release(&back);
-	kallsyms_release(&ks);
-	kallsyms_cache_key_release(&k);
-	free(file);
-	free(dir);
+	saved_free(&sv);
 }
 END_TEST
 
@@ -191,36 +203,34 @@ END_TEST
 START_TEST(test_stale)
 {
 	static const uint8_t other_id[20] = { 0xde, 0xad, 0xbe, 0xee };
-	struct kallsyms_cache_key k, k2;
-	struct kernel_syms ks, back;
-	char *dir = saved("kcache-stale", &ks, &k);
+	struct kallsyms_cache_key k2;
+	struct kernel_syms back;
+	struct saved sv;
 
-	key(&k2, "b2\n", mods);
-	ck_assert_int_eq(kallsyms_cache_load(dir, &k2, &back), -ESTALE);
+	saved_make(&sv, "kcache-stale");
+	/* Its own key (a boot ID read with its newline or without). */
+	ck_assert_int_eq(load_as(sv.dir, "b1", mods), 0);
+	ck_assert_int_eq(load_as(sv.dir, "b2\n", mods), -ESTALE);
+	kallsyms_cache_key_make(&k2, "b1", other_id, sizeof(other_id), mods);
+	ck_assert_int_eq(kallsyms_cache_load(sv.dir, &k2, &back), -ESTALE);
 	ck_assert_ptr_null(back.kernel);
 	kallsyms_cache_key_release(&k2);
-	kallsyms_cache_key_make(&k2, "b1", other_id, sizeof(other_id), mods);
-	ck_assert_int_eq(kallsyms_cache_load(dir, &k2, &back), -ESTALE);
-	kallsyms_cache_key_release(&k2);
 	/* xfs reloaded elsewhere; then a module more. */
-	key(&k2, "b1", "ext4 65536 1 - Live 0xffffffffc0001000\n"
-		       "xfs 4096 0 - Live 0xffffffffc0009000 (OE)\n");
-	ck_assert_int_eq(kallsyms_cache_load(dir, &k2, &back), -ESTALE);
-	kallsyms_cache_key_release(&k2);
-	key(&k2, "b1", "ext4 65536 1 - Live 0xffffffffc0001000\n"
-		       "xfs 4096 0 - Live 0xffffffffc0005000 (OE)\n"
-		       "nfs 4096 0 - Live 0xffffffffc000a000\n");
-	ck_assert_int_eq(kallsyms_cache_load(dir, &k2, &back), -ESTALE);
-	kallsyms_cache_key_release(&k2);
+	ck_assert_int_eq(load_as(sv.dir, "b1",
+				 "ext4 65536 1 - Live 0xffffffffc0001000\n"
+				 "xfs 4096 0 - Live 0xffffffffc0009000 (OE)\n"),
+			 -ESTALE);
+	ck_assert_int_eq(load_as(sv.dir, "b1",
+				 "ext4 65536 1 - Live 0xffffffffc0001000\n"
+				 "xfs 4096 0 - Live 0xffffffffc0005000 (OE)\n"
+				 "nfs 4096 0 - Live 0xffffffffc000a000\n"),
+			 -ESTALE);
 	/* A module's users and refcount change while its symbols do not. */
-	key(&k2, "b1", "ext4 65536 7 jbd2, Live 0xffffffffc0001000\n"
-		       "xfs 4096 2 - Live 0xffffffffc0005000 (OE)\n");
-	ck_assert_int_eq(kallsyms_cache_load(dir, &k2, &back), 0);
-	kallsyms_release(&back);
-	kallsyms_cache_key_release(&k2);
-	kallsyms_release(&ks);
-	kallsyms_cache_key_release(&k);
-	free(dir);
+	ck_assert_int_eq(load_as(sv.dir, "b1",
+				 "ext4 65536 7 jbd2, Live 0xffffffffc0001000\n"
+				 "xfs 4096 2 - Live 0xffffffffc0005000 (OE)\n"),
+			 0);
+	saved_free(&sv);
 }
 END_TEST
 
@@ -245,24 +255,25 @@ static void spit(const char *path, const char *buf, size_t len)
  * is handed out; so are header counts that point past the file. */
 START_TEST(test_corrupt)
 {
-	struct kallsyms_cache_key k;
-	struct kernel_syms ks, back;
-	char *dir = saved("kcache-bad", &ks, &k), *file = file_of(dir), *orig, *buf;
+	struct saved sv;
+	struct kernel_syms back;
+	char *orig, *buf;
 	size_t len, i, tables;
 	int err;
 
-	orig = slurp(file, &len);
+	saved_make(&sv, "kcache-bad");
+	orig = slurp(sv.file, &len);
 	buf = xmalloc(len);
 	for (i = 0; i < len; i += (i < 256 ? 1 : 13)) {
-		spit(file, orig, i);
-		ck_assert_int_eq(kallsyms_cache_load(dir, &k, &back), -EBADMSG);
+		spit(sv.file, orig, i);
+		ck_assert_int_eq(kallsyms_cache_load(sv.dir, &sv.k, &back), -EBADMSG);
 		ck_assert_ptr_null(back.kernel);
 	}
 	for (i = 0; i < len; i += (i < 256 ? 1 : 7)) {
 		memcpy(buf, orig, len);
 		buf[i] ^= 0x10;
-		spit(file, buf, len);
-		err = kallsyms_cache_load(dir, &k, &back);
+		spit(sv.file, buf, len);
+		err = kallsyms_cache_load(sv.dir, &sv.k, &back);
 		/* The key's bytes make it another key's file. */
 		ck_assert_msg(err == -EBADMSG || err == -ESTALE, "byte %zu: %d", i, err);
 		ck_assert_ptr_null(back.kernel);
@@ -270,7 +281,7 @@ START_TEST(test_corrupt)
 	/* Lying counts and offsets, under a checksum that matches: the
 	 * header's (modules_len, ntables, nsyms, blob_len at 96..128) and
 	 * the first two tables' (after the modules text). */
-	tables = 176 + ((k.modules_len + 7) & ~(size_t)7);
+	tables = 176 + ((sv.k.modules_len + 7) & ~(size_t)7);
 	for (i = 96; i < tables + 2 * 56; i += 8) {
 		static const uint64_t lies[] = { UINT64_MAX / 3, UINT64_MAX, 1u << 20, 0, 1, 7 };
 		size_t j;
@@ -283,8 +294,8 @@ START_TEST(test_corrupt)
 				continue;
 			memcpy(buf + i, &lies[j], 8);
 			kallsyms_cache_test_seal(buf, len);
-			spit(file, buf, len);
-			err = kallsyms_cache_load(dir, &k, &back);
+			spit(sv.file, buf, len);
+			err = kallsyms_cache_load(sv.dir, &sv.k, &back);
 			if (err == 0) {
 				/* A lie that still describes a valid file
 				 * (a module's range or name moved): bounded. */
@@ -296,58 +307,56 @@ START_TEST(test_corrupt)
 		}
 	}
 	/* Whole again: loads. */
-	spit(file, orig, len);
-	ck_assert_int_eq(kallsyms_cache_load(dir, &k, &back), 0);
+	spit(sv.file, orig, len);
+	ck_assert_int_eq(kallsyms_cache_load(sv.dir, &sv.k, &back), 0);
 	kallsyms_release(&back);
 	free(buf);
 	free(orig);
-	kallsyms_release(&ks);
-	kallsyms_cache_key_release(&k);
-	free(file);
-	free(dir);
+	saved_free(&sv);
 }
 END_TEST
 
 START_TEST(test_permissions)
 {
-	struct kallsyms_cache_key k;
-	struct kernel_syms ks, back;
-	char *dir = saved("kcache-perm", &ks, &k), *file = file_of(dir);
-	char *link = xasprintf("%s.link", file);
+	struct saved sv;
+	struct kernel_syms back;
+	char *dir, *file, *link;
+
+	saved_make(&sv, "kcache-perm");
+	dir = sv.dir;
+	file = sv.file;
+	link = xasprintf("%s.link", file);
 
 	ck_assert_int_eq(chmod(file, 0620), 0);
-	ck_assert_int_eq(kallsyms_cache_load(dir, &k, &back), -EPERM);
+	ck_assert_int_eq(kallsyms_cache_load(dir, &sv.k, &back), -EPERM);
 	ck_assert_int_eq(chmod(file, 0602), 0);
-	ck_assert_int_eq(kallsyms_cache_load(dir, &k, &back), -EPERM);
+	ck_assert_int_eq(kallsyms_cache_load(dir, &sv.k, &back), -EPERM);
 	ck_assert_int_eq(chmod(file, 0600), 0);
 	ck_assert_int_eq(chmod(dir, 0777), 0);
-	ck_assert_int_eq(kallsyms_cache_load(dir, &k, &back), -EPERM);
+	ck_assert_int_eq(kallsyms_cache_load(dir, &sv.k, &back), -EPERM);
 	/* Nor written there. */
-	ck_assert_int_eq(kallsyms_cache_save(dir, &k, &ks), -EPERM);
+	ck_assert_int_eq(kallsyms_cache_save(dir, &sv.k, &sv.ks), -EPERM);
 	ck_assert_int_eq(chmod(dir, 0700), 0);
 	/* A link, even to our own file. */
 	ck_assert_int_eq(rename(file, link), 0);
 	ck_assert_int_eq(symlink(link, file), 0);
-	ck_assert_int_eq(kallsyms_cache_load(dir, &k, &back), -EPERM);
+	ck_assert_int_eq(kallsyms_cache_load(dir, &sv.k, &back), -EPERM);
 	ck_assert_int_eq(unlink(file), 0);
-	ck_assert_int_eq(kallsyms_cache_load(dir, &k, &back), -ENOENT);
+	ck_assert_int_eq(kallsyms_cache_load(dir, &sv.k, &back), -ENOENT);
 	/* Someone else's (root only can make one). */
 	if (geteuid() == 0) {
 		ck_assert_int_eq(rename(link, file), 0);
 		ck_assert_int_eq(chown(file, 1, 1), 0);
-		ck_assert_int_eq(kallsyms_cache_load(dir, &k, &back), -EPERM);
+		ck_assert_int_eq(kallsyms_cache_load(dir, &sv.k, &back), -EPERM);
 		ck_assert_int_eq(chown(file, 0, 0), 0);
 		ck_assert_int_eq(chown(dir, 1, 1), 0);
-		ck_assert_int_eq(kallsyms_cache_load(dir, &k, &back), -EPERM);
+		ck_assert_int_eq(kallsyms_cache_load(dir, &sv.k, &back), -EPERM);
 		ck_assert_int_eq(chown(dir, 0, 0), 0);
-		ck_assert_int_eq(kallsyms_cache_load(dir, &k, &back), 0);
+		ck_assert_int_eq(kallsyms_cache_load(dir, &sv.k, &back), 0);
 		kallsyms_release(&back);
 	}
-	kallsyms_release(&ks);
-	kallsyms_cache_key_release(&k);
 	free(link);
-	free(file);
-	free(dir);
+	saved_free(&sv);
 }
 END_TEST
 
@@ -361,7 +370,7 @@ START_TEST(test_save_dirs_and_restricted)
 	char *base = testutil_tmpdir("kcache-mk"), *dir = xasprintf("%s/cache/proftop", base);
 	struct stat st;
 
-	parse(text, mods, &ks);
+	ksfix_parse(text, mods, &ks);
 	key(&k, "b1", mods);
 	ck_assert_int_eq(kallsyms_cache_save(dir, &k, &ks), 0);
 	ck_assert_int_eq(stat(dir, &st), 0);
@@ -386,7 +395,7 @@ START_TEST(test_save_dirs_and_restricted)
 		free(d2);
 		free(theirs);
 	}
-	parse(zeros, "", &hidden);
+	ksfix_parse(zeros, "", &hidden);
 	ck_assert(hidden.restricted);
 	ck_assert_int_eq(kallsyms_cache_save(dir, &k, &hidden), -EINVAL);
 	kallsyms_release(&hidden);

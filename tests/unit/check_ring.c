@@ -110,6 +110,34 @@ static bool in_ring(const struct fake *f, const void *p)
 	return c >= f->data && c < f->data + f->size;
 }
 
+/* A pass that reads one record, the one put_record wrote, and no more. */
+static void read_only(struct fake *f, uint32_t type, size_t size, unsigned seed)
+{
+	ring_read_begin(f->r);
+	check_record_bytes(ring_next(f->r), type, size, seed);
+	ck_assert_ptr_null(ring_next(f->r));
+	ring_read_end(f->r);
+}
+
+/* A pass that finds no record: a bad header, the nbad-th counted. */
+static void read_bad(struct fake *f, uint64_t nbad)
+{
+	ring_read_begin(f->r);
+	ck_assert_ptr_null(ring_next(f->r));
+	ring_read_end(f->r);
+	ck_assert_uint_eq(ring_get_stats(f->r)->bad, nbad);
+}
+
+/* Hold the first n bytes of the next record (there is one): its
+ * position, or RING_NO_HOLD. */
+static uint64_t hold_next(struct fake *f, size_t n)
+{
+	const struct perf_event_header *h = ring_next(f->r);
+
+	ck_assert_ptr_nonnull(h);
+	return ring_hold(f->r, h, n);
+}
+
 START_TEST(test_empty)
 {
 	struct fake f;
@@ -189,10 +217,7 @@ START_TEST(test_partial_batches)
 	ring_read_end(f.r);
 	ck_assert_uint_eq(f.pc->data_tail, 72);
 
-	ring_read_begin(f.r);
-	check_record_bytes(ring_next(f.r), PERF_RECORD_EXIT, 16, 4);
-	ck_assert_ptr_null(ring_next(f.r));
-	ring_read_end(f.r);
+	read_only(&f, PERF_RECORD_EXIT, 16, 4);
 	ck_assert_uint_eq(f.pc->data_tail, 88);
 	ck_assert_uint_eq(ring_get_stats(f.r)->records, 4);
 	fake_free(&f);
@@ -308,10 +333,7 @@ START_TEST(test_bad_size_zero)
 	ck_assert_uint_eq(ring_get_stats(f.r)->bad, 1);
 
 	put_record(&f, PERF_RECORD_COMM, 24, 2);
-	ring_read_begin(f.r);
-	check_record_bytes(ring_next(f.r), PERF_RECORD_COMM, 24, 2);
-	ck_assert_ptr_null(ring_next(f.r));
-	ring_read_end(f.r);
+	read_only(&f, PERF_RECORD_COMM, 24, 2);
 	ck_assert_uint_eq(f.pc->data_tail, f.pc->data_head);
 	ck_assert_uint_eq(ring_get_stats(f.r)->bad, 1);
 	ck_assert_uint_eq(ring_get_stats(f.r)->records, 2);
@@ -331,35 +353,23 @@ START_TEST(test_bad_headers)
 	h.size = 64;
 	fake_put(&f, &h, sizeof(h));
 	fake_put(&f, &pad, sizeof(pad));
-	ring_read_begin(f.r);
-	ck_assert_ptr_null(ring_next(f.r));
-	ring_read_end(f.r);
-	ck_assert_uint_eq(ring_get_stats(f.r)->bad, 1);
+	read_bad(&f, 1);
 	ck_assert_uint_eq(f.pc->data_tail, 16);
 
 	/* size 4: smaller than a header */
 	h.size = 4;
 	fake_put(&f, &h, sizeof(h));
-	ring_read_begin(f.r);
-	ck_assert_ptr_null(ring_next(f.r));
-	ring_read_end(f.r);
-	ck_assert_uint_eq(ring_get_stats(f.r)->bad, 2);
+	read_bad(&f, 2);
 
 	/* size 12: not whole words, would misalign everything after */
 	h.size = 12;
 	fake_put(&f, &h, sizeof(h));
 	fake_put(&f, &pad, sizeof(pad));
-	ring_read_begin(f.r);
-	ck_assert_ptr_null(ring_next(f.r));
-	ring_read_end(f.r);
-	ck_assert_uint_eq(ring_get_stats(f.r)->bad, 3);
+	read_bad(&f, 3);
 
 	/* a head that is not a whole header ahead */
 	fake_put(&f, &pad, 4);
-	ring_read_begin(f.r);
-	ck_assert_ptr_null(ring_next(f.r));
-	ring_read_end(f.r);
-	ck_assert_uint_eq(ring_get_stats(f.r)->bad, 4);
+	read_bad(&f, 4);
 	ck_assert_uint_eq(f.pc->data_tail, f.pc->data_head);
 
 	/* a head more than a ring ahead: the control page is garbage */
@@ -511,11 +521,9 @@ START_TEST(test_hold_tail)
 	ck_assert_uint_eq(a, 0);
 	ck_assert_uint_eq(ring_hold(f.r, h, 8), RING_NO_HOLD); /* once per record */
 	ck_assert_ptr_nonnull(ring_next(f.r));
-	h = ring_next(f.r);
-	b = ring_hold(f.r, h, 32);
+	b = hold_next(&f, 32);
 	ck_assert_uint_eq(b, 48);
-	h = ring_next(f.r);
-	c = ring_hold(f.r, h, 8);
+	c = hold_next(&f, 8);
 	ck_assert_uint_eq(c, 80);
 	ck_assert_ptr_null(ring_next(f.r));
 	ring_read_end(f.r);
@@ -575,7 +583,6 @@ END_TEST
 START_TEST(test_hold_room)
 {
 	struct fake f;
-	const struct perf_event_header *h;
 	uint64_t a, b;
 	int i;
 
@@ -583,11 +590,9 @@ START_TEST(test_hold_room)
 	put_record(&f, PERF_RECORD_SAMPLE, 64, 1);
 	put_record(&f, PERF_RECORD_SAMPLE, 64, 2);
 	ring_read_begin(f.r);
-	h = ring_next(f.r);
-	a = ring_hold(f.r, h, 8);
+	a = hold_next(&f, 8);
 	ck_assert_uint_eq(a, 0);
-	h = ring_next(f.r);
-	b = ring_hold(f.r, h, 8);
+	b = hold_next(&f, 8);
 	ck_assert_uint_eq(b, 64); /* head 128 - oldest 0: half, no more */
 	ring_read_end(f.r);
 	ck_assert(!ring_short_of_room(f.r));
@@ -596,11 +601,8 @@ START_TEST(test_hold_room)
 		put_record(&f, PERF_RECORD_SAMPLE, 32, (unsigned)i);
 	ck_assert(ring_short_of_room(f.r));
 	ring_read_begin(f.r);
-	for (i = 0; i < 3; i++) {
-		h = ring_next(f.r);
-		ck_assert_ptr_nonnull(h);
-		ck_assert_uint_eq(ring_hold(f.r, h, 8), RING_NO_HOLD);
-	}
+	for (i = 0; i < 3; i++)
+		ck_assert_uint_eq(hold_next(&f, 8), RING_NO_HOLD);
 	ring_read_end(f.r);
 	ck_assert_uint_eq(f.pc->data_tail, 0);
 	ck_assert_uint_eq(ring_get_stats(f.r)->refused, 3);

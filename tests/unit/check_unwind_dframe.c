@@ -63,21 +63,8 @@ static void need(bool ok, const char *what)
 
 static uint64_t sym_value(const char *name)
 {
-	char path[512], line[256];
-	uint64_t v = 0;
-	FILE *f;
+	uint64_t v = uw_nm_value(dir, name);
 
-	snprintf(path, sizeof(path), "%s/nm.txt", dir);
-	f = fopen(path, "r");
-	need(f != NULL, path);
-	while (fgets(line, sizeof(line), f)) {
-		char n[64], t;
-		uint64_t a;
-
-		if (sscanf(line, "%" SCNx64 " %c %63s", &a, &t, n) == 3 && strcmp(n, name) == 0)
-			v = a;
-	}
-	fclose(f);
 	need(v != 0, name);
 	return BASE + v;
 }
@@ -152,19 +139,52 @@ static void walk_init(struct uw_walk *w, uint32_t pid, uint64_t ip)
 	w->stack[ip >= sym_dbg] = sym_dtop + 1;
 }
 
+/* Walk pid from ip: the frames in out (16 at most), their number. */
+static size_t walk_from(struct unwinder *u, uint32_t pid, uint64_t ip, uint64_t *out,
+			enum unwind_outcome *o)
+{
+	struct uw_walk w;
+
+	walk_init(&w, pid, ip);
+	return unwind_sample(u, &w.s, &w.attr, out, 16, o);
+}
+
+/* How a walk of pid from ip ends. */
+static enum unwind_outcome walk_outcome(struct unwinder *u, uint32_t pid, uint64_t ip)
+{
+	uint64_t out[16];
+	enum unwind_outcome o;
+
+	walk_from(u, pid, ip, out, &o);
+	return o;
+}
+
 /* Walk pid from ip: it must reach dtop, the root, in two frames. */
 static void walk_to_root(struct unwinder *u, uint32_t pid, uint64_t ip)
 {
-	struct uw_walk w;
 	uint64_t out[16];
 	enum unwind_outcome o;
-	size_t n;
+	size_t n = walk_from(u, pid, ip, out, &o);
 
-	walk_init(&w, pid, ip);
-	n = unwind_sample(u, &w.s, &w.attr, out, 16, &o);
 	ck_assert_msg(o == UNWIND_ROOT && n == 2, "from %#" PRIx64 ": %s after %zu frames", ip,
 		      unwind_outcome_name(o), n);
 	ck_assert_uint_eq(out[1], sym_dtop + 1);
+}
+
+/* The library built, a machine (*m) where processes PID to PID + nprocs - 1
+ * map dir/name, and an unwinder on it. */
+static struct unwinder *lib_unwinder(struct machine **m, const char *name, uint32_t nprocs)
+{
+	struct unwinder *u;
+	uint32_t pid;
+
+	build_lib();
+	*m = machine_new();
+	for (pid = PID; pid < PID + nprocs; pid++)
+		map_file(*m, pid, name);
+	u = unwind_new(*m, EM_X86_64);
+	ck_assert_ptr_nonnull(u);
+	return u;
 }
 
 /* The DSO of dir/name in m, its symbols (and debug file) loaded. */
@@ -181,18 +201,13 @@ static struct dso *loaded_dso(struct machine *m, uint32_t pid)
  * processes, each with its Dwfl: the debug file is read once. */
 START_TEST(test_gap_unwinds)
 {
-	struct machine *m = machine_new();
-	struct unwinder *u;
+	struct machine *m;
+	struct unwinder *u = lib_unwinder(&m, "gap.so", 40);
 	struct unwind_file *f;
-	struct dso *d;
+	struct dso *d = loaded_dso(m, PID);
 	uint32_t pid;
 
-	build_lib();
-	for (pid = PID; pid < PID + 40; pid++)
-		map_file(m, pid, "gap.so");
-	d = loaded_dso(m, PID);
 	ck_assert_ptr_nonnull(dso_debug_path(d));
-	u = unwind_new(m, EM_X86_64);
 	/* An .eh_frame function first: no .debug_frame is read for it. */
 	walk_to_root(u, PID, sym_dplain);
 	f = unwind_test_file(u, d);
@@ -212,18 +227,10 @@ END_TEST
  * has (not at the back-off's next turn). */
 START_TEST(test_gap_debug_found_later)
 {
-	struct machine *m = machine_new();
-	struct unwinder *u;
-	struct uw_walk w;
-	uint64_t out[16];
-	enum unwind_outcome o;
+	struct machine *m;
+	struct unwinder *u = lib_unwinder(&m, "gap.so", 1);
 
-	build_lib();
-	map_file(m, PID, "gap.so");
-	u = unwind_new(m, EM_X86_64);
-	walk_init(&w, PID, sym_dbg + 1);
-	unwind_sample(u, &w.s, &w.attr, out, 16, &o);
-	ck_assert_int_eq(o, UNWIND_NO_CFI);
+	ck_assert_int_eq(walk_outcome(u, PID, sym_dbg + 1), UNWIND_NO_CFI);
 	loaded_dso(m, PID);
 	/* The same pc (its rule was "no CFI"), and a new one. */
 	walk_to_root(u, PID, sym_dbg + 1);
@@ -238,25 +245,16 @@ END_TEST
  * processes. */
 START_TEST(test_gap_none_cached)
 {
-	struct machine *m = machine_new();
-	struct unwinder *u;
-	struct unwind_file *f;
-	struct uw_walk w;
-	uint64_t out[16];
-	enum unwind_outcome o;
+	struct machine *m;
+	struct unwinder *u = lib_unwinder(&m, "nodbg.so", 100);
+	struct unwind_file *f = unwind_test_file(u, loaded_dso(m, PID));
 	uint32_t pid;
 
-	build_lib();
 	for (pid = PID; pid < PID + 100; pid++)
-		map_file(m, pid, "nodbg.so");
-	u = unwind_new(m, EM_X86_64);
-	f = unwind_test_file(u, loaded_dso(m, PID));
-	for (pid = PID; pid < PID + 100; pid++) {
 		/* Some pcs in the cached walk, some in libdw's. */
-		walk_init(&w, pid, pid % 2 ? sym_dbg + 1 + pid % 3 : sym_dexpr + 1 + pid % 3);
-		unwind_sample(u, &w.s, &w.attr, out, 16, &o);
-		ck_assert_int_eq(o, UNWIND_NO_CFI);
-	}
+		ck_assert_int_eq(walk_outcome(u, pid,
+					      pid % 2 ? sym_dbg + 1 + pid % 3 : sym_dexpr + 1 + pid % 3),
+				 UNWIND_NO_CFI);
 	ck_assert_uint_ge(f->dbg_asks, 100);
 	ck_assert_uint_eq(f->dbg_opens, 1);
 	ck_assert_ptr_null(f->dbg_cfi);
@@ -269,33 +267,21 @@ END_TEST
  * at the 2nd, 4th, 8th... ask, not at each; once back, read. */
 START_TEST(test_gap_failure_backoff)
 {
-	struct machine *m = machine_new();
-	struct unwinder *u;
-	struct unwind_file *f;
-	struct uw_walk w;
-	uint64_t out[16];
-	enum unwind_outcome o;
+	struct machine *m;
+	struct unwinder *u = lib_unwinder(&m, "gap.so", 100);
+	struct unwind_file *f = unwind_test_file(u, loaded_dso(m, PID));
 	uint32_t pid;
 	int i;
 
-	build_lib();
-	for (pid = PID; pid < PID + 100; pid++)
-		map_file(m, pid, "gap.so");
-	u = unwind_new(m, EM_X86_64);
-	f = unwind_test_file(u, loaded_dso(m, PID));
 	ck_assert_int_eq(testutil_sh("mv '%s/gap.so.debug' '%s/gap.so.away'", dir, dir), 0);
-	for (pid = PID; pid < PID + 100; pid++) {
-		walk_init(&w, pid, pid % 2 ? sym_dbg + 1 : sym_dexpr + 1);
-		unwind_sample(u, &w.s, &w.attr, out, 16, &o);
-		ck_assert_int_ne(o, UNWIND_ROOT);
-	}
+	for (pid = PID; pid < PID + 100; pid++)
+		ck_assert_int_ne(walk_outcome(u, pid, pid % 2 ? sym_dbg + 1 : sym_dexpr + 1),
+				 UNWIND_ROOT);
 	ck_assert_msg(f->dbg_opens >= 2 && f->dbg_opens <= 9, "%u reads for %u asks", f->dbg_opens,
 		      f->dbg_asks);
 	ck_assert_int_eq(testutil_sh("mv '%s/gap.so.away' '%s/gap.so.debug'", dir, dir), 0);
-	for (i = 0; i < 400 && !f->dbg_cfi; i++) {
-		walk_init(&w, PID, sym_dbg + 1);
-		unwind_sample(u, &w.s, &w.attr, out, 16, &o);
-	}
+	for (i = 0; i < 400 && !f->dbg_cfi; i++)
+		walk_outcome(u, PID, sym_dbg + 1);
 	ck_assert_ptr_nonnull(f->dbg_cfi);
 	walk_to_root(u, PID, sym_dbg + 1);
 	walk_to_root(u, PID + 1, sym_dexpr + 1);

@@ -224,6 +224,34 @@ static void feed_sample(struct ingest *in, uint64_t ip)
 	feed(in, w, n, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
 }
 
+/* A live ingest of comm,dso rows (off-CPU ones with format, if not NULL),
+ * PID running before. */
+static struct ingest *live_ingest(struct ingest_config *cfg, struct offcpu_format *format)
+{
+	struct errmsg em = ERRMSG_INIT;
+	struct ingest *in;
+
+	memset(cfg, 0, sizeof(*cfg));
+	ck_assert_int_eq(sort_spec_parse("comm,dso", &cfg->sort, &em), 0);
+	cfg->mode = HIST_ACCUMULATE;
+	cfg->live = true;
+	cfg->off_cpu = format;
+	in = ingest_new(cfg, EM_X86_64);
+	ck_assert_ptr_nonnull(in);
+	feed_mmap(in, before);
+	feed_comm(in, "sh", false);
+	return in;
+}
+
+/* PID execs after while what it queued waits, the unwinder held since
+ * before it was fed; then the unwinder goes on. */
+static void exec_while_held(struct ingest *in)
+{
+	feed_comm(in, "env", true);
+	feed_mmap(in, after);
+	unwind_queue_test_hold(false);
+}
+
 struct seen {
 	uint64_t samples;
 	char comm[32], dso[32];
@@ -257,26 +285,16 @@ static bool keep_rows(struct snapshot *snap, void *ctx)
 START_TEST(test_ingest_exec)
 {
 	struct ingest_config cfg;
-	struct errmsg em = ERRMSG_INIT;
 	struct ingest_header hdr = { .time = 1, .event = "cpu-clock" };
 	struct refresh_action act = { .what = REFRESH_FULL, .interval = 1 };
-	struct ingest *in;
+	struct ingest *in = live_ingest(&cfg, NULL);
 	struct seen seen;
 	int i;
 
-	memset(&cfg, 0, sizeof(cfg));
-	ck_assert_int_eq(sort_spec_parse("comm,dso", &cfg.sort, &em), 0);
-	cfg.mode = HIST_ACCUMULATE;
-	cfg.live = true;
-	in = ingest_new(&cfg, EM_X86_64);
-	feed_mmap(in, before);
-	feed_comm(in, "sh", false);
 	unwind_queue_test_hold(true);
 	for (i = 0; i < 3; i++)
 		feed_sample(in, BASE + 0x100);
-	feed_comm(in, "env", true);
-	feed_mmap(in, after);
-	unwind_queue_test_hold(false);
+	exec_while_held(in);
 	/* Until the symbols' loader has let every sample in. */
 	for (i = 0; i < 500; i++) {
 		ingest_publish(in, &hdr, &act, keep_rows, &seen);
@@ -397,24 +415,15 @@ START_TEST(test_offcpu_other_not_under_old_maps)
 	int i;
 
 	ck_assert_int_eq(offcpu_format_parse(switch_format, &format, &em), 0);
-	memset(&cfg, 0, sizeof(cfg));
-	ck_assert_int_eq(sort_spec_parse("comm,dso", &cfg.sort, &em), 0);
-	cfg.mode = HIST_ACCUMULATE;
-	cfg.live = true;
-	cfg.off_cpu = &format;
-	in = ingest_new(&cfg, EM_X86_64);
+	in = live_ingest(&cfg, &format);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	feed_mmap(in, before);
-	feed_comm(in, "sh", false);
 	feed_mmap_of(in, OTHER, after);
 	feed_comm_of(in, OTHER, "other", false);
 	unwind_queue_test_hold(true);
 	feed_switch(in, OTHER, PID, now - 2000000, BASE + 0x100);
 	feed_switch(in, PID, OTHER, now - 1000000, BASE + 0x100);
-	feed_comm(in, "env", true);
-	feed_mmap(in, after);
-	unwind_queue_test_hold(false);
+	exec_while_held(in);
 	memset(&other, 0, sizeof(other));
 	for (i = 0; i < 200 && !other.samples; i++) {
 		ingest_publish(in, &hdr, &act, keep_other, &other);

@@ -3,7 +3,9 @@
 #ifndef PROFTOP_TESTS_UNWIND_FIXTURE_H
 #define PROFTOP_TESTS_UNWIND_FIXTURE_H
 
+#include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -24,6 +26,29 @@ static inline void uw_map(struct machine *m, uint32_t pid, uint64_t base, const 
 	ev.prot = PROT_READ | PROT_EXEC;
 	ev.filename = path;
 	machine_mmap(m, &ev);
+}
+
+/* name's value in dir/nm.txt (nm's output for a library the test
+ * built), or 0 when it is not there. */
+static inline uint64_t uw_nm_value(const char *dir, const char *name)
+{
+	char path[512], line[256];
+	uint64_t v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/nm.txt", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char n[64], t;
+		uint64_t a;
+
+		if (sscanf(line, "%" SCNx64 " %c %63s", &a, &t, n) == 3 && strcmp(n, name) == 0)
+			v = a;
+	}
+	fclose(f);
+	return v;
 }
 
 struct uw_walk {
