@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "callchain.h"
@@ -127,6 +128,8 @@ int main(int argc, char **argv)
 	char path[] = "/tmp/pprof-refresh.pb.gz";
 	size_t i;
 	long r, k;
+	struct timespec t0, t1;
+	double cpu = 0;
 
 	if ((strcmp(mode, "batch") && strcmp(mode, "full") && strcmp(mode, "kept")) ||
 	    (argc > 4 && !stacks && strcmp(argv[4], "tree"))) {
@@ -177,12 +180,16 @@ int main(int argc, char **argv)
 			s.period = 250000;
 			hist_add(h, &s);
 		}
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 		bench_refresh(h, mode, w);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+		cpu += (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 		hist_age(h, HIST_DECAY);
 	}
-	printf("%s: %ld refreshes of %ld samples, %zu chains at the end, %zu stack groups kept\n",
+	printf("%s: %ld refreshes of %ld samples, %zu chains at the end, %zu stack groups kept, "
+	       "refreshes' CPU %.1f ms\n",
 	       mode, refreshes, per, callchain_store_count(hist_callchains(h)),
-	       view_stacks_kept_groups(hist_callchains(h)));
+	       view_stacks_kept_groups(hist_callchains(h)), cpu * 1e3);
 	if (w) {
 		struct errmsg em = ERRMSG_INIT;
 

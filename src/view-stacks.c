@@ -785,7 +785,6 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 		if (slot[i] == UINT32_MAX)
 			continue;
 		o = &out[slot[i]];
-		o->frame_ids = m->ids;
 		o->pid = m->pid;
 		o->tid = m->tid;
 		o->samples = m->samples;
@@ -794,6 +793,7 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 		   the others again for every frame) */
 		a = (uint64_t *)(uintptr_t)o->addrs;
 		nr = m->nr;
+		o->frame_ids = m->ids;
 		for (x = 0, id = m->ids + nr; x < nr; x++)
 			a[x] = fr[*--id].addr;
 	}

@@ -154,6 +154,8 @@ static bool pprof_live_walk(struct pprof_live *l, const struct snapshot *snap,
 			memset(e->fref, 0, e->fref_cap * sizeof(*e->fref));
 		if (l->sref_cap)
 			memset(l->sref, 0, l->sref_cap * sizeof(*l->sref));
+		if (e->floc_cap)
+			memset(e->floc, 0, e->floc_cap * sizeof(*e->floc));
 		e->walk = 1;
 	}
 	e->nsmp = e->nids = e->nlabels = 0;

@@ -431,25 +431,30 @@ void pprof_enc_release(struct pprof_enc *e)
 /* A live walk's stack of kept frames (no inlined ones), leaf first into
  * ids: a frame id's Location is that of its first sight while the tables
  * last, found without hashing, with its Function and Mapping to mark
- * (a record of its own: no lookup in the tables).  The address is
- * checked, for the store's ids to be the ones the Location was made
- * from.  A frame the last Sample, prev (or NULL), had at the same place
- * in the same group (the same functions, printed alike) is the same
+ * (a record of its own: no lookup in the tables), once a walk: the record
+ * says which walk marked them last, so a frame met again reads its record
+ * alone, not the stack's frame (issue 18: the frames' reads, a group's
+ * frames each, were most of the walk's time on a load of many stacks).
+ * The address is checked, for the store's ids to be the ones the Location
+ * was made from.  A frame the last Sample, prev (or NULL), had at the same
+ * place in the same group (the same functions, printed alike) is the same
  * Location, already marked: its id is taken over (a group's members
  * mostly differ at the leaf end). */
 static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *st,
 			     const struct snapshot_stack *prev, uint64_t *ids)
 {
 	size_t j, nr = st->nr_frames;
+	const uint32_t *fids = st->frame_ids;
 	const uint32_t *pf = prev && prev->group == st->group && prev->nr_frames == nr ?
 				     prev->frame_ids : NULL;
 	/* the last Sample's ids end where this one's start */
 	const uint64_t *pids = pf ? ids - nr : NULL;
+	uint32_t walk = e->walk;
 
 	for (j = 0; j < nr; j++) {
-		const struct snapshot_frame *f = &st->frames[nr - 1 - j];
-		uint32_t id = st->frame_ids[j];
-		const struct pprof_floc *r = id < e->floc_cap ? &e->floc[id] : NULL;
+		const struct snapshot_frame *f;
+		uint32_t id = fids[j];
+		struct pprof_floc *r = id < e->floc_cap ? &e->floc[id] : NULL;
 		uint64_t loc, fid, addr;
 
 		if (pf && pf[j] == id) {
@@ -458,30 +463,38 @@ static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *s
 			continue;
 		}
 		addr = snapshot_frame_addr(st, nr - 1 - j);
-		if (r && r->loc && r->addr == addr && !f->file && !f->inlined) {
-			e->used[r->loc - 1] = true;
-			/* fref has room: fn was marked when it was made */
-			e->fref[r->fn - 1] = e->walk;
-			/* the Mapping's DSO: its first frame's, as pprof_frame */
-			if (r->map && !e->objs[r->map - 1])
-				e->objs[r->map - 1] = f->object;
+		if (r && r->loc && r->addr == addr) {
+			if (r->walk != walk) {
+				r->walk = walk;
+				e->used[r->loc - 1] = true;
+				/* fref has room: fn was marked when it was made */
+				e->fref[r->fn - 1] = walk;
+				/* the Mapping's DSO: its first frame's, as
+				   pprof_frame */
+				if (r->map && !e->objs[r->map - 1])
+					e->objs[r->map - 1] = st->frames[nr - 1 - j].object;
+			}
 			ids[j] = r->loc;
 			e->frames_found++;
 			continue;
 		}
+		f = &st->frames[nr - 1 - j];
 		fid = pprof_stack_frame(e, f);
 		if (f->file)
 			pprof_function_file(e, fid, f->file, f->start_line);
 		ids[j] = loc = pprof_location(e, &fid, &f->line, 1, addr);
+		/* (a frame with a file, or inlined, is looked up every time:
+		   kept stacks have none) */
+		if (f->file || f->inlined)
+			continue;
 		if (id >= e->floc_cap) {
 			size_t old = e->floc_cap;
 
 			e->floc = xgrow(e->floc, &e->floc_cap, (size_t)id + 1, sizeof(*e->floc));
 			memset(e->floc + old, 0, (e->floc_cap - old) * sizeof(*e->floc));
 		}
-		/* (a frame with a file, or inlined, is looked up every time) */
 		e->floc[id] = (struct pprof_floc){ addr, (uint32_t)loc, (uint32_t)fid,
-						   e->funcs.v[fid - 1][1] };
+						   e->funcs.v[fid - 1][1], walk };
 	}
 }
 
