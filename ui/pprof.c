@@ -436,33 +436,43 @@ void pprof_enc_release(struct pprof_enc *e)
  * alone, not the stack's frame (issue 18: the frames' reads, a group's
  * frames each, were most of the walk's time on a load of many stacks).
  * The address is checked, for the store's ids to be the ones the Location
- * was made from.  A frame the last Sample, prev (or NULL), had at the same
- * place in the same group (the same functions, printed alike) is the same
- * Location, already marked: its id is taken over (a group's members
- * mostly differ at the leaf end). */
+ * was made from.  A frame id the last Sample, prev (or NULL), had at the
+ * same place from the root is the same Location, already marked: its id
+ * is taken over (the stacks are sorted root first: a group's members
+ * mostly differ at the leaf end, and the next group shares the callers
+ * up to where it branches off). */
 static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *st,
 			     const struct snapshot_stack *prev, uint64_t *ids)
 {
-	size_t j, nr = st->nr_frames;
+	size_t j, nr = st->nr_frames, found = 0, taken = 0;
 	const uint32_t *fids = st->frame_ids;
-	const uint32_t *pf = prev && prev->group == st->group && prev->nr_frames == nr ?
-				     prev->frame_ids : NULL;
-	/* the last Sample's ids end where this one's start */
-	const uint64_t *pids = pf ? ids - nr : NULL;
+	/* prev's frame j - from + off is as far from the root as this
+	   one's j (from <= j); the last Sample's ids end where this one's
+	   start */
+	size_t pnr = prev ? prev->nr_frames : 0, from = nr > pnr ? nr - pnr : 0;
+	size_t off = pnr > nr ? pnr - nr : 0;
+	const uint32_t *pf = prev ? prev->frame_ids : NULL;
+	const uint64_t *pids = ids - pnr;
+	const uint64_t *ad = st->addrs;
 	uint32_t walk = e->walk;
+	/* (locals: ids is uint64_t, which may alias e's size_t fields, so
+	   the compiler would read these again after every store) */
+	struct pprof_floc *floc = e->floc;
+	size_t cap = e->floc_cap;
 
 	for (j = 0; j < nr; j++) {
 		const struct snapshot_frame *f;
 		uint32_t id = fids[j];
-		struct pprof_floc *r = id < e->floc_cap ? &e->floc[id] : NULL;
+		struct pprof_floc *r;
 		uint64_t loc, fid, addr;
 
-		if (pf && pf[j] == id) {
-			ids[j] = pids[j];
-			e->frames_taken++;
+		if (pf && j >= from && pf[j - from + off] == id) {
+			ids[j] = pids[j - from + off];
+			taken++;
 			continue;
 		}
-		addr = snapshot_frame_addr(st, nr - 1 - j);
+		addr = ad ? ad[nr - 1 - j] : st->frames[nr - 1 - j].addr;
+		r = id < cap ? &floc[id] : NULL;
 		if (r && r->loc && r->addr == addr) {
 			if (r->walk != walk) {
 				r->walk = walk;
@@ -475,7 +485,7 @@ static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *s
 					e->objs[r->map - 1] = st->frames[nr - 1 - j].object;
 			}
 			ids[j] = r->loc;
-			e->frames_found++;
+			found++;
 			continue;
 		}
 		f = &st->frames[nr - 1 - j];
@@ -493,9 +503,13 @@ static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *s
 			e->floc = xgrow(e->floc, &e->floc_cap, (size_t)id + 1, sizeof(*e->floc));
 			memset(e->floc + old, 0, (e->floc_cap - old) * sizeof(*e->floc));
 		}
-		e->floc[id] = (struct pprof_floc){ addr, (uint32_t)loc, (uint32_t)fid,
-						   e->funcs.v[fid - 1][1], walk };
+		floc = e->floc;
+		cap = e->floc_cap;
+		floc[id] = (struct pprof_floc){ addr, (uint32_t)loc, (uint32_t)fid,
+						e->funcs.v[fid - 1][1], walk };
 	}
+	e->frames_found += found;
+	e->frames_taken += taken;
 }
 
 /* snap's Samples into e's flat arrays, numbering the Functions, Mappings
