@@ -89,6 +89,15 @@ static size_t gen_chain_stacks(struct dso *dso, struct dso *libc, struct callcha
 }
 
 static FILE *devnull;
+static double view_cpu, write_cpu;
+
+static double cpu_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
 
 /* Not inlined: callgrind counts its calls alone (--toggle-collect). */
 __attribute__((noinline)) static void bench_refresh(struct hist *h, const char *mode,
@@ -97,6 +106,7 @@ __attribute__((noinline)) static void bench_refresh(struct hist *h, const char *
 	struct view_opts o = { 0 };
 	struct snapshot snap = { .event = "cpu-clock", .target = "bench", .mode = "decay" };
 	struct errmsg em = ERRMSG_INIT;
+	double t0 = cpu_now(), t1;
 
 	if (strcmp(mode, "batch") == 0) {
 		o.tree_rows = 5;
@@ -109,8 +119,11 @@ __attribute__((noinline)) static void bench_refresh(struct hist *h, const char *
 		o.stacks = o.stack_detail = true;
 		view_build(h, &o, &snap);
 	}
+	t1 = cpu_now();
+	view_cpu += t1 - t0;
 	if (w && pprof_writer_snapshot(w, &snap, &em))
 		fprintf(stderr, "pprof-refresh: %s\n", errmsg_text(&em, -1));
+	write_cpu += cpu_now() - t1;
 	snapshot_release(&snap);
 }
 
@@ -128,8 +141,6 @@ int main(int argc, char **argv)
 	char path[] = "/tmp/pprof-refresh.pb.gz";
 	size_t i;
 	long r, k;
-	struct timespec t0, t1;
-	double cpu = 0;
 
 	if ((strcmp(mode, "batch") && strcmp(mode, "full") && strcmp(mode, "kept")) ||
 	    (argc > 4 && !stacks && strcmp(argv[4], "tree"))) {
@@ -180,16 +191,14 @@ int main(int argc, char **argv)
 			s.period = 250000;
 			hist_add(h, &s);
 		}
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 		bench_refresh(h, mode, w);
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
-		cpu += (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 		hist_age(h, HIST_DECAY);
 	}
 	printf("%s: %ld refreshes of %ld samples, %zu chains at the end, %zu stack groups kept, "
-	       "refreshes' CPU %.1f ms\n",
+	       "refreshes' CPU %.1f ms (view %.1f, write %.1f)\n",
 	       mode, refreshes, per, callchain_store_count(hist_callchains(h)),
-	       view_stacks_kept_groups(hist_callchains(h)), cpu * 1e3);
+	       view_stacks_kept_groups(hist_callchains(h)), (view_cpu + write_cpu) * 1e3,
+	       view_cpu * 1e3, write_cpu * 1e3);
 	if (w) {
 		struct errmsg em = ERRMSG_INIT;
 

@@ -580,7 +580,11 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	struct snapshot_stack *out;
 	struct view_stie tie;
 	struct view_smember *tmp;
-	uint32_t *asc, *pos, *perm, *cgrp, *slot;
+	uint32_t *asc, *pos, *perm, *cgrp;
+	struct view_slot {
+		size_t stack, addrs;
+	} *slot;
+	uint64_t *ad0;
 	uint64_t *cser;
 	size_t nperm = 0, p = 0;
 	bool *same, *eq, run;
@@ -744,10 +748,12 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	__atomic_add_fetch(&c->pool->refs, 1, __ATOMIC_RELAXED);
 	snap->stack_addrs = ad = naddrs ? xmalloc(naddrs * sizeof(*ad)) : NULL;
 	/* The stacks in order with what their group gives; with detail each
-	   member's place (slot, by chain), its own filled in below. */
+	   member's place and that of its addresses (slot, by chain), its own
+	   filled in below. */
 	slot = detail ? xmalloc((n + 1) * sizeof(*slot)) : NULL;
 	if (detail)
 		memset(slot, 0xff, n * sizeof(*slot));
+	ad0 = ad;
 	for (i = 0, j = 0; i < nlive; i++) {
 		const struct view_sgroup *g = &c->g[live[i]];
 		const struct snapshot_frame *f = c->pool->v + g->fr_off;
@@ -763,7 +769,7 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 				.period = g->period,
 			};
 			if (detail) {
-				slot[mi[g->mem_off + k]] = (uint32_t)j;
+				slot[mi[g->mem_off + k]] = (struct view_slot){ j, (size_t)(ad - ad0) };
 				out[j].addrs = ad;
 				out[j].has_pid = pids;
 				out[j].has_tid = tids;
@@ -782,16 +788,16 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 		uint64_t *a;
 		size_t x, nr;
 
-		if (slot[i] == UINT32_MAX)
+		if (slot[i].stack == SIZE_MAX)
 			continue;
-		o = &out[slot[i]];
+		o = &out[slot[i].stack];
 		o->pid = m->pid;
 		o->tid = m->tid;
 		o->samples = m->samples;
 		o->period = m->period;
 		/* (locals: the stores through a would make the compiler read
 		   the others again for every frame) */
-		a = (uint64_t *)(uintptr_t)o->addrs;
+		a = ad0 + slot[i].addrs;
 		nr = m->nr;
 		o->frame_ids = m->ids;
 		for (x = 0, id = m->ids + nr; x < nr; x++)
