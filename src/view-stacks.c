@@ -79,6 +79,9 @@ struct view_scache {
 };
 
 #define VIEW_PERM_TIE 0x80000000u
+/* How far ahead a pass over the groups or stacks in an order other than
+ * their memory's fetches them. */
+#define VIEW_AHEAD 8
 
 /* A chain of this build, in its group. */
 struct view_smember {
@@ -667,6 +670,8 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	for (i = 0, j = 0, off = 0, run = false; i < c->ng; i++) {
 		struct view_sgroup *g = &c->g[c->order[i]];
 
+		if (i + VIEW_AHEAD < c->ng)
+			__builtin_prefetch(&c->g[c->order[i + VIEW_AHEAD]]);
 		run = i && c->same[i] && run;
 		if (g->seen != c->build)
 			continue;
@@ -681,6 +686,8 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	for (i = 0; i < n; i++) {
 		struct view_sgroup *g = &c->g[mem[i].group];
 
+		if (i + VIEW_AHEAD < n)
+			__builtin_prefetch(&c->g[mem[i + VIEW_AHEAD].group]);
 		mi[g->mem_off + g->fill++] = (uint32_t)i;
 	}
 	/* Each group's members in order, the same ones merged (in mem). */
@@ -693,6 +700,8 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 		struct view_sgroup *g = &c->g[live[i]];
 		uint32_t *m = mi + g->mem_off, k, kept = 0;
 
+		if (i + VIEW_AHEAD < nlive)
+			__builtin_prefetch(&c->g[live[i + VIEW_AHEAD]]);
 		if (!detail || g->nmem < 2)
 			g->perm_n = 0;
 		if (!detail) {
@@ -759,6 +768,10 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 		const struct snapshot_frame *f = c->pool->v + g->fr_off;
 		uint32_t k, nm = detail ? g->nmem : 1;
 
+		/* (the groups are all over memory in this order) */
+		if (i + VIEW_AHEAD < nlive)
+			__builtin_prefetch(&c->g[live[i + VIEW_AHEAD]]);
+
 		for (k = 0; k < nm; k++, j++) {
 			out[j] = (struct snapshot_stack){
 				.comm = g->comm,
@@ -788,6 +801,12 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 		uint64_t *a;
 		size_t x, nr;
 
+		/* (and the stacks written to) */
+		if (i + VIEW_AHEAD < n && slot[i + VIEW_AHEAD].stack != SIZE_MAX) {
+			__builtin_prefetch(&out[slot[i + VIEW_AHEAD].stack], 1);
+			__builtin_prefetch(&out[slot[i + VIEW_AHEAD].stack].addrs, 1);
+			__builtin_prefetch(ad0 + slot[i + VIEW_AHEAD].addrs, 1);
+		}
 		if (slot[i].stack == SIZE_MAX)
 			continue;
 		o = &out[slot[i].stack];
