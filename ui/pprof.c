@@ -441,17 +441,43 @@ void pprof_enc_release(struct pprof_enc *e)
  * is taken over (the stacks are sorted root first: a group's members
  * mostly differ at the leaf end, and the next group shares the callers
  * up to where it branches off). */
+/* pprof_enc_frames' frame f of id at addr looked up (apart: the walk's
+ * loop keeps its registers).  Returns its Location. */
+__attribute__((noinline)) static uint64_t pprof_enc_frame_new(struct pprof_enc *e,
+							     const struct snapshot_frame *f,
+							     uint32_t id, uint64_t addr)
+{
+	uint64_t fid = pprof_stack_frame(e, f), loc;
+
+	if (f->file)
+		pprof_function_file(e, fid, f->file, f->start_line);
+	loc = pprof_location(e, &fid, &f->line, 1, addr);
+	/* (a frame with a file, or inlined, is looked up every time: kept
+	   stacks have none) */
+	if (f->file || f->inlined)
+		return loc;
+	if (id >= e->floc_cap) {
+		size_t old = e->floc_cap;
+
+		e->floc = xgrow(e->floc, &e->floc_cap, (size_t)id + 1, sizeof(*e->floc));
+		memset(e->floc + old, 0, (e->floc_cap - old) * sizeof(*e->floc));
+	}
+	e->floc[id] = (struct pprof_floc){ addr, (uint32_t)loc, (uint32_t)fid,
+					   e->funcs.v[fid - 1][1], e->walk };
+	return loc;
+}
+
 static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *st,
 			     const struct snapshot_stack *prev, uint64_t *ids)
 {
 	size_t j, nr = st->nr_frames, found = 0, taken = 0;
 	const uint32_t *fids = st->frame_ids;
 	/* prev's frame j - from + off is as far from the root as this
-	   one's j (from <= j); the last Sample's ids end where this one's
-	   start */
-	size_t pnr = prev ? prev->nr_frames : 0, from = nr > pnr ? nr - pnr : 0;
+	   one's j (from <= j; with no prev, from is nr); the last Sample's
+	   ids end where this one's start */
+	size_t pnr = prev ? prev->nr_frames : 0, from = !prev ? nr : nr > pnr ? nr - pnr : 0;
 	size_t off = pnr > nr ? pnr - nr : 0;
-	const uint32_t *pf = prev ? prev->frame_ids : NULL;
+	const uint32_t *pf = prev ? prev->frame_ids : fids;
 	const uint64_t *pids = ids - pnr;
 	const uint64_t *ad = st->addrs;
 	uint32_t walk = e->walk;
@@ -461,12 +487,11 @@ static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *s
 	size_t cap = e->floc_cap;
 
 	for (j = 0; j < nr; j++) {
-		const struct snapshot_frame *f;
 		uint32_t id = fids[j];
 		struct pprof_floc *r;
-		uint64_t loc, fid, addr;
+		uint64_t addr;
 
-		if (pf && j >= from && pf[j - from + off] == id) {
+		if (j >= from && pf[j - from + off] == id) {
 			ids[j] = pids[j - from + off];
 			taken++;
 			continue;
@@ -488,25 +513,9 @@ static void pprof_enc_frames(struct pprof_enc *e, const struct snapshot_stack *s
 			found++;
 			continue;
 		}
-		f = &st->frames[nr - 1 - j];
-		fid = pprof_stack_frame(e, f);
-		if (f->file)
-			pprof_function_file(e, fid, f->file, f->start_line);
-		ids[j] = loc = pprof_location(e, &fid, &f->line, 1, addr);
-		/* (a frame with a file, or inlined, is looked up every time:
-		   kept stacks have none) */
-		if (f->file || f->inlined)
-			continue;
-		if (id >= e->floc_cap) {
-			size_t old = e->floc_cap;
-
-			e->floc = xgrow(e->floc, &e->floc_cap, (size_t)id + 1, sizeof(*e->floc));
-			memset(e->floc + old, 0, (e->floc_cap - old) * sizeof(*e->floc));
-		}
+		ids[j] = pprof_enc_frame_new(e, &st->frames[nr - 1 - j], id, addr);
 		floc = e->floc;
 		cap = e->floc_cap;
-		floc[id] = (struct pprof_floc){ addr, (uint32_t)loc, (uint32_t)fid,
-						e->funcs.v[fid - 1][1], walk };
 	}
 	e->frames_found += found;
 	e->frames_taken += taken;
