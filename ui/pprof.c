@@ -257,6 +257,11 @@ uint32_t pprof_build_id(struct pprof_enc *e, const struct dso *obj)
 	return pprof_str(&e->strs, intern(hex));
 }
 
+/* What protobuf-c's __init functions copy, copied here without a call
+ * (a Sample and a Label each a stack at every refresh). */
+static const Label pprof_label_init = PERFTOOLS__PROFILES__LABEL__INIT;
+static const Sample pprof_sample_init = PERFTOOLS__PROFILES__SAMPLE__INIT;
+
 static void pprof_label(struct pprof_enc *e, uint32_t key, uint32_t str, uint64_t num)
 {
 	Label *l;
@@ -265,7 +270,7 @@ static void pprof_label(struct pprof_enc *e, uint32_t key, uint32_t str, uint64_
 	if (e->nlabels == e->labels_cap)
 		e->labels = xgrow(e->labels, &e->labels_cap, e->nlabels + 1, sizeof(*e->labels));
 	l = &e->labels[e->nlabels++];
-	perftools__profiles__label__init(l);
+	*l = pprof_label_init;
 	l->key = key;
 	l->str = str;
 	l->num = (int64_t)num;
@@ -337,7 +342,7 @@ static void pprof_sample(struct pprof_enc *e, size_t n, uint64_t samples, uint64
 		e->vals = xrealloc(e->vals, 2 * e->smp_cap * sizeof(*e->vals));
 	}
 	sm = &e->smp[e->nsmp];
-	perftools__profiles__sample__init(sm);
+	*sm = pprof_sample_init;
 	sm->n_location_id = n;
 	sm->n_value = 2;
 	e->id_off[e->nsmp] = e->nids;
