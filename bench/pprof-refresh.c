@@ -90,6 +90,10 @@ static size_t gen_chain_stacks(struct dso *dso, struct dso *libc, struct callcha
 
 static FILE *devnull;
 static double view_cpu, write_cpu;
+/* --pprof keeps the last snapshot until the next one (main.c: the file at
+ * exit is written from it), and with it the view's frames pool. */
+static struct snapshot held;
+static bool holding;
 
 static double cpu_now(void)
 {
@@ -124,7 +128,14 @@ __attribute__((noinline)) static void bench_refresh(struct hist *h, const char *
 	if (w && pprof_writer_snapshot(w, &snap, &em))
 		fprintf(stderr, "pprof-refresh: %s\n", errmsg_text(&em, -1));
 	write_cpu += cpu_now() - t1;
-	snapshot_release(&snap);
+	if (holding)
+		snapshot_release(&held);
+	if (w) {
+		held = snap;
+		holding = true;
+	} else {
+		snapshot_release(&snap);
+	}
 }
 
 int main(int argc, char **argv)
@@ -199,6 +210,8 @@ int main(int argc, char **argv)
 	       mode, refreshes, per, callchain_store_count(hist_callchains(h)),
 	       view_stacks_kept_groups(hist_callchains(h)), (view_cpu + write_cpu) * 1e3,
 	       view_cpu * 1e3, write_cpu * 1e3);
+	if (holding)
+		snapshot_release(&held);
 	if (w) {
 		struct errmsg em = ERRMSG_INIT;
 

@@ -333,7 +333,10 @@ static void view_scache_prune(struct view_scache *c)
 		return;
 	map = xmalloc(c->ng * sizeof(*map));
 	fns = xmalloc((c->nfns + 1) * sizeof(*fns));
-	pool = view_pool_new(c->pool->n + 1);
+	/* (with the old one's room: packed to its size, the next build's
+	   first new group copied it whole again, into pages faulted in
+	   fresh; untouched room costs no page) */
+	pool = view_pool_new(c->pool->cap);
 	pk = xmalloc((c->pool->n + 1) * sizeof(*pk));
 	for (i = 0; i < c->ng; i++) {
 		struct view_sgroup g = c->g[i];
