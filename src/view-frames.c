@@ -303,6 +303,17 @@ static int view_stack_fine_cmp(const void *pa, const void *pb)
 	return 0;
 }
 
+/* A frame's printed part: name, DSO and kind. */
+int view_printed_frame_cmp(const struct snapshot_frame *x, const struct snapshot_frame *y)
+{
+	int c;
+
+	if ((c = view_strcmp(x->symbol, y->symbol)) || (c = view_strcmp(x->dso, y->dso)) ||
+	    (c = CMP(x->kernel, y->kernel)))
+		return c;
+	return CMP(x->inlined, y->inlined);
+}
+
 /* The printed part of the order below: comm, then frames root first by
  * name, DSO and kind, then the count of frames. */
 int view_printed_key_cmp(const char *ca, const struct snapshot_frame *fa, size_t na,
@@ -313,13 +324,9 @@ int view_printed_key_cmp(const char *ca, const struct snapshot_frame *fa, size_t
 
 	if ((c = view_strcmp(ca, cb)))
 		return c;
-	for (i = 0; i < na && i < nb; i++) {
-		const struct snapshot_frame *x = &fa[i], *y = &fb[i];
-
-		if ((c = view_strcmp(x->symbol, y->symbol)) || (c = view_strcmp(x->dso, y->dso)) ||
-		    (c = CMP(x->kernel, y->kernel)) || (c = CMP(x->inlined, y->inlined)))
+	for (i = 0; i < na && i < nb; i++)
+		if ((c = view_printed_frame_cmp(&fa[i], &fb[i])))
 			return c;
-	}
 	return CMP(na, nb);
 }
 

@@ -116,9 +116,11 @@ size_t view_stacks_kept_groups(const struct callchain_store *st);
  * member orders sorted, reused from the last build after a check, reused
  * with no compare (the same chains as the last build); chains grouped by
  * hashing their functions (new since the last build); compares placing
- * new groups in the kept order. */
+ * new groups in the kept order; rankings of the printed frames (a build
+ * that meets new ones). */
 struct view_stacks_counts {
 	size_t sorted, reused, kept, hashed, placing;
+	size_t reranks;          /* printed frames ranked again (some new) */
 };
 void view_stacks_counts(const struct callchain_store *st, struct view_stacks_counts *out);
 /* view-frames.c's, for view-stacks.c: stacks by what they print
@@ -126,6 +128,8 @@ void view_stacks_counts(const struct callchain_store *st, struct view_stacks_cou
  * frames of a chain's ids (innermost first), root first, addresses kept. */
 int view_printed_key_cmp(const char *ca, const struct snapshot_frame *fa, size_t na,
 			 const char *cb, const struct snapshot_frame *fb, size_t nb);
+/* One frame's part of view_printed_key_cmp (name, DSO, kind). */
+int view_printed_frame_cmp(const struct snapshot_frame *x, const struct snapshot_frame *y);
 void view_chain_frames(const struct callchain_store *st, const uint32_t *ids, size_t nr,
 		       struct snapshot_frame *f);
 

@@ -56,13 +56,32 @@ struct view_scache {
 	uint32_t *cgrp;
 	size_t ncc;
 	unsigned mflags;         /* the last build's detail, pid and tid keys */
+	/* The printed frames (name, DSO, kind: what orders groups) met so
+	   far, each once, with its rank in view_printed_frame_cmp's order
+	   (alike ones the same rank; ranked: how many have one), and the
+	   pool's frames' (pk, by pool index): groups are compared by their
+	   frames' ranks, not by their strings (issue 18: a compare walking
+	   the frames' strings, new groups sorted and placed with them, was a
+	   fifth of live --pprof's instructions on a load of many stacks).  A
+	   new printed frame ranks them all again: its strings' order with
+	   the others is fixed, so the kept order holds. */
+	struct snapshot_frame *pf;
+	size_t npf, pf_cap, ranked;
+	struct hashtab pf_index; /* over pf */
+	uint32_t *rank;
+	uint32_t *pk;
+	size_t pk_cap;
 	/* (tests) member orders sorted, reused after a check, reused with no
 	   compare; chains grouped by hashing */
 	size_t resorts, reused, kept, hashed;
 	size_t placing;          /* (tests) compares placing new groups */
+	size_t reranks;          /* (tests) printed frames ranked again */
 };
 
 #define VIEW_PERM_TIE 0x80000000u
+/* How far ahead a pass over the groups or stacks in an order other than
+ * their memory's fetches them. */
+#define VIEW_AHEAD 8
 
 /* A chain of this build, in its group. */
 struct view_smember {
@@ -134,6 +153,10 @@ static void view_scache_free(void *p)
 	free(c->cser);
 	free(c->cgrp);
 	hashtab_release(&c->index);
+	free(c->pf);
+	hashtab_release(&c->pf_index);
+	free(c->rank);
+	free(c->pk);
 	free(c);
 }
 
@@ -152,14 +175,86 @@ static bool view_sgroup_eq(const void *ctx, uint32_t idx, const void *key)
 	       memcmp(c->fns + g->fn_off, k->fns, k->nr * sizeof(*k->fns)) == 0;
 }
 
-/* Groups by what they print (view_printed_key_cmp). */
+static uint64_t view_pframe_hash(const struct snapshot_frame *f)
+{
+	return hash_finish(hash_combine(hash_combine((uintptr_t)f->symbol, (uintptr_t)f->dso),
+					(uint64_t)f->kernel << 1 | f->inlined));
+}
+
+static uint64_t view_pframe_hash_of(const void *ctx, uint32_t idx)
+{
+	return view_pframe_hash(&((const struct view_scache *)ctx)->pf[idx]);
+}
+
+static bool view_pframe_eq(const void *ctx, uint32_t idx, const void *key)
+{
+	const struct snapshot_frame *a = &((const struct view_scache *)ctx)->pf[idx], *b = key;
+
+	return a->symbol == b->symbol && a->dso == b->dso && a->kernel == b->kernel &&
+	       a->inlined == b->inlined;
+}
+
+/* The printed frame of f (its index in c->pf), added when new. */
+static uint32_t view_scache_pframe(struct view_scache *c, const struct snapshot_frame *f)
+{
+	uint64_t h = view_pframe_hash(f);
+	size_t j = hashtab_probe(&c->pf_index, h, view_pframe_eq, c, f);
+
+	if (c->pf_index.slots[j] != HASHTAB_EMPTY)
+		return c->pf_index.slots[j];
+	if (c->npf >= HASHTAB_MAX_ENTRIES)
+		fatal(1, "view: too many frames");
+	c->pf = xgrow(c->pf, &c->pf_cap, c->npf + 1, sizeof(*c->pf));
+	c->pf[c->npf] = *f;
+	hashtab_insert_at(&c->pf_index, j, (uint32_t)c->npf, view_pframe_hash_of, c);
+	return (uint32_t)c->npf++;
+}
+
+static int view_pframe_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct view_scache *c = ctx;
+
+	return view_printed_frame_cmp(&c->pf[*(const uint32_t *)pa], &c->pf[*(const uint32_t *)pb]);
+}
+
+/* Every printed frame's rank, when some are new. */
+static void view_scache_rank(struct view_scache *c)
+{
+	uint32_t *by;
+	size_t i;
+
+	if (c->ranked == c->npf)
+		return;
+	by = xmalloc(c->npf * sizeof(*by));
+	for (i = 0; i < c->npf; i++)
+		by[i] = (uint32_t)i;
+	qsort_r(by, c->npf, sizeof(*by), view_pframe_cmp, c);
+	c->rank = xrealloc(c->rank, c->npf * sizeof(*c->rank));
+	for (i = 0; i < c->npf; i++)
+		c->rank[by[i]] = i && view_printed_frame_cmp(&c->pf[by[i - 1]], &c->pf[by[i]]) == 0 ?
+					 c->rank[by[i - 1]] :
+					 (uint32_t)i;
+	free(by);
+	c->ranked = c->npf;
+	c->reranks++;
+}
+
+/* Groups by what they print (view_printed_key_cmp): comm, then the
+ * frames' ranks root first, then the count of frames. */
 static int view_sgroup_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct view_scache *c = ctx;
 	const struct view_sgroup *a = &c->g[*(const uint32_t *)pa], *b = &c->g[*(const uint32_t *)pb];
+	const uint32_t *x = c->pk + a->fr_off, *y = c->pk + b->fr_off;
+	size_t i, n = a->nr < b->nr ? a->nr : b->nr;
+	int d;
 
-	return view_printed_key_cmp(a->comm, c->pool->v + a->fr_off, a->nr, b->comm,
-				    c->pool->v + b->fr_off, b->nr);
+	if (a->comm != b->comm && (d = view_strcmp(a->comm, b->comm)))
+		return d;
+	for (i = 0; i < n; i++)
+		if (x[i] != y[i] && c->rank[x[i]] != c->rank[y[i]])
+			return CMP(c->rank[x[i]], c->rank[y[i]]);
+	return CMP(a->nr, b->nr);
 }
 
 /* Members of one group (same comm and functions) as view_stack_fine_cmp
@@ -216,8 +311,11 @@ static uint32_t view_scache_group(struct view_scache *c, const struct callchain_
 	/* A group's frames are one function each: the names are any of its
 	   chains'; the addresses are each member's. */
 	view_chain_frames(st, ids, nr, c->pool->v + c->pool->n);
-	for (i = 0; i < nr; i++)
+	c->pk = xgrow(c->pk, &c->pk_cap, c->pool->n + nr, sizeof(*c->pk));
+	for (i = 0; i < nr; i++) {
 		c->pool->v[c->pool->n + i].addr = 0;
+		c->pk[c->pool->n + i] = view_scache_pframe(c, &c->pool->v[c->pool->n + i]);
+	}
 	c->pool->n += nr;
 	hashtab_insert_at(&c->index, j, (uint32_t)c->ng, view_sgroup_hash_of, c);
 	return (uint32_t)c->ng++;
@@ -227,7 +325,7 @@ static uint32_t view_scache_group(struct view_scache *c, const struct callchain_
  * the cache: the order stays, the pools are packed. */
 static void view_scache_prune(struct view_scache *c)
 {
-	uint32_t *map, *fns;
+	uint32_t *map, *fns, *pk;
 	struct view_frames_pool *pool;
 	size_t i, n = 0, nfns = 0, nframes = 0, no = 0;
 
@@ -235,7 +333,11 @@ static void view_scache_prune(struct view_scache *c)
 		return;
 	map = xmalloc(c->ng * sizeof(*map));
 	fns = xmalloc((c->nfns + 1) * sizeof(*fns));
-	pool = view_pool_new(c->pool->n + 1);
+	/* (with the old one's room: packed to its size, the next build's
+	   first new group copied it whole again, into pages faulted in
+	   fresh; untouched room costs no page) */
+	pool = view_pool_new(c->pool->cap);
+	pk = xmalloc((c->pool->n + 1) * sizeof(*pk));
 	for (i = 0; i < c->ng; i++) {
 		struct view_sgroup g = c->g[i];
 
@@ -244,6 +346,7 @@ static void view_scache_prune(struct view_scache *c)
 			continue;
 		memcpy(fns + nfns, c->fns + g.fn_off, g.nr * sizeof(*fns));
 		memcpy(pool->v + nframes, c->pool->v + g.fr_off, g.nr * sizeof(*pool->v));
+		memcpy(pk + nframes, c->pk + g.fr_off, g.nr * sizeof(*pk));
 		g.fn_off = (uint32_t)nfns;
 		g.fr_off = (uint32_t)nframes;
 		nfns += g.nr;
@@ -267,6 +370,9 @@ static void view_scache_prune(struct view_scache *c)
 	free(c->fns);
 	c->fns = fns;
 	c->fns_cap = c->nfns + 1;
+	free(c->pk);
+	c->pk = pk;
+	c->pk_cap = c->pool->n + 1;
 	c->nfns = nfns;
 	/* (the old pool lives on in the snapshots that hold it) */
 	view_frames_pool_unref(c->pool);
@@ -330,6 +436,7 @@ static void view_scache_order(struct view_scache *c, size_t old)
 
 	if (!nnew)
 		return;
+	view_scache_rank(c);
 	add = xmalloc(nnew * sizeof(*add));
 	for (i = 0; i < nnew; i++)
 		add[i] = (uint32_t)(old + i);
@@ -480,6 +587,10 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	struct view_stie tie;
 	struct view_smember *tmp;
 	uint32_t *asc, *pos, *perm, *cgrp;
+	struct view_slot {
+		size_t stack, addrs;
+	} *slot;
+	uint64_t *ad0;
 	uint64_t *cser;
 	size_t nperm = 0, p = 0;
 	bool *same, *eq, run;
@@ -492,6 +603,7 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	if (!c) {
 		c = xcalloc(1, sizeof(*c));
 		hashtab_init(&c->index, 256);
+		hashtab_init(&c->pf_index, 256);
 		callchain_store_set_view_cache(st, c, view_scache_free);
 	}
 	view_scache_prune(c);
@@ -561,6 +673,8 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	for (i = 0, j = 0, off = 0, run = false; i < c->ng; i++) {
 		struct view_sgroup *g = &c->g[c->order[i]];
 
+		if (i + VIEW_AHEAD < c->ng)
+			__builtin_prefetch(&c->g[c->order[i + VIEW_AHEAD]]);
 		run = i && c->same[i] && run;
 		if (g->seen != c->build)
 			continue;
@@ -575,6 +689,8 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	for (i = 0; i < n; i++) {
 		struct view_sgroup *g = &c->g[mem[i].group];
 
+		if (i + VIEW_AHEAD < n)
+			__builtin_prefetch(&c->g[mem[i + VIEW_AHEAD].group]);
 		mi[g->mem_off + g->fill++] = (uint32_t)i;
 	}
 	/* Each group's members in order, the same ones merged (in mem). */
@@ -587,6 +703,8 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 		struct view_sgroup *g = &c->g[live[i]];
 		uint32_t *m = mi + g->mem_off, k, kept = 0;
 
+		if (i + VIEW_AHEAD < nlive)
+			__builtin_prefetch(&c->g[live[i + VIEW_AHEAD]]);
 		if (!detail || g->nmem < 2)
 			g->perm_n = 0;
 		if (!detail) {
@@ -641,15 +759,23 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 	snap->stack_pool = c->pool;
 	__atomic_add_fetch(&c->pool->refs, 1, __ATOMIC_RELAXED);
 	snap->stack_addrs = ad = naddrs ? xmalloc(naddrs * sizeof(*ad)) : NULL;
+	/* The stacks in order with what their group gives; with detail each
+	   member's place and that of its addresses (slot, by chain), its own
+	   filled in below. */
+	slot = detail ? xmalloc((n + 1) * sizeof(*slot)) : NULL;
+	if (detail)
+		memset(slot, 0xff, n * sizeof(*slot));
+	ad0 = ad;
 	for (i = 0, j = 0; i < nlive; i++) {
 		const struct view_sgroup *g = &c->g[live[i]];
 		const struct snapshot_frame *f = c->pool->v + g->fr_off;
 		uint32_t k, nm = detail ? g->nmem : 1;
 
-		for (k = 0; k < nm; k++, j++) {
-			const struct view_smember *m = &mem[mi[g->mem_off + k]];
-			size_t x;
+		/* (the groups are all over memory in this order) */
+		if (i + VIEW_AHEAD < nlive)
+			__builtin_prefetch(&c->g[live[i + VIEW_AHEAD]]);
 
+		for (k = 0; k < nm; k++, j++) {
 			out[j] = (struct snapshot_stack){
 				.comm = g->comm,
 				.group = i,
@@ -659,20 +785,47 @@ static void view_build_stacks_kept(const struct callchain_store *st, struct snap
 				.period = g->period,
 			};
 			if (detail) {
-				out[j].frame_ids = m->ids;
+				slot[mi[g->mem_off + k]] = (struct view_slot){ j, (size_t)(ad - ad0) };
 				out[j].addrs = ad;
 				out[j].has_pid = pids;
-				out[j].pid = m->pid;
 				out[j].has_tid = tids;
-				out[j].tid = m->tid;
-				out[j].samples = m->samples;
-				out[j].period = m->period;
-				for (x = 0; x < g->nr; x++)
-					ad[x] = fr[m->ids[g->nr - 1 - x]].addr;
 				ad += g->nr;
 			}
 		}
 	}
+	/* A member's own (counts, keys, addresses) in the store's order,
+	   where its frame ids and counts are next to each other's (issue 18:
+	   in the groups' order each stack's reads were a cache miss or two,
+	   and most of the build's time on a load of many stacks). */
+	for (i = 0; detail && i < n; i++) {
+		const struct view_smember *m = &mem[i];
+		struct snapshot_stack *o;
+		const uint32_t *id;
+		uint64_t *a;
+		size_t x, nr;
+
+		/* (and the stacks written to) */
+		if (i + VIEW_AHEAD < n && slot[i + VIEW_AHEAD].stack != SIZE_MAX) {
+			__builtin_prefetch(&out[slot[i + VIEW_AHEAD].stack], 1);
+			__builtin_prefetch(&out[slot[i + VIEW_AHEAD].stack].addrs, 1);
+			__builtin_prefetch(ad0 + slot[i + VIEW_AHEAD].addrs, 1);
+		}
+		if (slot[i].stack == SIZE_MAX)
+			continue;
+		o = &out[slot[i].stack];
+		o->pid = m->pid;
+		o->tid = m->tid;
+		o->samples = m->samples;
+		o->period = m->period;
+		/* (locals: the stores through a would make the compiler read
+		   the others again for every frame) */
+		a = ad0 + slot[i].addrs;
+		nr = m->nr;
+		o->frame_ids = m->ids;
+		for (x = 0, id = m->ids + nr; x < nr; x++)
+			a[x] = fr[*--id].addr;
+	}
+	free(slot);
 	snap->stacks = out;
 	snap->nr_stacks = nout;
 	snap->frame_ids_of = detail ? st : NULL;
@@ -701,6 +854,7 @@ void view_stacks_counts(const struct callchain_store *st, struct view_stacks_cou
 	out->kept = c->kept;
 	out->hashed = c->hashed;
 	out->placing = c->placing;
+	out->reranks = c->reranks;
 }
 
 void view_build_stacks(const struct callchain_store *st, struct view_dtab *dt,

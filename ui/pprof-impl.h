@@ -90,10 +90,11 @@ struct pprof_enc {
 	/* Live: the Location of each of the chain store's frame ids
 	   (snapshot_stack.frame_ids; loc 0: none yet), for the store
 	   floc_of, with what the walk marks for it: its Function and
-	   Mapping (0: none), and its address. */
+	   Mapping (0: none), its address, and the walk that marked them
+	   last (0: none). */
 	struct pprof_floc {
 		uint64_t addr;
-		uint32_t loc, fn, map;
+		uint32_t loc, fn, map, walk;
 	} *floc;
 	size_t floc_cap;
 	const void *floc_of;

@@ -154,6 +154,8 @@ static bool pprof_live_walk(struct pprof_live *l, const struct snapshot *snap,
 			memset(e->fref, 0, e->fref_cap * sizeof(*e->fref));
 		if (l->sref_cap)
 			memset(l->sref, 0, l->sref_cap * sizeof(*l->sref));
+		if (e->floc_cap)
+			memset(e->floc, 0, e->floc_cap * sizeof(*e->floc));
 		e->walk = 1;
 	}
 	e->nsmp = e->nids = e->nlabels = 0;
@@ -318,6 +320,9 @@ static void pprof_live_sample(struct strbuf *out, const Sample *sm, const Label 
 {
 	size_t idlen, vlen = 0, n, h, i;
 	uint8_t *base, *body, *p, head[12];
+	/* (locals: the byte stores may alias anything, so the compiler would
+	   read sm's fields again after each) */
+	const uint64_t *id = sm->location_id, *id_end = id + sm->n_location_id;
 
 	/* One pass: the fields from location_id's ids on, written 12 bytes
 	   on, then moved down behind the heads (the two lengths) once
@@ -327,8 +332,8 @@ static void pprof_live_sample(struct strbuf *out, const Sample *sm, const Label 
 		out->buf = xgrow(out->buf, &out->cap, out->len + n + 1, 1);
 	base = (uint8_t *)out->buf + out->len;
 	p = body = base + 12;
-	for (i = 0; i < sm->n_location_id; i++)
-		p = pprof_live_varint(p, sm->location_id[i]);
+	for (; id < id_end; id++)
+		p = pprof_live_varint(p, *id);
 	idlen = (size_t)(p - body);
 	for (i = 0; i < sm->n_value; i++)
 		vlen += pprof_live_varint_len((uint64_t)sm->value[i]);

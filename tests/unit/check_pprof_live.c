@@ -637,6 +637,72 @@ START_TEST(test_live_kept_stacks)
 }
 END_TEST
 
+/* A frame id the Sample before had as far from the root is taken over,
+ * whatever its group: three groups (their leaves differ) under the same
+ * callers, one of them deeper.  A second walk over the snapshot takes
+ * over main and mid in the second and third (4 frames), finds the rest
+ * by their ids, and the file is still the one-shot encoding. */
+START_TEST(test_live_taken_across_groups)
+{
+	static struct symbol syms[5];
+	static const char *const names[] = { "main", "mid", "mid2", "leaf_a", "leaf_b" };
+	/* innermost first: leaf_a mid main, leaf_b mid main, leaf_a mid2 mid main */
+	static const int chains[3][4] = { { 3, 1, 0, -1 }, { 4, 1, 0, -1 }, { 3, 2, 1, 0 } };
+	struct machine *m = machine_new();
+	struct dso *dso = machine_dso_get(m, "/usr/bin/app", DSO_USER);
+	struct view_opts o = { .stacks = true, .stack_detail = true };
+	struct snapshot snap = { .event = "cpu-clock", .target = "t", .mode = "decay",
+				 .wall_start_ns = 1 };
+	struct pprof_live *l = pprof_live_new();
+	struct sort_spec spec;
+	struct strbuf enc;
+	size_t i, k, f1, t1, f2, t2;
+	struct hist *h;
+
+	for (i = 0; i < 5; i++) {
+		syms[i].start = 0x1000 + 0x100 * i;
+		syms[i].end = syms[i].start + 0x100;
+		syms[i].name = intern(names[i]);
+	}
+	ck_assert_int_eq(sort_spec_parse("dso,sym", &spec, NULL), 0);
+	h = hist_new(&spec);
+	hist_enable_callchains(h, 0);
+	for (i = 0; i < 3; i++) {
+		struct callchain_frame fr[4];
+		struct hist_sample hs = { 0 };
+
+		for (k = 0; k < 4 && chains[i][k] >= 0; k++)
+			fr[k] = (struct callchain_frame){ dso, &syms[chains[i][k]], false,
+							  syms[chains[i][k]].start + 8 };
+		hs.nr_chain = k;
+		hs.chain = fr;
+		hs.comm = intern("app");
+		hs.pid = hs.tid = 7;
+		hs.dso = dso;
+		hs.sym = fr[0].sym;
+		hs.addr = fr[0].addr;
+		hs.period = 1000;
+		hist_add(h, &hs);
+	}
+	view_build(h, &o, &snap);
+	ck_assert_uint_eq(snap.nr_stacks, 3);
+	strbuf_init(&enc);
+	pprof_live_encode(l, &enc, &snap, "c", 1);
+	pprof_live_frame_counts(l, &f1, &t1);
+	strbuf_reset(&enc);
+	pprof_live_encode(l, &enc, &snap, "c", 1);
+	pprof_live_frame_counts(l, &f2, &t2);
+	ck_assert_uint_eq(t2 - t1, 4);
+	ck_assert_uint_eq(f2 - f1, 10 - 4);
+	live_same(l, &snap);
+	strbuf_release(&enc);
+	snapshot_release(&snap);
+	pprof_live_free(l);
+	hist_free(h);
+	machine_free(m);
+}
+END_TEST
+
 /* A Sample is packed by hand (its location_id, value and label
  * fields): values of every varint length, int64s
  * below 0 (10 bytes), two stacks of one key (same frames and labels)
@@ -693,6 +759,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_live_ids_stay);
 	tcase_add_test(tc, test_live_bounded);
 	tcase_add_test(tc, test_live_kept_stacks);
+	tcase_add_test(tc, test_live_taken_across_groups);
 	tcase_add_test(tc, test_live_sample_values);
 	suite_add_tcase(s, tc);
 	return s;
