@@ -1,6 +1,7 @@
 #!/bin/sh
 # --pprof's cost, against perf in the same run (issue 18's speed targets):
-#  1. replay: a ~150K-sample `perf record -g -a` file; callgrind counts the
+#  1. replay: a ~150K-sample `perf record -g -a` file (of the load, below);
+#     callgrind counts the
 #     instructions of writing the pprof (pprof_writer_snapshot: encoding with
 #     protobuf-c and gzip) and of `perf report` on the file; wall and CPU
 #     time of both commands, peak RSS.  Target: write <= 0.2x perf report.
@@ -41,7 +42,19 @@ trap cleanup EXIT INT TERM
 need perf valgrind callgrind_annotate
 [ -x "$PROFTOP" ] && [ -x "$WORKLOAD" ] || { echo "build first: make && make tests/helpers/workload"; exit 1; }
 
-"$WORKLOAD" 0 >/dev/null & WL="$WL $!"
+# The load: two busy workloads (LOAD=workload, the default: a handful of
+# stacks, proftop uses ~5 ms of CPU a second), or bench/manystacks and
+# one workload (LOAD=stacks: tens of thousands of stacks, a refresh is
+# most of proftop's CPU).  Started once: a load killed just after it
+# started (the stacks load used to replace the default one) could miss
+# the signal and run on after the bench.
+LOAD=${LOAD:-workload}
+if [ "$LOAD" = stacks ]; then
+	[ -x bench/manystacks ] || { echo "LOAD=stacks: make bench/manystacks first"; exit 1; }
+	bench/manystacks 0 >/dev/null & WL="$WL $!"
+else
+	"$WORKLOAD" 0 >/dev/null & WL="$WL $!"
+fi
 "$WORKLOAD" 0 >/dev/null & WL="$WL $!"
 
 # The replay half, skipped with --live.
@@ -114,18 +127,6 @@ fi
 # older proftop (e.g. main's), its --pprof and --batch run beside ours in
 # each round, and its ratio is printed too.
 ROUNDS=${ROUNDS:-6}
-# The load: two busy workloads (LOAD=workload, the default: a handful of
-# stacks, proftop uses ~5 ms of CPU a second), or bench/manystacks and
-# one workload (LOAD=stacks: tens of thousands of stacks, a refresh is
-# most of proftop's CPU).
-LOAD=${LOAD:-workload}
-if [ "$LOAD" = stacks ] && [ "$ROUNDS" -gt 0 ]; then
-	[ -x bench/manystacks ] || { echo "LOAD=stacks: make bench/manystacks first"; exit 1; }
-	kill $WL 2>/dev/null
-	WL=
-	bench/manystacks 0 >/dev/null & WL="$WL $!"
-	"$WORKLOAD" 0 >/dev/null & WL="$WL $!"
-fi
 # Live instructions: both modes under callgrind at once, -p the load's
 # pids, IRSECS seconds; each one's instructions of engine_run_sources and
 # its records (the calls of ingest_record callgrind counted: the two
