@@ -1,9 +1,9 @@
 #!/bin/sh
 # --pprof's cost, against perf in the same run (issue 18's speed targets):
 #  1. replay: a ~150K-sample `perf record -g -a` file (of the load, below);
-#     callgrind counts the
-#     instructions of writing the pprof (pprof_writer_snapshot: encoding with
-#     protobuf-c and gzip) and of `perf report` on the file; wall and CPU
+#     callgrind counts the instructions of writing the pprof
+#     (pprof_writer_snapshot: encoding with protobuf-c and gzip) and of
+#     `perf report` on the file; wall and CPU
 #     time of both commands, peak RSS.  Target: write <= 0.2x perf report.
 #     Also the instructions of one refresh's --pprof work apart: the
 #     stacks (view_build_stacks) and the write (pprof_writer_snapshot).
