@@ -17,6 +17,7 @@
 #include "options.h"
 #include "output.h"
 #include "symtab.h"
+#include "stacks-fixture.h"
 #include "testutil.h"
 #include "util.h"
 #include "view.h"
@@ -1106,38 +1107,6 @@ END_TEST
 
 static const struct symbol sym_dup1 = { 0x1500, 0x1600, "dup" };
 static const struct symbol sym_dup2 = { 0x1600, 0x1700, "dup" };
-
-static void assert_same_stacks(const struct snapshot *a, const struct snapshot *b)
-{
-	size_t i, j;
-
-	ck_assert_uint_eq(a->nr_stacks, b->nr_stacks);
-	for (i = 0; i < a->nr_stacks; i++) {
-		const struct snapshot_stack *x = &a->stacks[i], *y = &b->stacks[i];
-
-		ck_assert_ptr_eq(x->comm, y->comm);
-		ck_assert_uint_eq(x->group, y->group);
-		ck_assert_uint_eq(x->samples, y->samples);
-		ck_assert_uint_eq(x->period, y->period);
-		ck_assert_int_eq(x->has_pid, y->has_pid);
-		ck_assert_int_eq(x->has_tid, y->has_tid);
-		ck_assert_uint_eq(x->pid, y->pid);
-		ck_assert_uint_eq(x->tid, y->tid);
-		ck_assert_uint_eq(x->nr_frames, y->nr_frames);
-		for (j = 0; j < x->nr_frames; j++) {
-			const struct snapshot_frame *f = &x->frames[j], *g = &y->frames[j];
-
-			ck_assert_ptr_eq(f->symbol, g->symbol);
-			ck_assert_ptr_eq(f->dso, g->dso);
-			ck_assert_ptr_eq(f->object, g->object);
-			ck_assert_ptr_eq(f->file, g->file);
-			ck_assert_int_eq(f->kernel, g->kernel);
-			ck_assert_int_eq(f->inlined, g->inlined);
-			ck_assert_int_eq(f->synthetic, g->synthetic);
-			ck_assert_uint_eq(snapshot_frame_addr(x, j), snapshot_frame_addr(y, j));
-		}
-	}
-}
 
 /* n random chains (seeded by *seed): 1-4 frames of six functions, two of
  * them named alike (stacks that print the same), addresses in them,

@@ -15,6 +15,7 @@
 #include "intern.h"
 #include "machine.h"
 #include "symtab.h"
+#include "stacks-fixture.h"
 #include "testutil.h"
 #include "util.h"
 #include "view.h"
@@ -86,29 +87,6 @@ static void add_chains(struct hist *h, unsigned *seed, size_t n, size_t nsym)
 		s.chain = fr;
 		s.nr_chain = nr;
 		hist_add(h, &s);
-	}
-}
-
-static void assert_same_stacks(const struct snapshot *a, const struct snapshot *b)
-{
-	size_t i, j;
-
-	ck_assert_uint_eq(a->nr_stacks, b->nr_stacks);
-	for (i = 0; i < a->nr_stacks; i++) {
-		const struct snapshot_stack *x = &a->stacks[i], *y = &b->stacks[i];
-
-		ck_assert_ptr_eq(x->comm, y->comm);
-		ck_assert_uint_eq(x->group, y->group);
-		ck_assert_uint_eq(x->samples, y->samples);
-		ck_assert_uint_eq(x->period, y->period);
-		ck_assert_uint_eq(x->tid, y->tid);
-		ck_assert_uint_eq(x->nr_frames, y->nr_frames);
-		for (j = 0; j < x->nr_frames; j++) {
-			ck_assert_ptr_eq(x->frames[j].symbol, y->frames[j].symbol);
-			ck_assert_ptr_eq(x->frames[j].dso, y->frames[j].dso);
-			ck_assert_int_eq(x->frames[j].kernel, y->frames[j].kernel);
-			ck_assert_uint_eq(snapshot_frame_addr(x, j), snapshot_frame_addr(y, j));
-		}
 	}
 }
 
