@@ -27,6 +27,10 @@
 #     the records each took (IRSECS=0: skipped).
 # usage: sh bench/pprof.sh [perf.data | --live]   (default: record one, 19 s)
 #        [SECS=20] [ROUNDS=6] [IRSECS=SECS] [LOAD=workload|stacks] [REF=other-proftop]
+#        [WARM=0]: each live run's first WARM s not counted (its CPU
+#        then taken off), for the steady state: on LOAD=stacks the store,
+#        the stack groups and --pprof's tables grow for about 30 s (and
+#        fault their memory in), then stay
 # Needs root, perf, valgrind, tmux; run from the top of the tree (and make
 # bench/pprof-refresh for the refresh counts).
 . bench/common.sh
@@ -180,12 +184,27 @@ start() {
 stop() {
 	set -- $tags
 	for p in $pids; do
-		eval "c_$1=$(cpu_ns "$p")"
+		eval "c_$1=\$(($(cpu_ns "$p") - w_$1))"
 		shift
 	done
 	kill -INT $pids 2>/dev/null
 	wait $pids 2>/dev/null
 	pids= tags=
+}
+# run: the started proftops' SECS seconds, after WARM seconds whose CPU
+# is not counted (w_TAG: each one's CPU then; 0 without WARM).
+WARM=${WARM:-0}
+run() {
+	set -- $tags
+	for t; do eval "w_$t=0"; done
+	if [ "$WARM" -gt 0 ]; then
+		sleep "$WARM"
+		for p in $pids; do
+			eval "w_$1=$(cpu_ns "$p")"
+			shift
+		done
+	fi
+	sleep "$SECS"
 }
 # side_start TAG...: the side-by-side proftops of TAGs (b --batch, p
 # --pprof, a another --batch; rb, rp REF's), in that order.
@@ -203,7 +222,9 @@ side_start() {
 s() { awk -v n="$1" 'BEGIN { printf "%.4f", n / 1e9 }'; }
 mean() { printf '%s\n' "$@" | awk 'NF { s += $1; n++ } END { if (n) printf "%.3f", s / n; else printf "-" }'; }
 side= seq= refside= aa=
-echo "# live: proftop -a -g -F 4000 -d 1, --batch against --pprof=FILE, LOAD=$LOAD, $SECS s a run, $ROUNDS rounds${REF:+, REF=$REF beside}"
+warm=
+[ "$WARM" -gt 0 ] && warm=" after $WARM s not counted"
+echo "# live: proftop -a -g -F 4000 -d 1, --batch against --pprof=FILE, LOAD=$LOAD, $SECS s a run$warm, $ROUNDS rounds${REF:+, REF=$REF beside}"
 for r in $(seq "$ROUNDS"); do
 	# side by side: the same load and noise for all, started in an order
 	# that turns each round (no place is always first)
@@ -215,7 +236,7 @@ for r in $(seq "$ROUNDS"); do
 	esac
 	[ -z "$REF" ] || order="$order rb rp"
 	side_start $order
-	sleep "$SECS"
+	run
 	stop
 	q=$(ratio "$c_p" "$c_b")
 	side="$side $q"
@@ -231,12 +252,12 @@ for r in $(seq "$ROUNDS"); do
 	# one after the other (AB, then BA in the next round)
 	if [ $((r % 2)) = 1 ]; then
 		order=AB
-		start b "$PROFTOP" --batch; sleep "$SECS"; stop
-		start p "$PROFTOP" --pprof="$TMP/live.pb.gz"; sleep "$SECS"; stop
+		start b "$PROFTOP" --batch; run; stop
+		start p "$PROFTOP" --pprof="$TMP/live.pb.gz"; run; stop
 	else
 		order=BA
-		start p "$PROFTOP" --pprof="$TMP/live.pb.gz"; sleep "$SECS"; stop
-		start b "$PROFTOP" --batch; sleep "$SECS"; stop
+		start p "$PROFTOP" --pprof="$TMP/live.pb.gz"; run; stop
+		start b "$PROFTOP" --batch; run; stop
 	fi
 	q=$(ratio "$c_p" "$c_b")
 	seq="$seq $q"
