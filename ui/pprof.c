@@ -50,7 +50,10 @@
  * exit, is this file's one-shot encoding, all the library's.
  *
  * This file: the tables and the stack walk (pprof-impl.h, which the live
- * encoder shares) and the one-shot encoding. */
+ * encoder shares) and the one-shot encoding.  Over 900 lines because the
+ * tables and the walk are one piece: the live encoder reads both through
+ * pprof-impl.h, and splitting them would put the walk's record layout
+ * (pprof_floc) in a third file. */
 #include "config.h"
 
 #include "pprof.h"
